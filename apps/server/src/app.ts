@@ -1,0 +1,140 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import websocket from '@fastify/websocket';
+import { Redis } from 'ioredis';
+import { AVATAR_MAX_BYTES } from '@suanli/contracts';
+import { loadCenters } from './centers/centers';
+import type { Config } from './config';
+import type { AppContext } from './context';
+import { migrate, openDb } from './db/db';
+import { SessionRepository } from './modules/auth/session.repository';
+import { SessionService } from './modules/auth/session.service';
+import { foundationRoutes } from './modules/foundation/foundation.routes';
+import { messageRoutes } from './modules/message/message.routes';
+import { createMessageService } from './modules/message/message.service';
+import { orderRoutes } from './modules/order/order.routes';
+import { userRoutes } from './modules/user/user.routes';
+import { registerAuth } from './plugins/auth';
+import { registerEnvelope } from './plugins/envelope';
+import { createBus } from './realtime/bus';
+import { registerWs } from './realtime/ws';
+import { mountFileServices } from './file-service/mount';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+/**
+ * The gateway: one Fastify app hosting every /gateway service, the live-updates socket, the embedded file
+ * services and the built console. `main.ts` and every test build it through here.
+ */
+export async function buildApp(config: Config): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers.token', 'req.headers.authorization', 'req.headers["agent-token"]'] },
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  });
+
+  const centers = loadCenters(config.centersFile, config.dataDir);
+  const handle = openDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'suanli.db') });
+  await migrate(handle.db);
+  const bus = createBus(config.redisUrl);
+  const sessions = new SessionService(new SessionRepository(handle.db), config.clock);
+  const ctx: AppContext = {
+    config,
+    db: handle.db,
+    engine: handle.engine,
+    clock: config.clock,
+    centers,
+    sessions,
+    bus,
+    notify: async () => {},
+  };
+  const messages = createMessageService(ctx);
+  ctx.notify = messages.notify.bind(messages);
+  app.decorate('ctx', ctx);
+  app.addHook('onClose', async () => {
+    await bus.close();
+    await handle.close();
+  });
+
+  registerEnvelope(app);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        // antd injects its CSS-in-JS styles at runtime; hash-wasm compiles WebAssembly in the hash worker.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'", 'ws:', 'wss:', ...centers.flatMap((c) => (c.fileServiceUrl ? [new URL(c.fileServiceUrl).origin] : []))],
+        workerSrc: ["'self'", 'blob:'],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimit.max,
+    timeWindow: config.rateLimit.timeWindowMs,
+    ...(config.redisUrl ? { redis: new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 }), nameSpace: 'suanli-rl:' } : {}),
+  });
+  // After helmet and rate limiting, so refused requests still get the headers and still count.
+  registerAuth(app, sessions);
+  await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 20 } });
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: '算力调度服务平台 API', version: '1.0.0', description: 'Envelope: {message:{code,message}, data}. Auth: header `token`.' },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token' } } },
+      security: [{ token: [] }],
+    },
+  });
+  await app.register(async (docs) => {
+    // The explorer and its assets are public; every API route it lists still needs a token.
+    docs.addHook('onRoute', (route) => {
+      route.config = { ...(route.config as object), public: true };
+    });
+    await docs.register(swaggerUi, { routePrefix: '/gateway/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
+  });
+
+  // The one route table of the gateway: a module per domain.
+  await foundationRoutes(app, ctx);
+  await userRoutes(app, ctx);
+  await messageRoutes(app, ctx, messages);
+  await orderRoutes(app, ctx);
+  await registerWs(app, ctx);
+  await mountFileServices(app, ctx);
+  await serveConsole(app, config);
+  return app;
+}
+
+/** The built SPA under /console, with history fallback to index.html; `/` goes to the default route. */
+async function serveConsole(app: FastifyInstance, config: Config) {
+  const dist = config.consoleDist;
+  const hasConsole = dist && fs.existsSync(path.join(dist, 'index.html'));
+  app.get('/', { config: { public: true }, schema: { hide: true } }, (_req, reply) => reply.redirect('/console/training'));
+  if (!hasConsole) return;
+  await app.register(fastifyStatic, { root: dist, serve: false });
+  const indexHtml = fs.readFileSync(path.join(dist, 'index.html'));
+  const sendIndex = (_req: unknown, reply: import('fastify').FastifyReply) =>
+    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+  app.get('/console', { config: { public: true }, schema: { hide: true } }, sendIndex);
+  app.get('/console/*', { config: { public: true }, schema: { hide: true } }, (req, reply) => {
+    const rel = (req.params as { '*': string })['*'];
+    if (rel.startsWith('assets/') && fs.existsSync(path.join(dist, rel))) {
+      return reply.header('cache-control', 'public, max-age=31536000, immutable').sendFile(rel);
+    }
+    return sendIndex(req, reply);
+  });
+}

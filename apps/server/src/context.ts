@@ -1,0 +1,29 @@
+import type { CenterConfig } from './centers/centers';
+import type { Config } from './config';
+import type { Db, Engine } from './db/db';
+import type { SessionService } from './modules/auth/session.service';
+import type { EventBus } from './realtime/bus';
+import type { MessageType } from '@suanli/contracts';
+
+export interface NewMessage {
+  type: MessageType;
+  title: string;
+  content: string;
+  businessType?: string;
+  businessId?: string;
+}
+
+/** Creates a message for a user and pushes `notice.unread.increment` to their sockets. Every module uses it. */
+export type Notify = (userId: string, message: NewMessage) => Promise<void>;
+
+/** What every module is built from (the composition root is buildApp). */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  engine: Engine;
+  clock: () => number;
+  centers: CenterConfig[];
+  sessions: SessionService;
+  bus: EventBus;
+  notify: Notify;
+}

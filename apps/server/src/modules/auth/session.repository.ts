@@ -1,0 +1,51 @@
+import type { Db } from '../../db/db';
+
+export class SessionRepository {
+  constructor(private readonly db: Db) {}
+
+  insert(row: { id: string; tokenHash: string; userId: string; now: number; ip: string | null; userAgent: string | null }) {
+    return this.db
+      .insertInto('sessions')
+      .values({
+        id: row.id,
+        token_hash: row.tokenHash,
+        user_id: row.userId,
+        create_time: row.now,
+        last_seen: row.now,
+        ip: row.ip,
+        user_agent: row.userAgent?.slice(0, 255) ?? null,
+      })
+      .execute();
+  }
+
+  findByHash(tokenHash: string) {
+    return this.db
+      .selectFrom('sessions')
+      .select(['id', 'user_id', 'create_time', 'last_seen', 'revoked_at'])
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
+  }
+
+  touch(id: string, now: number) {
+    return this.db.updateTable('sessions').set({ last_seen: now }).where('id', '=', id).execute();
+  }
+
+  revoke(id: string, now: number, reason: string) {
+    return this.db
+      .updateTable('sessions')
+      .set({ revoked_at: now, revoke_reason: reason })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  revokeAllOfUser(userId: string, now: number, reason: string, exceptId?: string) {
+    let q = this.db
+      .updateTable('sessions')
+      .set({ revoked_at: now, revoke_reason: reason })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null);
+    if (exceptId) q = q.where('id', '!=', exceptId);
+    return q.execute();
+  }
+}

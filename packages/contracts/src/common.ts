@@ -1,0 +1,33 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
+
+/** Ids are strings; times are epoch milliseconds. */
+export const Id = Type.String({ minLength: 1, maxLength: 64 });
+export const Millis = Type.Number();
+
+export const EnvelopeMessage = Type.Object({ code: Type.Integer(), message: Type.String() });
+
+/** `{message:{code,message}, data}` — every JSON answer of every service. */
+export function Envelope<T extends TSchema>(data: T) {
+  return Type.Object({ message: EnvelopeMessage, data });
+}
+export type EnvelopeOf<T> = { message: { code: number; message: string }; data: T };
+
+export const PageQuery = Type.Object({
+  pageNum: Type.Integer({ minimum: 1, default: 1 }),
+  pageSize: Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT }),
+});
+export type PageQuery = Static<typeof PageQuery>;
+
+export function Page<T extends TSchema>(item: T) {
+  return Type.Object({
+    list: Type.Array(item),
+    total: Type.Integer(),
+    pageNum: Type.Integer(),
+    pageSize: Type.Integer(),
+  });
+}
+export type Page<T> = { list: T[]; total: number; pageNum: number; pageSize: number };
+
+export const Null = Type.Null();
+export const IdParams = Type.Object({ id: Id });

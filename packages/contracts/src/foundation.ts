@@ -1,0 +1,51 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id } from './common';
+
+export const FOUNDATION_BASE = '/gateway/foundation/api/v1';
+
+export const CardType = Type.Object({
+  id: Id,
+  name: Type.String(),
+  vendor: Type.String(),
+  memoryGB: Type.Number(),
+  total: Type.Integer(),
+  available: Type.Integer(),
+});
+export type CardType = Static<typeof CardType>;
+
+export const SubCenterStatus = Type.Union([Type.Literal('online'), Type.Literal('maintenance'), Type.Literal('offline')]);
+
+export const SubCenter = Type.Object({
+  id: Id,
+  name: Type.String(),
+  region: Type.String(),
+  description: Type.String(),
+  status: SubCenterStatus,
+  fileServiceUrl: Type.String(),
+  cardTypes: Type.Array(CardType),
+});
+export type SubCenter = Static<typeof SubCenter>;
+
+export const Partition = Type.Object({
+  name: Type.String(),
+  cardTypeId: Type.Union([Id, Type.Null()]),
+  nodes: Type.Integer(),
+  cardsPerNode: Type.Integer(),
+  cpusPerCard: Type.Integer(),
+  memoryGBPerCard: Type.Number(),
+});
+
+export const SubCenterDetail = Type.Composite([
+  SubCenter,
+  Type.Object({
+    partitions: Type.Array(Partition),
+    loginHost: Type.String(),
+    schedulerKind: Type.Union([Type.Literal('local'), Type.Literal('slurm')]),
+    /** Share of cards in use, 0..1. */
+    utilization: Type.Number(),
+  }),
+]);
+export type SubCenterDetail = Static<typeof SubCenterDetail>;
+
+export const DictEntrySchema = Type.Object({ dictLabel: Type.String(), dictValue: Type.String(), sort: Type.Integer() });
+export const DictParams = Type.Object({ dictName: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -1,0 +1,88 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id, Millis, PageQuery } from './common';
+
+export const USER_BASE = '/gateway/user/api/v1';
+
+export const Role = Type.Union([Type.Literal('user'), Type.Literal('operator')]);
+
+export const UserInfo = Type.Object({
+  id: Id,
+  username: Type.String(),
+  nickname: Type.String(),
+  /** Masked: 138****0000. */
+  phone: Type.Union([Type.String(), Type.Null()]),
+  /** Masked: a***@example.com. */
+  email: Type.Union([Type.String(), Type.Null()]),
+  headImage: Type.Union([Type.String(), Type.Null()]),
+  createTime: Millis,
+  roles: Type.Array(Role),
+  token: Type.Optional(Type.String()),
+});
+export type UserInfo = Static<typeof UserInfo>;
+
+export const CodeScene = Type.Union([
+  Type.Literal('register'),
+  Type.Literal('reset'),
+  Type.Literal('updatePhone'),
+  Type.Literal('bindEmail'),
+]);
+export type CodeScene = Static<typeof CodeScene>;
+
+export const SendCodeBody = Type.Object({ scene: CodeScene, target: Type.String({ minLength: 1, maxLength: 128 }) });
+export const CheckStatusBody = Type.Object({
+  field: Type.Union([Type.Literal('username'), Type.Literal('phone'), Type.Literal('email')]),
+  value: Type.String({ minLength: 1, maxLength: 128 }),
+});
+export const CheckStatusResult = Type.Object({ exists: Type.Boolean() });
+
+/** Encrypted passwords are base64 of concatenated 128-byte RSA blocks. */
+const EncPassword = Type.String({ minLength: 1, maxLength: 4096 });
+
+export const RegisterBody = Type.Object({
+  username: Type.String({ pattern: '^[A-Za-z0-9_]{4,32}$' }),
+  password: EncPassword,
+  phone: Type.Optional(Type.String({ pattern: '^1\\d{10}$' })),
+  email: Type.Optional(Type.String({ format: 'email', maxLength: 128 })),
+  code: Type.String({ pattern: '^\\d{6}$' }),
+  agreement: Type.Literal(true),
+  nickname: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+});
+export const RegisterResult = Type.Object({ id: Id, username: Type.String() });
+
+export const LoginBody = Type.Object({
+  account: Type.String({ minLength: 1, maxLength: 128 }),
+  password: EncPassword,
+});
+export const LogoutQuery = Type.Object({ appClientId: Type.Optional(Type.String({ maxLength: 64 })) });
+
+export const PasswordUpdateBody = Type.Object({ oldPassword: EncPassword, newPassword: EncPassword });
+export const PasswordResetBody = Type.Object({
+  target: Type.String({ minLength: 1, maxLength: 128 }),
+  code: Type.String({ pattern: '^\\d{6}$' }),
+  newPassword: EncPassword,
+});
+export const UpdatePhoneBody = Type.Object({ phone: Type.String({ pattern: '^1\\d{10}$' }), code: Type.String({ pattern: '^\\d{6}$' }) });
+export const BindEmailBody = Type.Object({ email: Type.String({ format: 'email', maxLength: 128 }), code: Type.String({ pattern: '^\\d{6}$' }) });
+export const UpdateProfileBody = Type.Object({ nickname: Type.String({ minLength: 1, maxLength: 32 }) });
+export const AvatarResult = Type.Object({ headImage: Type.String() });
+
+export const RsaKey = Type.Object({ publicKey: Type.String(), keySize: Type.Integer() });
+
+export const ClusterAccount = Type.Object({
+  subCenterId: Id,
+  subCenterName: Type.String(),
+  account: Type.String(),
+  uid: Type.Integer(),
+  homeDir: Type.String(),
+  status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
+});
+export type ClusterAccount = Static<typeof ClusterAccount>;
+export const AgentUserQuery = Type.Object({ subCenterId: Type.Optional(Id) });
+
+export const UserListBody = Type.Composite([PageQuery, Type.Object({ keyword: Type.Optional(Type.String({ maxLength: 64 })) })]);
+export const UserBrief = Type.Object({
+  id: Id,
+  username: Type.String(),
+  nickname: Type.String(),
+  headImage: Type.Union([Type.String(), Type.Null()]),
+});

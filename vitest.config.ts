@@ -1,0 +1,39 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Test tiers (see docs/testing.md): unit (`*.test.ts[x]`), api (`*.api.test.ts`, run on SQLite and
+ * PostgreSQL), integration (`*.int.test.ts`, real SMTP/Redis/extra processes on loopback) and e2e
+ * (`e2e/**\/*.e2e.ts`, real Chromium against the built console).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'contracts', include: ['packages/contracts/src/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'server-unit',
+          include: ['apps/server/src/**/*.test.ts'],
+          exclude: ['**/*.api.test.ts', '**/*.int.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'server-api',
+          include: ['apps/server/src/**/*.api.test.ts', 'apps/server/src/**/*.int.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      './apps/console/vitest.config.ts',
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.e2e.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
