@@ -16,6 +16,8 @@ import type { AppContext } from './context';
 import { migrate, openDb } from './db/db';
 import { SessionRepository } from './modules/auth/session.repository';
 import { SessionService } from './modules/auth/session.service';
+import { ClusterAccountRepository } from './modules/cluster-account/cluster-account.repository';
+import { ClusterAccountService } from './modules/cluster-account/cluster-account.service';
 import { foundationRoutes } from './modules/foundation/foundation.routes';
 import { messageRoutes } from './modules/message/message.routes';
 import { createMessageService } from './modules/message/message.service';
@@ -57,6 +59,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     clock: config.clock,
     centers,
     sessions,
+    clusterAccounts: new ClusterAccountService(new ClusterAccountRepository(handle.db), centers, config.clock),
     bus,
     notify: async () => {},
   };

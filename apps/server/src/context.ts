@@ -2,6 +2,7 @@ import type { CenterConfig } from './centers/centers';
 import type { Config } from './config';
 import type { Db, Engine } from './db/db';
 import type { SessionService } from './modules/auth/session.service';
+import type { ClusterAccountService } from './modules/cluster-account/cluster-account.service';
 import type { EventBus } from './realtime/bus';
 import type { MessageType } from '@suanli/contracts';
 
@@ -24,6 +25,7 @@ export interface AppContext {
   clock: () => number;
   centers: CenterConfig[];
   sessions: SessionService;
+  clusterAccounts: ClusterAccountService;
   bus: EventBus;
   notify: Notify;
 }

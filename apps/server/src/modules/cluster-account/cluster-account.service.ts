@@ -1,0 +1,55 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { ClusterAccount } from '@suanli/contracts';
+import type { CenterConfig } from '../../centers/centers';
+import { AppError, notFound } from '../../errors';
+import type { ClusterAccountRepository } from './cluster-account.repository';
+
+/**
+ * Gives every platform user a POSIX account on a center the first time they use it. The static pool hands
+ * out `${prefix}${n}` / uid `uidStart+n` in order (dev/test, and sites that pre-create accounts); a
+ * `command` provisioner (site script, e.g. LDAP) can replace `allocate` later behind the same service.
+ */
+export class ClusterAccountService {
+  constructor(
+    private readonly repo: ClusterAccountRepository,
+    private readonly centers: CenterConfig[],
+    private readonly clock: () => number,
+  ) {}
+
+  async list(userId: string, subCenterId?: string): Promise<ClusterAccount[]> {
+    const rows = await this.repo.listOfUser(userId);
+    return rows
+      .filter((r) => !subCenterId || r.sub_center_id === subCenterId)
+      .map((r) => ({
+        subCenterId: r.sub_center_id,
+        subCenterName: this.centers.find((c) => c.id === r.sub_center_id)?.name ?? r.sub_center_id,
+        account: r.account,
+        uid: r.uid,
+        homeDir: r.home_dir,
+        status: r.status === 'disabled' ? 'disabled' : 'active',
+      }));
+  }
+
+  /** The user's account on the center, created (with its home directory) on first use. */
+  async ensure(userId: string, subCenterId: string): Promise<ClusterAccount> {
+    const center = this.centers.find((c) => c.id === subCenterId);
+    if (!center) throw notFound('算力分中心');
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const existing = await this.repo.find(userId, subCenterId);
+      if (existing) {
+        await fs.mkdir(existing.home_dir, { recursive: true });
+        return (await this.list(userId, subCenterId))[0];
+      }
+      const n = await this.repo.countOfCenter(subCenterId);
+      if (n >= center.accounts.size) throw new AppError(1403, '该分中心集群账号已分配完，请联系管理员');
+      const account = `${center.accounts.prefix}${String(n + 1).padStart(4, '0')}`;
+      const homeDir = path.join(center.storageRoot, 'home', account);
+      // Losing a race to another request just means the next number: retry.
+      if (await this.repo.tryInsert({ userId, subCenterId, account, uid: center.accounts.uidStart + n, homeDir, now: this.clock() })) {
+        await fs.mkdir(homeDir, { recursive: true });
+      }
+    }
+    throw new AppError(1403);
+  }
+}
