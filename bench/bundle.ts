@@ -1,0 +1,59 @@
+// bench/bundle: the console's first-load JS per route, gzip, as a real browser loads it (budget for
+// /console/login ≤ 250 KiB), plus every chunk of the build. Needs a built console (npm run build).
+// Run: npm run bundle -w bench   (writes bench/results/bundle.json)
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { startJsonProcess, stop } from './support/proc';
+
+const dist = path.resolve(import.meta.dirname, '../apps/console/dist');
+const gz = (buf: Buffer) => zlib.gzipSync(buf, { level: 9 }).length;
+const kib = (n: number) => Math.round((n / 1024) * 10) / 10;
+
+const ROUTES = ['/console/login', '/console/login/register', '/console/training', '/console/message', '/console/user-center', '/console/storage'];
+
+const gw = await startJsonProcess<{ port: number; token: string }>(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'support/gateway.ts')], {
+  CONSOLE_DIST: dist,
+});
+const base = `http://127.0.0.1:${gw.info.port}`;
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+const routes: Record<string, { files: number; gzipKiB: number; rawKiB: number }> = {};
+for (const route of ROUTES) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const js = new Map<string, Buffer>();
+  page.on('response', async (res) => {
+    if (res.request().resourceType() === 'script' && res.ok()) js.set(res.url(), await res.body());
+  });
+  await page.goto(base + route, { waitUntil: 'networkidle' });
+  let gzip = 0;
+  let raw = 0;
+  for (const body of js.values()) {
+    gzip += gz(body);
+    raw += body.length;
+  }
+  routes[route] = { files: js.size, gzipKiB: kib(gzip), rawKiB: kib(raw) };
+  await context.close();
+}
+await browser.close();
+await stop(gw.child);
+
+const chunks = fs
+  .readdirSync(path.join(dist, 'assets'))
+  .filter((f) => f.endsWith('.js'))
+  .map((f) => {
+    const buf = fs.readFileSync(path.join(dist, 'assets', f));
+    return { file: f, rawKiB: kib(buf.length), gzipKiB: kib(gz(buf)) };
+  })
+  .sort((a, b) => b.gzipKiB - a.gzipKiB);
+
+const login = routes['/console/login'];
+const result = { date: new Date().toISOString(), budget: { loginGzipKiB: 250 }, pass: login.gzipKiB <= 250, routes, chunks };
+fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
+fs.writeFileSync(path.join(import.meta.dirname, 'results/bundle.json'), JSON.stringify(result, null, 2));
+console.log(JSON.stringify({ routes, chunkCount: chunks.length, largest: chunks.slice(0, 8) }, null, 2));

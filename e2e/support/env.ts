@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { buildApp } from '../../apps/server/src/app';
+import type { Config } from '../../apps/server/src/config';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+export const ARTIFACTS = path.join(repoRoot, 'e2e/artifacts');
+
+/** Flags from quality.md: no background networking on these closed machines, a fresh profile per run. */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface E2eEnv {
+  app: FastifyInstance;
+  baseUrl: string;
+  dataDir: string;
+  browser: Browser;
+  newPage(): Promise<{ context: BrowserContext; page: Page }>;
+  shot(page: Page, name: string): Promise<void>;
+  /** The newest verification code the outbox holds for a target. */
+  outboxCode(target: string): string;
+  close(): Promise<void>;
+}
+
+/**
+ * A real gateway (embedded default: SQLite, local storage, outbox mail) serving the built console on a
+ * free port, and a real Chromium. The server runs in the test process so a test can create a message for a
+ * user (`app.ctx.notify`) the way any module does.
+ */
+export async function startE2e(overrides: Partial<Config> = {}): Promise<E2eEnv> {
+  const consoleDist = path.join(repoRoot, 'apps/console/dist');
+  if (!fs.existsSync(path.join(consoleDist, 'index.html'))) throw new Error('console not built: npm run build -w apps/console');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'suanli-e2e-'));
+  const config: Config = {
+    host: '127.0.0.1',
+    port: 0,
+    publicUrl: 'http://127.0.0.1',
+    dataDir,
+    centersFile: path.join(repoRoot, 'config/centers.yaml'),
+    consoleDist,
+    allowedOrigins: [],
+    helpUrl: 'https://docs.example.com/suanli',
+    mail: { kind: 'outbox' },
+    rateLimit: { max: 100_000, timeWindowMs: 60_000 },
+    clock: Date.now,
+    logLevel: 'warn',
+    seedDemo: false,
+    ...overrides,
+  };
+  const app = await buildApp(config);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const port = (app.server.address() as { port: number }).port;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  // The socket's Origin check needs the origin the browser really uses.
+  config.allowedOrigins.push(baseUrl);
+  config.publicUrl = baseUrl;
+
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+
+  return {
+    app,
+    baseUrl,
+    dataDir,
+    browser,
+    async newPage() {
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN', baseURL: baseUrl });
+      const page = await context.newPage();
+      return { context, page };
+    },
+    async shot(page, name) {
+      await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+    },
+    outboxCode(target) {
+      const file = path.join(dataDir, 'outbox/messages.jsonl');
+      const lines = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n') : [];
+      for (const line of lines.reverse()) {
+        const m = JSON.parse(line) as { target: string; code: string };
+        if (m.target === target) return m.code;
+      }
+      throw new Error(`no outbox code for ${target}`);
+    },
+    async close() {
+      await browser.close();
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// `npm test`: every tier, in order — unit, api (SQLite + PostgreSQL) and integration, then the console
+// build and the e2e tier in real Chromium. The services each tier needs are checked first: a missing one
+// fails the run with the reason (under CI=true and locally alike), it never silently skips a tier.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+
+const tiers = process.argv.slice(2);
+const want = (t) => tiers.length === 0 || tiers.includes(t);
+
+function reachable(port) {
+  return new Promise((resolve) => {
+    const s = net.connect({ host: '127.0.0.1', port }, () => {
+      s.end();
+      resolve(true);
+    });
+    s.on('error', () => resolve(false));
+  });
+}
+
+const problems = [];
+if (want('api') && !(await reachable(5432))) problems.push('PostgreSQL is not reachable at 127.0.0.1:5432 (api tier runs on both engines)');
+if (want('api') && !(await reachable(6379))) problems.push('Redis is not reachable at 127.0.0.1:6379 (cross-process live updates test)');
+if (want('e2e') && !fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) problems.push('Chromium is missing: run scripts/provision.sh');
+try {
+  if (want('api')) execFileSync('openssl', ['version'], { stdio: 'ignore' });
+} catch {
+  problems.push('openssl is missing: run scripts/provision.sh');
+}
+if (problems.length) {
+  for (const p of problems) console.error(`✗ ${p}`);
+  process.exit(1);
+}
+
+function run(label, cmd, args) {
+  console.log(`\n━━ ${label} ━━ ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`✗ ${label} failed`);
+    process.exit(r.status ?? 1);
+  }
+}
+
+const projects = [];
+if (want('unit')) projects.push('contracts', 'server-unit', 'console');
+if (want('api')) projects.push('server-api');
+if (projects.length) run('unit + api + integration', 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p])]);
+if (want('e2e')) {
+  run('console build', 'npm', ['run', 'build', '-w', 'apps/console']);
+  run('e2e (Chromium)', 'npx', ['vitest', 'run', '--project', 'e2e']);
+}
+console.log('\n✓ all requested tiers passed');
