@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Millis, PageQuery } from './common';
+import { Id, Millis, Page, PageQuery } from './common';
 
 export const MESSAGE_BASE = '/gateway/foundation/api/v1/message';
 
@@ -31,5 +31,14 @@ export const MessageQueryBody = Type.Composite([
   PageQuery,
   Type.Object({ viewed: Type.Optional(Type.Boolean()), type: Type.Optional(MessageTypeSchema) }),
 ]);
+export type MessageQueryBody = Static<typeof MessageQueryBody>;
+export const MessagePage = Page(Message);
+export type MessagePage = Page<Message>;
+
+/** `startTime` is the user's createTime in the console; without it every unviewed message counts. */
 export const UnviewCountBody = Type.Object({ startTime: Type.Optional(Millis) });
+export type UnviewCountBody = Static<typeof UnviewCountBody>;
+
+/** Ids of the caller's messages; ids of other users' messages are ignored, never touched. */
 export const ViewBody = Type.Object({ ids: Type.Array(Id, { minItems: 1, maxItems: 100 }) });
+export type ViewBody = Static<typeof ViewBody>;

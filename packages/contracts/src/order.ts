@@ -17,8 +17,11 @@ export const CompPowerBucket = Type.Object({
   expireTime: Millis,
   source: Type.Union([Type.Literal('order'), Type.Literal('grant')]),
 });
+export type CompPowerBucket = Static<typeof CompPowerBucket>;
+export type CompPowerSource = CompPowerBucket['source'];
 export const CompPowers = Type.Object({ userId: Id, total: CardHours, items: Type.Array(CompPowerBucket) });
 export type CompPowers = Static<typeof CompPowers>;
+export const CompPowersParams = Type.Object({ userId: Id });
 
 /** Card-seconds (integer storage) → 卡时 string with two decimals, rounded down. */
 export function formatCardHours(cardSeconds: number): string {

@@ -1,6 +1,20 @@
-/** Server → client socket events. */
+/**
+ * Live updates (`WS_PATH`, token in the `token` query parameter). Server → client JSON events; the client
+ * sends an empty message every SOCKET_KEEPALIVE_MS and the server closes sockets silent for
+ * SOCKET_IDLE_CLOSE_MS.
+ */
 export type WsEvent =
   | { businessType: 'notice.unread.increment'; data: { count: number } }
   | { businessType: 'task.state.changed'; data: { taskId: string; kind: 'training' | 'slurm'; state: string } }
   | { businessType: 'comp-power.changed'; data: Record<string, never> };
 export type WsBusinessType = WsEvent['businessType'];
+
+export const WS_UNREAD_INCREMENT = 'notice.unread.increment' satisfies WsBusinessType;
+
+/**
+ * Close codes besides SOCKET_CLOSE_BAD_TOKEN (4001, with the session code 10133/10157/10307 as the close
+ * reason). A handshake from an Origin outside the allow-list never becomes a socket: it is refused with
+ * HTTP 403 before the upgrade, so there is no close code for it.
+ */
+/** Silent longer than SOCKET_IDLE_CLOSE_MS (4000 + HTTP 408). The client just reconnects. */
+export const SOCKET_CLOSE_IDLE = 4008;

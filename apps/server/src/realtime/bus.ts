@@ -1,65 +1,147 @@
-import { EventEmitter } from 'node:events';
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { WsEvent } from '@suanli/contracts';
+
+export type BusHandler = (userId: string, event: WsEvent) => void;
 
 /**
  * Carries live events to whichever gateway process holds the user's sockets. In-process by default;
  * with REDIS_URL every process publishes to and subscribes on one channel, so an event raised in one
  * process reaches a socket held by another.
+ *
+ * Delivery is best effort: `publish` never rejects. The event's cause (a message, a task state) is already
+ * stored when it is published, and the console re-reads on reconnect, so a lost push costs freshness, never
+ * data — while a rejecting publish would make callers retry work that already succeeded.
  */
 export interface EventBus {
   publish(userId: string, event: WsEvent): Promise<void>;
-  subscribe(handler: (userId: string, event: WsEvent) => void): void;
+  /** Returns the unsubscribe function. */
+  subscribe(handler: BusHandler): () => void;
   close(): Promise<void>;
 }
 
-export class InProcessBus implements EventBus {
-  private readonly emitter = new EventEmitter().setMaxListeners(0);
-  async publish(userId: string, event: WsEvent) {
-    this.emitter.emit('event', userId, event);
-  }
-  subscribe(handler: (userId: string, event: WsEvent) => void) {
-    this.emitter.on('event', handler);
-  }
-  async close() {
-    this.emitter.removeAllListeners();
+export type BusErrorReporter = (err: unknown, what: string) => void;
+
+// No logger exists when the bus is built (buildApp makes it before Fastify's plugins); stderr is enough
+// for a Redis outage, which also shows up in the rate limiter and health of the process.
+const reportToStderr: BusErrorReporter = (err, what) => {
+  process.stderr.write(`[bus] ${what}: ${err instanceof Error ? err.message : String(err)}\n`);
+};
+
+/** Calls every handler; one throwing handler must not starve the others. */
+function dispatch(handlers: Iterable<BusHandler>, userId: string, event: WsEvent, onError: BusErrorReporter) {
+  for (const h of handlers) {
+    try {
+      h(userId, event);
+    } catch (err) {
+      onError(err, 'handler failed');
+    }
   }
 }
 
-const CHANNEL = 'suanli:events';
+export class InProcessBus implements EventBus {
+  private readonly handlers = new Set<BusHandler>();
+
+  constructor(private readonly onError: BusErrorReporter = reportToStderr) {}
+
+  async publish(userId: string, event: WsEvent) {
+    dispatch(this.handlers, userId, event, this.onError);
+  }
+  subscribe(handler: BusHandler) {
+    this.handlers.add(handler);
+    return () => void this.handlers.delete(handler);
+  }
+  async close() {
+    this.handlers.clear();
+  }
+}
+
+export const DEFAULT_BUS_CHANNEL = 'suanli:events';
+
+interface Envelope {
+  /** The publishing process; it has already delivered locally and skips its own echo. */
+  o: string;
+  u: string;
+  e: WsEvent;
+}
+
+export interface RedisBusOptions {
+  /** One channel per deployment; tests use a unique one so parallel runs never see each other's events. */
+  channel?: string;
+  onError?: BusErrorReporter;
+}
 
 export class RedisBus implements EventBus {
   private readonly pub: Redis;
   private readonly sub: Redis;
-  private readonly handlers: ((userId: string, event: WsEvent) => void)[] = [];
-  private ready: Promise<unknown>;
+  private readonly handlers = new Set<BusHandler>();
+  private readonly origin = randomBytes(8).toString('hex');
+  private readonly channel: string;
+  private readonly onError: BusErrorReporter;
+  private readonly ready: Promise<void>;
+  private closed = false;
 
-  constructor(url: string) {
-    this.pub = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
-    this.sub = new Redis(url, { lazyConnect: false });
-    this.sub.on('message', (_channel, raw: string) => {
-      const { userId, event } = JSON.parse(raw) as { userId: string; event: WsEvent };
-      for (const h of this.handlers) h(userId, event);
+  constructor(url: string, opts: RedisBusOptions = {}) {
+    this.channel = opts.channel ?? DEFAULT_BUS_CHANNEL;
+    this.onError = opts.onError ?? reportToStderr;
+    // A publish waiting on a dead Redis would hold up notify(); fail fast (the push is best effort) and
+    // let ioredis keep reconnecting in the background. The subscriber resubscribes on reconnect itself.
+    this.pub = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000, enableOfflineQueue: true });
+    this.sub = new Redis(url, { connectTimeout: 2_000 });
+    for (const conn of [this.pub, this.sub]) conn.on('error', (err) => this.closed || this.onError(err, 'redis'));
+    this.sub.on('message', (channel: string, raw: string) => {
+      if (channel !== this.channel) return;
+      let env: Envelope;
+      try {
+        env = JSON.parse(raw) as Envelope;
+      } catch (err) {
+        return this.onError(err, 'malformed event');
+      }
+      if (env.o === this.origin || typeof env.u !== 'string' || !env.e) return;
+      dispatch(this.handlers, env.u, env.e, this.onError);
     });
-    this.ready = this.sub.subscribe(CHANNEL);
+    this.ready = this.sub.subscribe(this.channel).then(
+      () => undefined,
+      (err) => this.onError(err, 'subscribe failed'),
+    );
   }
 
+  /**
+   * Local sockets get the event at once (no Redis round trip, and still during a Redis outage); the other
+   * processes get it through the channel.
+   */
   async publish(userId: string, event: WsEvent) {
-    await this.pub.publish(CHANNEL, JSON.stringify({ userId, event }));
+    dispatch(this.handlers, userId, event, this.onError);
+    try {
+      await this.pub.publish(this.channel, JSON.stringify({ o: this.origin, u: userId, e: event } satisfies Envelope));
+    } catch (err) {
+      this.onError(err, 'publish failed');
+    }
   }
-  subscribe(handler: (userId: string, event: WsEvent) => void) {
-    this.handlers.push(handler);
+
+  subscribe(handler: BusHandler) {
+    this.handlers.add(handler);
+    return () => void this.handlers.delete(handler);
   }
+
   /** Resolves once the subscription is live (tests wait on it before publishing). */
   whenReady() {
     return this.ready;
   }
+
   async close() {
-    this.handlers.length = 0;
+    this.closed = true;
+    this.handlers.clear();
     await Promise.allSettled([this.sub.quit(), this.pub.quit()]);
+    this.sub.disconnect();
+    this.pub.disconnect();
   }
 }
 
-export function createBus(redisUrl?: string): EventBus {
-  return redisUrl ? new RedisBus(redisUrl) : new InProcessBus();
+/**
+ * `SUANLI_BUS_CHANNEL` overrides the channel: processes of one deployment must agree on it, and test runs
+ * sharing a Redis use a unique one each.
+ */
+export function createBus(redisUrl?: string, channel = process.env.SUANLI_BUS_CHANNEL || undefined): EventBus {
+  return redisUrl ? new RedisBus(redisUrl, { channel }) : new InProcessBus();
 }

@@ -1,5 +1,74 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ErrorCode, HTTP_STATUS_MESSAGES, SOCKET_CLOSE_BAD_TOKEN, WS_PATH } from '@suanli/contracts';
 import type { AppContext } from '../context';
+import { AppError } from '../errors';
+import { SessionStateRepository } from './session-state.repository';
+import { SocketHub } from './socket-hub';
 
-// STUB — owned by the realtime/message work: /gateway/ws/api/ws hub.
-export async function registerWs(_app: FastifyInstance, _ctx: AppContext) {}
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The live-updates hub of this process (tests shorten its timings; benches read its stats). */
+    wsHub: SocketHub;
+  }
+}
+
+/** Why a handshake's token was refused (10133/10157/10307), kept from preHandler to the socket handler. */
+const refused = new WeakMap<FastifyRequest, number>();
+
+/**
+ * Browsers send Origin on every WebSocket handshake and do not enforce same-origin for it, so this is the
+ * only thing stopping another site's page from opening sockets with a token it obtained. Allowed: the
+ * configured origins, the gateway's own origin (the console it serves), and no Origin at all (non-browser
+ * clients, which cannot be driven by a foreign page anyway).
+ */
+function originAllowed(req: FastifyRequest, allowed: Set<string>): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  return allowed.has(origin) || origin === `${req.protocol}://${req.host}`;
+}
+
+/**
+ * `WS_PATH?token=…`: live updates for the signed-in user.
+ * - Foreign Origin → the upgrade is refused with HTTP 403 (no socket is ever opened).
+ * - Missing/unknown/expired/revoked token → the handshake completes and the socket is closed at once with
+ *   4001, reason the session code, so the console can tell "log in again" from a network failure.
+ * - Silent for 60 s → closed with 4008; sessions re-checked every 60 s → 4001 when revoked or expired.
+ */
+export async function registerWs(app: FastifyInstance, ctx: AppContext) {
+  const sessionState = new SessionStateRepository(ctx.db);
+  const hub = new SocketHub(ctx.bus, (ids) => sessionState.invalid(ids, ctx.clock()), app.log);
+  app.decorate('wsHub', hub);
+  app.addHook('preClose', () => hub.close());
+  const allowedOrigins = new Set(ctx.config.allowedOrigins.map((o) => o.replace(/\/+$/, '')));
+
+  app.get<{ Querystring: { token?: string } }>(
+    WS_PATH,
+    {
+      websocket: true,
+      // The token travels in the query (browsers cannot set headers on a WebSocket), so the header-based
+      // auth hook is skipped and the token is verified here.
+      config: { public: true },
+      onRequest: async (req) => {
+        if (!originAllowed(req, allowedOrigins)) throw new AppError(ErrorCode.NO_PERMISSION, HTTP_STATUS_MESSAGES[403], 403);
+      },
+      preHandler: async (req) => {
+        const token = typeof req.query.token === 'string' ? req.query.token : undefined;
+        try {
+          req.principal = await ctx.sessions.verify(token);
+        } catch (err) {
+          // Anything but a session verdict (e.g. the database is down) fails the upgrade with 500 instead.
+          if (!(err instanceof AppError)) throw err;
+          refused.set(req, err.code);
+        }
+      },
+    },
+    (socket, req) => {
+      const p = req.principal;
+      if (!p) {
+        socket.close(SOCKET_CLOSE_BAD_TOKEN, String(refused.get(req) ?? ErrorCode.NOT_LOGGED_IN));
+        return;
+      }
+      hub.add(socket, p.userId, p.sessionId);
+    },
+  );
+}

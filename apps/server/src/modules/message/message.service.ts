@@ -1,10 +1,81 @@
+import { MESSAGE_TYPES, WS_UNREAD_INCREMENT, type Message, type MessageType, type Page } from '@suanli/contracts';
 import type { AppContext, NewMessage } from '../../context';
+import type { MessagesTable } from '../../db/schema';
+import { newId } from '../../lib/id';
+import type { Principal } from '../auth/session.service';
+import { MessageRepository, type MessageFilter } from './message.repository';
 
-// STUB — owned by the realtime/message work: repository, paging, unread count, view, notify + bus publish.
+const toMessage = (r: MessagesTable): Message => ({
+  id: r.id,
+  type: r.type as MessageType,
+  title: r.title,
+  content: r.content,
+  businessType: r.business_type,
+  businessId: r.business_id,
+  viewed: r.viewed === 1,
+  createTime: Number(r.create_time),
+});
+
+/**
+ * The caller's messages (list, unread count, mark viewed) and `notify`, which every other module uses to
+ * tell a user something: the message is stored first, then `notice.unread.increment` goes to every socket
+ * of that user on every gateway process.
+ */
 export class MessageService {
-  constructor(private readonly ctx: AppContext) {}
-  async notify(_userId: string, _message: NewMessage): Promise<void> {
-    void this.ctx;
+  private readonly repo: MessageRepository;
+
+  constructor(private readonly ctx: AppContext) {
+    this.repo = new MessageRepository(ctx.db);
+  }
+
+  async query(p: Principal, q: { pageNum: number; pageSize: number } & MessageFilter): Promise<Page<Message>> {
+    const filter: MessageFilter = { viewed: q.viewed, type: q.type };
+    const [rows, total] = await Promise.all([
+      this.repo.page(p.userId, filter, (q.pageNum - 1) * q.pageSize, q.pageSize),
+      this.repo.count(p.userId, filter),
+    ]);
+    return { list: rows.map(toMessage), total, pageNum: q.pageNum, pageSize: q.pageSize };
+  }
+
+  unviewCount(p: Principal, startTime: number | undefined): Promise<number> {
+    return this.repo.countUnviewed(p.userId, startTime);
+  }
+
+  async view(p: Principal, ids: string[]): Promise<null> {
+    await this.repo.markViewed(p.userId, [...new Set(ids)]);
+    return null;
+  }
+
+  async viewAll(p: Principal): Promise<null> {
+    await this.repo.markAllViewed(p.userId);
+    return null;
+  }
+
+  notify(userId: string, message: NewMessage): Promise<void> {
+    return this.notifyMany(userId, [message]);
+  }
+
+  /** Several messages for one user in one insert and one push (`count: n`), e.g. a batch of task states. */
+  async notifyMany(userId: string, messages: NewMessage[]): Promise<void> {
+    if (!messages.length) return;
+    const now = this.ctx.clock();
+    const rows = messages.map((m) => {
+      // Callers are our own modules; a wrong type is a programming error, not a user's.
+      if (!MESSAGE_TYPES.includes(m.type)) throw new Error(`notify: unknown message type ${String(m.type)}`);
+      return {
+        id: newId(now),
+        user_id: userId,
+        type: m.type,
+        title: m.title,
+        content: m.content,
+        business_type: m.businessType ?? null,
+        business_id: m.businessId ?? null,
+        viewed: 0,
+        create_time: now,
+      };
+    });
+    await this.repo.insertMany(rows);
+    await this.ctx.bus.publish(userId, { businessType: WS_UNREAD_INCREMENT, data: { count: rows.length } });
   }
 }
 

@@ -1,0 +1,62 @@
+import type { Insertable } from 'kysely';
+import type { MessageType } from '@suanli/contracts';
+import type { Db } from '../../db/db';
+import type { MessagesTable } from '../../db/schema';
+
+export interface MessageFilter {
+  viewed?: boolean;
+  type?: MessageType;
+}
+
+/** The only place with message SQL. Every statement is scoped by user_id, which leads both indexes. */
+export class MessageRepository {
+  constructor(private readonly db: Db) {}
+
+  insertMany(rows: Insertable<MessagesTable>[]) {
+    return this.db.insertInto('messages').values(rows).execute();
+  }
+
+  private filtered(userId: string, f: MessageFilter) {
+    let q = this.db.selectFrom('messages').where('user_id', '=', userId);
+    if (f.viewed !== undefined) q = q.where('viewed', '=', f.viewed ? 1 : 0);
+    if (f.type !== undefined) q = q.where('type', '=', f.type);
+    return q;
+  }
+
+  /** Newest first: ids are time-ordered (lib/id), so (user_id, id) serves the order without a sort. */
+  page(userId: string, f: MessageFilter, offset: number, limit: number) {
+    return this.filtered(userId, f).selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  }
+
+  async count(userId: string, f: MessageFilter): Promise<number> {
+    const row = await this.filtered(userId, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** The hot path behind every console load: one COUNT answered from (user_id, viewed, create_time). */
+  async countUnviewed(userId: string, since: number | undefined): Promise<number> {
+    let q = this.db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('viewed', '=', 0);
+    if (since !== undefined) q = q.where('create_time', '>=', since);
+    const row = await q.executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Marks only rows owned by userId; foreign ids match nothing. */
+  markViewed(userId: string, ids: string[]) {
+    return this.db
+      .updateTable('messages')
+      .set({ viewed: 1 })
+      .where('user_id', '=', userId)
+      .where('id', 'in', ids)
+      .where('viewed', '=', 0)
+      .execute();
+  }
+
+  markAllViewed(userId: string) {
+    return this.db.updateTable('messages').set({ viewed: 1 }).where('user_id', '=', userId).where('viewed', '=', 0).execute();
+  }
+}

@@ -1,0 +1,43 @@
+import { formatCardHours, type CompPowerSource, type CompPowers } from '@suanli/contracts';
+import type { CenterConfig } from '../../centers/centers';
+import type { AppContext } from '../../context';
+import { forbidden } from '../../errors';
+import type { Principal } from '../auth/session.service';
+import { CompPowerRepository } from './comp-power.repository';
+
+/** Remaining compute power (算力) of a user: the header's figure and the per-bucket breakdown. */
+export class CompPowerService {
+  private readonly repo: CompPowerRepository;
+  private readonly centers: Map<string, CenterConfig>;
+
+  constructor(private readonly ctx: AppContext) {
+    this.repo = new CompPowerRepository(ctx.db);
+    this.centers = new Map(ctx.centers.map((c) => [c.id, c]));
+  }
+
+  async ofUser(p: Principal, userId: string): Promise<CompPowers> {
+    // Only one's own balance; team balances will come with teams and their roles.
+    if (userId !== p.userId) throw forbidden();
+    const rows = await this.repo.usable(userId, this.ctx.clock());
+    let totalSeconds = 0;
+    const items = rows.map((r) => {
+      totalSeconds += Number(r.remaining);
+      const center = this.centers.get(r.sub_center_id);
+      // A center removed from the config still shows its buckets under their ids rather than hiding balance.
+      const cardType = center?.cardTypes.find((c) => c.id === r.card_type_id);
+      return {
+        id: r.id,
+        subCenterId: r.sub_center_id,
+        subCenterName: center?.name ?? r.sub_center_id,
+        cardTypeId: r.card_type_id,
+        cardTypeName: cardType?.name ?? r.card_type_id,
+        granted: formatCardHours(Number(r.granted)),
+        remaining: formatCardHours(Number(r.remaining)),
+        expireTime: Number(r.expire_time),
+        source: r.source as CompPowerSource,
+      };
+    });
+    // Summed in card-seconds before rounding, so the total never loses the items' fractions.
+    return { userId, total: formatCardHours(totalSeconds), items };
+  }
+}
