@@ -1,0 +1,394 @@
+/**
+ * The chunked, resumable upload client for a sub-center's file service.
+ *
+ * Framework-free on purpose: the console runs it in the browser and the upload benchmark drives the very
+ * same code from Node 20 with a file-backed Blob (`fs.openAsBlob`). It only uses fetch, FormData, Blob and
+ * AbortController, which both environments provide.
+ *
+ * Flow: identifier → GET /file/chunk/upload (resume state, server-advertised chunk size, instant upload) →
+ * POST /file/chunk/upload for every missing chunk, UPLOAD_CONCURRENCY in flight, each retried with backoff →
+ * POST /file/chunk/merge (with the content hash when known). Small files may go through POST /file/upload.
+ * The file is never read whole: every request carries one `Blob.slice`.
+ */
+import { sha256 } from 'hash-wasm';
+import {
+  CLIENT_FAILURE_MESSAGE,
+  CLIENT_TIMEOUT_MESSAGE,
+  ErrorCode,
+  FILE_API_PREFIX,
+  HTTP_STATUS_MESSAGES,
+  HTTP_TIMEOUT_MS,
+  SMALL_UPLOAD_MAX,
+  UPLOAD_CONCURRENCY,
+  errorMessage,
+  type ChunkStatus,
+  type FileEntry,
+} from '@suanli/contracts';
+
+/** A Blob with a name: a browser `File`, or a Node file-backed Blob the caller named. */
+export type UploadFile = Blob & { readonly name: string; readonly lastModified?: number };
+
+export interface UploadProgress {
+  /** Bytes the server already holds for this upload (resumed chunks included). */
+  loaded: number;
+  total: number;
+  /** 0–100, integer. */
+  percent: number;
+}
+
+export interface UploadOptions {
+  /** The sub-center's `fileServiceUrl`; `/api/v1` is appended here. */
+  baseUrl: string;
+  token: string;
+  file: UploadFile;
+  /** User-visible directory the file lands in (`/` is the home). */
+  targetDir: string;
+  onProgress?: (progress: UploadProgress) => void;
+  signal?: AbortSignal;
+  /**
+   * Full-content SHA-256 (lowercase hex). Started right away and awaited only where it helps: before the
+   * status call for small files (instant upload), mid-upload for big ones (instant upload once known), and
+   * before merge (the server then verifies the content). A failing hash never fails the upload.
+   */
+  hash?: (signal: AbortSignal) => Promise<string>;
+  /** Overridable for tests and the benchmark; defaults are the contract's. */
+  concurrency?: number;
+  retries?: number;
+  retryDelayMs?: number;
+  timeoutMs?: number;
+  /** Files up to this size use the single-request upload; 0 forces the chunked path. */
+  smallUploadMax?: number;
+  /** Extra headers (the console adds its Agent-Token). */
+  headers?: Record<string, string>;
+  fetch?: typeof fetch;
+}
+
+export interface UploadResult {
+  entry: FileEntry | null;
+  /** True when the server placed a copy of content it already had (no bytes sent). */
+  instant: boolean;
+  /** Chunk numbers this call actually sent (empty for small or instant uploads). */
+  sentChunks: number[];
+  identifier: string;
+}
+
+/** A failed upload. `code` is the envelope code (or absent for transport failures), `status` the HTTP one. */
+export class UploadError extends Error {
+  readonly code?: number;
+  readonly status?: number;
+  readonly retryable: boolean;
+  constructor(message: string, opts: { code?: number; status?: number; retryable?: boolean; cause?: unknown } = {}) {
+    super(message, { cause: opts.cause });
+    this.name = 'UploadError';
+    this.code = opts.code;
+    this.status = opts.status;
+    this.retryable = opts.retryable ?? false;
+  }
+}
+
+export function isAbortError(err: unknown): boolean {
+  return (err as { name?: string } | null)?.name === 'AbortError';
+}
+
+function abortError(): Error {
+  // DOMException exists in browsers and Node ≥17; its name is what callers test.
+  return new DOMException('上传已取消', 'AbortError');
+}
+
+/**
+ * Stable per (destination, file): the same file added again after a refresh maps to the same identifier and
+ * therefore resumes. The target directory is part of it so two uploads of one file into two directories
+ * never share (and race on) one chunk set.
+ */
+export async function uploadIdentifier(file: UploadFile, targetDir: string): Promise<string> {
+  return sha256(JSON.stringify([targetDir, file.name, file.size, file.lastModified ?? 0]));
+}
+
+export function totalChunksOf(size: number, chunkSize: number): number {
+  return Math.max(1, Math.ceil(size / chunkSize));
+}
+
+/** Byte length of chunk `n` (1-based). */
+export function chunkLength(n: number, size: number, chunkSize: number): number {
+  return Math.max(0, Math.min(chunkSize, size - (n - 1) * chunkSize));
+}
+
+const RETRYABLE_STATUS = new Set([408, 425, 429, 500, 502, 503, 504]);
+
+export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
+  const {
+    baseUrl,
+    token,
+    file,
+    targetDir,
+    concurrency = UPLOAD_CONCURRENCY,
+    retries = 4,
+    retryDelayMs = 500,
+    timeoutMs = HTTP_TIMEOUT_MS,
+    smallUploadMax = SMALL_UPLOAD_MAX,
+  } = opts;
+  const doFetch = opts.fetch ?? globalThis.fetch.bind(globalThis);
+  const api = `${baseUrl.replace(/\/+$/, '')}${FILE_API_PREFIX}`;
+  const total = file.size;
+
+  // One controller for the whole upload: the caller's signal, a failed chunk and an instant upload found
+  // mid-way all stop every request in flight through it.
+  const run = new AbortController();
+  const onOuterAbort = () => run.abort(opts.signal?.reason ?? abortError());
+  if (opts.signal?.aborted) throw abortError();
+  opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
+
+  const report = (loaded: number) =>
+    opts.onProgress?.({ loaded, total, percent: total === 0 ? 100 : Math.floor((loaded / total) * 100) });
+
+  // ---- transport -------------------------------------------------------------------------------------
+  async function request<T>(method: string, path: string, init: { query?: Record<string, string>; body?: BodyInit; json?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+    const url = `${api}${path}${init.query ? `?${new URLSearchParams(init.query)}` : ''}`;
+    const ctl = new AbortController();
+    const parent = init.signal ?? run.signal;
+    const onAbort = () => ctl.abort(parent.reason);
+    if (parent.aborted) throw abortError();
+    parent.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ctl.abort();
+    }, timeoutMs);
+    try {
+      const headers: Record<string, string> = { token, ...opts.headers };
+      let body = init.body;
+      if (init.json !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(init.json);
+      }
+      let res: Response;
+      try {
+        res = await doFetch(url, { method, headers, body, signal: ctl.signal });
+      } catch (err) {
+        if (timedOut) throw new UploadError(CLIENT_TIMEOUT_MESSAGE, { retryable: true, cause: err });
+        if (parent.aborted) throw abortError();
+        // Connection refused/reset: the service may be restarting; worth another try.
+        throw new UploadError(CLIENT_FAILURE_MESSAGE, { retryable: true, cause: err });
+      }
+      let payload: { message?: { code?: number; message?: string }; data?: unknown } | undefined;
+      try {
+        payload = (await res.json()) as typeof payload;
+      } catch (err) {
+        if (parent.aborted) throw abortError();
+        if (timedOut) throw new UploadError(CLIENT_TIMEOUT_MESSAGE, { retryable: true, cause: err });
+        payload = undefined;
+      }
+      const code = payload?.message?.code;
+      if (res.ok && code === ErrorCode.OK) return payload!.data as T;
+      if (typeof code === 'number' && code !== ErrorCode.OK) {
+        throw new UploadError(payload?.message?.message || errorMessage(code), {
+          code,
+          status: res.status,
+          // A generic upload failure is how the service reports a transient write error.
+          retryable: RETRYABLE_STATUS.has(res.status) || code === ErrorCode.UPLOAD_FAILED,
+        });
+      }
+      throw new UploadError(HTTP_STATUS_MESSAGES[res.status] ?? CLIENT_FAILURE_MESSAGE, {
+        status: res.status,
+        retryable: !res.ok ? RETRYABLE_STATUS.has(res.status) : true,
+      });
+    } finally {
+      clearTimeout(timer);
+      parent.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async function withRetry<T>(fn: () => Promise<T>, signal: AbortSignal = run.signal): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await fn();
+      } catch (err) {
+        if (signal.aborted) throw abortError();
+        if (!(err instanceof UploadError) || !err.retryable || attempt >= retries) throw err;
+        await sleep(retryDelayMs * 2 ** attempt, signal);
+      }
+    }
+  }
+
+  // ---- hash --------------------------------------------------------------------------------------------
+  let hashValue: string | undefined;
+  const hashPromise: Promise<string | undefined> | undefined = opts.hash
+    ? opts
+        .hash(run.signal)
+        .then((h) => (hashValue = /^[0-9a-f]{64}$/.test(h) ? h : undefined))
+        .catch(() => undefined)
+    : undefined;
+
+  try {
+    const identifier = await uploadIdentifier(file, targetDir);
+    const statusQuery = (hash?: string) => ({
+      identifier,
+      path: targetDir,
+      filename: file.name,
+      totalSize: String(total),
+      ...(hash ? { hash } : {}),
+    });
+    const getStatus = (hash?: string, signal?: AbortSignal) =>
+      withRetry(() => request<ChunkStatus>('GET', '/file/chunk/upload', { query: statusQuery(hash), signal }), signal);
+
+    // Small files: the content hash is cheap, so learn it first and let the server short-circuit.
+    if (total <= smallUploadMax) {
+      const hash = hashPromise ? await hashPromise : undefined;
+      if (hash) {
+        const status = await getStatus(hash);
+        if (status.skip) return done({ entry: status.entry ?? null, instant: true, sentChunks: [], identifier });
+      }
+      const entry = await withRetry(() => {
+        const form = new FormData();
+        form.append('path', targetDir);
+        form.append('file', file, file.name);
+        return request<FileEntry>('POST', '/file/upload', { body: form });
+      });
+      return done({ entry, instant: false, sentChunks: [], identifier });
+    }
+
+    let status = await getStatus(hashValue);
+    if (status.skip) return done({ entry: status.entry ?? null, instant: true, sentChunks: [], identifier });
+
+    const chunkSize = status.chunkSize;
+    if (!Number.isInteger(chunkSize) || chunkSize <= 0) throw new UploadError(errorMessage(ErrorCode.UPLOAD_FAILED));
+    const totalChunks = totalChunksOf(total, chunkSize);
+    const sent: number[] = [];
+    const onServer = new Set<number>();
+    let loaded = 0;
+    const markStored = (n: number) => {
+      if (n < 1 || n > totalChunks || onServer.has(n)) return;
+      onServer.add(n);
+      loaded += chunkLength(n, total, chunkSize);
+    };
+
+    // When the hash becomes known mid-upload, ask once whether the server already has this content; if so
+    // stop sending and take the instant result.
+    let instant: ChunkStatus | undefined;
+    const chunksPhase = new AbortController();
+    const stopChunks = () => chunksPhase.abort(run.signal.reason);
+    run.signal.addEventListener('abort', stopChunks, { once: true });
+    if (hashPromise && !hashValue) {
+      void hashPromise.then(async (h) => {
+        if (!h || chunksPhase.signal.aborted || onServer.size >= totalChunks) return;
+        try {
+          const s = await request<ChunkStatus>('GET', '/file/chunk/upload', { query: statusQuery(h), signal: chunksPhase.signal });
+          if (s.skip && !chunksPhase.signal.aborted) {
+            instant = s;
+            chunksPhase.abort(abortError());
+          }
+        } catch {
+          // Only an optimisation: the upload carries on.
+        }
+      });
+    }
+
+    const sendChunk = (n: number) =>
+      withRetry(() => {
+        const start = (n - 1) * chunkSize;
+        const form = new FormData();
+        // Fields before the file part so a streaming server knows where the bytes go before they arrive.
+        form.append('identifier', identifier);
+        form.append('chunkNumber', String(n));
+        form.append('totalChunks', String(totalChunks));
+        form.append('chunkSize', String(chunkSize));
+        form.append('totalSize', String(total));
+        form.append('filename', file.name);
+        form.append('path', targetDir);
+        form.append('file', file.slice(start, start + chunkSize), file.name);
+        return request<{ uploaded?: number[] }>('POST', '/file/chunk/upload', { body: form, signal: chunksPhase.signal });
+      }, chunksPhase.signal);
+
+    // At most two passes: the second one repairs chunks the server reports missing at merge (e.g. cleaned
+    // up or lost in a crash between our send and its fsync).
+    for (let pass = 0; ; pass++) {
+      for (const n of status.uploaded) markStored(n);
+      report(loaded);
+      const queue: number[] = [];
+      for (let n = 1; n <= totalChunks; n++) if (!onServer.has(n)) queue.push(n);
+      try {
+        await runPool(queue, concurrency, chunksPhase, async (n) => {
+          await sendChunk(n);
+          sent.push(n);
+          markStored(n);
+          report(loaded);
+        });
+      } catch (err) {
+        if (instant) return done({ entry: instant.entry ?? null, instant: true, sentChunks: sent, identifier });
+        throw err;
+      }
+      if (instant) return done({ entry: instant.entry ?? null, instant: true, sentChunks: sent, identifier });
+
+      const hash = hashPromise ? await hashPromise : undefined;
+      if (run.signal.aborted) throw abortError();
+      try {
+        const entry = await withRetry(() =>
+          request<FileEntry>('POST', '/file/chunk/merge', {
+            json: { identifier, filename: file.name, path: targetDir, totalChunks, totalSize: total, ...(hash ? { hash } : {}) },
+          }),
+        );
+        return done({ entry, instant: false, sentChunks: sent, identifier });
+      } catch (err) {
+        if (!(err instanceof UploadError) || err.code !== ErrorCode.CHUNK_MISSING || pass >= 1) throw err;
+        status = await getStatus(hash);
+        if (status.skip) return done({ entry: status.entry ?? null, instant: true, sentChunks: sent, identifier });
+        onServer.clear();
+        loaded = 0;
+      }
+    }
+  } catch (err) {
+    if (run.signal.aborted && opts.signal?.aborted) throw abortError();
+    // A failure stops the hash worker and anything still in flight.
+    if (!run.signal.aborted) run.abort(err);
+    throw err;
+  } finally {
+    opts.signal?.removeEventListener('abort', onOuterAbort);
+    // Whatever the outcome, nothing of this upload may keep running (a hash still reading the file, the
+    // mid-upload instant check).
+    if (!run.signal.aborted) run.abort(abortError());
+  }
+
+  function done(result: UploadResult): UploadResult {
+    report(total);
+    return result;
+  }
+}
+
+/**
+ * Runs `task` over `items` with at most `limit` in flight. The first failure aborts `ctl` (so the others
+ * stop promptly) and is rethrown only after every started task has settled — no request outlives the call.
+ */
+async function runPool<T>(items: T[], limit: number, ctl: AbortController, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let firstError: unknown;
+  const worker = async () => {
+    while (next < items.length && !ctl.signal.aborted) {
+      const item = items[next++];
+      try {
+        await task(item);
+      } catch (err) {
+        if (firstError === undefined) firstError = err;
+        ctl.abort(err);
+        return;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
+  if (firstError !== undefined) throw firstError;
+  if (ctl.signal.aborted) throw abortError();
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(abortError());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
