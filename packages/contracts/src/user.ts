@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, Millis, PageQuery } from './common';
+import { PATTERNS } from './constants';
 
 export const USER_BASE = '/gateway/user/api/v1';
 
@@ -86,3 +87,26 @@ export const UserBrief = Type.Object({
   nickname: Type.String(),
   headImage: Type.Union([Type.String(), Type.Null()]),
 });
+export type UserBrief = Static<typeof UserBrief>;
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 64;
+export const PASSWORD_RULE_TEXT = `长度应为 ${PASSWORD_MIN}–${PASSWORD_MAX} 位，且必须同时包含字母和数字`;
+
+/**
+ * The password rule shared by the console's forms and the server: null when acceptable, otherwise the
+ * Chinese reason. Counted in characters (code points), not bytes, so it reads the way users count.
+ */
+export function passwordProblem(password: string): string | null {
+  const length = [...password].length;
+  if (length < PASSWORD_MIN || length > PASSWORD_MAX) return PASSWORD_RULE_TEXT;
+  if (!/[A-Za-z]/.test(password) || !/\d/.test(password)) return PASSWORD_RULE_TEXT;
+  return null;
+}
+
+/** What a verification-code target is: a mainland mobile number or an e-mail address. */
+export function targetKind(target: string): 'phone' | 'email' | null {
+  if (PATTERNS.phone.test(target)) return 'phone';
+  if (target.length <= 128 && PATTERNS.email.test(target)) return 'email';
+  return null;
+}

@@ -51,6 +51,13 @@ export interface RsaKeysTable {
   create_time: number;
 }
 
+export interface LoginFailuresTable {
+  subject: string;
+  failures: number;
+  first_failed_at: number | null;
+  locked_until: number | null;
+}
+
 export interface MessagesTable {
   id: string;
   user_id: string;
@@ -90,6 +97,7 @@ export interface Database {
   sessions: SessionsTable;
   verification_codes: VerificationCodesTable;
   rsa_keys: RsaKeysTable;
+  login_failures: LoginFailuresTable;
   messages: MessagesTable;
   cluster_accounts: ClusterAccountsTable;
   comp_power_buckets: CompPowerBucketsTable;

@@ -18,12 +18,23 @@ export class SessionRepository {
       .execute();
   }
 
+  /** The session and its user's status in one read (left join: the status is null if there is no user row). */
   findByHash(tokenHash: string) {
     return this.db
       .selectFrom('sessions')
-      .select(['id', 'user_id', 'create_time', 'last_seen', 'revoked_at'])
-      .where('token_hash', '=', tokenHash)
+      .leftJoin('users', 'users.id', 'sessions.user_id')
+      .select(['sessions.id', 'sessions.user_id', 'sessions.create_time', 'sessions.last_seen', 'sessions.revoked_at', 'users.status as user_status'])
+      .where('sessions.token_hash', '=', tokenHash)
       .executeTakeFirst();
+  }
+
+  revokeByHash(tokenHash: string, now: number, reason: string) {
+    return this.db
+      .updateTable('sessions')
+      .set({ revoked_at: now, revoke_reason: reason })
+      .where('token_hash', '=', tokenHash)
+      .where('revoked_at', 'is', null)
+      .execute();
   }
 
   touch(id: string, now: number) {

@@ -44,7 +44,8 @@ export class SessionService {
     if (!token || token.length > 128) throw new AppError(ErrorCode.NOT_LOGGED_IN);
     const s = await this.repo.findByHash(hashToken(token));
     if (!s) throw new AppError(ErrorCode.NOT_LOGGED_IN);
-    if (s.revoked_at != null) throw new AppError(ErrorCode.SESSION_REVOKED);
+    // A disabled account loses its sessions at once, on every gateway process, without a sweep.
+    if (s.revoked_at != null || s.user_status === 'disabled') throw new AppError(ErrorCode.SESSION_REVOKED);
     const now = this.clock();
     if (now - s.last_seen > SESSION_IDLE_TIMEOUT_MS || now - s.create_time > SESSION_ABSOLUTE_TIMEOUT_MS) {
       throw new AppError(ErrorCode.SESSION_EXPIRED);
@@ -55,6 +56,11 @@ export class SessionService {
 
   revoke(sessionId: string, reason: string) {
     return this.repo.revoke(sessionId, this.clock(), reason);
+  }
+
+  /** Logout: revokes whatever session the token names, even an expired one; unknown tokens are ignored. */
+  revokeToken(token: string, reason: string) {
+    return this.repo.revokeByHash(hashToken(token), this.clock(), reason);
   }
 
   revokeAllOfUser(userId: string, reason: string, exceptSessionId?: string) {

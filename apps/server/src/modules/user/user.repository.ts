@@ -1,0 +1,90 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/db';
+
+export type AccountField = 'username' | 'phone' | 'email';
+
+const USER_COLUMNS = ['id', 'username', 'nickname', 'phone', 'email', 'password_hash', 'head_image', 'roles', 'status', 'create_time'] as const;
+
+/** Whether a failed write hit a unique index (a concurrent request took the name/phone/email first). */
+function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: string }).code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+export class UserRepository {
+  constructor(private readonly db: Db) {}
+
+  findById(id: string) {
+    return this.db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
+  }
+
+  findBy(field: AccountField, value: string) {
+    return this.db.selectFrom('users').select(USER_COLUMNS).where(field, '=', value).executeTakeFirst();
+  }
+
+  async exists(field: AccountField, value: string): Promise<boolean> {
+    const row = await this.db.selectFrom('users').select('id').where(field, '=', value).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** False when the username, phone or email was taken by a concurrent registration. */
+  async insert(row: { id: string; username: string; nickname: string; phone: string | null; email: string | null; passwordHash: string; now: number }) {
+    try {
+      await this.db
+        .insertInto('users')
+        .values({
+          id: row.id,
+          username: row.username,
+          nickname: row.nickname,
+          phone: row.phone,
+          email: row.email,
+          password_hash: row.passwordHash,
+          head_image: null,
+          roles: 'user',
+          status: 'active',
+          failed_logins: 0,
+          create_time: row.now,
+          update_time: row.now,
+        })
+        .execute();
+      return true;
+    } catch (err) {
+      if (isUniqueViolation(err)) return false;
+      throw err;
+    }
+  }
+
+  /** False when the new phone/email belongs to someone else by now (unique index). */
+  async update(id: string, now: number, set: { password_hash?: string; phone?: string; email?: string; nickname?: string; head_image?: string }) {
+    try {
+      await this.db
+        .updateTable('users')
+        .set({ ...set, update_time: now })
+        .where('id', '=', id)
+        .execute();
+      return true;
+    } catch (err) {
+      if (isUniqueViolation(err)) return false;
+      throw err;
+    }
+  }
+
+  /** Active users whose username or nickname contains the keyword (case-insensitive), oldest first. */
+  async page(keyword: string | undefined, offset: number, limit: number) {
+    let q = this.db.selectFrom('users').where('status', '=', 'active');
+    if (keyword) {
+      const pattern = `%${keyword.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+      q = q.where((eb) =>
+        eb.or([
+          sql<boolean>`lower(${eb.ref('username')}) like ${pattern} escape '!'`,
+          sql<boolean>`lower(${eb.ref('nickname')}) like ${pattern} escape '!'`,
+        ]),
+      );
+    }
+    const [rows, total] = await Promise.all([
+      q.select(['id', 'username', 'nickname', 'head_image']).orderBy('create_time').orderBy('id').offset(offset).limit(limit).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.n) };
+  }
+}

@@ -1,0 +1,340 @@
+import {
+  AVATAR_MAX_BYTES,
+  ErrorCode,
+  LOGIN_LOCK_MS,
+  LOGIN_MAX_FAILURES,
+  PATTERNS,
+  USER_BASE,
+  maskEmail,
+  maskPhone,
+  passwordProblem,
+  targetKind,
+  type ClusterAccount,
+  type CodeScene,
+  type Page,
+  type UserBrief,
+  type UserInfo,
+} from '@suanli/contracts';
+import { AppError, invalid } from '../../errors';
+import { newId } from '../../lib/id';
+import type { Principal, SessionService } from '../auth/session.service';
+import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
+import type { AvatarStore } from './avatar';
+import { sniffImage } from './avatar';
+import type { LoginFailureRepository } from './login-failure.repository';
+import { hashPassword, verifyPassword } from './password';
+import type { RsaKeyService } from './rsa-key.service';
+import type { AccountField, UserRepository } from './user.repository';
+import type { VerificationCodeService } from './verification-code.service';
+
+/** Failures are counted over the same 15 minutes the lock lasts. */
+const FAILURE_WINDOW_MS = LOGIN_LOCK_MS;
+export const AVATAR_URL_PREFIX = `${USER_BASE}/avatar/`;
+
+type UserRow = NonNullable<Awaited<ReturnType<UserRepository['findById']>>>;
+
+export interface UserServiceDeps {
+  users: UserRepository;
+  failures: LoginFailureRepository;
+  codes: VerificationCodeService;
+  rsa: RsaKeyService;
+  sessions: SessionService;
+  clusterAccounts: ClusterAccountService;
+  avatars: AvatarStore;
+  clock: () => number;
+}
+
+const FIELD_TEXT: Record<AccountField, string> = { username: '用户名', phone: '手机号', email: '邮箱' };
+
+/** E-mail addresses compare case-insensitively; everything is trimmed. */
+function normalize(kind: AccountField, value: string): string {
+  const v = value.trim();
+  return kind === 'email' ? v.toLowerCase() : v;
+}
+
+function lockedError(code: number, msLeft: number): AppError {
+  const minutes = Math.max(1, Math.ceil(msLeft / 60_000));
+  return new AppError(code, `密码错误次数过多，账号已锁定，请${minutes}分钟后再试`);
+}
+
+export function toUserInfo(u: UserRow, token?: string): UserInfo {
+  return {
+    id: u.id,
+    username: u.username,
+    nickname: u.nickname,
+    phone: u.phone ? maskPhone(u.phone) : null,
+    email: u.email ? maskEmail(u.email) : null,
+    headImage: u.head_image,
+    createTime: Number(u.create_time),
+    roles: u.roles.split(',').filter((r): r is 'user' | 'operator' => r === 'user' || r === 'operator'),
+    ...(token ? { token } : {}),
+  };
+}
+
+/**
+ * Accounts, login, passwords, verification codes, profile and avatar. Every method acts on the caller's own
+ * account only (the principal comes from the session, never from the body), so there is no other user's
+ * data to reach; the user list exposes only public fields.
+ */
+export class UserService {
+  constructor(private readonly d: UserServiceDeps) {}
+
+  rsaKey() {
+    return this.d.rsa.publicKey();
+  }
+
+  async checkStatus(field: AccountField, value: string): Promise<{ exists: boolean }> {
+    return { exists: await this.d.users.exists(field, normalize(field, value)) };
+  }
+
+  /**
+   * Scene rules: register needs an unused target; updatePhone/bindEmail need a session and an unused
+   * target. Reset answers success whether or not the target belongs to an account, and only sends when it
+   * does: the code is stored and counted either way (same limits, same timing, sent in the background), so
+   * this call cannot be used to find out who is registered.
+   */
+  async sendCode(scene: CodeScene, rawTarget: string, token: string | undefined): Promise<void> {
+    const kind = targetKind(rawTarget.trim());
+    if (!kind) throw invalid('target', '应为手机号或邮箱地址');
+    if (scene === 'updatePhone' && kind !== 'phone') throw invalid('target', '应为手机号');
+    if (scene === 'bindEmail' && kind !== 'email') throw invalid('target', '应为邮箱地址');
+    const target = normalize(kind, rawTarget);
+
+    if (scene === 'reset') {
+      const owner = await this.d.users.findBy(kind, target);
+      await this.d.codes.issue(scene, target, { deliver: owner !== undefined, background: true });
+      return;
+    }
+    if (scene === 'register') {
+      if (await this.d.users.exists(kind, target)) throw new AppError(ErrorCode.DUPLICATE, `该${FIELD_TEXT[kind]}已被注册`);
+    } else {
+      const me = await this.d.sessions.verify(token);
+      await this.assertTargetFree(kind, target, me.userId);
+    }
+    await this.d.codes.issue(scene, target, { deliver: true });
+  }
+
+  async register(body: {
+    username: string;
+    password: string;
+    phone?: string;
+    email?: string;
+    code: string;
+    nickname?: string;
+  }): Promise<{ id: string; username: string }> {
+    const username = body.username;
+    // A username shaped like a phone number would make the login account ambiguous.
+    if (PATTERNS.phone.test(username)) throw invalid('username', '不能使用手机号格式');
+    if (body.phone && body.email) throw invalid('email', '手机号和邮箱只能填写其中一个（验证码发往所填的那一个）');
+    if (!body.phone && !body.email) throw invalid('phone', '手机号和邮箱需填写其中一个');
+    const kind: AccountField = body.phone ? 'phone' : 'email';
+    const target = normalize(kind, (body.phone ?? body.email)!);
+
+    if (await this.d.users.exists('username', username)) throw new AppError(ErrorCode.DUPLICATE, '该用户名已被注册');
+    if (await this.d.users.exists(kind, target)) throw new AppError(ErrorCode.DUPLICATE, `该${FIELD_TEXT[kind]}已被注册`);
+    const codeId = await this.d.codes.check('register', target, body.code);
+    const password = await this.newPassword('password', body.password, () => this.d.codes.burn(codeId));
+    await this.d.codes.consume(codeId);
+
+    const nickname = body.nickname?.trim() || username;
+    const created = await this.createAccount({ username, password, nickname, [kind]: target });
+    if (!created) throw new AppError(ErrorCode.DUPLICATE, '用户名、手机号或邮箱已被注册');
+    return { id: created.id, username };
+  }
+
+  /** Inserts an account (register, and the demo seed); null when the name/phone/email is taken. */
+  async createAccount(input: { username: string; password: string; nickname: string; phone?: string; email?: string }) {
+    const id = newId();
+    const ok = await this.d.users.insert({
+      id,
+      username: input.username,
+      nickname: input.nickname,
+      phone: input.phone ?? null,
+      email: input.email ?? null,
+      passwordHash: await hashPassword(input.password),
+      now: this.d.clock(),
+    });
+    return ok ? { id } : null;
+  }
+
+  /**
+   * Account is a username, phone or e-mail. Unknown account, wrong password and an undecryptable password
+   * all give the same 1024 after the same work; disabled accounts are told so only after the right password.
+   */
+  async login(rawAccount: string, encPassword: string, meta: { ip?: string; userAgent?: string }): Promise<UserInfo> {
+    const account = rawAccount.trim();
+    const field: AccountField = PATTERNS.phone.test(account) ? 'phone' : account.includes('@') ? 'email' : 'username';
+    const value = normalize(field, account);
+    const user = await this.d.users.findBy(field, value);
+    // Unknown accounts get a counter of their own, so they lock exactly like real ones.
+    const subject = user ? `u:${user.id}` : `a:${field}:${value}`;
+    await this.verifyGuarded(subject, user?.password_hash ?? null, encPassword, ErrorCode.WRONG_USERNAME_OR_PASSWORD, () => new AppError(ErrorCode.WRONG_USERNAME_OR_PASSWORD));
+    if (!user) throw new AppError(ErrorCode.WRONG_USERNAME_OR_PASSWORD);
+    if (user.status === 'disabled') throw new AppError(ErrorCode.NO_PERMISSION, '账号已被禁用');
+    const { token } = await this.d.sessions.create(user.id, meta);
+    return toUserInfo(user, token);
+  }
+
+  async logout(token: string): Promise<void> {
+    await this.d.sessions.revokeToken(token, 'logout');
+  }
+
+  async me(userId: string): Promise<UserInfo> {
+    return toUserInfo(await this.mustFind(userId));
+  }
+
+  /** Old password checked under the login lockout (a stolen session cannot guess it); other sessions end. */
+  async updatePassword(me: Principal, oldEnc: string, newEnc: string): Promise<void> {
+    const user = await this.mustFind(me.userId);
+    const subject = `u:${user.id}`;
+    await this.verifyGuarded(subject, user.password_hash, oldEnc, ErrorCode.WRONG_PASSWORD, () => new AppError(ErrorCode.WRONG_PASSWORD, '原密码错误'));
+    const password = await this.newPassword('newPassword', newEnc, () => this.countFailure(subject));
+    await this.d.users.update(user.id, this.d.clock(), { password_hash: await hashPassword(password) });
+    await this.d.sessions.revokeAllOfUser(user.id, 'password_changed', me.sessionId);
+  }
+
+  /** Proving control of the phone/e-mail resets the password, ends every session and lifts a lockout. */
+  async resetPassword(rawTarget: string, code: string, newEnc: string): Promise<void> {
+    const kind = targetKind(rawTarget.trim());
+    if (!kind) throw invalid('target', '应为手机号或邮箱地址');
+    const target = normalize(kind, rawTarget);
+    const codeId = await this.d.codes.check('reset', target, code);
+    const user = await this.d.users.findBy(kind, target);
+    // Only reachable if the account changed its phone/e-mail after the code was sent.
+    if (!user) throw new AppError(ErrorCode.WRONG_CODE, '验证码已失效，请重新获取');
+    const password = await this.newPassword('newPassword', newEnc, () => this.d.codes.burn(codeId));
+    await this.d.codes.consume(codeId);
+    await this.d.users.update(user.id, this.d.clock(), { password_hash: await hashPassword(password) });
+    await this.d.sessions.revokeAllOfUser(user.id, 'password_reset');
+    await this.d.failures.clear(`u:${user.id}`);
+  }
+
+  updatePhone(userId: string, phone: string, code: string): Promise<UserInfo> {
+    return this.changeContact(userId, 'phone', 'updatePhone', phone, code);
+  }
+
+  bindEmail(userId: string, email: string, code: string): Promise<UserInfo> {
+    return this.changeContact(userId, 'email', 'bindEmail', email, code);
+  }
+
+  async updateProfile(userId: string, rawNickname: string): Promise<UserInfo> {
+    const nickname = rawNickname.trim();
+    if (!nickname) throw invalid('nickname', '不能为空');
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(nickname)) throw invalid('nickname', '包含非法字符');
+    await this.mustFind(userId);
+    await this.d.users.update(userId, this.d.clock(), { nickname });
+    return this.me(userId);
+  }
+
+  /** The type comes from the content's magic bytes; the previous avatar file is deleted. */
+  async uploadAvatar(userId: string, bytes: Buffer): Promise<{ headImage: string }> {
+    if (bytes.length > AVATAR_MAX_BYTES) throw new AppError(ErrorCode.FILE_TOO_LARGE, '文件过大，头像不能超过 2 MB');
+    const kind = sniffImage(bytes);
+    if (!kind) throw new AppError(ErrorCode.FILE_TYPE_UNSUPPORTED, '不支持的文件类型，头像仅支持 PNG、JPEG、WebP 图片');
+    const user = await this.mustFind(userId);
+    const name = await this.d.avatars.save(bytes, kind);
+    const headImage = `${AVATAR_URL_PREFIX}${name}`;
+    await this.d.users.update(userId, this.d.clock(), { head_image: headImage });
+    if (user.head_image?.startsWith(AVATAR_URL_PREFIX)) await this.d.avatars.remove(user.head_image.slice(AVATAR_URL_PREFIX.length));
+    return { headImage };
+  }
+
+  locateAvatar(name: string) {
+    return this.d.avatars.locate(name);
+  }
+
+  /** The caller's cluster accounts; with a center, the account there (created on first use). */
+  async agentUsers(userId: string, subCenterId?: string): Promise<ClusterAccount[]> {
+    if (subCenterId) return [await this.d.clusterAccounts.ensure(userId, subCenterId)];
+    return this.d.clusterAccounts.list(userId);
+  }
+
+  /** For invitations: public fields of active users only; phone and e-mail are never selected. */
+  async list(q: { keyword?: string; pageNum: number; pageSize: number }): Promise<Page<UserBrief>> {
+    const { rows, total } = await this.d.users.page(q.keyword?.trim() || undefined, (q.pageNum - 1) * q.pageSize, q.pageSize);
+    return {
+      list: rows.map((r) => ({ id: r.id, username: r.username, nickname: r.nickname, headImage: r.head_image })),
+      total,
+      pageNum: q.pageNum,
+      pageSize: q.pageSize,
+    };
+  }
+
+  private async mustFind(userId: string): Promise<UserRow> {
+    const user = await this.d.users.findById(userId);
+    if (!user) throw new AppError(ErrorCode.SESSION_REVOKED);
+    return user;
+  }
+
+  private async assertTargetFree(kind: 'phone' | 'email', target: string, userId: string): Promise<void> {
+    const owner = await this.d.users.findBy(kind, target);
+    if (!owner) return;
+    throw new AppError(
+      ErrorCode.DUPLICATE,
+      owner.id === userId ? `新${FIELD_TEXT[kind]}与当前绑定的相同` : `该${FIELD_TEXT[kind]}已被其他账号使用`,
+    );
+  }
+
+  private async changeContact(userId: string, kind: 'phone' | 'email', scene: CodeScene, raw: string, code: string): Promise<UserInfo> {
+    const target = normalize(kind, raw);
+    await this.assertTargetFree(kind, target, userId);
+    const codeId = await this.d.codes.check(scene, target, code);
+    await this.d.codes.consume(codeId);
+    if (!(await this.d.users.update(userId, this.d.clock(), { [kind]: target }))) {
+      throw new AppError(ErrorCode.DUPLICATE, `该${FIELD_TEXT[kind]}已被其他账号使用`);
+    }
+    return this.me(userId);
+  }
+
+  /**
+   * A new password (register, reset, update): decrypted and checked against the rule, 1005 naming the
+   * field. An undecryptable value first costs the caller a try (`penalize`), so the field cannot be used
+   * as an unlimited decryption oracle.
+   */
+  private async newPassword(field: string, enc: string, penalize: () => Promise<unknown>): Promise<string> {
+    const password = await this.d.rsa.decrypt(enc);
+    if (password === null) {
+      await penalize();
+      throw invalid(field, '无法解密，请刷新页面后重试');
+    }
+    const problem = passwordProblem(password);
+    if (problem) throw invalid(field, problem);
+    return password;
+  }
+
+  /**
+   * Checks an encrypted password under the lockout: at most 5 tries per subject per 15 minutes, then locked
+   * for 15 minutes. The try is counted before checking, so parallel guesses cannot exceed the limit, and
+   * the decrypt + argon2 work is the same whether the account exists, the ciphertext decrypts or not.
+   */
+  private async verifyGuarded(subject: string, storedHash: string | null, enc: string, lockCode: number, wrong: () => AppError): Promise<void> {
+    const now = this.d.clock();
+    const state = await this.d.failures.find(subject);
+    if (state?.locked_until != null && state.locked_until > now) throw lockedError(lockCode, state.locked_until - now);
+    const tries = await this.d.failures.countAttempt(subject, now, now - FAILURE_WINDOW_MS);
+    if (tries > LOGIN_MAX_FAILURES) {
+      await this.d.failures.lock(subject, now + LOGIN_LOCK_MS);
+      throw lockedError(lockCode, LOGIN_LOCK_MS);
+    }
+    const password = await this.d.rsa.decrypt(enc);
+    if (await verifyPassword(storedHash, password)) {
+      await this.d.failures.clear(subject);
+      return;
+    }
+    await this.d.failures.prune(now, now - FAILURE_WINDOW_MS);
+    if (tries >= LOGIN_MAX_FAILURES) {
+      await this.d.failures.lock(subject, now + LOGIN_LOCK_MS);
+      throw lockedError(lockCode, LOGIN_LOCK_MS);
+    }
+    throw wrong();
+  }
+
+  /** Counts a failure outside a password check (an undecryptable new password) toward the same lockout. */
+  private async countFailure(subject: string): Promise<void> {
+    const now = this.d.clock();
+    if ((await this.d.failures.countAttempt(subject, now, now - FAILURE_WINDOW_MS)) >= LOGIN_MAX_FAILURES) {
+      await this.d.failures.lock(subject, now + LOGIN_LOCK_MS);
+    }
+  }
+}
