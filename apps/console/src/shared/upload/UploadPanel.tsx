@@ -1,0 +1,147 @@
+import { CloseOutlined, CloudUploadOutlined, RedoOutlined } from '@ant-design/icons';
+import { formatFileSize, UPLOAD_PANEL_WIDTH, UPLOAD_REFRESH_WARNING, UPLOAD_TABLE_SCROLL_Y } from '@suanli/contracts';
+import { Alert, Badge, Button, Flex, Popover, Progress, Table, Tooltip, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useMemo, useState, type HTMLAttributes } from 'react';
+import { selectRunningCount, useUploadStore, type UploadTask } from './store';
+
+export const STATUS_LABELS = { waiting: '等待中', error: '失败', success: '成功' } as const;
+
+export interface UploadTaskTableProps {
+  tasks: UploadTask[];
+  onRetry?: (id: string) => void;
+  onCancel?: (id: string) => void;
+}
+
+/** The panel's table: draws tasks, nothing else. */
+export function UploadTaskTable({ tasks, onRetry, onCancel }: UploadTaskTableProps) {
+  const columns = useMemo<ColumnsType<UploadTask>>(
+    () => [
+      { title: '文件名', dataIndex: 'name', key: 'name', ellipsis: { showTitle: true } },
+      {
+        title: '目标路径',
+        dataIndex: 'path',
+        key: 'path',
+        ellipsis: true,
+        render: (path: string, t) => (
+          <Tooltip title={t.centerName ? `${t.centerName}：${path}` : path}>
+            <span>{path}</span>
+          </Tooltip>
+        ),
+      },
+      { title: '文件大小', dataIndex: 'size', key: 'size', width: 110, render: (size: number) => formatFileSize(size) },
+      {
+        title: '状态',
+        key: 'status',
+        width: 190,
+        render: (_: unknown, t) => <TaskStatus task={t} onRetry={onRetry} onCancel={onCancel} />,
+      },
+    ],
+    [onRetry, onCancel],
+  );
+  return (
+    <Table<UploadTask>
+      size="small"
+      rowKey="id"
+      columns={columns}
+      dataSource={tasks}
+      pagination={false}
+      scroll={{ y: UPLOAD_TABLE_SCROLL_Y }}
+      locale={{ emptyText: '暂无上传任务' }}
+      onRow={(t) => ({ 'data-testid': 'upload-row', 'data-name': t.name, 'data-status': t.status }) as HTMLAttributes<HTMLElement>}
+    />
+  );
+}
+
+function TaskStatus({ task, onRetry, onCancel }: { task: UploadTask } & Pick<UploadTaskTableProps, 'onRetry' | 'onCancel'>) {
+  const cancel = onCancel && (
+    <Button
+      type="link"
+      size="small"
+      icon={<CloseOutlined />}
+      aria-label="取消"
+      title="取消"
+      data-testid="upload-cancel"
+      onClick={() => onCancel(task.id)}
+    />
+  );
+  switch (task.status) {
+    case 'waiting':
+      return (
+        <Flex align="center" gap={4}>
+          <Typography.Text type="secondary">{STATUS_LABELS.waiting}</Typography.Text>
+          {cancel}
+        </Flex>
+      );
+    case 'success':
+      return <Typography.Text type="success">{STATUS_LABELS.success}</Typography.Text>;
+    case 'error':
+      return (
+        <Flex align="center" gap={4}>
+          <Tooltip title={task.error}>
+            <Typography.Text type="danger">{STATUS_LABELS.error}</Typography.Text>
+          </Tooltip>
+          {onRetry && (
+            <Button type="link" size="small" icon={<RedoOutlined />} data-testid="upload-retry" onClick={() => onRetry(task.id)}>
+              重试
+            </Button>
+          )}
+        </Flex>
+      );
+    default:
+      return (
+        <Flex align="center" gap={4}>
+          <Progress percent={task.progress} size="small" status="active" style={{ flex: 1, margin: 0 }} />
+          {cancel}
+        </Flex>
+      );
+  }
+}
+
+/** The popover's content, bound to the upload store. */
+export function UploadPanel() {
+  const tasks = useUploadStore((s) => s.tasks);
+  const retry = useUploadStore((s) => s.retry);
+  const cancel = useUploadStore((s) => s.cancel);
+  return (
+    <div data-testid="upload-panel" style={{ width: UPLOAD_PANEL_WIDTH, maxWidth: 'calc(100vw - 32px)' }}>
+      <Alert type="warning" showIcon title={UPLOAD_REFRESH_WARNING} style={{ marginBottom: 8 }} />
+      <UploadTaskTable tasks={tasks} onRetry={retry} onCancel={cancel} />
+    </div>
+  );
+}
+
+function PanelTitle() {
+  const hasFinished = useUploadStore((s) => s.tasks.some((t) => t.status === 'success'));
+  const clearFinished = useUploadStore((s) => s.clearFinished);
+  return (
+    <Flex justify="space-between" align="center">
+      <span>上传任务</span>
+      {hasFinished && (
+        <Button type="link" size="small" onClick={clearFinished}>
+          清除已完成
+        </Button>
+      )}
+    </Flex>
+  );
+}
+
+/** The header's upload button: a badge with the running count; the panel opens whenever the task count changes. */
+export function UploadPanelButton() {
+  const count = useUploadStore((s) => s.count);
+  const running = useUploadStore(selectRunningCount);
+  const [open, setOpen] = useState(false);
+  // Adjusting state while rendering (not in an effect) so the popover opens in the same commit.
+  const [seenCount, setSeenCount] = useState(count);
+  if (count !== seenCount) {
+    setSeenCount(count);
+    setOpen(true);
+  }
+  return (
+    <Popover trigger="click" placement="bottomRight" open={open} onOpenChange={setOpen} title={<PanelTitle />} content={<UploadPanel />}>
+      <Badge count={running} size="small" offset={[-4, 4]}>
+        <Button type="text" icon={<CloudUploadOutlined />} aria-label="上传任务" title="上传任务" data-testid="upload-panel-button" />
+      </Badge>
+    </Popover>
+  );
+}

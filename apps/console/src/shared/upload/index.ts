@@ -1,0 +1,16 @@
+/** The upload feature's public surface: the header button, the store and the uploader. */
+import './wiring';
+
+export { UploadPanel, UploadPanelButton, UploadTaskTable, STATUS_LABELS } from './UploadPanel';
+export {
+  useUploadStore,
+  selectRunningCount,
+  isActive,
+  configureUploads,
+  CANCELLED_MESSAGE,
+  type UploadTask,
+  type UploadStatus,
+  type UploadTarget,
+  type UploadItem,
+} from './store';
+export { uploadFile, uploadIdentifier, UploadError, isAbortError, type UploadFile, type UploadOptions, type UploadProgress, type UploadResult } from './uploader';
