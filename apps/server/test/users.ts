@@ -110,3 +110,20 @@ export async function registerAndLogin(
   const { token, user } = await login(app, username, password);
   return { token, user, password };
 }
+
+/** One JSON call through inject: `{message, data}` plus the HTTP status. */
+export async function call<T = any>(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  opts: { token?: string; payload?: unknown; query?: Record<string, string> } = {},
+): Promise<{ status: number; message: { code: number; message: string }; data: T }> {
+  const res = await app.inject({
+    method,
+    url: url.startsWith('/') ? url : `${USER_API}/${url}`,
+    headers: opts.token ? { token: opts.token } : {},
+    payload: opts.payload as any,
+    query: opts.query,
+  });
+  return { status: res.statusCode, ...parse<T>(res) };
+}
