@@ -4,6 +4,12 @@ import { Millis, PageQuery } from './common';
 /** Relative to a sub-center's `fileServiceUrl`. */
 export const FILE_API_PREFIX = '/api/v1';
 
+/** Chunk sizes a client may choose (the server advertises UPLOAD_CHUNK_SIZE in the chunk status). */
+export const CHUNK_SIZE_MIN = 1024;
+export const CHUNK_SIZE_MAX = 64 * 1024 * 1024;
+/** Bounds the number of chunk files one upload can leave on disk. */
+export const CHUNKS_MAX = 100_000;
+
 /** A user-visible path inside the caller's space: `/` is the home on that center. */
 export const UserPath = Type.String({ minLength: 1, maxLength: 4096 });
 
@@ -27,9 +33,10 @@ export const DirectoryBody = Type.Object({
 export const MkdirParams = Type.Object({ parentId: Type.String({ maxLength: 8192 }) });
 export const MkdirBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }) });
 
-const Identifier = Type.String({ pattern: '^[A-Za-z0-9_-]{8,128}$' });
-const Sha256 = Type.String({ pattern: '^[0-9a-f]{64}$' });
-const FileName = Type.String({ minLength: 1, maxLength: 255 });
+export const Identifier = Type.String({ pattern: '^[A-Za-z0-9_-]{8,128}$' });
+export const Sha256 = Type.String({ pattern: '^[0-9a-f]{64}$' });
+/** One path segment; '/', backslash, NUL, '.' and '..' are refused with 1308 by the service. */
+export const FileName = Type.String({ minLength: 1, maxLength: 255 });
 
 export const ChunkStatusQuery = Type.Object({
   identifier: Identifier,
@@ -47,6 +54,28 @@ export const ChunkStatus = Type.Object({
 });
 export type ChunkStatus = Static<typeof ChunkStatus>;
 
+/**
+ * The text fields of `POST /file/chunk/upload` (multipart). They must come BEFORE the `file` part: the
+ * server streams the part straight to disk and needs to know where it goes and how long it must be.
+ * Chunk k (1-based) holds bytes [(k−1)·chunkSize, min(k·chunkSize, totalSize)); totalChunks must equal
+ * max(1, ceil(totalSize / chunkSize)).
+ */
+export const ChunkUploadFields = Type.Object({
+  identifier: Identifier,
+  chunkNumber: Type.Integer({ minimum: 1 }),
+  totalChunks: Type.Integer({ minimum: 1, maximum: CHUNKS_MAX }),
+  chunkSize: Type.Integer({ minimum: CHUNK_SIZE_MIN, maximum: CHUNK_SIZE_MAX }),
+  totalSize: Type.Integer({ minimum: 0 }),
+  filename: FileName,
+  path: UserPath,
+});
+export type ChunkUploadFields = Static<typeof ChunkUploadFields>;
+export const ChunkUploadResult = Type.Object({ uploaded: Type.Array(Type.Integer()) });
+export type ChunkUploadResult = Static<typeof ChunkUploadResult>;
+
+/** The text field of `POST /file/upload` (multipart), sent BEFORE the `file` part; ≤ SMALL_UPLOAD_MAX bytes. */
+export const SmallUploadFields = Type.Object({ path: UserPath });
+
 export const MergeBody = Type.Object({
   identifier: Identifier,
   filename: FileName,
@@ -58,7 +87,9 @@ export const MergeBody = Type.Object({
 export const PathsBody = Type.Object({ paths: Type.Array(UserPath, { minItems: 1, maxItems: 1000 }) });
 export const RenameBody = Type.Object({ path: UserPath, newName: FileName });
 export const MoveCopyBody = Type.Object({ paths: Type.Array(UserPath, { minItems: 1, maxItems: 1000 }), targetDir: UserPath });
+/** `GET /usage`: bytes the caller uses on this center (home + staged chunks) and their quota. */
 export const Usage = Type.Object({ used: Type.Integer(), quota: Type.Integer() });
+export type Usage = Static<typeof Usage>;
 
 export function pathToId(path: string): string {
   const bytes = new TextEncoder().encode(path);

@@ -1,5 +1,31 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
+import { fileServicePlugin } from './app';
+import type { FileService } from './file.service';
+import { inProcessIdentity } from './identity';
 
-// STUB — owned by the file-service work: mounts one file service per local center at /file-service/{id}.
-export async function mountFileServices(_app: FastifyInstance, _ctx: AppContext) {}
+/**
+ * Embedded default: one file service per center that has no external `fileServiceUrl`, at
+ * `/file-service/{centerId}` — the same plugin the standalone process runs, with the in-process identity.
+ * The gateway's token hook is told these routes are public because each one authenticates itself (the same
+ * session check, plus the cluster account of that center).
+ */
+export async function mountFileServices(app: FastifyInstance, ctx: AppContext) {
+  app.decorate('fileServices', new Map<string, FileService>());
+  for (const center of ctx.centers.filter((c) => !c.fileServiceUrl)) {
+    await app.register(
+      async (scope) => {
+        scope.addHook('onRoute', (route) => {
+          route.config = { ...(route.config as object), public: true };
+        });
+        await scope.register(fileServicePlugin, {
+          center,
+          identity: inProcessIdentity(ctx, center),
+          clock: ctx.clock,
+          registry: app.fileServices,
+        });
+      },
+      { prefix: `/file-service/${center.id}` },
+    );
+  }
+}

@@ -1,0 +1,238 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import {
+  CHUNK_SIZE_MAX,
+  ChunkStatus,
+  ChunkStatusQuery,
+  ChunkUploadFields,
+  ChunkUploadResult,
+  DirectoryBody,
+  DirectoryQuery,
+  Envelope,
+  ErrorCode,
+  FILE_API_PREFIX,
+  FileEntry,
+  MergeBody,
+  MkdirBody,
+  MkdirParams,
+  MoveCopyBody,
+  Null,
+  Page,
+  PathsBody,
+  RenameBody,
+  SMALL_UPLOAD_MAX,
+  Usage,
+  errorMessage,
+  type Page as PageOf,
+} from '@suanli/contracts';
+import { invalid } from '../errors';
+import { ok } from '../lib/reply';
+import { tokenOf } from '../plugins/auth';
+import type { DownloadPlan, FileService, IncomingFile, ListBody, ListQuery, MergeInput, ChunkStatusInput } from './file.service';
+import type { FileIdentity, FileUser } from './identity';
+import { zipStream } from './storage/zip';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the file service's own auth hook on every file-service route. */
+    fileUser: FileUser | null;
+  }
+}
+
+/** After a refused upload, the rest of the body is read and dropped (up to this much) so the connection stays usable. */
+const DISCARD_MAX = 2 * CHUNK_SIZE_MAX;
+
+/**
+ * The calls of the file-service contract (api-contract.md "File service") under `/api/v1`. Each one
+ * authenticates itself through `identity` (the gateway's global hook is told these routes are public);
+ * routes stay thin: parse, call the service, answer the envelope — or bytes for downloads.
+ */
+export async function fileRoutes(app: FastifyInstance, opts: { service: FileService; identity: FileIdentity }) {
+  const { service, identity } = opts;
+  const tags = ['file-service'];
+
+  app.decorateRequest('fileUser', null);
+  // Before parsing and validation, like the gateway's hook: an anonymous caller learns only that they must log in.
+  app.addHook('onRequest', async (req) => {
+    if (!req.routeOptions.url) return;
+    req.fileUser = await identity.resolve(tokenOf(req));
+  });
+  const userOf = (req: FastifyRequest) => req.fileUser!;
+
+  const p = FILE_API_PREFIX;
+
+  app.post<{ Querystring: ListQuery; Body: ListBody }>(`${p}/directory`, {
+    schema: { tags, summary: '目录列表（目录在前；分页、排序、关键字）', querystring: DirectoryQuery, body: DirectoryBody, response: { 200: Envelope(Page(FileEntry)) } },
+    handler: async (req) => ok<PageOf<FileEntry>>(await service.list(userOf(req), req.query, req.body ?? {})),
+  });
+
+  app.post<{ Params: { parentId: string }; Body: { name: string } }>(`${p}/directory/:parentId`, {
+    schema: { tags, summary: '新建目录（parentId = 父目录路径的 base64url）', params: MkdirParams, body: MkdirBody, response: { 200: Envelope(FileEntry) } },
+    handler: async (req) => ok(await service.mkdir(userOf(req), req.params.parentId, req.body.name)),
+  });
+
+  app.post(`${p}/file/upload`, {
+    schema: { tags, summary: '小文件上传（multipart：path 字段在 file 之前）', consumes: ['multipart/form-data'], response: { 200: Envelope(FileEntry) } },
+    handler: async (req) => {
+      const mp = await multipartFile(req, SMALL_UPLOAD_MAX + 1);
+      try {
+        const dir = mp.fields.path;
+        if (dir === undefined) throw invalid('path', '不能为空（须在 file 之前发送）');
+        return ok(await service.uploadSmall(userOf(req), dir, mp.filename, mp.file));
+      } catch (e) {
+        discardRest(req, mp.file);
+        throw e;
+      }
+    },
+  });
+
+  app.get<{ Querystring: ChunkStatusInput }>(`${p}/file/chunk/upload`, {
+    schema: { tags, summary: '分片上传状态（续传 / 秒传）', querystring: ChunkStatusQuery, response: { 200: Envelope(ChunkStatus) } },
+    handler: async (req) => ok(await service.chunkStatus(userOf(req), req.query)),
+  });
+
+  app.post(`${p}/file/chunk/upload`, {
+    schema: { tags, summary: '上传一个分片（multipart：各字段在 file 之前）', consumes: ['multipart/form-data'], response: { 200: Envelope(ChunkUploadResult) } },
+    handler: async (req) => {
+      const mp = await multipartFile(req, CHUNK_SIZE_MAX + 1);
+      try {
+        return ok(await service.uploadChunk(userOf(req), chunkFields(mp.fields), mp.file));
+      } catch (e) {
+        discardRest(req, mp.file);
+        throw e;
+      }
+    },
+  });
+
+  app.post<{ Body: MergeInput }>(`${p}/file/chunk/merge`, {
+    schema: { tags, summary: '合并分片', body: MergeBody, response: { 200: Envelope(FileEntry) } },
+    handler: async (req) => ok(await service.merge(userOf(req), req.body)),
+  });
+
+  app.post<{ Body: { paths: string[] } }>(`${p}/file/download`, {
+    schema: { tags, summary: '下载：单个文件（支持 Range）或多个路径 / 目录（zip 流）', body: PathsBody },
+    handler: async (req, reply) => sendDownload(req, reply, await service.planDownload(userOf(req), req.body.paths), service),
+  });
+
+  app.delete<{ Body: { paths: string[] } }>(`${p}/file`, {
+    schema: { tags, summary: '删除文件或目录', body: PathsBody, response: { 200: Envelope(Null) } },
+    handler: async (req) => ok(await service.remove(userOf(req), req.body.paths)),
+  });
+
+  app.post<{ Body: { path: string; newName: string } }>(`${p}/file/rename`, {
+    schema: { tags, summary: '重命名', body: RenameBody, response: { 200: Envelope(FileEntry) } },
+    handler: async (req) => ok(await service.rename(userOf(req), req.body.path, req.body.newName)),
+  });
+
+  app.post<{ Body: { paths: string[]; targetDir: string } }>(`${p}/file/move`, {
+    schema: { tags, summary: '移动到目标目录', body: MoveCopyBody, response: { 200: Envelope(Type.Array(FileEntry)) } },
+    handler: async (req) => ok(await service.move(userOf(req), req.body.paths, req.body.targetDir)),
+  });
+
+  app.post<{ Body: { paths: string[]; targetDir: string } }>(`${p}/file/copy`, {
+    schema: { tags, summary: '复制到目标目录', body: MoveCopyBody, response: { 200: Envelope(Type.Array(FileEntry)) } },
+    handler: async (req) => ok(await service.copy(userOf(req), req.body.paths, req.body.targetDir)),
+  });
+
+  app.get(`${p}/usage`, {
+    schema: { tags, summary: '本分中心的存储用量与配额（字节）', response: { 200: Envelope(Usage) } },
+    handler: async (req) => ok(await service.usageOf(userOf(req))),
+  });
+}
+
+/**
+ * Reads text fields up to the first file part and hands that part over unread, so its bytes go straight
+ * to disk. Fields must therefore come first (FormData keeps insertion order: append them before the file).
+ */
+async function multipartFile(req: FastifyRequest, fileSizeLimit: number): Promise<{ fields: Record<string, string>; file: IncomingFile; filename: string }> {
+  if (!req.isMultipart()) throw invalid('file', '请使用 multipart/form-data 上传');
+  const fields: Record<string, string> = {};
+  // preservePath: busboy would otherwise cut 'a/b.txt' down to 'b.txt'; the service refuses it instead (1308).
+  const parts = req.parts({ preservePath: true, limits: { fileSize: fileSizeLimit, files: 1, fields: 20, fieldSize: 16 * 1024, parts: 21 } });
+  for await (const part of parts) {
+    if (part.type === 'field') {
+      fields[part.fieldname] = String(part.value);
+      continue;
+    }
+    return { fields, file: part.file, filename: part.filename };
+  }
+  throw invalid('file', '不能为空');
+}
+
+function chunkFields(raw: Record<string, string>): ChunkUploadFields {
+  const converted = Value.Convert(ChunkUploadFields, { ...raw });
+  const err = Value.Errors(ChunkUploadFields, converted).First();
+  if (err) {
+    const field = err.path.replace(/^\//, '') || 'file';
+    throw invalid(field, raw[field] === undefined ? '不能为空（须在 file 之前发送）' : '取值不合法');
+  }
+  return converted as ChunkUploadFields;
+}
+
+/** Drops the rest of a refused upload's body so the reply reaches the client; a huge rest closes the connection. */
+function discardRest(req: FastifyRequest, file: IncomingFile) {
+  const raw = req.raw;
+  if (raw.readableEnded || raw.destroyed) return;
+  let seen = 0;
+  raw.on('data', (b: Buffer) => {
+    seen += b.length;
+    if (seen > DISCARD_MAX) raw.destroy();
+  });
+  if (!file.destroyed) file.resume();
+  raw.resume();
+}
+
+async function sendDownload(req: FastifyRequest, reply: FastifyReply, plan: DownloadPlan, service: FileService) {
+  reply.header('content-disposition', contentDisposition(plan.name)).header('x-content-type-options', 'nosniff').header('cache-control', 'private, no-store');
+  if (plan.kind === 'zip') {
+    const { stream, size } = zipStream(await service.zipItems(plan.roots));
+    const length = await size;
+    if (length >= 0) reply.header('content-length', length);
+    return reply.type('application/zip').send(stream);
+  }
+  const { file, stat } = plan;
+  const range = parseRange(req.headers.range, stat.size);
+  reply.type('application/octet-stream').header('accept-ranges', 'bytes').header('last-modified', stat.mtime.toUTCString());
+  if (range === 'unsatisfiable') {
+    await file.close();
+    const body = { message: { code: ErrorCode.DOWNLOAD_FAILED, message: `${errorMessage(ErrorCode.DOWNLOAD_FAILED)}：请求的范围无效` }, data: null };
+    return reply.code(416).removeHeader('content-disposition').header('content-range', `bytes */${stat.size}`).type('application/json; charset=utf-8').send(JSON.stringify(body));
+  }
+  if (stat.size === 0) {
+    await file.close();
+    return reply.header('content-length', 0).send(Buffer.alloc(0));
+  }
+  if (range) {
+    reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`).header('content-length', range.end - range.start + 1);
+    return reply.send(file.createReadStream({ start: range.start, end: range.end }));
+  }
+  return reply.header('content-length', stat.size).send(file.createReadStream());
+}
+
+/**
+ * One byte range (`bytes=a-b`, `bytes=a-`, `bytes=-n`). Several ranges or a malformed header are ignored
+ * (the whole file is sent, which RFC 9110 allows); a range starting past the end is unsatisfiable (416).
+ */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+  if (!header) return null;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  if (m[1] === '') {
+    const n = Number(m[2]);
+    if (n === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - n), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (m[2] !== '' && Number(m[2]) < start) return null;
+  if (start >= size) return 'unsatisfiable';
+  return { start, end };
+}
+
+/** RFC 6266 / 5987: an ASCII fallback plus the exact UTF-8 name, so Chinese names survive every browser. */
+export function contentDisposition(name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]|["\\%;]/g, '_') || 'download';
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}

@@ -1,0 +1,670 @@
+import { constants, type Stats } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import {
+  ErrorCode,
+  idToPath,
+  pathToId,
+  SMALL_UPLOAD_MAX,
+  UPLOAD_CHUNK_SIZE,
+  type ChunkStatus,
+  type ChunkUploadFields,
+  type FileEntry,
+  type Page,
+  type Usage,
+} from '@suanli/contracts';
+import type { CenterConfig } from '../centers/centers';
+import { AppError, invalid } from '../errors';
+import type { FileUser } from './identity';
+import { ChunkStore, chunkCountOf, expectedChunkLength, STALE_UPLOAD_MS } from './storage/chunk-store';
+import { HashIndex } from './storage/hash-index';
+import { checkName, confine, errCode, illegalPath, isInside, isMissing, openSpace, parseUserPath, TEMP_PREFIX, userPathOf, type Space } from './storage/paths';
+import { KeyedLock, streamToFile } from './storage/streams';
+import { treeBytes, UsageMeter } from './storage/usage';
+import { collectZipItems, type ZipRoot } from './storage/zip';
+
+export interface ListQuery {
+  path?: string;
+  pageNum: number;
+  pageSize: number;
+}
+export interface ListBody {
+  keyword?: string;
+  sortField?: 'name' | 'size' | 'updateTime';
+  sortOrder?: 'ascend' | 'descend';
+}
+export interface MergeInput {
+  identifier: string;
+  filename: string;
+  path: string;
+  totalChunks: number;
+  totalSize: number;
+  hash?: string;
+}
+export interface ChunkStatusInput {
+  identifier: string;
+  path: string;
+  filename: string;
+  totalSize: number;
+  hash?: string;
+}
+/** A file part of a multipart request: its bytes and whether busboy cut it at the size limit. */
+export type IncomingFile = Readable & { truncated?: boolean };
+
+/** What a download turned into: one open file (Range-capable) or a set of entries to zip. */
+export type DownloadPlan =
+  | { kind: 'file'; name: string; file: fs.FileHandle; stat: Stats }
+  | { kind: 'zip'; name: string; roots: ZipRoot[] };
+
+const collator = new Intl.Collator('zh-CN', { numeric: true, sensitivity: 'base' });
+const fileErr = (code: number, detail: string) => new AppError(code, `${ERROR_TEXT[code]}：${detail}`);
+const ERROR_TEXT: Record<number, string> = {
+  [ErrorCode.FILE_FAILED]: '文件操作失败',
+  [ErrorCode.FILE_NOT_FOUND]: '文件不存在',
+  [ErrorCode.DIR_NOT_FOUND]: '目录不存在',
+  [ErrorCode.FILE_EXISTS]: '文件已存在',
+  [ErrorCode.DIR_EXISTS]: '目录已存在',
+  [ErrorCode.CHUNK_MISSING]: '分片缺失，无法合并',
+  [ErrorCode.FILE_CHECK_FAILED]: '文件校验失败',
+  [ErrorCode.NO_SPACE]: '存储空间不足',
+  [ErrorCode.FILE_TOO_LARGE]: '文件过大',
+};
+
+const tempName = () => `${TEMP_PREFIX}${randomBytes(8).toString('hex')}`;
+
+function mib(n: number) {
+  return `${(n / 1024 / 1024).toFixed(2)} MB`;
+}
+
+/** A name clash: 1304 when a directory is in the way, 1303 for anything else. */
+function clash(existing: Stats, userPath: string) {
+  return existing.isDirectory() ? fileErr(ErrorCode.DIR_EXISTS, userPath) : fileErr(ErrorCode.FILE_EXISTS, userPath);
+}
+
+async function lstatOrNull(p: string): Promise<Stats | null> {
+  try {
+    return await fs.lstat(p);
+  } catch (e) {
+    if (isMissing(e)) return null;
+    throw e;
+  }
+}
+
+export interface FileServiceOptions {
+  center: CenterConfig;
+  clock: () => number;
+  /** Advertised to clients; 8 MiB by contract. */
+  chunkSize?: number;
+}
+
+/**
+ * The file operations of one center for one caller at a time. Every method starts by confining the
+ * caller's paths to their home (paths.ts); uploads stream to a temp file next to the target and are
+ * renamed into place only when complete and verified, so a reader never sees half a file under its name.
+ */
+export class FileService {
+  readonly center: CenterConfig;
+  readonly chunks: ChunkStore;
+  readonly index: HashIndex;
+  readonly usage: UsageMeter;
+  private readonly clock: () => number;
+  private readonly chunkSize: number;
+  private readonly locks = new KeyedLock();
+  /** Chunk streams in progress per `account/identifier`, so cleanup never removes a live upload. */
+  private readonly writing = new Map<string, number>();
+
+  constructor(opts: FileServiceOptions) {
+    this.center = opts.center;
+    this.clock = opts.clock;
+    this.chunkSize = opts.chunkSize ?? UPLOAD_CHUNK_SIZE;
+    this.chunks = new ChunkStore(path.join(opts.center.storageRoot, '.uploads'));
+    this.index = new HashIndex(path.join(opts.center.storageRoot, '.meta', 'index.db'));
+    // Real time, not the injected clock: this TTL only bounds how stale a cached walk of the disk may be.
+    this.usage = new UsageMeter(Date.now);
+  }
+
+  close() {
+    this.index.close();
+  }
+
+  // ---- listing and folders -------------------------------------------------------------------------
+
+  async list(user: FileUser, q: ListQuery, b: ListBody): Promise<Page<FileEntry>> {
+    const space = await openSpace(user.homeDir);
+    const segs = parseUserPath(q.path ?? '/');
+    const dir = await this.existingDir(space, segs);
+    const keyword = b.keyword?.trim().toLowerCase();
+    const names = (await fs.readdir(dir)).filter((n) => !n.startsWith(TEMP_PREFIX) && (!keyword || n.toLowerCase().includes(keyword)));
+    const entries: FileEntry[] = [];
+    // Bounded batches: a directory of 100k entries must not open 100k stat calls at once.
+    for (let i = 0; i < names.length; i += 256) {
+      const batch = await Promise.all(names.slice(i, i + 256).map((n) => this.listedStat(space, path.join(dir, n))));
+      batch.forEach((st, k) => {
+        if (st) entries.push(toEntry([...segs, names[i + k]], st));
+      });
+    }
+    const dirFirst = (a: FileEntry, c: FileEntry) => (a.type === c.type ? 0 : a.type === 'dir' ? -1 : 1);
+    const field = b.sortField ?? 'name';
+    const sign = b.sortOrder === 'descend' ? -1 : 1;
+    const byField = (a: FileEntry, c: FileEntry) =>
+      field === 'name' ? collator.compare(a.name, c.name) : (a[field] as number) - (c[field] as number) || collator.compare(a.name, c.name);
+    entries.sort((a, c) => dirFirst(a, c) || sign * byField(a, c));
+    const start = (q.pageNum - 1) * q.pageSize;
+    return { list: entries.slice(start, start + q.pageSize), total: entries.length, pageNum: q.pageNum, pageSize: q.pageSize };
+  }
+
+  /** An entry's stat for listing: symlinks show what they point to, and only when that stays inside. */
+  private async listedStat(space: Space, p: string): Promise<Stats | null> {
+    let st = await lstatOrNull(p);
+    if (st?.isSymbolicLink()) {
+      try {
+        const real = await fs.realpath(p);
+        st = isInside(space.realHome, real) ? await fs.stat(real) : null;
+      } catch {
+        st = null;
+      }
+    }
+    return st && (st.isFile() || st.isDirectory()) ? st : null;
+  }
+
+  async mkdir(user: FileUser, parentId: string, name: string): Promise<FileEntry> {
+    const space = await openSpace(user.homeDir);
+    const segs = parseUserPath(decodeId(parentId));
+    checkName(name);
+    await this.existingDir(space, segs);
+    const target = await confine(space, [...segs, name]);
+    try {
+      await fs.mkdir(target.abs);
+    } catch (e) {
+      if (errCode(e) !== 'EEXIST') throw e;
+      throw clash((await lstatOrNull(target.abs))!, userPathOf([...segs, name]));
+    }
+    return toEntry([...segs, name], await fs.lstat(target.abs));
+  }
+
+  // ---- uploads -------------------------------------------------------------------------------------
+
+  /** `POST /file/upload`: one small file, streamed to a temp file, then renamed over the target. */
+  async uploadSmall(user: FileUser, dirPath: string, filename: string, file: IncomingFile): Promise<FileEntry> {
+    const space = await openSpace(user.homeDir);
+    const segs = parseUserPath(dirPath);
+    checkName(filename);
+    const dir = await this.ensureDir(space, segs);
+    const target = path.join(dir, filename);
+    const existing = await lstatOrNull(target);
+    if (existing?.isDirectory()) throw clash(existing, userPathOf([...segs, filename]));
+    void this.sweepTemps(dir);
+    const quota = await this.quotaGuard(user, space, existing?.isFile() ? existing.size : 0);
+    const temp = path.join(dir, tempName());
+    try {
+      const { bytes, sha256 } = await streamToFile(file, temp, {
+        hash: true,
+        guard: (total, piece) => {
+          if (total > SMALL_UPLOAD_MAX) throw fileErr(ErrorCode.FILE_TOO_LARGE, `单次上传不能超过 ${mib(SMALL_UPLOAD_MAX)}，请使用分片上传`);
+          quota.take(piece);
+        },
+      });
+      if (file.truncated) {
+        await fs.rm(temp, { force: true });
+        throw fileErr(ErrorCode.FILE_TOO_LARGE, `单次上传不能超过 ${mib(SMALL_UPLOAD_MAX)}`);
+      }
+      await fs.rename(temp, target);
+      this.usage.add(user.account, bytes - (existing?.isFile() ? existing.size : 0));
+      return this.recorded(user, [...segs, filename], target, sha256!);
+    } finally {
+      quota.release();
+    }
+  }
+
+  /**
+   * `GET /file/chunk/upload`: what the server already has for this upload, or — when the content hash is
+   * known and the caller already stores that content — an instant upload (a copy placed at path/filename).
+   */
+  async chunkStatus(user: FileUser, q: ChunkStatusInput): Promise<ChunkStatus> {
+    const segs = parseUserPath(q.path);
+    checkName(q.filename);
+    await confine(await openSpace(user.homeDir), segs);
+    if (q.hash) {
+      const entry = await this.instantUpload(user, segs, q);
+      if (entry) return { uploaded: [], skip: true, chunkSize: this.chunkSize, entry };
+    }
+    const meta = await this.chunks.readMeta(user.account, q.identifier);
+    if (meta && meta.totalSize !== q.totalSize) {
+      // The identifier now names other content: what was staged under it can never be merged.
+      await this.chunks.remove(user.account, q.identifier);
+      return { uploaded: [], skip: false, chunkSize: this.chunkSize };
+    }
+    return {
+      uploaded: await this.chunks.uploaded(user.account, q.identifier),
+      skip: false,
+      // A resumed upload keeps the chunk size it started with.
+      chunkSize: meta?.chunkSize ?? this.chunkSize,
+    };
+  }
+
+  /** `POST /file/chunk/upload`: streams one chunk to `<n>.part.<rand>`, checks its length, renames it to `<n>`. */
+  async uploadChunk(user: FileUser, f: ChunkUploadFields, file: IncomingFile): Promise<{ uploaded: number[] }> {
+    const space = await openSpace(user.homeDir);
+    // The target is checked now, not only at merge, so nothing is staged for a path that can never be written.
+    await confine(space, parseUserPath(f.path));
+    checkName(f.filename);
+    const totalChunks = chunkCountOf(f.totalSize, f.chunkSize);
+    if (f.totalChunks !== totalChunks) throw invalid('totalChunks', `应为 ${totalChunks}`);
+    if (f.chunkNumber > f.totalChunks) throw invalid('chunkNumber', `不能大于 totalChunks（${f.totalChunks}）`);
+    const meta = { totalSize: f.totalSize, totalChunks: f.totalChunks, chunkSize: f.chunkSize };
+    const known = await this.chunks.readMeta(user.account, f.identifier);
+    if (!known) await this.chunks.writeMeta(user.account, f.identifier, meta);
+    else if (known.totalSize !== meta.totalSize || known.chunkSize !== meta.chunkSize || known.totalChunks !== meta.totalChunks) {
+      throw invalid('identifier', '对应的上传参数（totalSize/chunkSize/totalChunks）与已上传的分片不一致');
+    }
+
+    const expected = expectedChunkLength(f.chunkNumber, meta);
+    const key = `${user.account}/${f.identifier}`;
+    const finalPath = this.chunks.chunkPath(user.account, f.identifier, f.chunkNumber);
+    const replaced = (await this.chunks.sizeOf(finalPath)) ?? 0;
+    const quota = await this.quotaGuard(user, space, replaced);
+    const part = this.chunks.partPath(user.account, f.identifier, f.chunkNumber);
+    this.writing.set(key, (this.writing.get(key) ?? 0) + 1);
+    try {
+      const { bytes } = await streamToFile(file, part, {
+        guard: (total, piece) => {
+          if (total > expected) throw fileErr(ErrorCode.FILE_CHECK_FAILED, `分片 ${f.chunkNumber} 应为 ${expected} 字节，实际更多`);
+          quota.take(piece);
+        },
+      });
+      if (bytes !== expected || file.truncated) {
+        await fs.rm(part, { force: true });
+        throw fileErr(ErrorCode.FILE_CHECK_FAILED, `分片 ${f.chunkNumber} 应为 ${expected} 字节，实际 ${bytes} 字节`);
+      }
+      // A re-sent chunk replaces the earlier copy atomically: the result is the same either way.
+      await fs.rename(part, finalPath);
+      this.usage.add(user.account, bytes - replaced);
+    } finally {
+      quota.release();
+      const left = (this.writing.get(key) ?? 1) - 1;
+      if (left > 0) this.writing.set(key, left);
+      else this.writing.delete(key);
+    }
+    return { uploaded: await this.chunks.uploaded(user.account, f.identifier) };
+  }
+
+  /**
+   * `POST /file/chunk/merge`: all chunks present (else 1306, nothing created), concatenated by streaming
+   * into a temp file next to the target while hashing, size and hash verified (else 1307, temp removed),
+   * then renamed into place. Merges of one upload are serialised; a repeated merge after success answers
+   * the same entry, so concurrent or retried merges leave exactly one file.
+   */
+  async merge(user: FileUser, b: MergeInput): Promise<FileEntry> {
+    const segs = parseUserPath(b.path);
+    checkName(b.filename);
+    const fileSegs = [...segs, b.filename];
+    const userPath = userPathOf(fileSegs);
+    const space = await openSpace(user.homeDir);
+    await confine(space, segs);
+    return this.locks.run(`${user.account}/${b.identifier}`, async () => {
+      const { account, identifier } = { account: user.account, identifier: b.identifier };
+      if (!(await this.chunks.exists(account, identifier))) {
+        const done = await this.alreadyMerged(user, space, fileSegs, b);
+        if (done) return done;
+        throw fileErr(ErrorCode.CHUNK_MISSING, `未找到该文件的任何分片（共 ${b.totalChunks} 片）`);
+      }
+      const meta = await this.chunks.readMeta(account, identifier);
+      if (!meta) throw fileErr(ErrorCode.CHUNK_MISSING, '上传记录不完整，请重新上传');
+      if (meta.totalSize !== b.totalSize || meta.totalChunks !== b.totalChunks) {
+        throw fileErr(ErrorCode.FILE_CHECK_FAILED, `文件大小应为 ${meta.totalSize} 字节、${meta.totalChunks} 片，合并请求为 ${b.totalSize} 字节、${b.totalChunks} 片`);
+      }
+      const have = new Set(await this.chunks.uploaded(account, identifier));
+      const missing: number[] = [];
+      for (let n = 1; n <= meta.totalChunks; n++) if (!have.has(n)) missing.push(n);
+      if (missing.length) {
+        const shown = missing.slice(0, 10).join(', ') + (missing.length > 10 ? ` 等 ${missing.length} 片` : '');
+        throw fileErr(ErrorCode.CHUNK_MISSING, `缺少分片 ${shown}`);
+      }
+
+      const dir = await this.ensureDir(space, segs);
+      const target = path.join(dir, b.filename);
+      const existing = await lstatOrNull(target);
+      if (existing?.isDirectory()) throw clash(existing, userPath);
+      void this.sweepTemps(dir);
+      const temp = path.join(dir, tempName());
+      const chunks = this.chunks;
+      async function* concatenated() {
+        for (let n = 1; n <= meta!.totalChunks; n++) {
+          yield* (await fs.open(chunks.chunkPath(account, identifier, n), constants.O_RDONLY)).createReadStream({ highWaterMark: 1024 * 1024 });
+        }
+      }
+      const { bytes, sha256 } = await streamToFile(Readable.from(concatenated(), { objectMode: false }), temp, { hash: true });
+      if (bytes !== b.totalSize) {
+        await fs.rm(temp, { force: true });
+        throw fileErr(ErrorCode.FILE_CHECK_FAILED, `文件大小应为 ${b.totalSize} 字节，合并后为 ${bytes} 字节`);
+      }
+      if (b.hash && sha256 !== b.hash) {
+        await fs.rm(temp, { force: true });
+        throw fileErr(ErrorCode.FILE_CHECK_FAILED, 'SHA-256 与上传前计算的不一致，请重新上传');
+      }
+      await fs.rename(temp, target);
+      await this.chunks.remove(account, identifier);
+      this.usage.invalidate(account);
+      return this.recorded(user, fileSegs, target, sha256!);
+    });
+  }
+
+  /** A merge whose chunks are gone succeeded earlier if the target has the size (and recorded hash). */
+  private async alreadyMerged(user: FileUser, space: Space, fileSegs: string[], b: MergeInput): Promise<FileEntry | null> {
+    const c = await confine(space, fileSegs);
+    const st = c.real ? await lstatOrNull(c.real) : null;
+    if (!st?.isFile() || st.size !== b.totalSize) return null;
+    if (b.hash) {
+      const rec = this.index.candidates(user.account, b.hash).find((r) => r.userPath === userPathOf(fileSegs));
+      if (!rec || Math.round(rec.mtimeMs) !== Math.round(st.mtimeMs)) return null;
+    }
+    return toEntry(fileSegs, st);
+  }
+
+  /**
+   * Instant upload: the first indexed file of this account with this hash that still has its recorded
+   * size and mtime is copied (O_NOFOLLOW, re-hashed on the way, so a stale index can never place wrong
+   * content) to a temp file next to the target and renamed into place.
+   */
+  private async instantUpload(user: FileUser, segs: string[], q: ChunkStatusInput): Promise<FileEntry | null> {
+    const space = await openSpace(user.homeDir);
+    const fileSegs = [...segs, q.filename];
+    for (const cand of this.index.candidates(user.account, q.hash!)) {
+      let source: string | null;
+      try {
+        source = (await confine(space, parseUserPath(cand.userPath))).real;
+      } catch {
+        source = null;
+      }
+      const st = source ? await lstatOrNull(source) : null;
+      if (!source || !st?.isFile() || st.size !== cand.size || Math.round(st.mtimeMs) !== Math.round(cand.mtimeMs)) {
+        this.index.forget(user.account, q.hash!, cand.userPath);
+        continue;
+      }
+      if (st.size !== q.totalSize) continue;
+
+      const dir = await this.ensureDir(space, segs);
+      const target = path.join(dir, q.filename);
+      const existing = await lstatOrNull(target);
+      if (existing?.isDirectory()) throw clash(existing, userPathOf(fileSegs));
+      if (existing && (await fs.realpath(target).catch(() => '')) === source) return toEntry(fileSegs, existing);
+      const quota = await this.quotaGuard(user, space, existing?.isFile() ? existing.size : 0);
+      const temp = path.join(dir, tempName());
+      try {
+        const src = await fs.open(source, constants.O_RDONLY | constants.O_NOFOLLOW);
+        const { sha256 } = await streamToFile(src.createReadStream(), temp, { hash: true, guard: (_t, piece) => quota.take(piece) });
+        if (sha256 !== q.hash) {
+          await fs.rm(temp, { force: true });
+          this.index.forget(user.account, q.hash!, cand.userPath);
+          continue;
+        }
+        await fs.rename(temp, target);
+      } finally {
+        quota.release();
+      }
+      this.usage.invalidate(user.account);
+      await this.chunks.remove(user.account, q.identifier);
+      return this.recorded(user, fileSegs, target, q.hash!);
+    }
+    return null;
+  }
+
+  /** Records a file this service wrote in the instant-upload index and answers its entry. */
+  private async recorded(user: FileUser, fileSegs: string[], abs: string, sha256: string): Promise<FileEntry> {
+    const st = await fs.lstat(abs);
+    this.index.record(user.account, sha256, { userPath: userPathOf(fileSegs), size: st.size, mtimeMs: st.mtimeMs });
+    return toEntry(fileSegs, st);
+  }
+
+  // ---- download ------------------------------------------------------------------------------------
+
+  /** One file → opened for a Range-capable answer; several paths or a directory → entries for a zip. */
+  async planDownload(user: FileUser, paths: string[]): Promise<DownloadPlan> {
+    const space = await openSpace(user.homeDir);
+    const resolved: { segs: string[]; real: string }[] = [];
+    for (const p of paths) {
+      const segs = parseUserPath(p);
+      const c = await confine(space, segs);
+      if (!c.real) throw fileErr(ErrorCode.FILE_NOT_FOUND, userPathOf(segs));
+      resolved.push({ segs, real: c.real });
+    }
+    if (resolved.length === 1) {
+      const { segs, real } = resolved[0];
+      const st = await fs.stat(real);
+      if (st.isFile()) {
+        // O_NOFOLLOW: if the entry was swapped for a symlink since it was confined, refuse rather than follow.
+        const file = await fs.open(real, constants.O_RDONLY | constants.O_NOFOLLOW);
+        return { kind: 'file', name: segs[segs.length - 1], file, stat: await file.stat() };
+      }
+    }
+    const used = new Set<string>();
+    const roots = resolved.map(({ segs, real }) => {
+      const base = segs[segs.length - 1] ?? user.account;
+      let entry = base;
+      for (let i = 2; used.has(entry); i++) entry = `${base} (${i})`;
+      used.add(entry);
+      return { real, entry };
+    });
+    const first = roots[0].entry;
+    return { kind: 'zip', name: roots.length === 1 ? `${first}.zip` : `${first}等${roots.length}个文件.zip`, roots };
+  }
+
+  zipItems(roots: ZipRoot[]) {
+    return collectZipItems(roots);
+  }
+
+  // ---- delete, rename, move, copy ------------------------------------------------------------------
+
+  async remove(user: FileUser, paths: string[]): Promise<null> {
+    const space = await openSpace(user.homeDir);
+    // Everything is checked before anything is deleted: one bad path refuses the whole request.
+    const targets = [];
+    for (const p of paths) targets.push(await this.existingEntry(space, parseUserPath(p)));
+    for (const t of targets) await fs.rm(t.abs, { recursive: true, force: true });
+    this.usage.invalidate(user.account);
+    return null;
+  }
+
+  async rename(user: FileUser, p: string, newName: string): Promise<FileEntry> {
+    const space = await openSpace(user.homeDir);
+    const segs = parseUserPath(p);
+    checkName(newName);
+    const src = await this.existingEntry(space, segs);
+    const destSegs = [...segs.slice(0, -1), newName];
+    if (newName === segs[segs.length - 1]) return toEntry(destSegs, src.stat);
+    const dest = await confine(space, destSegs);
+    const there = await lstatOrNull(dest.abs);
+    if (there) throw clash(there, userPathOf(destSegs));
+    await fs.rename(src.abs, dest.abs);
+    return toEntry(destSegs, await fs.lstat(dest.abs));
+  }
+
+  async move(user: FileUser, paths: string[], targetDir: string): Promise<FileEntry[]> {
+    const { plan } = await this.planTransfer(user, paths, targetDir, 'move');
+    const out: FileEntry[] = [];
+    for (const t of plan) {
+      if (t.src.abs !== t.dest) {
+        try {
+          await fs.rename(t.src.abs, t.dest);
+        } catch (e) {
+          if (errCode(e) !== 'EXDEV') throw e;
+          await this.copyInto(t.src.abs, t.dest);
+          await fs.rm(t.src.abs, { recursive: true, force: true });
+        }
+      }
+      out.push(toEntry(t.destSegs, await fs.lstat(t.dest)));
+    }
+    return out;
+  }
+
+  async copy(user: FileUser, paths: string[], targetDir: string): Promise<FileEntry[]> {
+    const { space, plan } = await this.planTransfer(user, paths, targetDir, 'copy');
+    let total = 0;
+    for (const t of plan) total += t.src.stat.isDirectory() ? await treeBytes(t.src.abs) : t.src.stat.size;
+    const quota = await this.quotaGuard(user, space, 0);
+    try {
+      quota.take(total);
+    } finally {
+      quota.release();
+    }
+    const out: FileEntry[] = [];
+    for (const t of plan) {
+      await this.copyInto(t.src.abs, t.dest);
+      out.push(toEntry(t.destSegs, await fs.lstat(t.dest)));
+    }
+    this.usage.invalidate(user.account);
+    return out;
+  }
+
+  /** Copies to a temp name in the destination directory and renames, so no half copy carries the name. */
+  private async copyInto(src: string, dest: string) {
+    const temp = path.join(path.dirname(dest), tempName());
+    try {
+      // verbatimSymlinks: a link is copied as a link — its target is never read, wherever it points.
+      await fs.cp(src, temp, { recursive: true, errorOnExist: true, force: false, verbatimSymlinks: true, preserveTimestamps: true });
+      await fs.rename(temp, dest);
+    } catch (e) {
+      await fs.rm(temp, { recursive: true, force: true });
+      throw e;
+    }
+  }
+
+  /** Validates a whole move/copy before any of it happens: sources exist, no clash, no dir into itself. */
+  private async planTransfer(user: FileUser, paths: string[], targetDir: string, op: 'move' | 'copy') {
+    const space = await openSpace(user.homeDir);
+    const tsegs = parseUserPath(targetDir);
+    const tdir = await this.existingDir(space, tsegs);
+    const plan = [];
+    const names = new Set<string>();
+    for (const p of paths) {
+      const segs = parseUserPath(p);
+      const src = await this.existingEntry(space, segs);
+      const name = segs[segs.length - 1];
+      const destSegs = [...tsegs, name];
+      const dest = path.join(tdir, name);
+      if (src.stat.isDirectory()) {
+        const srcReal = await fs.realpath(src.abs);
+        if (isInside(srcReal, tdir)) throw illegalPath(op === 'move' ? '不能将目录移动到其自身或子目录中' : '不能将目录复制到其自身或子目录中');
+      }
+      const sameDir = dest === src.abs;
+      if (!(op === 'move' && sameDir)) {
+        const there = await lstatOrNull(dest);
+        if (there) throw clash(there, userPathOf(destSegs));
+        if (names.has(name)) throw fileErr(ErrorCode.FILE_EXISTS, userPathOf(destSegs));
+      }
+      names.add(name);
+      plan.push({ src, dest, destSegs });
+    }
+    return { space, plan };
+  }
+
+  // ---- usage and housekeeping ----------------------------------------------------------------------
+
+  async usageOf(user: FileUser): Promise<Usage> {
+    const space = await openSpace(user.homeDir);
+    const stored = await this.usage.stored(user.account, [space.realHome, this.chunks.accountDir(user.account)]);
+    return { used: stored + this.usage.inflightOf(user.account), quota: this.center.quotaBytes };
+  }
+
+  /** Removes uploads with no write for 24 h (not ones being written or merged right now). */
+  cleanup(maxAgeMs = STALE_UPLOAD_MS) {
+    const busy = (account: string, identifier: string) => {
+      const key = `${account}/${identifier}`;
+      return this.locks.held(key) || this.writing.has(key);
+    };
+    return this.chunks.cleanup(this.clock(), busy, maxAgeMs);
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------------
+
+  /**
+   * Admits bytes against the caller's quota while they stream: stored usage (home + staged chunks, minus
+   * what this write replaces) + everything of theirs in flight must stay within the quota, else 1309.
+   */
+  private async quotaGuard(user: FileUser, space: Space, replaced: number) {
+    const quotaBytes = this.center.quotaBytes;
+    const stored = (await this.usage.stored(user.account, [space.realHome, this.chunks.accountDir(user.account)])) - replaced;
+    let taken = 0;
+    return {
+      take: (n: number) => {
+        this.usage.reserve(user.account, n);
+        taken += n;
+        const used = stored + this.usage.inflightOf(user.account);
+        if (used > quotaBytes) throw fileErr(ErrorCode.NO_SPACE, `配额 ${mib(quotaBytes)}，已用 ${mib(stored)}`);
+      },
+      release: () => {
+        this.usage.release(user.account, taken);
+        taken = 0;
+      },
+    };
+  }
+
+  /** The real path of an existing directory in the space, else 1302. */
+  private async existingDir(space: Space, segs: string[]): Promise<string> {
+    const c = await confine(space, segs);
+    const st = c.real ? await fs.stat(c.real) : null;
+    if (!st?.isDirectory()) throw fileErr(ErrorCode.DIR_NOT_FOUND, userPathOf(segs));
+    return c.real!;
+  }
+
+  /** The target directory of an upload, created (inside the space) when missing — folder uploads need it. */
+  private async ensureDir(space: Space, segs: string[]): Promise<string> {
+    const c = await confine(space, segs);
+    if (!c.real) {
+      try {
+        await fs.mkdir(c.abs, { recursive: true });
+      } catch (e) {
+        if (errCode(e) === 'EEXIST' || errCode(e) === 'ENOTDIR') throw fileErr(ErrorCode.DIR_NOT_FOUND, `${userPathOf(segs)}（路径中有同名文件）`);
+        throw e;
+      }
+    }
+    // Confined again after creating, so a link swapped in meanwhile is caught before anything is written.
+    return this.existingDir(space, segs);
+  }
+
+  /**
+   * An existing entry to act on itself (delete, rename, move, copy source): its parent is confined and the
+   * entry is looked at with lstat, so a symlink is handled as the link — deleting one never touches what it
+   * points to. The home itself is not such an entry.
+   */
+  private async existingEntry(space: Space, segs: string[]): Promise<{ abs: string; stat: Stats }> {
+    if (!segs.length) throw illegalPath('不能对根目录执行此操作');
+    const parent = await confine(space, segs.slice(0, -1));
+    const abs = path.join(parent.real ?? parent.abs, segs[segs.length - 1]);
+    const stat = parent.real ? await lstatOrNull(abs) : null;
+    if (!stat) throw fileErr(ErrorCode.FILE_NOT_FOUND, userPathOf(segs));
+    return { abs, stat };
+  }
+
+  /** Temp files of merges or uploads killed mid-way are removed from a directory when it is written again. */
+  private async sweepTemps(dir: string) {
+    try {
+      const now = this.clock();
+      for (const n of await fs.readdir(dir)) {
+        if (!n.startsWith(TEMP_PREFIX)) continue;
+        const st = await lstatOrNull(path.join(dir, n));
+        if (st && now - st.mtimeMs > STALE_UPLOAD_MS) await fs.rm(path.join(dir, n), { recursive: true, force: true });
+      }
+    } catch {
+      // Housekeeping only.
+    }
+  }
+}
+
+function toEntry(segs: string[], st: Stats): FileEntry {
+  const p = userPathOf(segs);
+  const dir = st.isDirectory();
+  return { id: pathToId(p), name: segs[segs.length - 1] ?? '/', path: p, type: dir ? 'dir' : 'file', size: dir ? 0 : st.size, updateTime: Math.round(st.mtimeMs) };
+}
+
+function decodeId(id: string): string {
+  if (!/^[A-Za-z0-9_-]*$/.test(id)) throw illegalPath('目录 id 不合法');
+  try {
+    return idToPath(id) || '/';
+  } catch {
+    throw illegalPath('目录 id 不合法');
+  }
+}
+

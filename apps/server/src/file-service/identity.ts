@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { ErrorCode, type ClusterAccount } from '@suanli/contracts';
+import type { CenterConfig } from '../centers/centers';
+import type { AppContext } from '../context';
+import { AppError } from '../errors';
+
+/** Who is calling, as far as files are concerned: their cluster account on this center and its home. */
+export interface FileUser {
+  /** The cluster account; keys everything the file service keeps per user (chunks, hash index, quota). */
+  account: string;
+  homeDir: string;
+}
+
+/**
+ * Turns the `token` header into a FileUser, or throws the session error (10133 / 10157 / 10307) the
+ * console reacts to. Two implementations: in-process (the gateway embeds the file service) and remote (a
+ * standalone file service asks the gateway). See docs/adr/0002-file-service-auth.md.
+ */
+export interface FileIdentity {
+  resolve(token: string | undefined): Promise<FileUser>;
+}
+
+/** Account names become directory names on disk; anything else is refused before it gets there. */
+const ACCOUNT = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
+
+function toFileUser(center: CenterConfig, a: ClusterAccount | undefined): FileUser {
+  if (!a) throw new AppError(ErrorCode.INTERNAL_FAILED, '未找到该分中心的集群账号');
+  if (a.status === 'disabled') throw new AppError(ErrorCode.NO_PERMISSION, '该分中心的集群账号已停用');
+  if (!ACCOUNT.test(a.account)) throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE, '集群账号名称不合法');
+  // The home is derived from this center's own storage root rather than taken from the answer: the file
+  // host may mount the storage elsewhere than the gateway sees it, and the domain fixes the layout.
+  return { account: a.account, homeDir: path.join(center.storageRoot, 'home', a.account) };
+}
+
+/** Embedded default: the same session check as every gateway route, and the account created on first use. */
+export function inProcessIdentity(ctx: Pick<AppContext, 'sessions' | 'clusterAccounts'>, center: CenterConfig): FileIdentity {
+  return {
+    async resolve(token) {
+      const { userId } = await ctx.sessions.verify(token);
+      return toFileUser(center, await ctx.clusterAccounts.ensure(userId, center.id));
+    },
+  };
+}
+
+export interface RemoteIdentityOptions {
+  /** Origin of the gateway, e.g. https://suanli.example.com */
+  gatewayUrl: string;
+  center: CenterConfig;
+  clock: () => number;
+  /** How long a positive answer is reused: the bound on how late a revocation is noticed. */
+  ttlMs?: number;
+  timeoutMs?: number;
+}
+
+const AGENT_USER_PATH = '/gateway/user/api/v1/agent/user/get';
+
+/**
+ * Standalone file service: asks the gateway who the token belongs to (`GET /agent/user/get?subCenterId=`,
+ * which also provisions the account on first use) and reuses a positive answer for at most `ttlMs`
+ * (5 s), so a revoked or expired session stops working within seconds while an upload of hundreds of
+ * chunks costs one gateway call per 5 s instead of one per chunk. Failures are never cached.
+ */
+export class RemoteIdentity implements FileIdentity {
+  private readonly cache = new Map<string, { user: FileUser; until: number }>();
+  private readonly ttlMs: number;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly opts: RemoteIdentityOptions) {
+    this.ttlMs = opts.ttlMs ?? 5_000;
+    this.timeoutMs = opts.timeoutMs ?? 10_000;
+  }
+
+  async resolve(token: string | undefined): Promise<FileUser> {
+    if (!token || token.length > 128) throw new AppError(ErrorCode.NOT_LOGGED_IN);
+    // Keyed by a hash so the tokens themselves are not kept in memory longer than the request.
+    const key = createHash('sha256').update(token).digest('hex');
+    const now = this.opts.clock();
+    const hit = this.cache.get(key);
+    if (hit && hit.until > now) return hit.user;
+    this.cache.delete(key);
+
+    const user = toFileUser(this.opts.center, await this.ask(token));
+    this.prune(now);
+    this.cache.set(key, { user, until: now + this.ttlMs });
+    return user;
+  }
+
+  private async ask(token: string): Promise<ClusterAccount | undefined> {
+    const url = new URL(AGENT_USER_PATH, this.opts.gatewayUrl);
+    url.searchParams.set('subCenterId', this.opts.center.id);
+    let res: Response;
+    try {
+      res = await fetch(url, { headers: { token }, signal: AbortSignal.timeout(this.timeoutMs) });
+    } catch (e) {
+      const timedOut = (e as Error).name === 'TimeoutError';
+      throw new AppError(timedOut ? ErrorCode.INTERNAL_TIMEOUT : ErrorCode.INTERNAL_FAILED, timedOut ? undefined : '内部组件请求失败：无法连接网关');
+    }
+    let env: { message?: { code?: number; message?: string }; data?: unknown };
+    try {
+      env = (await res.json()) as typeof env;
+    } catch {
+      throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE);
+    }
+    const code = env.message?.code;
+    if (typeof code !== 'number') throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE);
+    // Session errors (10133/10157/10307) and any other refusal pass through unchanged.
+    if (code !== 0) throw new AppError(code, env.message?.message);
+    if (!Array.isArray(env.data)) throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE);
+    return (env.data as ClusterAccount[]).find((a) => a.subCenterId === this.opts.center.id);
+  }
+
+  /** Drops expired entries once the map grows, so idle tokens do not accumulate. */
+  private prune(now: number) {
+    if (this.cache.size < 10_000) return;
+    for (const [k, v] of this.cache) if (v.until <= now) this.cache.delete(k);
+  }
+}

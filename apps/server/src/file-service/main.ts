@@ -1,0 +1,55 @@
+/**
+ * The standalone file service of one center (production: runs next to that center's storage).
+ *
+ *   CENTER_ID      id of the center in the centers file (required)
+ *   CENTERS_FILE   the same centers YAML the gateway reads (default config/centers.yaml)
+ *   DATA_DIR       base of relative storage roots (default ./data)
+ *   GATEWAY_URL    origin of the gateway that issues and checks tokens (required)
+ *   HOST, PORT     listen address (default 0.0.0.0:8081)
+ *   ALLOWED_ORIGINS  console origins allowed by CORS, comma-separated
+ *   LOG_LEVEL      pino level (default info)
+ */
+import path from 'node:path';
+import { loadCenters } from '../centers/centers';
+import { buildFileService } from './app';
+import { RemoteIdentity } from './identity';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../../..');
+const env = process.env;
+
+function required(name: string): string {
+  const v = env[name];
+  if (!v) {
+    console.error(`file service: ${name} is required`);
+    process.exit(2);
+  }
+  return v;
+}
+
+const centerId = required('CENTER_ID');
+const gatewayUrl = required('GATEWAY_URL');
+const dataDir = path.resolve(env.DATA_DIR ?? path.join(repoRoot, 'data'));
+const centers = loadCenters(path.resolve(env.CENTERS_FILE ?? path.join(repoRoot, 'config/centers.yaml')), dataDir);
+const center = centers.find((c) => c.id === centerId);
+if (!center) {
+  console.error(`file service: no center ${centerId} in the centers file (known: ${centers.map((c) => c.id).join(', ')})`);
+  process.exit(2);
+}
+
+const app = await buildFileService({
+  center,
+  identity: new RemoteIdentity({ gatewayUrl, center, clock: Date.now }),
+  logger: { level: env.LOG_LEVEL ?? 'info' },
+  allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+});
+await app.listen({ host: env.HOST ?? '0.0.0.0', port: Number(env.PORT ?? 8081) });
+app.log.info(`file service of ${center.id} (${center.name}) · storage ${center.storageRoot} · gateway ${gatewayUrl}`);
+
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(sig, () => {
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * Test-only HTTP client for the file service (real HTTP through fetch, like the console). Used by the
+ * file service's api and process tests; the production upload client lives in the console.
+ */
+import { createHash } from 'node:crypto';
+
+export interface Envelope<T = any> {
+  status: number;
+  code: number;
+  message: string;
+  data: T;
+}
+
+export const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+export class FileClient {
+  constructor(
+    /** `{fileServiceUrl}/api/v1` */
+    readonly api: string,
+    public token: string | undefined,
+  ) {}
+
+  private headers(extra: Record<string, string> = {}) {
+    return { ...(this.token ? { token: this.token } : {}), ...extra };
+  }
+
+  async json<T = any>(method: string, path: string, body?: unknown, query?: Record<string, string | number>): Promise<Envelope<T>> {
+    const qs = query ? `?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}` : '';
+    const res = await fetch(`${this.api}${path}${qs}`, {
+      method,
+      headers: this.headers(body === undefined ? {} : { 'content-type': 'application/json' }),
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return envelope<T>(res);
+  }
+
+  list(path = '/', body: Record<string, unknown> = {}, page = { pageNum: 1, pageSize: 100 }) {
+    return this.json('POST', '/directory', body, { path, ...page });
+  }
+
+  mkdir(parentPath: string, name: string) {
+    return this.json('POST', `/directory/${Buffer.from(parentPath).toString('base64url')}`, { name });
+  }
+
+  async upload(dir: string, filename: string, bytes: Uint8Array, opts: { fileFirst?: boolean } = {}) {
+    const form = new FormData();
+    const file = new Blob([new Uint8Array(bytes)]);
+    if (opts.fileFirst) form.append('file', file, filename);
+    form.append('path', dir);
+    if (!opts.fileFirst) form.append('file', file, filename);
+    return envelope(await fetch(`${this.api}/file/upload`, { method: 'POST', headers: this.headers(), body: form }));
+  }
+
+  status(q: { identifier: string; path: string; filename: string; totalSize: number; hash?: string }) {
+    return this.json('GET', '/file/chunk/upload', undefined, q as Record<string, string | number>);
+  }
+
+  async chunk(f: { identifier: string; chunkNumber: number; totalChunks: number; chunkSize: number; totalSize: number; filename: string; path: string }, bytes: Uint8Array) {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(f)) form.append(k, String(v));
+    form.append('file', new Blob([new Uint8Array(bytes)]), f.filename);
+    return envelope(await fetch(`${this.api}/file/chunk/upload`, { method: 'POST', headers: this.headers(), body: form }));
+  }
+
+  merge(b: { identifier: string; filename: string; path: string; totalChunks: number; totalSize: number; hash?: string }) {
+    return this.json('POST', '/file/chunk/merge', b);
+  }
+
+  /** Uploads `bytes` in chunks of `chunkSize` (all of them, or the given numbers) without merging. */
+  async chunks(identifier: string, dir: string, filename: string, bytes: Uint8Array, chunkSize: number, only?: number[]) {
+    const totalChunks = Math.max(1, Math.ceil(bytes.length / chunkSize));
+    const out = [];
+    for (let n = 1; n <= totalChunks; n++) {
+      if (only && !only.includes(n)) continue;
+      const part = bytes.subarray((n - 1) * chunkSize, n * chunkSize);
+      out.push(await this.chunk({ identifier, chunkNumber: n, totalChunks, chunkSize, totalSize: bytes.length, filename, path: dir }, part));
+    }
+    return { totalChunks, results: out };
+  }
+
+  download(paths: string[], headers: Record<string, string> = {}) {
+    return fetch(`${this.api}/file/download`, {
+      method: 'POST',
+      headers: this.headers({ 'content-type': 'application/json', ...headers }),
+      body: JSON.stringify({ paths }),
+    });
+  }
+
+  remove(paths: string[]) {
+    return this.json('DELETE', '/file', { paths });
+  }
+  rename(path: string, newName: string) {
+    return this.json('POST', '/file/rename', { path, newName });
+  }
+  move(paths: string[], targetDir: string) {
+    return this.json('POST', '/file/move', { paths, targetDir });
+  }
+  copy(paths: string[], targetDir: string) {
+    return this.json('POST', '/file/copy', { paths, targetDir });
+  }
+  usage() {
+    return this.json('GET', '/usage');
+  }
+}
+
+export async function envelope<T = any>(res: Response): Promise<Envelope<T>> {
+  const text = await res.text();
+  let parsed: { message: { code: number; message: string }; data: T };
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new Error(`not an envelope (HTTP ${res.status}): ${text.slice(0, 200)}`);
+  }
+  return { status: res.status, code: parsed.message.code, message: parsed.message.message, data: parsed.data };
+}
