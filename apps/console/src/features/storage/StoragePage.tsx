@@ -1,0 +1,342 @@
+import { ReloadOutlined } from '@ant-design/icons';
+import { PAGE_SIZE_DEFAULT, type FileEntry, type SubCenter } from '@suanli/contracts';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Empty, Flex, Result, Skeleton } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { RequestError } from '../../app/request';
+import { PageContainer } from '../../shared/ui/page-container';
+import { useUploadStore } from '../../shared/upload';
+import { saveBlob, type DownloadProgress, type FileApi } from './api';
+import { fromDataTransfer, fromFileList, type Picked } from './collect';
+import { CenterSelect } from './components/CenterSelect';
+import { DirPickerModal } from './components/DirPickerModal';
+import { DropZone } from './components/DropZone';
+import { FileTable, type TableQuery } from './components/FileTable';
+import { NameModal } from './components/NameModal';
+import { PathBreadcrumb } from './components/PathBreadcrumb';
+import { Toolbar } from './components/Toolbar';
+import { formatCapacity, UsageBar } from './components/UsageBar';
+import { pickCenter, recallCenter, rememberCenter, storageKeys, useFileApi, useRefreshOnUpload, useSubCenters } from './hooks';
+import { baseName, normalizePath, ROOT } from './paths';
+import { prepareUpload } from './upload-plan';
+
+/** `/storage/detail?center=…&path=…` */
+export function detailHref(centerId: string, path: string): string {
+  return `/storage/detail?${new URLSearchParams({ center: centerId, path })}`;
+}
+
+/** 存储管理: the user's files on one sub-center. The center and folder live in the URL (back/forward work). */
+export function StoragePage() {
+  const [params, setParams] = useSearchParams();
+  const centers = useSubCenters();
+  const center = pickCenter(centers.data ?? [], params.get('center'), recallCenter());
+  const path = normalizePath(params.get('path'));
+  const api = useFileApi(center);
+  const centerId = center?.id;
+
+  useEffect(() => {
+    if (centerId) rememberCenter(centerId);
+  }, [centerId]);
+
+  const usage = useQuery({
+    queryKey: storageKeys.usage(centerId ?? ''),
+    queryFn: () => api!.usage(),
+    enabled: Boolean(api && centerId),
+    retry: false,
+  });
+
+  const go = (next: { center?: string; path?: string }) =>
+    setParams((p) => {
+      const q = new URLSearchParams(p);
+      if (next.center !== undefined) {
+        q.set('center', next.center);
+        q.delete('path'); // each center has its own tree
+      }
+      if (next.path !== undefined) {
+        if (next.path === ROOT) q.delete('path');
+        else q.set('path', next.path);
+      }
+      return q;
+    });
+
+  return (
+    <PageContainer
+      title="存储管理"
+      description="管理您在各算力分中心的个人文件，上传到这里的文件可直接在任务中使用"
+      extra={
+        <Flex gap={16} align="center" wrap>
+          {usage.data && <UsageBar usage={usage.data} />}
+          <CenterSelect centers={centers.data ?? []} value={centerId} loading={centers.isLoading} onChange={(id) => go({ center: id })} />
+        </Flex>
+      }
+    >
+      <Card>
+        {centers.isLoading ? (
+          <Skeleton active paragraph={{ rows: 8 }} />
+        ) : centers.isError ? (
+          <Result status="warning" title="无法获取算力分中心列表" extra={<Button onClick={() => centers.refetch()}>重试</Button>} />
+        ) : !center || !api ? (
+          <Empty description="暂无可用的算力分中心" />
+        ) : (
+          <StorageBrowser
+            // A new folder or center starts with a fresh page, sort, search and selection.
+            key={`${center.id}:${path}`}
+            center={center}
+            api={api}
+            path={path}
+            quotaLeft={usage.data ? usage.data.quota - usage.data.used : undefined}
+            onNavigate={(p) => go({ path: p })}
+          />
+        )}
+      </Card>
+    </PageContainer>
+  );
+}
+
+type Dialog =
+  | { kind: 'mkdir' }
+  | { kind: 'rename'; entry: FileEntry }
+  | { kind: 'move' | 'copy'; entries: FileEntry[] }
+  | null;
+
+interface BrowserProps {
+  center: SubCenter;
+  api: FileApi;
+  path: string;
+  quotaLeft?: number;
+  onNavigate: (path: string) => void;
+}
+
+function StorageBrowser({ center, api, path, quotaLeft, onNavigate }: BrowserProps) {
+  const { message, modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [query, setQuery] = useState<TableQuery & { keyword: string }>({ pageNum: 1, pageSize: PAGE_SIZE_DEFAULT, keyword: '' });
+  const [selected, setSelected] = useState<FileEntry[]>([]);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  useRefreshOnUpload(center.id);
+
+  const params = { path, ...query, keyword: query.keyword || undefined };
+  const list = useQuery({
+    queryKey: storageKeys.list(center.id, params),
+    queryFn: () => api.list(params),
+    placeholderData: keepPreviousData,
+  });
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: storageKeys.center(center.id) });
+  const afterChange = async (text: string) => {
+    message.success(text);
+    setSelected([]);
+    await refresh();
+  };
+
+  // ---- upload ----------------------------------------------------------------------------------------
+  const upload = async (picked: Picked) => {
+    if (picked.files.length === 0 && picked.dirs.length === 0) return;
+    const total = picked.files.reduce((n, f) => n + f.file.size, 0);
+    if (quotaLeft !== undefined && total > quotaLeft) {
+      message.warning(`所选文件共 ${formatCapacity(total)}，超过剩余空间 ${formatCapacity(Math.max(0, quotaLeft))}，部分文件可能上传失败`);
+    }
+    const key = 'storage-prepare-upload';
+    const withDirs = picked.dirs.length > 0 || picked.files.some((f) => f.relativePath.includes('/'));
+    try {
+      const items = await prepareUpload(api, path, picked, ({ done, total: n }) =>
+        message.open({ key, type: 'loading', content: `正在创建文件夹（${done}/${n}）`, duration: 0 }),
+      );
+      if (withDirs) {
+        message.destroy(key);
+        void refresh();
+      }
+      const ids = useUploadStore.getState().enqueue(items, { baseUrl: center.fileServiceUrl, centerId: center.id, centerName: center.name });
+      if (ids.length < items.length) message.info('部分文件已在上传队列中，已跳过');
+    } catch (err) {
+      message.destroy(key);
+      // Folder creation runs silently (an existing folder is fine), so other refusals are shown here.
+      if (!(err instanceof RequestError && err.kind === 'session')) message.error(err instanceof Error ? err.message : '创建文件夹失败');
+    }
+  };
+
+  // ---- download ----------------------------------------------------------------------------------------
+  const lastTick = useRef(0);
+  const download = async (entries: FileEntry[]) => {
+    if (entries.length === 0) return;
+    const single = entries.length === 1 && entries[0].type === 'file';
+    const label = single ? entries[0].name : `${entries.length === 1 ? entries[0].name : baseName(path) || '全部文件'}.zip`;
+    const key = `storage-download-${label}`;
+    message.open({ key, type: 'loading', content: `正在准备下载 ${label}…`, duration: 0 });
+    const onProgress = ({ loaded, total }: DownloadProgress) => {
+      const now = Date.now();
+      if (now - lastTick.current < 200) return;
+      lastTick.current = now;
+      const content = total
+        ? `正在下载 ${label}：${Math.floor((loaded / total) * 100)}%（${formatCapacity(loaded)} / ${formatCapacity(total)}）`
+        : `正在下载 ${label}：已接收 ${formatCapacity(loaded)}`;
+      message.open({ key, type: 'loading', content, duration: 0 });
+    };
+    try {
+      const { blob, filename } = await api.download(
+        entries.map((e) => e.path),
+        { onProgress },
+      );
+      saveBlob(blob, filename ?? label);
+      message.open({ key, type: 'success', content: `${label} 下载完成`, duration: 2 });
+    } catch {
+      message.destroy(key); // the pipeline already explained the failure
+    }
+  };
+
+  // ---- delete ------------------------------------------------------------------------------------------
+  const removePaths = async (entries: FileEntry[]) => {
+    await api.remove(entries.map((e) => e.path));
+    await afterChange(entries.length === 1 ? `已删除“${entries[0].name}”` : `已删除 ${entries.length} 项`);
+  };
+  const confirmDelete = () => {
+    const entries = selected;
+    modal.confirm({
+      title: `确定删除选中的 ${entries.length} 项吗？`,
+      content: entries.some((e) => e.type === 'dir') ? '所选文件夹内的所有内容也将被删除，删除后不可恢复。' : '删除后不可恢复。',
+      okText: '删除',
+      okType: 'danger',
+      cancelText: '取消',
+      okButtonProps: { ...({ 'data-testid': 'storage-confirm-ok' } as object) },
+      onOk: () => removePaths(entries).catch(() => undefined),
+    });
+  };
+
+  const open = (entry: FileEntry) => {
+    if (entry.type === 'dir') onNavigate(entry.path);
+    else navigate(detailHref(center.id, entry.path));
+  };
+
+  const keyword = query.keyword;
+  const emptyText = keyword ? (
+    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={`没有找到名称包含“${keyword}”的文件或文件夹`} />
+  ) : (
+    <Empty
+      image={Empty.PRESENTED_IMAGE_SIMPLE}
+      description={
+        <>
+          此文件夹为空
+          <br />
+          将文件或文件夹拖拽到这里，或点击“上传文件”
+        </>
+      }
+    />
+  );
+
+  return (
+    <>
+      <Flex justify="space-between" align="center" wrap>
+        <PathBreadcrumb path={path} onNavigate={onNavigate} />
+        <Button type="text" size="small" icon={<ReloadOutlined />} onClick={() => refresh()} loading={list.isFetching && !list.isLoading} data-testid="storage-refresh">
+          刷新
+        </Button>
+      </Flex>
+      <Toolbar
+        selectedCount={selected.length}
+        keyword={keyword}
+        onUploadFiles={(files) => upload(fromFileList(files))}
+        onUploadFolder={(files) => upload(fromFileList(files))}
+        onMkdir={() => setDialog({ kind: 'mkdir' })}
+        onDownload={() => download(selected)}
+        onMove={() => setDialog({ kind: 'move', entries: selected })}
+        onCopy={() => setDialog({ kind: 'copy', entries: selected })}
+        onDelete={confirmDelete}
+        onSearch={(k) => setQuery((q) => ({ ...q, keyword: k, pageNum: 1 }))}
+      />
+      <DropZone
+        onDrop={(dt) => {
+          // Read the DataTransfer now; it is emptied when this handler returns.
+          void fromDataTransfer(dt).then(upload);
+        }}
+      >
+        {list.isError && !list.data ? (
+          <Result
+            status="warning"
+            title="无法读取该文件夹"
+            subTitle={list.error instanceof Error ? list.error.message : undefined}
+            extra={
+              <Flex gap={8} justify="center">
+                <Button onClick={() => list.refetch()}>重试</Button>
+                {path !== ROOT && <Button onClick={() => onNavigate(ROOT)}>返回全部文件</Button>}
+              </Flex>
+            }
+          />
+        ) : (
+          <FileTable
+            entries={list.data?.list ?? []}
+            total={list.data?.total ?? 0}
+            loading={list.isFetching}
+            pageNum={query.pageNum}
+            pageSize={query.pageSize}
+            sortField={query.sortField}
+            sortOrder={query.sortOrder}
+            selectedKeys={selected.map((e) => e.path)}
+            emptyText={emptyText}
+            onSelect={(_, rows) => setSelected(rows)}
+            onQueryChange={(q) => {
+              setQuery((prev) => ({ ...prev, ...q }));
+              setSelected([]);
+            }}
+            onOpen={open}
+            onRename={(entry) => setDialog({ kind: 'rename', entry })}
+            onDownload={(entry) => download([entry])}
+            onDelete={(entry) => removePaths([entry]).catch(() => undefined)}
+          />
+        )}
+      </DropZone>
+
+      {dialog?.kind === 'mkdir' && (
+        <NameModal
+          open
+          title="新建文件夹"
+          initialName="新建文件夹"
+          onClose={() => setDialog(null)}
+          onSubmit={async (name) => {
+            await api.mkdir(path, name);
+            await afterChange(`已创建文件夹“${name}”`);
+          }}
+        />
+      )}
+      {dialog?.kind === 'rename' && (
+        <NameModal
+          open
+          title="重命名"
+          initialName={dialog.entry.name}
+          onClose={() => setDialog(null)}
+          onSubmit={async (name) => {
+            if (name === dialog.entry.name) return;
+            await api.rename(dialog.entry.path, name);
+            await afterChange('重命名成功');
+          }}
+        />
+      )}
+      {(dialog?.kind === 'move' || dialog?.kind === 'copy') && (
+        <DirPickerModal
+          open
+          title={`${dialog.kind === 'move' ? '移动' : '复制'} ${dialog.entries.length} 项到`}
+          okText={dialog.kind === 'move' ? '移动到此处' : '复制到此处'}
+          loadDirs={(p) => api.listDirs(p)}
+          // A folder can go neither into itself nor anywhere below it.
+          excluded={dialog.entries.filter((e) => e.type === 'dir').map((e) => e.path)}
+          onClose={() => setDialog(null)}
+          onSubmit={async (targetDir) => {
+            const paths = dialog.entries.map((e) => e.path);
+            if (dialog.kind === 'move') {
+              if (targetDir === path) {
+                message.warning('所选项目已在该文件夹中');
+                throw new Error('same folder');
+              }
+              await api.move(paths, targetDir);
+              await afterChange(`已移动 ${paths.length} 项`);
+            } else {
+              await api.copy(paths, targetDir);
+              await afterChange(`已复制 ${paths.length} 项`);
+            }
+          }}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+import { Form, Input, Modal } from 'antd';
+import { useState } from 'react';
+import { nameProblem } from '../paths';
+
+export interface NameModalProps {
+  open: boolean;
+  title: string;
+  initialName?: string;
+  okText?: string;
+  /** Resolves when done; a rejection keeps the dialog open (the pipeline already showed why). */
+  onSubmit: (name: string) => Promise<unknown>;
+  onClose: () => void;
+}
+
+/** One name field for 新建文件夹 and 重命名. */
+export function NameModal({ open, title, initialName, okText = '确定', onSubmit, onClose }: NameModalProps) {
+  const [form] = Form.useForm<{ name: string }>();
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    const { name } = await form.validateFields();
+    setBusy(true);
+    try {
+      await onSubmit(name);
+      onClose();
+    } catch {
+      // Stay open so the user can fix the name.
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      open={open}
+      title={title}
+      okText={okText}
+      cancelText="取消"
+      confirmLoading={busy}
+      onOk={submit}
+      onCancel={onClose}
+      destroyOnHidden
+      okButtonProps={{ ...({ 'data-testid': 'storage-modal-ok' } as object) }}
+      afterOpenChange={(visible) => {
+        if (!visible) return;
+        form.setFieldsValue({ name: initialName ?? '' });
+        // Select the stem so typing replaces the name but keeps the extension.
+        const input = document.querySelector<HTMLInputElement>('[data-testid="storage-name-input"]');
+        if (input) {
+          const dot = (initialName ?? '').lastIndexOf('.');
+          input.focus();
+          input.setSelectionRange(0, dot > 0 ? dot : (initialName ?? '').length);
+        }
+      }}
+    >
+      <Form form={form} layout="vertical" preserve={false} onFinish={submit} initialValues={{ name: initialName ?? '' }}>
+        <Form.Item
+          name="name"
+          label="名称"
+          rules={[{ validator: (_, v: string | undefined) => (nameProblem(v ?? '') ? Promise.reject(new Error(nameProblem(v ?? '')!)) : Promise.resolve()) }]}
+        >
+          <Input data-testid="storage-name-input" maxLength={255} autoComplete="off" onPressEnter={submit} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
