@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -25,6 +24,7 @@ import { orderRoutes } from './modules/order/order.routes';
 import { userRoutes } from './modules/user/user.routes';
 import { registerAuth } from './plugins/auth';
 import { registerEnvelope } from './plugins/envelope';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { createBus } from './realtime/bus';
 import { registerWs } from './realtime/ws';
 import { mountFileServices } from './file-service/mount';
@@ -72,20 +72,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   });
 
   registerEnvelope(app);
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        // antd injects its CSS-in-JS styles at runtime; hash-wasm compiles WebAssembly in the hash worker.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        connectSrc: ["'self'", 'ws:', 'wss:', ...centers.flatMap((c) => (c.fileServiceUrl ? [new URL(c.fileServiceUrl).origin] : []))],
-        workerSrc: ["'self'", 'blob:'],
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
+  registerSecurityHeaders(app, centers.flatMap((c) => (c.fileServiceUrl ? [new URL(c.fileServiceUrl).origin] : [])));
   await app.register(rateLimit, {
     global: true,
     max: config.rateLimit.max,

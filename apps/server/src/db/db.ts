@@ -31,8 +31,29 @@ export function openDb(opts: { databaseUrl?: string; sqliteFile: string }): DbHa
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, engine: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every query anew; on SQLite that parse is a large share of a small query's cost. Queries
+ * are built from a fixed set of shapes, so their SQL strings repeat: reuse the prepared statements.
+ */
+function withStatementCache(sqlite: SQLite.Database, max = 500) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (!stmt) {
+        stmt = sqlite.prepare(sql);
+        // Schema changes (migrations) invalidate nothing here: better-sqlite3 re-prepares internally.
+        if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+        cache.set(sql, stmt);
+      }
+      return stmt;
+    },
+  };
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
