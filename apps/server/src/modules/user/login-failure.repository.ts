@@ -11,7 +11,7 @@ export class LoginFailureRepository {
 
   /**
    * Counts one attempt and answers how many the subject has made in the current window. The window
-   * restarts when the first counted attempt is older than `windowStart`. Attempts are counted before the
+   * restarts when the first counted attempt is at or before `windowStart`. Attempts are counted before the
    * password is checked, so a burst of parallel guesses cannot get past the limit.
    */
   async countAttempt(subject: string, now: number, windowStart: number): Promise<number> {
@@ -19,21 +19,21 @@ export class LoginFailureRepository {
       insert into login_failures (subject, failures, first_failed_at, locked_until)
       values (${subject}, 1, ${now}, null)
       on conflict (subject) do update set
-        failures = case when login_failures.first_failed_at is null or login_failures.first_failed_at < ${windowStart}
+        failures = case when login_failures.first_failed_at is null or login_failures.first_failed_at <= ${windowStart}
           then 1 else login_failures.failures + 1 end,
-        first_failed_at = case when login_failures.first_failed_at is null or login_failures.first_failed_at < ${windowStart}
+        first_failed_at = case when login_failures.first_failed_at is null or login_failures.first_failed_at <= ${windowStart}
           then ${now} else login_failures.first_failed_at end
       returning failures`.execute(this.db);
     return Number(rows[0].failures);
   }
 
-  /** Locks until `until` and starts a fresh window after it. */
+  /**
+   * Locks until `until`. The count is left alone: resetting it here would hand fresh tries to parallel
+   * requests already past the lock check. The window restarts by itself, because the lock ends at least
+   * 15 minutes after the window's first failure.
+   */
   lock(subject: string, until: number) {
-    return this.db
-      .updateTable('login_failures')
-      .set({ locked_until: until, failures: 0, first_failed_at: null })
-      .where('subject', '=', subject)
-      .execute();
+    return this.db.updateTable('login_failures').set({ locked_until: until }).where('subject', '=', subject).execute();
   }
 
   clear(subject: string) {
@@ -44,8 +44,8 @@ export class LoginFailureRepository {
   prune(now: number, windowStart: number) {
     return this.db
       .deleteFrom('login_failures')
-      .where((eb) => eb.or([eb('first_failed_at', 'is', null), eb('first_failed_at', '<', windowStart)]))
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+      .where((eb) => eb.or([eb('first_failed_at', 'is', null), eb('first_failed_at', '<=', windowStart)]))
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
       .execute();
   }
 }
