@@ -1,0 +1,71 @@
+import { useMatches, useNavigate } from 'react-router';
+import { logout } from '../../features/auth/api';
+import { showsHeaderTitle, useBreakpoint } from '../../shared/hooks/use-breakpoint';
+import { useCompPowers } from '../comp-power';
+import { menuPath } from '../menu';
+import type { RouteHandle } from '../routes';
+import { endSession } from '../session';
+import { useUserStore } from '../stores/user-store';
+import { useUnreadCount } from '../unread';
+import { CompPowerIndicator } from './comp-power-indicator';
+import { HeaderBrand } from './header-brand';
+import styles from './header.module.css';
+import { MessageBell } from './message-bell';
+import { TopMenu } from './top-menu';
+import { UploadSlot } from './upload-slot';
+import { UserMenu, type UserMenuKey } from './user-menu';
+
+const USER_MENU_PATHS: Record<Exclude<UserMenuKey, 'help' | 'logout'>, string> = {
+  profile: '/user-center',
+  workorder: '/workorder',
+  team: '/team',
+};
+
+/** The shared header: brand, top menu, and the signed-in user's upload panel, bell, compute power, menu. */
+export function AppHeader() {
+  const navigate = useNavigate();
+  const screens = useBreakpoint();
+  const user = useUserStore((s) => s.userInfo);
+  const compPowers = useCompPowers(user.id);
+  const unread = useUnreadCount();
+
+  const matches = useMatches();
+  const handle = [...matches].reverse().find((m) => (m.handle as RouteHandle | undefined)?.menuKey)?.handle as RouteHandle | undefined;
+
+  const onUserMenu = async (key: UserMenuKey) => {
+    if (key === 'logout') {
+      // Revoke the token server-side first; whatever it answers, this tab forgets the session.
+      await logout().catch(() => {});
+      navigate('/login', { replace: true });
+      endSession();
+      return;
+    }
+    if (key !== 'help') navigate(USER_MENU_PATHS[key]);
+  };
+
+  return (
+    <header className={styles.header} data-testid="app-header">
+      <HeaderBrand showTitle={showsHeaderTitle(screens)} onClick={() => navigate('/dashboard')} />
+      <TopMenu selectedKey={handle?.menuKey} onSelect={(key) => navigate(menuPath(key))} />
+      <div className={styles.actions}>
+        <UploadSlot />
+        <MessageBell count={unread.data ?? 0} onClick={() => navigate('/message')} />
+        <CompPowerIndicator
+          total={compPowers.data?.total ?? user.personalCompPower}
+          items={compPowers.data?.items ?? []}
+          compact={!screens.lg}
+        />
+        <UserMenu
+          nickname={user.nickname || user.username || '用户'}
+          username={user.username}
+          headImage={user.headImage}
+          showName={screens.md}
+          onOpenChange={(open) => {
+            if (open && user.id) void compPowers.refetch();
+          }}
+          onSelect={onUserMenu}
+        />
+      </div>
+    </header>
+  );
+}

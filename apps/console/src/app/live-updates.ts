@@ -1,0 +1,41 @@
+import { USER_BASE, type WsEvent } from '@suanli/contracts';
+import type { QueryClient } from '@tanstack/react-query';
+import { queryKeys } from './query-keys';
+import { request } from './request';
+import { createSocketClient, type SocketClient } from './socket';
+import { getToken } from './stores/user-store';
+
+/** Socket events land in the query cache: the one place the UI reads server state from. */
+export function applyLiveEvent(client: QueryClient, event: WsEvent): void {
+  switch (event.businessType) {
+    case 'notice.unread.increment': {
+      const count = Number(event.data?.count) || 0;
+      client.setQueriesData<number>({ queryKey: queryKeys.unreadCountRoot }, (n) => (n ?? 0) + count);
+      // The message list shows the new rows on its next render.
+      client.invalidateQueries({ queryKey: queryKeys.messagesRoot, predicate: (q) => q.queryKey[1] !== 'unread-count' });
+      break;
+    }
+    case 'task.state.changed':
+      client.invalidateQueries({ queryKey: queryKeys.tasksRoot[event.data.kind] ?? queryKeys.tasksRoot.training });
+      client.invalidateQueries({ queryKey: queryKeys.compPowersRoot });
+      break;
+    case 'comp-power.changed':
+      client.invalidateQueries({ queryKey: queryKeys.compPowersRoot });
+      break;
+  }
+}
+
+/** Opens the live-updates socket for the app's lifetime; returns the stop function. */
+export function startLiveUpdates(client: QueryClient): SocketClient {
+  const socket = createSocketClient({
+    getToken,
+    onEvent: (event) => applyLiveEvent(client, event),
+    // The server refused the token: ask the gateway, whose answer (10133/10157/10307) the pipeline turns
+    // into the usual redirect to login. A network failure here stays quiet.
+    onTokenRejected: () => {
+      request.get(`${USER_BASE}/user`, { silent: true }).catch(() => {});
+    },
+  });
+  socket.start();
+  return socket;
+}

@@ -1,0 +1,68 @@
+/**
+ * The top menu (design/console.md "Top menu"). Entry keys are the menu keys of the route table, so the
+ * entry of the current route lights up.
+ */
+export interface MenuEntry {
+  key: string;
+  label: string;
+  path: string;
+}
+
+export interface MenuGroup {
+  key: string;
+  label: string;
+  children: MenuEntry[];
+}
+
+export const TOP_MENU: MenuGroup[] = [
+  { key: 'group-ai', label: 'AI计算', children: [{ key: 'training', label: '训练任务', path: '/training' }] },
+  {
+    key: 'group-science',
+    label: '科学计算',
+    children: [
+      { key: 'slurm-template', label: '任务模板', path: '/slurm-template' },
+      { key: 'slurm-task', label: '任务管理', path: '/slurm-task' },
+      { key: 'eshell', label: 'Shell工具', path: '/slurm-template/eshell' },
+    ],
+  },
+  {
+    key: 'group-quantum',
+    label: '量子计算',
+    children: [
+      { key: 'quantum', label: '量子计算云平台', path: '/quantum' },
+      { key: 'comming-soon', label: '量子算法与应用', path: '/comming-soon/9' },
+    ],
+  },
+  {
+    key: 'group-common',
+    label: '公共服务',
+    children: [
+      { key: 'storage', label: '存储管理', path: '/storage' },
+      { key: 'dataset', label: '数据集', path: '/dataset' },
+      { key: 'model', label: '模型', path: '/model' },
+      { key: 'image', label: '镜像', path: '/image' },
+      { key: 'keypair', label: '密钥对', path: '/keypair' },
+      { key: 'public-data', label: '公共资源大厅', path: '/public-data' },
+    ],
+  },
+  {
+    key: 'group-expense',
+    label: '费用中心',
+    children: [
+      { key: 'expense', label: '费用明细', path: '/expense' },
+      { key: 'order', label: '订单明细', path: '/order' },
+    ],
+  },
+];
+
+const PATH_BY_KEY = new Map(TOP_MENU.flatMap((g) => g.children.map((e) => [e.key, e.path] as const)));
+
+/** Where a menu key leads; unknown keys go to team management (console-spec §2). */
+export function menuPath(key: string): string {
+  return PATH_BY_KEY.get(key) ?? '/team';
+}
+
+/** The group holding a key, so the submenu of the current page can be marked too. */
+export function menuGroupOf(key: string | undefined): string | undefined {
+  return TOP_MENU.find((g) => g.children.some((e) => e.key === key))?.key;
+}

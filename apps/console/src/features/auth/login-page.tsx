@@ -1,0 +1,35 @@
+import { useMutation } from '@tanstack/react-query';
+import { useNavigate, useSearchParams } from 'react-router';
+import { toast } from '../../app/feedback';
+import { safeRedirect } from '../../app/navigation';
+import { endSession } from '../../app/session';
+import { useUserStore } from '../../app/stores/user-store';
+import { login } from './api';
+import { AuthLayout } from './components/auth-layout';
+import { LoginForm, type LoginValues } from './components/login-form';
+import { showLocalError } from './show-error';
+
+/** 登录: account + RSA-encrypted password; afterwards back to where the user was sent from. */
+export function LoginPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const setUserInfo = useUserStore((s) => s.setUserInfo);
+
+  const signIn = useMutation({
+    mutationFn: ({ account, password }: LoginValues) => login(account.trim(), password),
+    onSuccess: (user) => {
+      // A different account may have used this tab: start from a clean store and cache.
+      endSession();
+      setUserInfo(user);
+      toast.success('登录成功');
+      navigate(safeRedirect(params.get('redirect')), { replace: true });
+    },
+    onError: showLocalError,
+  });
+
+  return (
+    <AuthLayout title="欢迎登录" subtitle="使用用户名、手机号或邮箱登录算力调度服务平台">
+      <LoginForm initialAccount={params.get('account') ?? ''} loading={signIn.isPending} onSubmit={(v) => signIn.mutate(v)} />
+    </AuthLayout>
+  );
+}

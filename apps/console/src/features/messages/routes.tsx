@@ -1,0 +1,2 @@
+/** The message-centre route group (/message). */
+export { MessagePage } from './message-page';

@@ -1,0 +1,60 @@
+import type { UserInfo } from '@suanli/contracts';
+import { Button, Card, Descriptions, Space, Typography } from 'antd';
+import { dayjs } from '../../../shared/dayjs';
+import { Link } from 'react-router';
+import { NicknameField } from './nickname-field';
+
+interface AccountCardProps {
+  user: Partial<UserInfo>;
+  savingNickname: boolean;
+  onSaveNickname: (nickname: string) => Promise<unknown>;
+  onEditPhone: () => void;
+  onEditEmail: () => void;
+}
+
+function Unbound() {
+  return <Typography.Text type="secondary">未绑定</Typography.Text>;
+}
+
+/** The account's fields and their edit actions. */
+export function AccountCard({ user, savingNickname, onSaveNickname, onEditPhone, onEditEmail }: AccountCardProps) {
+  return (
+    <Card title="账号信息">
+      <Descriptions column={1} styles={{ label: { width: 120 } }} colon={false}>
+        <Descriptions.Item label="用户名">
+          <Typography.Text copyable data-testid="uc-username">
+            {user.username}
+          </Typography.Text>
+        </Descriptions.Item>
+        <Descriptions.Item label="昵称">
+          <NicknameField value={user.nickname ?? ''} saving={savingNickname} onSave={onSaveNickname} />
+        </Descriptions.Item>
+        <Descriptions.Item label="手机号">
+          <Space>
+            <span data-testid="uc-phone">{user.phone || <Unbound />}</span>
+            <Button type="link" size="small" onClick={onEditPhone} data-testid="uc-phone-edit">
+              {user.phone ? '更换' : '绑定'}
+            </Button>
+          </Space>
+        </Descriptions.Item>
+        <Descriptions.Item label="邮箱">
+          <Space>
+            <span data-testid="uc-email">{user.email || <Unbound />}</span>
+            <Button type="link" size="small" onClick={onEditEmail} data-testid="uc-email-edit">
+              {user.email ? '更换' : '绑定'}
+            </Button>
+          </Space>
+        </Descriptions.Item>
+        <Descriptions.Item label="登录密码">
+          <Space>
+            <span>••••••••</span>
+            <Link to="/login/edit" data-testid="uc-password-link">
+              修改密码
+            </Link>
+          </Space>
+        </Descriptions.Item>
+        <Descriptions.Item label="注册时间">{user.createTime ? dayjs(user.createTime).format('YYYY-MM-DD HH:mm:ss') : '--'}</Descriptions.Item>
+      </Descriptions>
+    </Card>
+  );
+}

@@ -1,0 +1,2 @@
+/** The personal-info route group (/user-center). */
+export { UserCenterPage } from './user-center-page';

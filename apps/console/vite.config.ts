@@ -1,0 +1,57 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * `packages/contracts` builds its TypeBox schemas (and the dictionaries) at module level. The console only
+ * needs the package's constants, texts and types, but a bundler must assume a module-level call has side
+ * effects and keep it, which drags TypeBox into every page including login. Marking those calls pure lets
+ * the unused ones drop out. Only whole schema-builder calls are marked, so nothing with an effect changes.
+ */
+function pureContractSchemas(): Plugin {
+  const file = /[\\/]packages[\\/]contracts[\\/]src[\\/][^\\/]+\.ts$/;
+  return {
+    name: 'suanli:pure-contract-schemas',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!file.test(id)) return null;
+      return code
+        .replace(/(?<![\w$.])(Type\.[A-Z]\w*|Page|Envelope|dict|[A-Z][A-Z0-9_]*\.map)\(/g, '/* @__PURE__ */ $1(')
+        .replace(/function \/\* @__PURE__ \*\/ /g, 'function ');
+    },
+  };
+}
+
+/** The gateway the dev server forwards API, socket and embedded file-service calls to. */
+const GATEWAY = process.env.GATEWAY_URL ?? 'http://localhost:8080';
+
+export default defineConfig({
+  // The gateway serves the built app under /console (apps/server/src/app.ts `serveConsole`).
+  base: '/console/',
+  plugins: [pureContractSchemas(), react()],
+  server: {
+    proxy: {
+      '/gateway': { target: GATEWAY, changeOrigin: true, ws: true },
+      '/file-service': { target: GATEWAY, changeOrigin: true, ws: true },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    // The login budget is measured on gzip; a larger warning limit keeps the log readable for the lazy
+    // chunks of heavy pages (charts, terminal) that never load on the login route.
+    chunkSizeWarningLimit: 800,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // The framework every route needs: one long-lived, cacheable chunk.
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 30 },
+            // Charts only load with the pages that draw them.
+            { name: 'echarts', test: /node_modules[\\/](echarts|zrender)[\\/]/, priority: 20 },
+          ],
+        },
+      },
+    },
+  },
+});
