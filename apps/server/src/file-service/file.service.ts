@@ -59,6 +59,9 @@ export type DownloadPlan =
   | { kind: 'zip'; name: string; roots: ZipRoot[] };
 
 const collator = new Intl.Collator('zh-CN', { numeric: true, sensitivity: 'base' });
+const HAN = /^\p{Script=Han}/u;
+/** Names as a Chinese file manager shows them: digits and Latin first (numeric-aware), then Han by pinyin. */
+const compareNames = (a: string, b: string) => Number(HAN.test(a)) - Number(HAN.test(b)) || collator.compare(a, b);
 const fileErr = (code: number, detail: string) => new AppError(code, `${ERROR_TEXT[code]}：${detail}`);
 const ERROR_TEXT: Record<number, string> = {
   [ErrorCode.FILE_FAILED]: '文件操作失败',
@@ -149,7 +152,7 @@ export class FileService {
     const field = b.sortField ?? 'name';
     const sign = b.sortOrder === 'descend' ? -1 : 1;
     const byField = (a: FileEntry, c: FileEntry) =>
-      field === 'name' ? collator.compare(a.name, c.name) : (a[field] as number) - (c[field] as number) || collator.compare(a.name, c.name);
+      field === 'name' ? compareNames(a.name, c.name) : (a[field] as number) - (c[field] as number) || compareNames(a.name, c.name);
     entries.sort((a, c) => dirFirst(a, c) || sign * byField(a, c));
     const start = (q.pageNum - 1) * q.pageSize;
     return { list: entries.slice(start, start + q.pageSize), total: entries.length, pageNum: q.pageNum, pageSize: q.pageSize };

@@ -48,7 +48,7 @@ export interface RemoteIdentityOptions {
   gatewayUrl: string;
   center: CenterConfig;
   clock: () => number;
-  /** How long a positive answer is reused: the bound on how late a revocation is noticed. */
+  /** How long a positive answer is reused: the bound on how late a revocation is noticed (default 4 s). */
   ttlMs?: number;
   timeoutMs?: number;
 }
@@ -58,7 +58,7 @@ const AGENT_USER_PATH = '/gateway/user/api/v1/agent/user/get';
 /**
  * Standalone file service: asks the gateway who the token belongs to (`GET /agent/user/get?subCenterId=`,
  * which also provisions the account on first use) and reuses a positive answer for at most `ttlMs`
- * (5 s), so a revoked or expired session stops working within seconds while an upload of hundreds of
+ * (4 s), so a revoked or expired session stops working within seconds while an upload of hundreds of
  * chunks costs one gateway call per 5 s instead of one per chunk. Failures are never cached.
  */
 export class RemoteIdentity implements FileIdentity {
@@ -67,7 +67,8 @@ export class RemoteIdentity implements FileIdentity {
   private readonly timeoutMs: number;
 
   constructor(private readonly opts: RemoteIdentityOptions) {
-    this.ttlMs = opts.ttlMs ?? 5_000;
+    // 4 s rather than 5: a revocation is then noticed within 5 s even counting the request in flight.
+    this.ttlMs = opts.ttlMs ?? 4_000;
     this.timeoutMs = opts.timeoutMs ?? 10_000;
   }
 

@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, engines, type TestApp } from '../../test/harness';
+import { FileClient, sha256 } from './test-client';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../../..');
+
+/** The standalone file service (`file-service/main.ts`) in its own OS process; resolves with its port. */
+function startFileService(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/file-service/main.ts')], {
+      cwd: repoRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const timer = setTimeout(() => reject(new Error('file service did not start within 30 s')), 30_000);
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      const m = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(line);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, port: Number(m[1]) });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`file service exited early with ${code}`));
+    });
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+  });
+}
+
+/**
+ * Production shape: the gateway in this process on a real port, the file service of one center as a
+ * separate OS process that knows users only through the gateway (RemoteIdentity, 4 s positive cache).
+ */
+describe.each(engines)('standalone file service process (%s)', (engine) => {
+  let t: TestApp;
+  let fsProc: { child: ChildProcess; port: number };
+  let gatewayUrl: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    gatewayUrl = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+    fsProc = await startFileService({
+      CENTER_ID: 'sz-a100',
+      CENTERS_FILE: t.config.centersFile,
+      DATA_DIR: t.dataDir,
+      GATEWAY_URL: gatewayUrl,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+    });
+  });
+  afterAll(async () => {
+    if (fsProc) await stop(fsProc.child);
+    await t.close();
+  });
+
+  const remote = (token?: string) => new FileClient(`http://127.0.0.1:${fsProc.port}/api/v1`, token);
+
+  it('serves a gateway-issued login: upload, chunked upload, list and download through the separate process', async () => {
+    const { token } = await t.app.ctx.sessions.create('u-remote');
+    const c = remote(token);
+    const small = Buffer.from('小文件内容');
+    expect((await c.upload('/in', '说明.txt', small)).code).toBe(0);
+
+    const big = randomBytes(3 * 64 * 1024 + 123);
+    const id = randomBytes(16).toString('hex');
+    const { totalChunks, results } = await c.chunks(id, '/in', 'big.bin', big, 64 * 1024);
+    expect(results.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+    const merged = await c.merge({ identifier: id, filename: 'big.bin', path: '/in', totalChunks, totalSize: big.length, hash: sha256(big) });
+    expect(merged.code).toBe(0);
+
+    const listed = await c.list('/in');
+    expect(listed.data.list.map((e: any) => [e.name, e.size])).toEqual([
+      ['big.bin', big.length],
+      ['说明.txt', small.length],
+    ]);
+    const dl = await c.download(['/in/big.bin']);
+    expect(sha256(Buffer.from(await dl.arrayBuffer()))).toBe(sha256(big));
+
+    // The files are in the home of the cluster account the gateway provisioned for this user.
+    const account = (await t.app.ctx.clusterAccounts.list('u-remote', 'sz-a100'))[0];
+    expect(fs.readFileSync(path.join(account.homeDir, 'in', '说明.txt'), 'utf8')).toBe('小文件内容');
+    expect(sha256(fs.readFileSync(path.join(account.homeDir, 'in', 'big.bin')))).toBe(sha256(big));
+  });
+
+  it('refuses unknown and expired tokens with the gateway’s codes', async () => {
+    expect((await remote().list('/')).code).toBe(10133);
+    expect((await remote('forged-token').list('/')).code).toBe(10133);
+    const s = await t.app.ctx.sessions.create('u-expiring');
+    t.clock.advance(31 * 60_000);
+    try {
+      expect((await remote(s.token).list('/')).code).toBe(10157);
+    } finally {
+      t.clock.advance(-31 * 60_000);
+    }
+  });
+
+  it('stops honouring a revoked session within 5 s', async () => {
+    const s = await t.app.ctx.sessions.create('u-revoke');
+    const c = remote(s.token);
+    expect((await c.list('/')).code).toBe(0);
+    await t.app.ctx.sessions.revoke(s.sessionId, 'logout');
+    const revokedAt = Date.now();
+    let code = 0;
+    while (Date.now() - revokedAt < 7_000) {
+      code = (await c.list('/')).code;
+      if (code !== 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(code).toBe(10307);
+    expect(Date.now() - revokedAt).toBeLessThanOrEqual(5_000);
+  });
+});
