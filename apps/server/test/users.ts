@@ -1,4 +1,4 @@
-import { constants, publicEncrypt, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -6,6 +6,9 @@ import type { UserInfo } from '@suanli/contracts';
 import type { Config } from '../src/config';
 import type { Engine } from '../src/db/db';
 import { createPgDatabase, createTestApp, type TestApp } from './harness';
+import { encryptWith } from './rsa';
+
+export { encryptWith };
 
 /**
  * Test helpers for anything that needs a signed-in user: the real flow (code from the outbox → register →
@@ -23,16 +26,6 @@ function parse<T = any>(res: { body: string }): { message: { code: number; messa
 export async function rsaPublicKey(app: FastifyInstance): Promise<string> {
   const res = parse<{ publicKey: string }>(await app.inject({ method: 'GET', url: `${USER_API}/user/rsa-key` }));
   return res.data.publicKey;
-}
-
-/** What a client does: UTF-8 bytes in 117-byte chunks, each RSAES-PKCS1-v1_5, concatenated, base64. */
-export function encryptWith(publicKeyPem: string, value: string): string {
-  const bytes = Buffer.from(value, 'utf8');
-  const blocks: Buffer[] = [];
-  for (let i = 0; i < bytes.length || i === 0; i += 117) {
-    blocks.push(publicEncrypt({ key: publicKeyPem, padding: constants.RSA_PKCS1_PADDING }, bytes.subarray(i, i + 117)));
-  }
-  return Buffer.concat(blocks).toString('base64');
 }
 
 export async function encryptPassword(app: FastifyInstance, password: string): Promise<string> {
