@@ -1,0 +1,204 @@
+import { pathToId } from '@suanli/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { App as AntApp } from 'antd';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configureUploads, useUploadStore } from '../../shared/upload';
+import { resetUploads } from '../../shared/upload/store';
+import { StorageDetailPage, StoragePage } from './routes';
+import { createFakeBackend } from './test/fake-backend';
+
+let backend: ReturnType<typeof createFakeBackend>;
+let location = '';
+
+function LocationProbe() {
+  const l = useLocation();
+  location = l.pathname + l.search;
+  return null;
+}
+
+function renderAt(url: string) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <AntApp>
+        <MemoryRouter initialEntries={[url]}>
+          <LocationProbe />
+          <Routes>
+            <Route path="/storage" element={<StoragePage />} />
+            <Route path="/storage/detail" element={<StorageDetailPage />} />
+          </Routes>
+        </MemoryRouter>
+      </AntApp>
+    </QueryClientProvider>,
+  );
+}
+
+const row = (name: string) => document.querySelector(`[data-testid="storage-row"][data-name="${name}"]`) as HTMLElement | null;
+const findRow = (name: string) => waitFor(() => expect(row(name)).toBeTruthy(), { timeout: 5000 }).then(() => row(name)!);
+const lastBody = (route: string, method?: string) => backend.callsTo(route, method).at(-1)?.body as Record<string, unknown>;
+
+beforeEach(() => {
+  backend = createFakeBackend();
+  backend.put('sz', '/docs', 'dir');
+  backend.put('sz', '/docs/readme.md', 'file', 40);
+  backend.put('sz', '/model.bin', 'file', 300 * 1024, 1_700_000_100_000);
+  backend.put('sz', '/notes.txt', 'file', 5, 1_700_000_200_000);
+  vi.stubGlobal('fetch', backend.fetch);
+  window.localStorage.clear();
+  resetUploads();
+  configureUploads({ upload: () => new Promise(() => {}), hash: null });
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  resetUploads();
+});
+
+describe('StoragePage', () => {
+  it('lists the home folder of the first center with sizes, remembers the center, and opens folders', async () => {
+    renderAt('/storage');
+    const docs = await findRow('docs');
+    expect(row('model.bin')!.textContent).toContain('0.29 MB');
+    expect(row('notes.txt')!.textContent).toContain('5 B');
+    expect(docs.getAttribute('data-type')).toBe('dir');
+    expect(backend.callsTo('/directory', 'POST')[0].url.origin).toBe('http://fs.test');
+    expect(window.localStorage.getItem('suanli.storage.center')).toBe('sz');
+    expect(await screen.findByTestId('storage-usage')).toBeTruthy();
+
+    fireEvent.click(within(docs).getByTestId('storage-open'));
+    await findRow('readme.md');
+    expect(location).toBe('/storage?path=%2Fdocs');
+    expect(screen.getByTestId('storage-breadcrumb').textContent).toContain('docs');
+
+    fireEvent.click(within(screen.getByTestId('storage-breadcrumb')).getByText('全部文件'));
+    await findRow('model.bin');
+    expect(location).toBe('/storage');
+  });
+
+  it('opens a file on its detail page with a text preview fetched by Range', async () => {
+    renderAt('/storage');
+    fireEvent.click(within(await findRow('notes.txt')).getByTestId('storage-open'));
+    await waitFor(() => expect(location).toBe(`/storage/detail?center=sz&path=%2Fnotes.txt`));
+    const preview = await screen.findByTestId('storage-preview');
+    expect(preview.textContent).toBe('conte'); // 5 bytes: Range 0-4
+    const download = backend.callsTo('/file/download').at(-1)!;
+    expect(download.body).toEqual({ paths: ['/notes.txt'] });
+    expect(screen.getByTestId('storage-detail').textContent).toContain('/notes.txt');
+  });
+
+  it('sorts and searches on the server', async () => {
+    renderAt('/storage');
+    await findRow('docs');
+    fireEvent.click(screen.getByText('大小'));
+    await waitFor(() => expect(lastBody('/directory', 'POST')).toEqual({ sortField: 'size', sortOrder: 'ascend' }));
+
+    const search = screen.getByPlaceholderText('搜索当前文件夹');
+    fireEvent.change(search, { target: { value: 'note' } });
+    fireEvent.keyDown(search, { key: 'Enter', keyCode: 13 });
+    await waitFor(() => expect(lastBody('/directory', 'POST')).toMatchObject({ keyword: 'note' }));
+    await waitFor(() => expect(row('model.bin')).toBeNull());
+    expect(row('notes.txt')).toBeTruthy();
+  });
+
+  it('shows a Chinese empty state', async () => {
+    backend.put('sz', '/empty', 'dir');
+    renderAt('/storage?path=/empty');
+    expect(await screen.findByText('此文件夹为空', { exact: false })).toBeTruthy();
+  });
+
+  it('creates a folder through the dialog', async () => {
+    renderAt('/storage');
+    await findRow('docs');
+    fireEvent.click(screen.getByTestId('storage-mkdir'));
+    const input = await screen.findByTestId('storage-name-input');
+    fireEvent.change(input, { target: { value: '实验数据' } });
+    fireEvent.click(screen.getByTestId('storage-modal-ok'));
+    await findRow('实验数据');
+    const call = backend.callsTo(`/directory/${pathToId('/')}`, 'POST')[0];
+    expect(call.body).toEqual({ name: '实验数据' });
+  });
+
+  it('deletes the selection after confirmation', async () => {
+    renderAt('/storage');
+    const notes = await findRow('notes.txt');
+    fireEvent.click(within(notes).getByRole('checkbox'));
+    fireEvent.click(screen.getByTestId('storage-delete'));
+    fireEvent.click(await screen.findByTestId('storage-confirm-ok'));
+    await waitFor(() => expect(row('notes.txt')).toBeNull());
+    expect(lastBody('/file', 'DELETE')).toEqual({ paths: ['/notes.txt'] });
+  });
+
+  it('renames a row', async () => {
+    renderAt('/storage');
+    fireEvent.click(within(await findRow('notes.txt')).getByTestId('storage-rename'));
+    const input = await screen.findByTestId('storage-name-input');
+    await waitFor(() => expect((input as HTMLInputElement).value).toBe('notes.txt'));
+    fireEvent.change(input, { target: { value: 'todo.txt' } });
+    fireEvent.click(screen.getByTestId('storage-modal-ok'));
+    await findRow('todo.txt');
+    expect(lastBody('/file/rename')).toEqual({ path: '/notes.txt', newName: 'todo.txt' });
+  });
+
+  it('queues picked files into the current folder of the current center', async () => {
+    renderAt('/storage?path=/docs');
+    await findRow('readme.md');
+    const input = screen.getByTestId('storage-upload-input') as HTMLInputElement;
+    const file = new File(['abc'], 'new.csv');
+    await act(async () => {
+      fireEvent.change(input, { target: { files: [file] } });
+    });
+    await waitFor(() => expect(useUploadStore.getState().tasks).toHaveLength(1));
+    expect(useUploadStore.getState().tasks[0]).toMatchObject({ name: 'new.csv', path: '/docs', centerId: 'sz', status: 'uploading' });
+  });
+
+  it('accepts a dropped folder: creates its folders, then queues files into them', async () => {
+    renderAt('/storage');
+    await findRow('docs');
+    const fileEntry = (name: string) => ({ isFile: true, isDirectory: false, name, file: (ok: (f: File) => void) => ok(new File(['x'], name)) });
+    let read = false;
+    const folder = {
+      isFile: false,
+      isDirectory: true,
+      name: 'dataset',
+      createReader: () => ({ readEntries: (ok: (e: unknown[]) => void) => ok(read ? [] : ((read = true), [fileEntry('1.jpg'), fileEntry('2.jpg')])) }),
+    };
+    const dataTransfer = {
+      types: ['Files'],
+      files: [],
+      items: [{ kind: 'file', webkitGetAsEntry: () => folder, getAsFile: () => null }],
+      dropEffect: 'none',
+    };
+    const zone = screen.getByTestId('storage-dropzone');
+    fireEvent.dragEnter(zone, { dataTransfer });
+    expect(await screen.findByText('松开鼠标，上传到当前文件夹')).toBeTruthy();
+    fireEvent.drop(zone, { dataTransfer });
+    await waitFor(() => expect(useUploadStore.getState().tasks).toHaveLength(2));
+    expect(backend.callsTo(`/directory/${pathToId('/')}`, 'POST')[0].body).toEqual({ name: 'dataset' });
+    expect(useUploadStore.getState().tasks.map((t) => [t.name, t.path])).toEqual([
+      ['1.jpg', '/dataset'],
+      ['2.jpg', '/dataset'],
+    ]);
+  });
+
+  it('refreshes the listing when an upload into this center finishes', async () => {
+    renderAt('/storage');
+    await findRow('docs');
+    const before = backend.callsTo('/directory', 'POST').length;
+    backend.put('sz', '/fresh.dat', 'file', 1);
+    act(() => useUploadStore.setState((s) => ({ completed: s.completed + 1, lastCompleted: { centerId: 'sz', dir: '/' } })));
+    await findRow('fresh.dat');
+    expect(backend.callsTo('/directory', 'POST').length).toBeGreaterThan(before);
+  });
+
+  it('switches center from the URL and keeps the choice', async () => {
+    backend.put('gz', '/gz-only.txt', 'file', 1);
+    renderAt('/storage?center=gz');
+    await findRow('gz-only.txt');
+    expect(window.localStorage.getItem('suanli.storage.center')).toBe('gz');
+    cleanup();
+    renderAt('/storage');
+    await findRow('gz-only.txt');
+  });
+});
