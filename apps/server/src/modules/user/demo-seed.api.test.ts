@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { engines, type TestApp } from '../../../test/harness';
+import { createSettledTestApp, login } from '../../../test/users';
+import { DEMO_ACCOUNT, seedDemo } from '../../seed';
+
+describe.each(engines)('demo seed (%s)', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createSettledTestApp(engine);
+  });
+  afterAll(() => t.close());
+
+  it('creates the demo account once, prints the console URL and credentials, and signs in', async () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      await seedDemo(t.app);
+      await seedDemo(t.app);
+      const printed = log.mock.calls.map((c) => c.join(' ')).join('\n');
+      expect(printed).toContain(`${t.config.publicUrl}/console`);
+      expect(printed).toContain('demo');
+      expect(printed).toContain('Demo@123456');
+    } finally {
+      log.mockRestore();
+    }
+    const rows = await t.app.ctx.db.selectFrom('users').selectAll().where('username', '=', 'demo').execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ nickname: '演示用户', email: 'demo@suanli.local', status: 'active' });
+    expect(rows[0].password_hash).toMatch(/^\$argon2id\$/);
+    const { user } = await login(t.app, DEMO_ACCOUNT.username, DEMO_ACCOUNT.password);
+    expect(user).toMatchObject({ username: 'demo', nickname: '演示用户', email: 'd***@suanli.local' });
+    expect((await login(t.app, 'demo@suanli.local', DEMO_ACCOUNT.password)).user.id).toBe(user.id);
+  });
+});
