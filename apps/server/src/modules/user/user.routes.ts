@@ -78,7 +78,17 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post<{ Body: Static<typeof SendCodeBody> }>(`${USER_BASE}/user/code`, {
     config: sensitive,
-    schema: { tags, summary: '发送验证码（updatePhone/bindEmail 需登录）', security: [], body: SendCodeBody, response: { 200: Envelope(Null) } },
+    schema: {
+      tags,
+      summary: '发送验证码',
+      description:
+        '6 位数字，5 分钟有效，单次使用，错 5 次作废；同一目标 60 秒 1 次、每天（北京时间）10 次，超限返回 1020。' +
+        'register：目标须未注册；updatePhone/bindEmail：须带 token，目标须未被使用；' +
+        'reset：无论目标是否属于某个账号都返回成功（不暴露账号是否存在），仅在属于账号时才真正发送。',
+      security: [],
+      body: SendCodeBody,
+      response: { 200: Envelope(Null) },
+    },
     handler: async (req) => {
       await service.sendCode(req.body.scene, req.body.target, tokenOf(req));
       return ok(null);
@@ -99,7 +109,16 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post<{ Body: Static<typeof LoginBody> }>(`${USER_BASE}/user/login`, {
     config: sensitive,
-    schema: { tags, summary: '登录（账号为用户名、手机号或邮箱）', security: [], body: LoginBody, response: { 200: Envelope(UserInfo) } },
+    schema: {
+      tags,
+      summary: '登录（账号为用户名、手机号或邮箱）',
+      description:
+        'password 为 RSA 加密后的 base64（见 /user/rsa-key）。账号不存在、密码错误、密文无法解密均返回 1024 用户名或密码错误；' +
+        '同一账号 15 分钟内失败 5 次即锁定 15 分钟（1024，提示剩余分钟数）；账号被禁用返回 1020。',
+      security: [],
+      body: LoginBody,
+      response: { 200: Envelope(UserInfo) },
+    },
     handler: async (req) => ok(await service.login(req.body.account, req.body.password, meta(req))),
   });
 
