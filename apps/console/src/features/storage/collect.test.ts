@@ -45,6 +45,12 @@ describe('collecting dropped files and folders', () => {
     expect(picked.files.map((p) => p.relativePath)).toEqual(['plain.txt']);
   });
 
+  it('takes a top-level file from its item even when its entry cannot be read', async () => {
+    const broken = { isFile: true, isDirectory: false, name: 'x.bin', file: (_ok: unknown, fail: (e: Error) => void) => fail(new Error('NotFoundError')) };
+    const picked = await fromDataTransfer(transfer([{ entry: broken as unknown as FileSystemEntry, file: f('x.bin') }]));
+    expect(picked.files.map((p) => p.relativePath)).toEqual(['x.bin']);
+  });
+
   it('uses files when the DataTransfer has no items', async () => {
     const dt = { types: ['Files'], files: [f('x.txt')], items: undefined } as unknown as DataTransfer;
     expect((await fromDataTransfer(dt)).files.map((p) => p.relativePath)).toEqual(['x.txt']);

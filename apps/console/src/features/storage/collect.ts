@@ -27,17 +27,22 @@ export function fromFileList(list: FileList | File[]): Picked {
  * fall back to their File.
  */
 export function fromDataTransfer(dt: DataTransfer): Promise<Picked> {
+  /** Folders to walk (and file entries whose item had no File). */
   const entries: FileSystemEntry[] = [];
   const loose: File[] = [];
   const items = dt.items ? Array.from(dt.items) : [];
   for (const item of items) {
     if (item.kind !== 'file') continue;
     const entry = typeof item.webkitGetAsEntry === 'function' ? item.webkitGetAsEntry() : null;
-    if (entry) entries.push(entry);
-    else {
-      const file = item.getAsFile();
-      if (file) loose.push(file);
+    if (entry?.isDirectory) {
+      entries.push(entry);
+      continue;
     }
+    // A top-level file is taken as the item's File: that works for scripted drops too, whose entries (if
+    // any) cannot be read.
+    const file = item.getAsFile();
+    if (file) loose.push(file);
+    else if (entry?.isFile) entries.push(entry);
   }
   if (items.length === 0) loose.push(...Array.from(dt.files ?? []));
   return (async () => {

@@ -1,6 +1,6 @@
 import { InboxOutlined } from '@ant-design/icons';
 import { theme, Typography } from 'antd';
-import { useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { isFileDrag } from '../collect';
 
 export interface DropZoneProps {
@@ -16,6 +16,21 @@ export function DropZone({ disabled, onDrop, children }: DropZoneProps) {
   const [over, setOver] = useState(false);
   // dragenter/dragleave fire for every child element; count them so the overlay does not flicker.
   const depth = useRef(0);
+
+  // A file dropped beside the target would make the browser open it and leave the page, cancelling every
+  // running upload; while this page is shown such drops are swallowed.
+  useEffect(() => {
+    const swallow = (e: DragEvent) => {
+      if (isFileDrag(e.dataTransfer)) e.preventDefault();
+    };
+    window.addEventListener('dragover', swallow);
+    window.addEventListener('drop', swallow);
+    return () => {
+      window.removeEventListener('dragover', swallow);
+      window.removeEventListener('drop', swallow);
+    };
+  }, []);
+
   return (
     <div
       data-testid="storage-dropzone"
