@@ -1,0 +1,151 @@
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { APP_CLIENT_ID } from '@suanli/contracts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { queryClient } from '../query-client';
+import { useUserStore } from '../stores/user-store';
+import { AppHeader } from './app-header';
+
+let width = 1440;
+
+/** matchMedia driven by a width the test sets, for min-width / max-width queries. */
+function installMatchMedia() {
+  vi.stubGlobal('matchMedia', (query: string) => {
+    const min = /min-width:\s*(\d+)px/.exec(query);
+    const max = /max-width:\s*(\d+)px/.exec(query);
+    const matches = (!min || width >= Number(min[1])) && (!max || width <= Number(max[1]));
+    return {
+      matches,
+      media: query,
+      onchange: null,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      addListener: () => {},
+      removeListener: () => {},
+      dispatchEvent: () => false,
+    };
+  });
+}
+
+const calls: string[] = [];
+
+function envelope(data: unknown) {
+  return new Response(JSON.stringify({ message: { code: 0, message: '操作成功' }, data }), {
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+function installGateway(compTotal = '12.50', unread = 3) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      calls.push(url);
+      if (url.includes('/comp-powers/')) return envelope({ userId: 'u1', total: compTotal, items: [] });
+      if (url.includes('/unview/count')) return envelope(unread);
+      if (url.includes('/user/logout')) return envelope(null);
+      return envelope(null);
+    }),
+  );
+}
+
+function renderHeader(path = '/training') {
+  const router = createMemoryRouter(
+    [
+      { path: '/training', element: <AppHeader />, handle: { menuKey: 'training', title: '训练任务' } },
+      { path: '*', element: <div>elsewhere</div> },
+    ],
+    { initialEntries: [path] },
+  );
+  render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+beforeEach(() => {
+  calls.length = 0;
+  queryClient.clear();
+  useUserStore.getState().clearUser();
+  useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', nickname: '爱丽丝', token: 't1', createTime: 1700000000000, headImage: null });
+  installMatchMedia();
+  installGateway();
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('header', () => {
+  it.each([
+    [1199, false],
+    [1200, true],
+    [1600, true],
+    [2400, true],
+    [992, false],
+    [375, false],
+  ])('at %i px the title is shown: %s', (w, shown) => {
+    width = w;
+    renderHeader();
+    expect(screen.queryByTestId('header-title') !== null).toBe(shown);
+    // The logo is always there.
+    expect(screen.getByTestId('header-logo')).toBeTruthy();
+  });
+
+  it('shows the unread count, the remaining compute power and the nickname', async () => {
+    width = 1440;
+    renderHeader();
+    await waitFor(() => expect(screen.getByTestId('header-unread').textContent).toBe('3'));
+    await waitFor(() => expect(screen.getByTestId('header-comp-power').textContent).toContain('12.50'));
+    expect(screen.getByTestId('header-nickname').textContent).toBe('爱丽丝');
+    // Counted from the account's creation time.
+    const countCall = (fetch as unknown as { mock: { calls: [string, RequestInit][] } }).mock.calls.find(([u]) => u.includes('/unview/count'));
+    expect(JSON.parse(String(countCall![1].body))).toEqual({ startTime: 1700000000000 });
+  });
+
+  it('refetches compute power every time the avatar menu opens', async () => {
+    renderHeader();
+    await waitFor(() => expect(calls.filter((u) => u.includes('/comp-powers/u1'))).toHaveLength(1));
+    fireEvent.click(screen.getByTestId('header-avatar'));
+    await waitFor(() => expect(calls.filter((u) => u.includes('/comp-powers/u1'))).toHaveLength(2));
+    expect(await screen.findByTestId('user-menu-profile')).toBeTruthy();
+  });
+
+  it('logs out with the client id, forgets the user and goes to /login', async () => {
+    const router = renderHeader();
+    fireEvent.click(screen.getByTestId('header-avatar'));
+    fireEvent.click(await screen.findByTestId('user-menu-logout'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(calls).toContain(`/gateway/user/api/v1/user/logout?appClientId=${APP_CLIENT_ID}`);
+    expect(useUserStore.getState().userInfo).toEqual({});
+  });
+
+  it('opens the help documentation in a new window', async () => {
+    renderHeader();
+    fireEvent.click(screen.getByTestId('header-avatar'));
+    const help = await screen.findByTestId('user-menu-help');
+    expect(help.getAttribute('target')).toBe('_blank');
+    expect(help.getAttribute('href')).toMatch(/^https?:\/\//);
+  });
+
+  it('goes to the message centre from the bell', async () => {
+    const router = renderHeader();
+    fireEvent.click(screen.getByTestId('header-bell'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/message'));
+  });
+
+  it('goes to the dashboard from the logo', async () => {
+    const router = renderHeader();
+    fireEvent.click(screen.getByTestId('header-logo'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+  });
+
+  it('highlights the menu group of the current route', () => {
+    renderHeader();
+    // Entries live in popups that render on open; the group in the bar carries the highlight.
+    expect(screen.getByText('AI计算').closest('li')?.className).toContain('ant-menu-submenu-selected');
+    expect(screen.getByText('公共服务').closest('li')?.className).not.toContain('ant-menu-submenu-selected');
+  });
+});

@@ -1,0 +1,153 @@
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createMemoryRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
+import { menuPath } from './menu';
+import { Providers } from './providers';
+import { buildRoutes, menuKeyOf, type RouteHandle } from './routes';
+import { useUserStore } from './stores/user-store';
+
+/** Every route of the spec's table (design/console.md), with parameters filled in. */
+const SPEC_PATHS: [path: string, menuKey: string][] = [
+  ['/training', 'training'],
+  ['/training/develop', 'training'],
+  ['/training/distributed', 'training'],
+  ['/training/task/train', 'training'],
+  ['/training/detail/train/42', 'training'],
+  ['/storage', 'storage'],
+  ['/storage/detail', 'storage'],
+  ['/login', 'login'],
+  ['/login/register', 'login'],
+  ['/login/find', 'login'],
+  ['/login/edit', 'login'],
+  ['/user-center', 'user-center'],
+  ['/image', 'image'],
+  ['/image/form', 'image'],
+  ['/image/detail/7', 'image'],
+  ['/expense', 'expense'],
+  ['/order', 'order'],
+  ['/keypair', 'keypair'],
+  ['/keypair/create', 'keypair'],
+  ['/quantum', 'quantum'],
+  ['/comming-soon/9', 'comming-soon'],
+  ['/message', 'message'],
+  ['/resource', 'resource'],
+  ['/resource/dashboard', 'resource'],
+  ['/dashboard', 'resource'],
+  ['/workorder', 'workorder'],
+  ['/dataset', 'dataset'],
+  ['/dataset/detail/3', 'dataset'],
+  ['/team', 'team'],
+  ['/team/detail/5', 'team'],
+  ['/model', 'model'],
+  ['/model/detail/9', 'model'],
+  ['/pay', 'pay'],
+  ['/pay/alipay', 'pay'],
+  ['/slurm-template', 'slurm-template'],
+  ['/slurm-template/eshell', 'eshell'],
+  ['/slurm-task', 'slurm-task'],
+  ['/slurm-task/task/batch', 'slurm-task'],
+  ['/slurm-task/detail/batch/11', 'slurm-task'],
+  ['/public-data/dataset', 'public-data'],
+  ['/public-data/model', 'public-data'],
+  ['/public-data/detail/dataset/2', 'public-data'],
+  ['/user-agreement', 'user-agreement'],
+];
+
+const routes = buildRoutes();
+
+function leaf(path: string): RouteObject | undefined {
+  const matches = matchRoutes(routes, path);
+  return matches?.[matches.length - 1]?.route;
+}
+
+describe('route table', () => {
+  it.each(SPEC_PATHS)('%s resolves to a lazy page (menu key %s)', async (path, menuKey) => {
+    const route = leaf(path);
+    expect(route?.path).not.toBe('*');
+    expect(typeof route?.lazy).toBe('function');
+    expect((route?.handle as RouteHandle).menuKey).toBe(menuKey);
+    const loaded = await (route!.lazy as () => Promise<{ Component?: unknown }>)();
+    expect(typeof loaded.Component).toBe('function');
+  });
+
+  it('sends unknown paths to the catch-all', () => {
+    expect(leaf('/no/such/page')?.path).toBe('*');
+    expect(leaf('/trainingx')?.path).toBe('*');
+  });
+
+  it('derives menu keys from the first path segment unless set', () => {
+    expect(menuKeyOf({ path: '/training/detail/:type/:id' })).toBe('training');
+    expect(menuKeyOf({ path: '/slurm-template/eshell', menuKey: 'eshell' })).toBe('eshell');
+  });
+
+  it('sends unknown menu keys to team management', () => {
+    expect(menuPath('storage')).toBe('/storage');
+    expect(menuPath('eshell')).toBe('/slurm-template/eshell');
+    expect(menuPath('whatever')).toBe('/team');
+  });
+});
+
+describe('navigation through the real route table', () => {
+  class IdleSocket {
+    readyState = 0;
+    onopen = null;
+    onmessage = null;
+    onclose = null;
+    onerror = null;
+    send() {}
+    close() {}
+  }
+
+  beforeAll(() => {
+    vi.stubGlobal('WebSocket', IdleSocket);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        const data = url.includes('/comp-powers/') ? { userId: 'u1', total: '0.00', items: [] } : url.includes('/unview/count') ? 0 : [];
+        return new Response(JSON.stringify({ message: { code: 0, message: '操作成功' }, data }), {
+          headers: { 'content-type': 'application/json' },
+        });
+      }),
+    );
+  });
+  afterAll(() => vi.unstubAllGlobals());
+  beforeEach(() => useUserStore.getState().clearUser());
+  afterEach(() => cleanup());
+
+  function renderAt(path: string) {
+    const router = createMemoryRouter(buildRoutes(), { initialEntries: [path] });
+    render(
+      <Providers>
+        <RouterProvider router={router} />
+      </Providers>,
+    );
+    return router;
+  }
+
+  it('lands a signed-in user on an unknown path at / and then /training', async () => {
+    useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', token: 't1', createTime: 1 });
+    const router = renderAt('/no/such/page');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/training'));
+    expect(await screen.findByText('功能建设中')).toBeTruthy();
+    expect(screen.getByTestId('app-header')).toBeTruthy();
+  });
+
+  it('forwards /public-data to its dataset tab', async () => {
+    useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', token: 't1', createTime: 1 });
+    const router = renderAt('/public-data');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/public-data/dataset'));
+  });
+
+  it('sends a visitor without a session to login, keeping where they wanted to go', async () => {
+    const router = renderAt('/message');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(router.state.location.search).toBe(`?redirect=${encodeURIComponent('/message')}`);
+    expect(await screen.findByTestId('login-submit')).toBeTruthy();
+  });
+
+  it('shows the quantum coming-soon page', async () => {
+    useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', token: 't1', createTime: 1 });
+    renderAt('/quantum');
+    expect(await screen.findByTestId('coming-soon')).toBeTruthy();
+  });
+});
