@@ -22,13 +22,9 @@ export interface RouteHandle {
   title: string;
 }
 
-/** The storage engineer's module once it exists; until then its pages show “功能建设中”. */
-type StorageModule = { StoragePage: ComponentType; StorageDetailPage: ComponentType };
-const storageModule = Object.values(import.meta.glob<StorageModule>('../features/storage/routes.tsx'))[0];
-
 const groups = {
   training: () => import('../features/training/routes'),
-  storage: storageModule ?? (() => import('../features/storage-placeholder/routes')),
+  storage: () => import('../features/storage/routes'),
   auth: () => import('../features/auth/routes'),
   userCenter: () => import('../features/user-center/routes'),
   image: () => import('../features/image/routes'),
