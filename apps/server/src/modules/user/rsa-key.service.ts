@@ -1,6 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { RSA_KEY_BITS } from '@suanli/contracts';
-import { newId } from '../../lib/id';
 import { decryptChunked, parsePrivateKey, type RsaPrivateKey } from './rsa-cipher';
 import type { RsaKeyRepository } from './rsa-key.repository';
 
@@ -42,14 +41,6 @@ export class RsaKeyService {
     if ((await this.repo.listActive()).length === 0) {
       await this.repo.insertIfAbsent({ id: 'initial', ...generatePair(), now: this.clock() });
     }
-    this.cache = null;
-  }
-
-  /** Makes a fresh key pair the served one (operators; also used by tests). */
-  async rotate(): Promise<void> {
-    // Strictly newer than the current key even if the clock has not moved, so the new one is served.
-    const newest = (await this.repo.listActive())[0]?.create_time ?? 0;
-    await this.repo.insertIfAbsent({ id: newId(), ...generatePair(), now: Math.max(this.clock(), newest + 1) });
     this.cache = null;
   }
 
