@@ -39,6 +39,13 @@ export async function createPgDatabase(): Promise<{ url: string; drop: () => Pro
     drop: async () => {
       const c = new pg.Client({ connectionString: PG_ADMIN_URL });
       await c.connect();
+      // pg's Pool.end() resolves before the server has seen every connection close; give them a moment
+      // so FORCE only ever terminates stragglers, never a connection a test still uses.
+      for (let i = 0; i < 40; i++) {
+        const r = await c.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        if (r.rows[0].n === 0) break;
+        await new Promise((res) => setTimeout(res, 50));
+      }
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
     },

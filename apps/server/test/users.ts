@@ -3,9 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { UserInfo } from '@suanli/contracts';
-import type { Config } from '../src/config';
-import type { Engine } from '../src/db/db';
-import { createPgDatabase, createTestApp, type TestApp } from './harness';
 import { encryptWith } from './rsa';
 
 export { encryptWith };
@@ -124,22 +121,3 @@ export async function call<T = any>(
   return { status: res.statusCode, ...parse<T>(res) };
 }
 
-/**
- * `createTestApp`, except that the PostgreSQL database is dropped only once the pool's connections have
- * really closed. pg-pool's end() resolves before its clients finish ending; `DROP DATABASE … WITH (FORCE)`
- * then kills them mid-close and their error surfaces as an uncaught exception that fails the run. The more
- * connections a test opened (parallel requests), the likelier that is.
- */
-export async function createSettledTestApp(engine: Engine, overrides: Partial<Config> = {}): Promise<TestApp> {
-  if (engine !== 'postgres' || overrides.databaseUrl) return createTestApp(engine, overrides);
-  const database = await createPgDatabase();
-  const t = await createTestApp(engine, { ...overrides, databaseUrl: database.url });
-  return {
-    ...t,
-    close: async () => {
-      await t.close();
-      await new Promise((r) => setTimeout(r, 250));
-      await database.drop();
-    },
-  };
-}

@@ -21,6 +21,9 @@ export interface DbHandle {
 export function openDb(opts: { databaseUrl?: string; sqliteFile: string }): DbHandle {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle client whose server connection dies (restart, failover, admin kill) emits 'error' on the
+    // pool; unhandled, that would crash the process. The pool replaces the client on next use.
+    pool.on('error', (err) => console.warn(`postgres idle client error: ${err.message}`));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', close: () => db.destroy() };
   }

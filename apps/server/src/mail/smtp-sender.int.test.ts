@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../../test/harness';
-import { call, createSettledTestApp, encryptPassword, login, readOutbox, readOutboxCode, requestCode } from '../../test/users';
+import { createTestApp, type TestApp } from '../../test/harness';
+import { call, encryptPassword, login, readOutbox, readOutboxCode, requestCode } from '../../test/users';
 
 interface Received {
   from: string;
@@ -69,7 +69,7 @@ describe('verification codes over SMTP', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.server.address() as AddressInfo;
-    t = await createSettledTestApp('sqlite', {
+    t = await createTestApp('sqlite', {
       mail: { kind: 'smtp', host: '127.0.0.1', port, secure: false, user: 'mailer', pass: 's3cret', from: 'noreply@suanli.local' },
     });
   });

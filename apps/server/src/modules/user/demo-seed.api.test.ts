@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { engines, type TestApp } from '../../../test/harness';
-import { createSettledTestApp, login } from '../../../test/users';
+import { createTestApp, engines, type TestApp } from '../../../test/harness';
+import { login } from '../../../test/users';
 import { DEMO_ACCOUNT, seedDemo } from '../../seed';
 
 describe.each(engines)('demo seed (%s)', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createSettledTestApp(engine);
+    t = await createTestApp(engine);
   });
   afterAll(() => t.close());
 

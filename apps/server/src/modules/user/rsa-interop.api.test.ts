@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engines, type TestApp } from '../../../test/harness';
-import { createSettledTestApp, readOutboxCode, registerAndLogin, USER_API } from '../../../test/users';
+import { createTestApp, engines, type TestApp } from '../../../test/harness';
+import { readOutboxCode, registerAndLogin, USER_API } from '../../../test/users';
 
 /**
  * The issue's criterion: a standard client interoperates. The key is fetched over real HTTP, the password is
@@ -17,7 +17,7 @@ describe.each(engines)('RSA interop with openssl over HTTP (%s)', (engine) => {
   let keyFile: string;
 
   beforeAll(async () => {
-    t = await createSettledTestApp(engine);
+    t = await createTestApp(engine);
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const addr = t.app.server.address();
     if (!addr || typeof addr === 'string') throw new Error('no address');

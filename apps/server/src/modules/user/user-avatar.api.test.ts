@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, engines, type TestApp } from '../../../test/harness';
-import { call, createSettledTestApp, registerAndLogin } from '../../../test/users';
+import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
+import { call, registerAndLogin } from '../../../test/users';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR-fake-png-body')]);
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('JFIF-fake-jpeg-body')]);
@@ -29,7 +29,7 @@ function multipart(file: { field?: string; name: string; type: string; bytes: Bu
 describe.each(engines)('avatar (%s)', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createSettledTestApp(engine);
+    t = await createTestApp(engine);
   });
   afterAll(() => t.close());
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engines, type TestApp } from '../../../test/harness';
-import { call, createSettledTestApp, encryptPassword, login, readOutbox, readOutboxCode, registerAndLogin, requestCode } from '../../../test/users';
+import { createTestApp, engines, type TestApp } from '../../../test/harness';
+import { call, encryptPassword, login, readOutbox, readOutboxCode, registerAndLogin, requestCode } from '../../../test/users';
 import { dayStart } from './verification-code.rules';
 
 const freshPhone = () => `1${String(Math.floor(Math.random() * 1e10)).padStart(10, '0')}`;
@@ -11,7 +11,7 @@ const otherCode = (code: string) => String((Number(code) + 1) % 1_000_000).padSt
 describe.each(engines)('verification codes and contact changes (%s)', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createSettledTestApp(engine);
+    t = await createTestApp(engine);
   });
   afterAll(() => t.close());
 

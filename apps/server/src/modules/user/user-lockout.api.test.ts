@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engines, type TestApp } from '../../../test/harness';
-import { call, createSettledTestApp, encryptPassword, readOutboxCode, registerAndLogin, requestCode } from '../../../test/users';
+import { createTestApp, engines, type TestApp } from '../../../test/harness';
+import { call, encryptPassword, readOutboxCode, registerAndLogin, requestCode } from '../../../test/users';
 
 const WRONG = { code: 1024, message: '用户名或密码错误' };
 const LOCKED = { code: 1024, message: '密码错误次数过多，账号已锁定，请15分钟后再试' };
@@ -9,7 +9,7 @@ const LOCKED = { code: 1024, message: '密码错误次数过多，账号已锁�
 describe.each(engines)('login lockout (%s)', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createSettledTestApp(engine);
+    t = await createTestApp(engine);
   });
   afterAll(() => t.close());
 

@@ -1,7 +1,7 @@
 import { createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engines, type TestApp } from '../../../test/harness';
-import { call, createSettledTestApp, encryptPassword, encryptWith, login, readOutbox, readOutboxCode, registerAndLogin, requestCode } from '../../../test/users';
+import { call, encryptPassword, encryptWith, login, readOutbox, readOutboxCode, registerAndLogin, requestCode } from '../../../test/users';
 
 const freshPhone = () => `1${String(Math.floor(Math.random() * 1e10)).padStart(10, '0')}`;
 const freshEmail = () => `m_${randomBytes(5).toString('hex')}@Example.COM`;
@@ -10,7 +10,7 @@ const freshName = (prefix = 'u') => `${prefix}_${randomBytes(5).toString('hex')}
 describe.each(engines)('user api (%s)', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createSettledTestApp(engine);
+    t = await createTestApp(engine);
   });
   afterAll(() => t.close());
 
