@@ -13,9 +13,6 @@ export interface UsersTable {
   head_image: string | null;
   roles: string;
   status: string;
-  failed_logins: number;
-  first_failed_at: number | null;
-  locked_until: number | null;
   create_time: number;
   update_time: number;
 }

@@ -12,9 +12,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('head_image', 'text')
     .addColumn('roles', 'text', (c) => c.notNull().defaultTo('user'))
     .addColumn('status', 'text', (c) => c.notNull().defaultTo('active'))
-    .addColumn('failed_logins', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('first_failed_at', 'bigint')
-    .addColumn('locked_until', 'bigint')
     .addColumn('create_time', 'bigint', (c) => c.notNull())
     .addColumn('update_time', 'bigint', (c) => c.notNull())
     .execute();

@@ -42,7 +42,6 @@ export class UserRepository {
           head_image: null,
           roles: 'user',
           status: 'active',
-          failed_logins: 0,
           create_time: row.now,
           update_time: row.now,
         })
