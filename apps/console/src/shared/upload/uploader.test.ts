@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hashFileNode } from './hash.node';
+import { hashFileNode } from './node-hash';
 import { chunkLength, totalChunksOf, uploadFile, uploadIdentifier, UploadError, type UploadFile, type UploadOptions, type UploadProgress } from './uploader';
 import { startFakeFileService, type FakeFileService } from './test/fake-file-service';
 
