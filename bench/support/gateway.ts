@@ -1,4 +1,5 @@
-// A gateway on the embedded default (SQLite in a temp dir) for benchmarks: prints {port, token} once ready.
+// A gateway on the embedded default (SQLite in a temp dir, or BENCH_DATA_DIR) for benchmarks: prints
+// {port, token} once ready. CONSOLE_DIST (default apps/console/dist) is served when built.
 // The session and messages are created through the services every module uses, so the benchmark measures
 // the real authenticated route (token lookup + indexed COUNT) without depending on the sign-up flow.
 import fs from 'node:fs';
@@ -7,12 +8,12 @@ import path from 'node:path';
 import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'suanli-bench-'));
+const ownDir = !process.env.BENCH_DATA_DIR;
+const dataDir = process.env.BENCH_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'suanli-bench-'));
 const config = {
   ...loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', SEED_DEMO: 'false' }),
   // The per-IP limit would otherwise cap the load generator; the plugin still runs on every request.
   rateLimit: { max: 1_000_000_000, timeWindowMs: 60_000 },
-  consoleDist: undefined,
 };
 const app = await buildApp(config);
 const userId = 'bench-user';
@@ -24,7 +25,7 @@ await app.listen({ host: '127.0.0.1', port: 0 });
 console.log(JSON.stringify({ port: (app.server.address() as { port: number }).port, token }));
 process.on('SIGTERM', () => {
   app.close().finally(() => {
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true });
     process.exit(0);
   });
 });

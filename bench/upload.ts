@@ -1,0 +1,204 @@
+// bench/upload: a 2 GiB file through the console's real upload client (apps/console/src/shared/upload,
+// driven from Node) into a standalone file service, against a plain streamed HTTP PUT to the same disk in
+// the same run (budget ≥ 0.9×, file-service memory flat); then a resume run that SIGKILLs the file
+// service mid-upload several times, restarts it, and must finish with a matching sha256.
+// Run: npm run upload -w bench    (BENCH_UPLOAD_MB=2048, BENCH_RESUME_MB=1024, BENCH_KILLS=3)
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { ChildProcess } from 'node:child_process';
+import { hashFileNode } from '../apps/console/src/shared/upload/node-hash';
+import { uploadFile, type UploadFile } from '../apps/console/src/shared/upload/uploader';
+import { startJsonProcess, stop } from './support/proc';
+
+const MB = 1024 * 1024;
+const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB ?? 2048);
+const RESUME_MB = Number(process.env.BENCH_RESUME_MB ?? 1024);
+const KILLS = Number(process.env.BENCH_KILLS ?? 3);
+const CENTER = 'sz-a100';
+const here = import.meta.dirname;
+const root = path.resolve(here, '..');
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'suanli-bench-upload-'));
+const log = (...a: unknown[]) => console.log(`[upload-bench ${new Date().toISOString().slice(11, 19)}]`, ...a);
+
+async function makeFile(file: string, mb: number) {
+  const out = fs.createWriteStream(file);
+  for (let i = 0; i < mb; i++) {
+    if (!out.write(randomBytes(MB))) await new Promise<void>((r) => out.once('drain', () => r()));
+  }
+  await new Promise<void>((r, j) => out.end((err?: Error | null) => (err ? j(err) : r())));
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Peak resident memory of a process while `work` runs, sampled every 100 ms from /proc. */
+async function peakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peakMiB: number; samples: number[] }> {
+  const samples: number[] = [];
+  const timer = setInterval(() => {
+    try {
+      const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (m) samples.push(Math.round(Number(m[1]) / 1024));
+    } catch {
+      /* process restarting */
+    }
+  }, 100);
+  try {
+    const result = await work();
+    return { result, peakMiB: Math.max(0, ...samples), samples };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function namedBlob(file: string): Promise<UploadFile> {
+  const blob = await fs.openAsBlob(file);
+  return Object.assign(blob, { name: path.basename(file), lastModified: fs.statSync(file).mtimeMs });
+}
+
+async function startFileService(gatewayUrl: string, port: number): Promise<ChildProcess> {
+  const { child } = await startJsonProcess(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/file-service/main.ts')], {
+    CENTER_ID: CENTER,
+    GATEWAY_URL: gatewayUrl,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+  }, (line) => line.includes('file service of'));
+  return child;
+}
+
+const sha256File = async (file: string) => {
+  const h = createHash('sha256');
+  await pipeline(fs.createReadStream(file), h);
+  return h.digest('hex');
+};
+
+// ── set-up ───────────────────────────────────────────────────────────────────────────────────────────
+const src = path.join(dataDir, 'source.bin');
+const resumeSrc = path.join(dataDir, 'resume.bin');
+log(`writing ${UPLOAD_MB} MiB and ${RESUME_MB} MiB of random data under ${dataDir}`);
+await makeFile(src, UPLOAD_MB);
+await makeFile(resumeSrc, RESUME_MB);
+const srcHash = await sha256File(src);
+const resumeHash = await sha256File(resumeSrc);
+
+const gw = await startJsonProcess<{ port: number; token: string }>(process.execPath, ['--import', 'tsx', path.join(here, 'support/gateway.ts')], {
+  BENCH_DATA_DIR: dataDir,
+});
+const gatewayUrl = `http://127.0.0.1:${gw.info.port}`;
+const token = gw.info.token;
+const fsPort = await freePort();
+let fileService = await startFileService(gatewayUrl, fsPort);
+const baseUrl = `http://127.0.0.1:${fsPort}`;
+const home = (
+  (await fetch(`${gatewayUrl}/gateway/user/api/v1/agent/user/get?subCenterId=${CENTER}`, { headers: { token } }).then((r) => r.json())) as {
+    data: { homeDir: string }[];
+  }
+).data[0].homeDir;
+
+// ── baseline: plain streamed PUT ─────────────────────────────────────────────────────────────────────
+const put = await startJsonProcess<{ port: number }>(process.execPath, [path.join(here, 'support/put-server.mjs')], { PUT_DIR: path.join(dataDir, 'plain') });
+const t0 = performance.now();
+await new Promise<void>((resolve, reject) => {
+  const req = http.request({ host: '127.0.0.1', port: put.info.port, method: 'PUT', path: '/source.bin' }, (res) => {
+    res.resume();
+    res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`PUT ${res.statusCode}`))));
+  });
+  pipeline(fs.createReadStream(src, { highWaterMark: MB }), req).catch(reject);
+});
+const plainSec = (performance.now() - t0) / 1000;
+await stop(put.child);
+fs.rmSync(path.join(dataDir, 'plain'), { recursive: true, force: true });
+log(`plain PUT: ${plainSec.toFixed(2)} s`);
+
+// ── the real client: chunked, 3 in flight, hash verified at merge ────────────────────────────────────
+const t1 = performance.now();
+const main = await peakRss(fileService.pid!, async () =>
+  uploadFile({ baseUrl, token, file: await namedBlob(src), targetDir: '/', hash: (signal) => hashFileNode(src, signal) }),
+);
+const clientSec = (performance.now() - t1) / 1000;
+const stored = path.join(home, path.basename(src));
+const mainOk = (await sha256File(stored)) === srcHash;
+log(`client upload: ${clientSec.toFixed(2)} s, sha256 ${mainOk ? 'matches' : 'MISMATCH'}, file-service peak RSS ${main.peakMiB} MiB`);
+fs.rmSync(stored);
+
+// ── resume: SIGKILL the file service mid-upload, restart it, upload again until done ─────────────────
+const resumeFile = await namedBlob(resumeSrc);
+const chunksNeeded = Math.ceil(resumeFile.size / (8 * MB));
+let chunksSent = 0;
+let attempts = 0;
+let kills = 0;
+let resumeEntry = null;
+const t2 = performance.now();
+while (!resumeEntry) {
+  attempts++;
+  const killAt = kills < KILLS ? ((kills + 1) / (KILLS + 1)) * 100 : Infinity;
+  const controller = new AbortController();
+  let killed: Promise<void> | null = null;
+  try {
+    const r = await uploadFile({
+      baseUrl,
+      token,
+      file: resumeFile,
+      targetDir: '/',
+      signal: controller.signal,
+      retries: 1,
+      retryDelayMs: 200,
+      // No content hash up front: an instant upload would skip the very resume this run is about. The
+      // server still verifies the size, and the sha256 is compared on disk below.
+      onProgress: (p) => {
+        if (!killed && p.percent >= killAt) {
+          killed = stop(fileService, 'SIGKILL');
+        }
+      },
+    });
+    chunksSent = r.sentChunks.length;
+    resumeEntry = r.entry;
+  } catch (err) {
+    controller.abort();
+    if (!killed) throw err;
+    await killed;
+    kills++;
+    log(`killed the file service at ≥${Math.round(killAt)}% (${(err as Error).message}); restarting`);
+    fileService = await startFileService(gatewayUrl, fsPort);
+  }
+}
+const resumeSec = (performance.now() - t2) / 1000;
+const resumeOk = (await sha256File(path.join(home, path.basename(resumeSrc)))) === resumeHash;
+log(`resume: ${kills} kills, ${attempts} attempts, ${resumeSec.toFixed(1)} s, sha256 ${resumeOk ? 'matches' : 'MISMATCH'}`);
+
+await stop(fileService);
+await stop(gw.child);
+fs.rmSync(dataDir, { recursive: true, force: true });
+
+const result = {
+  date: new Date().toISOString(),
+  machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`,
+  sizeMiB: UPLOAD_MB,
+  plainPutSec: Number(plainSec.toFixed(2)),
+  clientUploadSec: Number(clientSec.toFixed(2)),
+  ratio: Number((plainSec / clientSec).toFixed(3)),
+  plainMiBps: Math.round(UPLOAD_MB / plainSec),
+  clientMiBps: Math.round(UPLOAD_MB / clientSec),
+  sha256Match: mainOk,
+  fileServicePeakRssMiB: main.peakMiB,
+  fileServiceRssSamplesMiB: { first: main.samples[0], last: main.samples.at(-1), min: Math.min(...main.samples) },
+  resume: { sizeMiB: RESUME_MB, kills, attempts, chunksNeeded, chunksSentByFinalAttempt: chunksSent, seconds: Number(resumeSec.toFixed(1)), sha256Match: resumeOk },
+  budget: { ratio: 0.9 },
+};
+fs.mkdirSync(path.join(here, 'results'), { recursive: true });
+fs.writeFileSync(path.join(here, 'results/upload.json'), JSON.stringify(result, null, 2));
+console.log(JSON.stringify(result, null, 2));
+if (!mainOk || !resumeOk) process.exit(1);
