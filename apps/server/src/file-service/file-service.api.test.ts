@@ -71,6 +71,42 @@ function unzip(buf: Buffer): Promise<Record<string, Buffer | null>> {
   });
 }
 
+/**
+ * A multipart chunk request over raw HTTP that sends the fields and the first `sendFirst` bytes of the file
+ * part and then holds the rest back until `finish()` — to observe the server while a body is in flight.
+ */
+function partialMultipart(url: string, token: string, fields: Record<string, string>, file: Buffer, sendFirst: number) {
+  const boundary = `b${randomBytes(8).toString('hex')}`;
+  let head = '';
+  for (const [k, v] of Object.entries(fields)) head += `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
+  head += `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fields.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  const tail = `\r\n--${boundary}--\r\n`;
+  const u = new URL(url);
+  const req = http.request({
+    host: u.hostname,
+    port: u.port,
+    path: u.pathname,
+    method: 'POST',
+    headers: { token, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': Buffer.byteLength(head) + file.length + Buffer.byteLength(tail) },
+  });
+  const answer = new Promise<{ code: number; message: string }>((resolve, reject) => {
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve(JSON.parse(text).message));
+    });
+    req.on('error', reject);
+  });
+  req.write(head);
+  const sent = new Promise<void>((r) => req.write(file.subarray(0, sendFirst), () => setTimeout(r, 100)));
+  return {
+    sent,
+    answer,
+    finish: () => req.end(Buffer.concat([file.subarray(sendFirst), Buffer.from(tail)])),
+    abort: () => req.destroy(),
+  };
+}
+
 describe.each(engines)('file service (%s)', (engine) => {
   let t: TestApp;
   let origin: string;
@@ -241,8 +277,11 @@ describe.each(engines)('file service (%s)', (engine) => {
       const again = await alice.chunks(id, '/big', 'a.bin', bytes, CS, [1]);
       expect(again.results[0].data).toEqual({ uploaded: [1, 3] });
       const staged = path.join(uploadsDir(aliceHome), id);
-      expect(fs.readdirSync(staged).sort()).toEqual(['1', '3', 'meta.json']);
-      expect(fs.readFileSync(path.join(staged, '1'))).toEqual(bytes.subarray(0, CS));
+      expect(fs.readdirSync(staged).sort()).toEqual(['1', '3', 'data', 'meta.json']);
+      const data = fs.readFileSync(path.join(staged, 'data'));
+      expect(data.length).toBe(bytes.length);
+      expect(data.subarray(0, CS)).toEqual(bytes.subarray(0, CS));
+      expect(data.subarray(2 * CS)).toEqual(bytes.subarray(2 * CS));
 
       // Merge with chunk 2 missing: 1306 and no file.
       const missing = await alice.merge({ identifier: id, filename: 'a.bin', path: '/big', totalChunks: 3, totalSize: bytes.length });
@@ -250,20 +289,21 @@ describe.each(engines)('file service (%s)', (engine) => {
       expect(missing.message).toContain('2');
       expect(fs.existsSync(path.join(aliceHome, 'big'))).toBe(false);
 
-      // A chunk of the wrong length is refused (1307) and not kept.
-      const short = await alice.chunk({ identifier: id, chunkNumber: 2, totalChunks: 3, chunkSize: CS, totalSize: bytes.length, filename: 'a.bin', path: '/big' }, bytes.subarray(CS, 2 * CS - 1));
-      expect(short.code).toBe(1307);
-      const long = await alice.chunk({ identifier: id, chunkNumber: 2, totalChunks: 3, chunkSize: CS, totalSize: bytes.length, filename: 'a.bin', path: '/big' }, Buffer.concat([bytes.subarray(CS, 2 * CS), Buffer.from('x')]));
-      expect(long.code).toBe(1307);
-      expect(fs.readdirSync(staged).sort()).toEqual(['1', '3', 'meta.json']);
+      // A chunk of the wrong length is refused (1307) and not marked complete.
+      const chunk2 = { identifier: id, chunkNumber: 2, totalChunks: 3, chunkSize: CS, totalSize: bytes.length, filename: 'a.bin', path: '/big' };
+      expect((await alice.chunk(chunk2, bytes.subarray(CS, 2 * CS - 1))).code).toBe(1307);
+      expect((await alice.chunk(chunk2, Buffer.concat([bytes.subarray(CS, 2 * CS), Buffer.from('x')]))).code).toBe(1307);
+      expect(fs.readdirSync(staged).sort()).toEqual(['1', '3', 'data', 'meta.json']);
+      // A re-send of a complete chunk that fails half-way leaves that chunk missing, to be sent again.
+      expect((await alice.chunk({ ...chunk2, chunkNumber: 1 }, bytes.subarray(0, 100))).code).toBe(1307);
+      expect((await alice.status({ identifier: id, path: '/big', filename: 'a.bin', totalSize: bytes.length })).data.uploaded).toEqual([3]);
+      await alice.chunks(id, '/big', 'a.bin', bytes, CS, [1, 2]);
 
-      await alice.chunks(id, '/big', 'a.bin', bytes, CS, [2]);
-      // Wrong size, then wrong hash: 1307 and still no file.
+      // Wrong size: 1307, nothing created, the upload kept.
       const wrongSize = await alice.merge({ identifier: id, filename: 'a.bin', path: '/big', totalChunks: 3, totalSize: bytes.length + 1 });
       expect(wrongSize.code).toBe(1307);
-      const wrongHash = await alice.merge({ identifier: id, filename: 'a.bin', path: '/big', totalChunks: 3, totalSize: bytes.length, hash: sha256(Buffer.from('other')) });
-      expect(wrongHash.code).toBe(1307);
-      expect(fs.readdirSync(path.join(aliceHome, 'big'))).toEqual([]);
+      expect(fs.existsSync(path.join(aliceHome, 'big'))).toBe(false);
+      expect((await alice.status({ identifier: id, path: '/big', filename: 'a.bin', totalSize: bytes.length })).data.uploaded).toEqual([1, 2, 3]);
 
       const merged = await alice.merge({ identifier: id, filename: 'a.bin', path: '/big', totalChunks: 3, totalSize: bytes.length, hash: sha256(bytes) });
       expect(merged.code).toBe(0);
@@ -271,6 +311,35 @@ describe.each(engines)('file service (%s)', (engine) => {
       expect(sha256(fs.readFileSync(path.join(aliceHome, 'big/a.bin')))).toBe(sha256(bytes));
       expect(fs.existsSync(staged)).toBe(false);
       expect(fs.readdirSync(path.join(aliceHome, 'big'))).toEqual(['a.bin']);
+    });
+
+    it('a wrong hash at merge answers 1307, creates nothing and starts the upload over', async () => {
+      const id = ident();
+      const bytes = randomBytes(2 * CS);
+      await alice.chunks(id, '/hash', 'h.bin', bytes, CS);
+      const wrong = await alice.merge({ identifier: id, filename: 'h.bin', path: '/hash', totalChunks: 2, totalSize: bytes.length, hash: sha256(Buffer.from('other')) });
+      expect(wrong.code).toBe(1307);
+      expect(wrong.message).toContain('SHA-256');
+      expect(fs.existsSync(path.join(aliceHome, 'hash/h.bin'))).toBe(false);
+      // Which chunk is bad cannot be known, so none is kept: the client re-sends everything.
+      expect((await alice.status({ identifier: id, path: '/hash', filename: 'h.bin', totalSize: bytes.length })).data.uploaded).toEqual([]);
+      await alice.chunks(id, '/hash', 'h.bin', bytes, CS);
+      expect((await alice.merge({ identifier: id, filename: 'h.bin', path: '/hash', totalChunks: 2, totalSize: bytes.length, hash: sha256(bytes) })).code).toBe(0);
+      expect(sha256(fs.readFileSync(path.join(aliceHome, 'hash/h.bin')))).toBe(sha256(bytes));
+    });
+
+    it('refuses to merge while a chunk of the upload is still streaming (1305, retryable)', async () => {
+      const id = ident();
+      const bytes = randomBytes(2 * CS);
+      await alice.chunks(id, '/busy', 'b.bin', bytes, CS, [1]);
+      const fields = { identifier: id, chunkNumber: '2', totalChunks: '2', chunkSize: String(CS), totalSize: String(bytes.length), filename: 'b.bin', path: '/busy' };
+      const slow = partialMultipart(`${alice.api}/file/chunk/upload`, alice.token!, fields, bytes.subarray(CS), CS / 2);
+      await slow.sent;
+      const res = await alice.merge({ identifier: id, filename: 'b.bin', path: '/busy', totalChunks: 2, totalSize: bytes.length });
+      expect(res.code).toBe(1305);
+      slow.finish();
+      expect((await slow.answer).code).toBe(0);
+      expect((await alice.merge({ identifier: id, filename: 'b.bin', path: '/busy', totalChunks: 2, totalSize: bytes.length, hash: sha256(bytes) })).code).toBe(0);
     });
 
     it('validates chunk fields: order, totalChunks, chunk number, a reused identifier', async () => {
@@ -374,38 +443,15 @@ describe.each(engines)('file service (%s)', (engine) => {
       const id = ident();
       const chunkSize = 1024 * 1024;
       // Send the fields and the first 300 KiB of a 1 MiB chunk, then wait: the answer must come without the rest.
-      const boundary = 'xxBOUNDARYxx';
       const fields = { identifier: id, chunkNumber: '1', totalChunks: '1', chunkSize: String(chunkSize), totalSize: String(chunkSize), filename: 'q.bin', path: '/' };
-      let head = '';
-      for (const [k, v] of Object.entries(fields)) head += `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
-      head += `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="q.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-      const tail = `\r\n--${boundary}--\r\n`;
-      const total = Buffer.byteLength(head) + chunkSize + Buffer.byteLength(tail);
-      const url = new URL(`${origin}/file-service/gz-ascend/api/v1/file/chunk/upload`);
-      const answer = await new Promise<{ code: number }>((resolve, reject) => {
-        const req = http.request(
-          { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { token: s.token, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': total } },
-          (res) => {
-            let text = '';
-            res.on('data', (c) => (text += c));
-            res.on('end', () => {
-              resolve(JSON.parse(text).message);
-              req.destroy();
-            });
-          },
-        );
-        req.on('error', reject);
-        req.write(head);
-        req.write(randomBytes(300 * 1024));
-        // Deliberately never finished.
-      });
+      const req = partialMultipart(`${origin}/file-service/gz-ascend/api/v1/file/chunk/upload`, s.token, fields, randomBytes(chunkSize), 300 * 1024);
+      const answer = await req.answer;
+      req.abort();
       expect(answer.code).toBe(1309);
-      const left = fs.existsSync(path.join(staged, id)) ? fs.readdirSync(path.join(staged, id)) : [];
-      expect(left.filter((n) => n !== 'meta.json')).toEqual([]);
+      // Nothing of that upload was complete, so its staging is gone entirely.
+      expect(fs.existsSync(path.join(staged, id))).toBe(false);
       expect(fs.readdirSync(home)).toEqual([]);
-      // Only the upload's small meta.json is staged.
-      const usage = await client('gz-ascend', s.token).usage();
-      expect(usage.data.used).toBeLessThan(1024);
+      expect((await client('gz-ascend', s.token).usage()).data.used).toBe(0);
     });
   });
 
@@ -664,7 +710,7 @@ describe.each(engines)('file service (%s)', (engine) => {
       const removed = await service.cleanup();
       expect(removed).toEqual([`${path.basename(staged)}/${stale}`]);
       expect(fs.existsSync(path.join(staged, stale))).toBe(false);
-      expect(fs.readdirSync(path.join(staged, fresh)).sort()).toEqual(['1', '2', 'meta.json']);
+      expect(fs.readdirSync(path.join(staged, fresh)).sort()).toEqual(['1', '2', 'data', 'meta.json']);
       expect((await c.status({ identifier: fresh, path: '/', filename: 'f.bin', totalSize: 4096 })).data.uploaded).toEqual([1, 2]);
 
       // A day later (by the service's clock) the other one is abandoned too.

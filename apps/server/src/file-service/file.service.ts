@@ -2,7 +2,7 @@ import { constants, type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import {
   ErrorCode,
   idToPath,
@@ -18,10 +18,10 @@ import {
 import type { CenterConfig } from '../centers/centers';
 import { AppError, invalid } from '../errors';
 import type { FileUser } from './identity';
-import { ChunkStore, chunkCountOf, expectedChunkLength, STALE_UPLOAD_MS } from './storage/chunk-store';
+import { ChunkStore, chunkCountOf, chunkOffset, expectedChunkLength, STALE_UPLOAD_MS, type UploadMeta } from './storage/chunk-store';
 import { HashIndex } from './storage/hash-index';
 import { checkName, confine, errCode, illegalPath, isInside, isMissing, openSpace, parseUserPath, TEMP_PREFIX, userPathOf, type Space } from './storage/paths';
-import { KeyedLock, streamToFile } from './storage/streams';
+import { hashFile, KeyedLock, ProgressiveHash, streamToFile, streamToRange } from './storage/streams';
 import { treeBytes, UsageMeter } from './storage/usage';
 import { collectZipItems, type ZipRoot } from './storage/zip';
 
@@ -117,6 +117,8 @@ export class FileService {
   private readonly locks = new KeyedLock();
   /** Chunk streams in progress per `account/identifier`, so cleanup never removes a live upload. */
   private readonly writing = new Map<string, number>();
+  /** Running content hash per `account/identifier` (see ProgressiveHash). */
+  private readonly hashers = new Map<string, ProgressiveHash>();
 
   constructor(opts: FileServiceOptions) {
     this.center = opts.center;
@@ -236,7 +238,7 @@ export class FileService {
     const meta = await this.chunks.readMeta(user.account, q.identifier);
     if (meta && meta.totalSize !== q.totalSize) {
       // The identifier now names other content: what was staged under it can never be merged.
-      await this.chunks.remove(user.account, q.identifier);
+      await this.dropUpload(user.account, q.identifier);
       return { uploaded: [], skip: false, chunkSize: this.chunkSize };
     }
     return {
@@ -247,7 +249,11 @@ export class FileService {
     };
   }
 
-  /** `POST /file/chunk/upload`: streams one chunk to `<n>.part.<rand>`, checks its length, renames it to `<n>`. */
+  /**
+   * `POST /file/chunk/upload`: streams one chunk straight into the upload's data file at its offset, checks
+   * its length, then marks it complete. A re-send first unmarks the chunk, so a re-send that fails half-way
+   * leaves it "missing" (the client sends it again) rather than "complete" with half-written bytes.
+   */
   async uploadChunk(user: FileUser, f: ChunkUploadFields, file: IncomingFile): Promise<{ uploaded: number[] }> {
     const space = await openSpace(user.homeDir);
     // The target is checked now, not only at merge, so nothing is staged for a path that can never be written.
@@ -256,48 +262,60 @@ export class FileService {
     const totalChunks = chunkCountOf(f.totalSize, f.chunkSize);
     if (f.totalChunks !== totalChunks) throw invalid('totalChunks', `应为 ${totalChunks}`);
     if (f.chunkNumber > f.totalChunks) throw invalid('chunkNumber', `不能大于 totalChunks（${f.totalChunks}）`);
+    const { account, identifier, chunkNumber: n } = { account: user.account, ...f };
     const meta = { totalSize: f.totalSize, totalChunks: f.totalChunks, chunkSize: f.chunkSize };
-    const known = await this.chunks.readMeta(user.account, f.identifier);
-    if (!known) await this.chunks.writeMeta(user.account, f.identifier, meta);
-    else if (known.totalSize !== meta.totalSize || known.chunkSize !== meta.chunkSize || known.totalChunks !== meta.totalChunks) {
+    const known = await this.chunks.readMeta(account, identifier);
+    if (known && (known.totalSize !== meta.totalSize || known.chunkSize !== meta.chunkSize || known.totalChunks !== meta.totalChunks)) {
       throw invalid('identifier', '对应的上传参数（totalSize/chunkSize/totalChunks）与已上传的分片不一致');
     }
 
-    const expected = expectedChunkLength(f.chunkNumber, meta);
-    const key = `${user.account}/${f.identifier}`;
-    const finalPath = this.chunks.chunkPath(user.account, f.identifier, f.chunkNumber);
-    const replaced = (await this.chunks.sizeOf(finalPath)) ?? 0;
-    const quota = await this.quotaGuard(user, space, replaced);
-    const part = this.chunks.partPath(user.account, f.identifier, f.chunkNumber);
+    const key = `${account}/${identifier}`;
+    // Checked and counted in one synchronous step, so a merge either sees this writer or this writer sees it.
+    if (this.locks.held(key)) throw fileErr(ErrorCode.UPLOAD_FAILED, '该文件正在合并，请稍后重试');
     this.writing.set(key, (this.writing.get(key) ?? 0) + 1);
+    const expected = expectedChunkLength(n, meta);
+    let quota: Awaited<ReturnType<FileService['quotaGuard']>> | null = null;
     try {
-      const { bytes } = await streamToFile(file, part, {
+      if (!known) await this.chunks.create(account, identifier, meta);
+      const replaced = (await this.chunks.hasChunk(account, identifier, n)) ? expected : 0;
+      quota = await this.quotaGuard(user, space, replaced);
+      if (replaced) {
+        await this.chunks.unmark(account, identifier, n);
+        this.usage.add(account, -replaced);
+        // The range may change under a hash that already covers it: start that hash over.
+        if ((this.hashers.get(key)?.next ?? 0) >= n) this.hashers.delete(key);
+      }
+      const { bytes } = await streamToRange(file, this.chunks.dataPath(account, identifier), chunkOffset(n, meta), {
         guard: (total, piece) => {
-          if (total > expected) throw fileErr(ErrorCode.FILE_CHECK_FAILED, `分片 ${f.chunkNumber} 应为 ${expected} 字节，实际更多`);
-          quota.take(piece);
+          if (total > expected) throw fileErr(ErrorCode.FILE_CHECK_FAILED, `分片 ${n} 应为 ${expected} 字节，实际更多`);
+          quota!.take(piece);
         },
       });
-      if (bytes !== expected || file.truncated) {
-        await fs.rm(part, { force: true });
-        throw fileErr(ErrorCode.FILE_CHECK_FAILED, `分片 ${f.chunkNumber} 应为 ${expected} 字节，实际 ${bytes} 字节`);
+      if (bytes !== expected || file.truncated) throw fileErr(ErrorCode.FILE_CHECK_FAILED, `分片 ${n} 应为 ${expected} 字节，实际 ${bytes} 字节`);
+      await this.chunks.markComplete(account, identifier, n);
+      this.usage.add(account, bytes);
+      void this.hasherOf(key, account, identifier, meta).advance((k) => this.chunks.hasChunk(account, identifier, k));
+    } catch (e) {
+      // Nothing of this upload is complete and nobody else is writing: drop the partial staging entirely.
+      if (this.writing.get(key) === 1 && (await this.chunks.uploaded(account, identifier)).length === 0) {
+        await this.dropUpload(account, identifier);
       }
-      // A re-sent chunk replaces the earlier copy atomically: the result is the same either way.
-      await fs.rename(part, finalPath);
-      this.usage.add(user.account, bytes - replaced);
+      throw e;
     } finally {
-      quota.release();
+      quota?.release();
       const left = (this.writing.get(key) ?? 1) - 1;
       if (left > 0) this.writing.set(key, left);
       else this.writing.delete(key);
     }
-    return { uploaded: await this.chunks.uploaded(user.account, f.identifier) };
+    return { uploaded: await this.chunks.uploaded(account, identifier) };
   }
 
   /**
-   * `POST /file/chunk/merge`: all chunks present (else 1306, nothing created), concatenated by streaming
-   * into a temp file next to the target while hashing, size and hash verified (else 1307, temp removed),
-   * then renamed into place. Merges of one upload are serialised; a repeated merge after success answers
-   * the same entry, so concurrent or retried merges leave exactly one file.
+   * `POST /file/chunk/merge`: all chunks present (else 1306, nothing created); the staged data file is
+   * read once to verify size and SHA-256 (else 1307, nothing created), then renamed into place — atomic,
+   * and no second copy of the bytes. Merges of one upload are serialised and refused while a chunk of it is
+   * still streaming; a repeated merge after success answers the same entry, so concurrent or retried
+   * merges leave exactly one file.
    */
   async merge(user: FileUser, b: MergeInput): Promise<FileEntry> {
     const segs = parseUserPath(b.path);
@@ -306,8 +324,10 @@ export class FileService {
     const userPath = userPathOf(fileSegs);
     const space = await openSpace(user.homeDir);
     await confine(space, segs);
-    return this.locks.run(`${user.account}/${b.identifier}`, async () => {
-      const { account, identifier } = { account: user.account, identifier: b.identifier };
+    const { account, identifier } = { account: user.account, identifier: b.identifier };
+    const key = `${account}/${identifier}`;
+    return this.locks.run(key, async () => {
+      if (this.writing.has(key)) throw fileErr(ErrorCode.UPLOAD_FAILED, '仍有分片正在上传，请稍后重试');
       if (!(await this.chunks.exists(account, identifier))) {
         const done = await this.alreadyMerged(user, space, fileSegs, b);
         if (done) return done;
@@ -326,32 +346,55 @@ export class FileService {
         throw fileErr(ErrorCode.CHUNK_MISSING, `缺少分片 ${shown}`);
       }
 
+      const data = this.chunks.dataPath(account, identifier);
+      const bytes = (await fs.stat(data)).size;
+      if (bytes !== b.totalSize) throw fileErr(ErrorCode.FILE_CHECK_FAILED, `文件大小应为 ${b.totalSize} 字节，实际 ${bytes} 字节`);
+      const sha256 =
+        (await this.hasherOf(key, account, identifier, meta).digest((k) => this.chunks.hasChunk(account, identifier, k))) ??
+        (await hashFile(data)).sha256;
+      this.hashers.delete(key);
+      if (b.hash && sha256 !== b.hash) {
+        // Which chunk is wrong cannot be known: start this upload over.
+        await this.dropUpload(account, identifier);
+        throw fileErr(ErrorCode.FILE_CHECK_FAILED, 'SHA-256 与上传前计算的不一致，请重新上传');
+      }
+
       const dir = await this.ensureDir(space, segs);
       const target = path.join(dir, b.filename);
       const existing = await lstatOrNull(target);
       if (existing?.isDirectory()) throw clash(existing, userPath);
-      void this.sweepTemps(dir);
-      const temp = path.join(dir, tempName());
-      const chunks = this.chunks;
-      async function* concatenated() {
-        for (let n = 1; n <= meta!.totalChunks; n++) {
-          yield* (await fs.open(chunks.chunkPath(account, identifier, n), constants.O_RDONLY)).createReadStream({ highWaterMark: 1024 * 1024 });
-        }
+      try {
+        await fs.rename(data, target);
+      } catch (e) {
+        // Staging and home on different file systems: one streamed copy to a temp file beside the target.
+        if (errCode(e) !== 'EXDEV') throw e;
+        void this.sweepTemps(dir);
+        const temp = path.join(dir, tempName());
+        await streamToFile((await fs.open(data, constants.O_RDONLY)).createReadStream(), temp);
+        await fs.rename(temp, target);
       }
-      const { bytes, sha256 } = await streamToFile(Readable.from(concatenated(), { objectMode: false }), temp, { hash: true });
-      if (bytes !== b.totalSize) {
-        await fs.rm(temp, { force: true });
-        throw fileErr(ErrorCode.FILE_CHECK_FAILED, `文件大小应为 ${b.totalSize} 字节，合并后为 ${bytes} 字节`);
-      }
-      if (b.hash && sha256 !== b.hash) {
-        await fs.rm(temp, { force: true });
-        throw fileErr(ErrorCode.FILE_CHECK_FAILED, 'SHA-256 与上传前计算的不一致，请重新上传');
-      }
-      await fs.rename(temp, target);
-      await this.chunks.remove(account, identifier);
+      await this.dropUpload(account, identifier);
       this.usage.invalidate(account);
-      return this.recorded(user, fileSegs, target, sha256!);
+      return this.recorded(user, fileSegs, target, sha256);
     });
+  }
+
+  /** Removes an upload's staging and forgets its running hash. */
+  private dropUpload(account: string, identifier: string) {
+    this.hashers.delete(`${account}/${identifier}`);
+    return this.chunks.remove(account, identifier);
+  }
+
+  private hasherOf(key: string, account: string, identifier: string, meta: UploadMeta): ProgressiveHash {
+    let h = this.hashers.get(key);
+    if (!h) {
+      h = new ProgressiveHash(this.chunks.dataPath(account, identifier), meta.totalChunks, (n) => ({
+        start: chunkOffset(n, meta),
+        length: expectedChunkLength(n, meta),
+      }));
+      this.hashers.set(key, h);
+    }
+    return h;
   }
 
   /** A merge whose chunks are gone succeeded earlier if the target has the size (and recorded hash). */
@@ -408,7 +451,7 @@ export class FileService {
         quota.release();
       }
       this.usage.invalidate(user.account);
-      await this.chunks.remove(user.account, q.identifier);
+      await this.dropUpload(user.account, q.identifier);
       return this.recorded(user, fileSegs, target, q.hash!);
     }
     return null;
@@ -567,17 +610,19 @@ export class FileService {
 
   async usageOf(user: FileUser): Promise<Usage> {
     const space = await openSpace(user.homeDir);
-    const stored = await this.usage.stored(user.account, [space.realHome, this.chunks.accountDir(user.account)]);
+    const stored = await this.storedBytes(user, space);
     return { used: stored + this.usage.inflightOf(user.account), quota: this.center.quotaBytes };
   }
 
   /** Removes uploads with no write for 24 h (not ones being written or merged right now). */
-  cleanup(maxAgeMs = STALE_UPLOAD_MS) {
+  async cleanup(maxAgeMs = STALE_UPLOAD_MS) {
     const busy = (account: string, identifier: string) => {
       const key = `${account}/${identifier}`;
       return this.locks.held(key) || this.writing.has(key);
     };
-    return this.chunks.cleanup(this.clock(), busy, maxAgeMs);
+    const removed = await this.chunks.cleanup(this.clock(), busy, maxAgeMs);
+    for (const key of removed) this.hashers.delete(key);
+    return removed;
   }
 
   // ---- helpers -------------------------------------------------------------------------------------
@@ -588,7 +633,7 @@ export class FileService {
    */
   private async quotaGuard(user: FileUser, space: Space, replaced: number) {
     const quotaBytes = this.center.quotaBytes;
-    const stored = (await this.usage.stored(user.account, [space.realHome, this.chunks.accountDir(user.account)])) - replaced;
+    const stored = (await this.storedBytes(user, space)) - replaced;
     let taken = 0;
     return {
       take: (n: number) => {
@@ -602,6 +647,11 @@ export class FileService {
         taken = 0;
       },
     };
+  }
+
+  /** The home's bytes plus the complete chunks staged for the account (cached briefly, see UsageMeter). */
+  private storedBytes(user: FileUser, space: Space) {
+    return this.usage.stored(user.account, async () => (await treeBytes(space.realHome)) + (await this.chunks.stagedBytes(user.account)));
   }
 
   /** The real path of an existing directory in the space, else 1302. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { isMissing } from './paths';
+import { errCode, isMissing } from './paths';
 
 /** The shape of one upload, fixed by its first chunk; later chunks and the merge must agree with it. */
 export interface UploadMeta {
@@ -18,15 +18,23 @@ export function expectedChunkLength(n: number, m: UploadMeta): number {
   return n < m.totalChunks ? m.chunkSize : m.totalSize - (m.totalChunks - 1) * m.chunkSize;
 }
 
+export const chunkOffset = (n: number, m: UploadMeta) => (n - 1) * m.chunkSize;
+
 export const chunkCountOf = (totalSize: number, chunkSize: number) => Math.max(1, Math.ceil(totalSize / chunkSize));
 
-const CHUNK_FILE = /^\d+$/;
+const MARKER = /^\d+$/;
+const DATA = 'data';
 
 /**
- * Staged chunks on the file service's own disk: `<storageRoot>/.uploads/<account>/<identifier>/` holds
- * `meta.json` and one file per received chunk named by its number. A chunk is streamed to a uniquely named
- * `<n>.part.<rand>` and renamed into place only once its length is right, so the presence of `<n>` means
- * "chunk n is complete" — across crashes and concurrent re-sends — and resume needs nothing but readdir.
+ * Staged uploads on the file service's own disk: `<storageRoot>/.uploads/<account>/<identifier>/` holds
+ * `meta.json`, `data` — one sparse file of the final size into which every chunk is streamed at its own
+ * offset — and an empty marker file `<n>` per complete chunk.
+ *
+ * Why one data file rather than a file per chunk: every byte is written to disk exactly once, and the merge
+ * is a verification pass plus a rename instead of a second full copy (which halved throughput on large
+ * files; see docs/plan/3.md). A marker is created only after its whole range was written by one request,
+ * and removed before a re-send overwrites the range, so "marker n exists" means "chunk n is complete" across
+ * crashes, kills and concurrent re-sends; resume needs nothing but readdir.
  */
 export class ChunkStore {
   constructor(readonly root: string) {}
@@ -39,6 +47,14 @@ export class ChunkStore {
     return path.join(this.root, account, identifier);
   }
 
+  dataPath(account: string, identifier: string) {
+    return path.join(this.dir(account, identifier), DATA);
+  }
+
+  markerPath(account: string, identifier: string, n: number) {
+    return path.join(this.dir(account, identifier), String(n));
+  }
+
   async readMeta(account: string, identifier: string): Promise<UploadMeta | null> {
     try {
       return JSON.parse(await fs.readFile(path.join(this.dir(account, identifier), 'meta.json'), 'utf8')) as UploadMeta;
@@ -48,10 +64,24 @@ export class ChunkStore {
     }
   }
 
-  /** Writes the meta atomically; concurrent first chunks write the same content, so the last rename is fine. */
-  async writeMeta(account: string, identifier: string, meta: UploadMeta) {
+  /**
+   * Creates the staging of an upload: the data file at its final (sparse) size, then the meta written
+   * atomically. Concurrent first chunks may all get here; they create the same thing, so whoever is first
+   * wins and the others find it in place.
+   */
+  async create(account: string, identifier: string, meta: UploadMeta) {
     const dir = this.dir(account, identifier);
     await fs.mkdir(dir, { recursive: true });
+    try {
+      const fh = await fs.open(path.join(dir, DATA), 'wx', 0o644);
+      try {
+        await fh.truncate(meta.totalSize);
+      } finally {
+        await fh.close();
+      }
+    } catch (e) {
+      if (errCode(e) !== 'EEXIST') throw e;
+    }
     const tmp = path.join(dir, `meta.json.${randomBytes(6).toString('hex')}`);
     await fs.writeFile(tmp, JSON.stringify(meta));
     await fs.rename(tmp, path.join(dir, 'meta.json'));
@@ -61,37 +91,42 @@ export class ChunkStore {
   async uploaded(account: string, identifier: string): Promise<number[]> {
     try {
       const names = await fs.readdir(this.dir(account, identifier));
-      return names.filter((n) => CHUNK_FILE.test(n)).map(Number).sort((a, b) => a - b);
+      return names.filter((n) => MARKER.test(n)).map(Number).sort((a, b) => a - b);
     } catch (e) {
       if (isMissing(e)) return [];
       throw e;
     }
   }
 
-  chunkPath(account: string, identifier: string, n: number) {
-    return path.join(this.dir(account, identifier), String(n));
+  async hasChunk(account: string, identifier: string, n: number) {
+    return (await lstatOrNull(this.markerPath(account, identifier, n))) !== null;
   }
 
-  /** A fresh name per request, so two copies of the same chunk in flight never write the same file. */
-  partPath(account: string, identifier: string, n: number) {
-    return path.join(this.dir(account, identifier), `${n}.part.${randomBytes(6).toString('hex')}`);
+  markComplete(account: string, identifier: string, n: number) {
+    return fs.writeFile(this.markerPath(account, identifier, n), '');
   }
 
-  async sizeOf(p: string): Promise<number | null> {
-    try {
-      return (await fs.stat(p)).size;
-    } catch (e) {
-      if (isMissing(e)) return null;
-      throw e;
-    }
+  unmark(account: string, identifier: string, n: number) {
+    return fs.rm(this.markerPath(account, identifier, n), { force: true });
   }
 
   async exists(account: string, identifier: string) {
-    return (await this.sizeOf(this.dir(account, identifier))) !== null;
+    return (await lstatOrNull(this.dir(account, identifier))) !== null;
   }
 
   remove(account: string, identifier: string) {
     return fs.rm(this.dir(account, identifier), { recursive: true, force: true });
+  }
+
+  /** Bytes of complete chunks staged for an account: what its quota is charged for (not the sparse size). */
+  async stagedBytes(account: string): Promise<number> {
+    let total = 0;
+    for (const identifier of await readdirOrEmpty(this.accountDir(account))) {
+      const meta = await this.readMeta(account, identifier);
+      if (!meta) continue;
+      for (const n of await this.uploaded(account, identifier)) if (n <= meta.totalChunks) total += expectedChunkLength(n, meta);
+    }
+    return total;
   }
 
   /**
@@ -113,6 +148,15 @@ export class ChunkStore {
       if ((await readdirOrEmpty(accountDir)).length === 0) await fs.rmdir(accountDir).catch(() => {});
     }
     return removed;
+  }
+}
+
+async function lstatOrNull(p: string) {
+  try {
+    return await fs.lstat(p);
+  } catch (e) {
+    if (isMissing(e)) return null;
+    throw e;
   }
 }
 

@@ -45,12 +45,11 @@ export class UsageMeter {
     private readonly ttlMs = 10_000,
   ) {}
 
-  /** Stored bytes (home + staged chunks), without in-flight streams. */
-  async stored(account: string, dirs: string[]): Promise<number> {
+  /** Stored bytes (home + staged chunks) as `measure` walks them, without in-flight streams. */
+  async stored(account: string, measure: () => Promise<number>): Promise<number> {
     const hit = this.cache.get(account);
     if (hit && this.clock() - hit.at < this.ttlMs) return hit.bytes;
-    let bytes = 0;
-    for (const d of dirs) bytes += await treeBytes(d);
+    const bytes = await measure();
     this.cache.set(account, { bytes, at: this.clock() });
     return bytes;
   }
