@@ -328,6 +328,34 @@ describe.each(engines)('file service (%s)', (engine) => {
       expect(sha256(fs.readFileSync(path.join(aliceHome, 'hash/h.bin')))).toBe(sha256(bytes));
     });
 
+    it('recovers from a merge killed between its rename and its cleanup', async () => {
+      const bytes = randomBytes(2 * CS + 5);
+      const staged = (id: string) => path.join(uploadsDir(aliceHome), id);
+      // Simulate the kill: the data file already renamed into place, markers and meta still staged.
+      const done = ident();
+      await alice.chunks(done, '/killed', 'k.bin', bytes, CS);
+      fs.mkdirSync(path.join(aliceHome, 'killed'), { recursive: true });
+      fs.renameSync(path.join(staged(done), 'data'), path.join(aliceHome, 'killed/k.bin'));
+      const merged = await alice.merge({ identifier: done, filename: 'k.bin', path: '/killed', totalChunks: 3, totalSize: bytes.length });
+      expect(merged.code).toBe(0);
+      expect(merged.data).toMatchObject({ path: '/killed/k.bin', size: bytes.length });
+      expect(fs.existsSync(staged(done))).toBe(false);
+
+      // Markers whose bytes are gone are never trusted: status starts over, and so does a chunk upload.
+      const lost = ident();
+      await alice.chunks(lost, '/killed', 'l.bin', bytes, CS, [1, 2]);
+      fs.rmSync(path.join(staged(lost), 'data'));
+      expect((await alice.status({ identifier: lost, path: '/killed', filename: 'l.bin', totalSize: bytes.length })).data.uploaded).toEqual([]);
+      const again = ident();
+      await alice.chunks(again, '/killed', 'a.bin', bytes, CS, [1]);
+      fs.rmSync(path.join(staged(again), 'data'));
+      expect((await alice.chunks(again, '/killed', 'a.bin', bytes, CS, [3])).results[0].data).toEqual({ uploaded: [3] });
+      await alice.chunks(again, '/killed', 'a.bin', bytes, CS, [1, 2]);
+      const ok = await alice.merge({ identifier: again, filename: 'a.bin', path: '/killed', totalChunks: 3, totalSize: bytes.length, hash: sha256(bytes) });
+      expect(ok.code).toBe(0);
+      expect(sha256(fs.readFileSync(path.join(aliceHome, 'killed/a.bin')))).toBe(sha256(bytes));
+    });
+
     it('refuses to merge while a chunk of the upload is still streaming (1305, retryable)', async () => {
       const id = ident();
       const bytes = randomBytes(2 * CS);

@@ -236,8 +236,8 @@ export class FileService {
       if (entry) return { uploaded: [], skip: true, chunkSize: this.chunkSize, entry };
     }
     const meta = await this.chunks.readMeta(user.account, q.identifier);
-    if (meta && meta.totalSize !== q.totalSize) {
-      // The identifier now names other content: what was staged under it can never be merged.
+    if (meta && (meta.totalSize !== q.totalSize || !(await this.chunks.hasData(user.account, q.identifier)))) {
+      // The identifier now names other content, or its bytes are gone: what was staged can never be merged.
       await this.dropUpload(user.account, q.identifier);
       return { uploaded: [], skip: false, chunkSize: this.chunkSize };
     }
@@ -276,7 +276,7 @@ export class FileService {
     const expected = expectedChunkLength(n, meta);
     let quota: Awaited<ReturnType<FileService['quotaGuard']>> | null = null;
     try {
-      if (!known) await this.chunks.create(account, identifier, meta);
+      await this.chunks.ensure(account, identifier, meta);
       const replaced = (await this.chunks.hasChunk(account, identifier, n)) ? expected : 0;
       quota = await this.quotaGuard(user, space, replaced);
       if (replaced) {
@@ -347,7 +347,15 @@ export class FileService {
       }
 
       const data = this.chunks.dataPath(account, identifier);
-      const bytes = (await fs.stat(data)).size;
+      const staged = await lstatOrNull(data);
+      if (!staged) {
+        // A merge killed after its rename: the file is in place, only the cleanup was missing.
+        const done = await this.alreadyMerged(user, space, fileSegs, b);
+        await this.dropUpload(account, identifier);
+        if (done) return done;
+        throw fileErr(ErrorCode.CHUNK_MISSING, '上传的数据已不存在，请重新上传');
+      }
+      const bytes = staged.size;
       if (bytes !== b.totalSize) throw fileErr(ErrorCode.FILE_CHECK_FAILED, `文件大小应为 ${b.totalSize} 字节，实际 ${bytes} 字节`);
       const sha256 =
         (await this.hasherOf(key, account, identifier, meta).digest((k) => this.chunks.hasChunk(account, identifier, k))) ??

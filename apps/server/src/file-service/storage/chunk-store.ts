@@ -65,26 +65,36 @@ export class ChunkStore {
   }
 
   /**
-   * Creates the staging of an upload: the data file at its final (sparse) size, then the meta written
-   * atomically. Concurrent first chunks may all get here; they create the same thing, so whoever is first
-   * wins and the others find it in place.
+   * Makes sure the staging of an upload exists: the data file at its final (sparse) size, then the meta
+   * (written atomically). Concurrent first chunks may all get here; they create the same thing, so whoever
+   * is first wins and the others find it in place. Markers without a data file (a merge killed between its
+   * rename and its cleanup) describe bytes that are gone: they are removed before a new data file is made.
    */
-  async create(account: string, identifier: string, meta: UploadMeta) {
+  async ensure(account: string, identifier: string, meta: UploadMeta) {
     const dir = this.dir(account, identifier);
     await fs.mkdir(dir, { recursive: true });
-    try {
-      const fh = await fs.open(path.join(dir, DATA), 'wx', 0o644);
+    const data = path.join(dir, DATA);
+    if (!(await lstatOrNull(data))) {
+      for (const n of await this.uploaded(account, identifier)) await this.unmark(account, identifier, n);
       try {
-        await fh.truncate(meta.totalSize);
-      } finally {
-        await fh.close();
+        const fh = await fs.open(data, 'wx', 0o644);
+        try {
+          await fh.truncate(meta.totalSize);
+        } finally {
+          await fh.close();
+        }
+      } catch (e) {
+        if (errCode(e) !== 'EEXIST') throw e;
       }
-    } catch (e) {
-      if (errCode(e) !== 'EEXIST') throw e;
     }
+    if (await lstatOrNull(path.join(dir, 'meta.json'))) return;
     const tmp = path.join(dir, `meta.json.${randomBytes(6).toString('hex')}`);
     await fs.writeFile(tmp, JSON.stringify(meta));
     await fs.rename(tmp, path.join(dir, 'meta.json'));
+  }
+
+  async hasData(account: string, identifier: string) {
+    return (await lstatOrNull(this.dataPath(account, identifier))) !== null;
   }
 
   /** Numbers of the complete chunks, ascending. */
