@@ -3,7 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { queryKeys } from './query-keys';
 import { request } from './request';
 import { createSocketClient, type SocketClient } from './socket';
-import { getToken } from './stores/user-store';
+import { getToken, useUserStore } from './stores/user-store';
 
 /** Socket events land in the query cache: the one place the UI reads server state from. */
 export function applyLiveEvent(client: QueryClient, event: WsEvent): void {
@@ -26,10 +26,15 @@ export function applyLiveEvent(client: QueryClient, event: WsEvent): void {
 }
 
 /** Opens the live-updates socket for the app's lifetime; returns the stop function. */
-export function startLiveUpdates(client: QueryClient): SocketClient {
-  const socket = createSocketClient({
+export function startLiveUpdates(client: QueryClient): { stop(): void } {
+  const socket: SocketClient = createSocketClient({
     getToken,
     onEvent: (event) => applyLiveEvent(client, event),
+    // Whatever happened while the socket was down (or before it first connected) was not pushed.
+    onOpen: () => {
+      client.invalidateQueries({ queryKey: queryKeys.messagesRoot });
+      client.invalidateQueries({ queryKey: queryKeys.compPowersRoot });
+    },
     // The server refused the token: ask the gateway, whose answer (10133/10157/10307) the pipeline turns
     // into the usual redirect to login. A network failure here stays quiet.
     onTokenRejected: () => {
@@ -37,5 +42,14 @@ export function startLiveUpdates(client: QueryClient): SocketClient {
     },
   });
   socket.start();
-  return socket;
+  // A login or logout takes effect at once; the spec's 3 s token re-check stays as the fallback.
+  const unsubscribe = useUserStore.subscribe((state, prev) => {
+    if (state.userInfo.token !== prev.userInfo.token) socket.refresh();
+  });
+  return {
+    stop() {
+      unsubscribe();
+      socket.stop();
+    },
+  };
 }

@@ -3,11 +3,23 @@ import { queryClient } from './query-client';
 import { toast } from './feedback';
 import { useUserStore } from './stores/user-store';
 
+let deliberate = false;
+
+/**
+ * Whether the current signed-out state comes from the user's own 退出登录. The signed-in layout may
+ * still be on screen for a moment after that (route changes render in a transition); it then sends the
+ * user to plain /login instead of adding a return URL as it does when a session runs out.
+ */
+export function signedOutDeliberately(): boolean {
+  return deliberate;
+}
+
 /**
  * Forgets everything about the current user in this tab: stored info and every cached answer, so the next
  * account never sees the previous one's data.
  */
-export function endSession(): void {
+export function endSession(options: { deliberate?: boolean } = {}): void {
+  deliberate = options.deliberate ?? false;
   useUserStore.getState().clearUser();
   queryClient.cancelQueries();
   queryClient.removeQueries();

@@ -169,3 +169,42 @@ describe('socket client', () => {
     expect(sockets[0].sent).toEqual([]);
   });
 });
+
+describe('socket client refresh and reconnect hooks', () => {
+  it('connects at once when a token appears and reports every open', () => {
+    token = undefined;
+    let opens = 0;
+    const client = createSocketClient({
+      getToken: () => token,
+      onEvent: () => {},
+      onOpen: () => opens++,
+      url: (t) => `ws://test?token=${t}`,
+      createSocket: (url) => {
+        const s = new FakeSocket(url);
+        sockets.push(s);
+        return s;
+      },
+    });
+    client.start();
+    token = 'tok-login';
+    client.refresh();
+    expect(sockets).toHaveLength(1);
+    sockets[0].open();
+    expect(opens).toBe(1);
+
+    // A new account replaces the socket immediately, without a second socket from the old one's close.
+    token = 'tok-other';
+    client.refresh();
+    expect(sockets).toHaveLength(2);
+    expect(sockets[0].closedWith).toBe(1000);
+    vi.advanceTimersByTime(SOCKET_RECONNECT_MS);
+    expect(sockets).toHaveLength(2);
+    sockets[1].open();
+    expect(opens).toBe(2);
+
+    // Same token: nothing to do.
+    client.refresh();
+    expect(sockets).toHaveLength(2);
+    client.stop();
+  });
+});

@@ -29,6 +29,8 @@ export interface SocketClientOptions {
   onEvent: (event: WsEvent) => void;
   /** Called once per refused token (close code 4001). */
   onTokenRejected?: () => void;
+  /** Called on every (re)connect: events sent while disconnected were missed. */
+  onOpen?: () => void;
   /** The socket address for a token; defaults to this origin's gateway. */
   url?: (token: string) => string;
   createSocket?: (url: string) => SocketLike;
@@ -37,6 +39,8 @@ export interface SocketClientOptions {
 export interface SocketClient {
   start(): void;
   stop(): void;
+  /** The token changed (login, logout): connect with the new one now instead of at the next check. */
+  refresh(): void;
   readonly connected: boolean;
 }
 
@@ -87,6 +91,7 @@ export function createSocketClient(options: SocketClientOptions): SocketClient {
     socketToken = token;
 
     ws.onopen = () => {
+      options.onOpen?.();
       stopKeepAlive();
       keepAliveTimer = setInterval(() => {
         // The user signed out or in as someone else: this socket belongs to a session that is over.
@@ -137,6 +142,18 @@ export function createSocketClient(options: SocketClientOptions): SocketClient {
       const ws = socket;
       socket = null;
       ws?.close(1000, 'client stopped');
+    },
+    refresh() {
+      if (!running) return;
+      const token = options.getToken();
+      if (socket && token === socketToken) return;
+      const old = socket;
+      // Detach first so the old socket's close does not schedule a reconnect of its own.
+      socket = null;
+      stopKeepAlive();
+      old?.close(1000, 'token changed');
+      clearTimeout(retryTimer);
+      connect();
     },
     get connected() {
       return socket?.readyState === OPEN;

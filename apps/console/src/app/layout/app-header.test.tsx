@@ -118,7 +118,10 @@ describe('header', () => {
     fireEvent.click(screen.getByTestId('header-avatar'));
     fireEvent.click(await screen.findByTestId('user-menu-logout'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-    expect(calls).toContain(`/gateway/user/api/v1/user/logout?appClientId=${APP_CLIENT_ID}`);
+    expect(router.state.location.search).toBe('');
+    await waitFor(() => expect(calls).toContain(`/gateway/user/api/v1/user/logout?appClientId=${APP_CLIENT_ID}`));
+    const logoutInit = (fetch as unknown as { mock: { calls: [string, RequestInit][] } }).mock.calls.find(([u]) => u.includes('/logout'))![1];
+    expect((logoutInit.headers as Record<string, string>).token).toBe('t1');
     expect(useUserStore.getState().userInfo).toEqual({});
   });
 

@@ -1,10 +1,9 @@
 import { useMatches, useNavigate } from 'react-router';
-import { logout } from '../../features/auth/api';
+import { signOut } from '../../features/auth/sign-out';
 import { showsHeaderTitle, useBreakpoint } from '../../shared/hooks/use-breakpoint';
 import { useCompPowers } from '../comp-power';
 import { menuPath } from '../menu';
 import type { RouteHandle } from '../routes';
-import { endSession } from '../session';
 import { useUserStore } from '../stores/user-store';
 import { useUnreadCount } from '../unread';
 import { CompPowerIndicator } from './comp-power-indicator';
@@ -34,10 +33,7 @@ export function AppHeader() {
 
   const onUserMenu = async (key: UserMenuKey) => {
     if (key === 'logout') {
-      // Revoke the token server-side first; whatever it answers, this tab forgets the session.
-      await logout().catch(() => {});
-      navigate('/login', { replace: true });
-      endSession();
+      await signOut(navigate);
       return;
     }
     if (key !== 'help') navigate(USER_MENU_PATHS[key]);

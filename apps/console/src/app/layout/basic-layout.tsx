@@ -4,6 +4,7 @@ import { Navigate, Outlet, useLocation, useNavigation } from 'react-router';
 import '../../shared/dayjs';
 import { useJobStates } from '../dicts';
 import { loginPathFor } from '../navigation';
+import { signedOutDeliberately } from '../session';
 import { useUserStore } from '../stores/user-store';
 import { AppHeader } from './app-header';
 import styles from './basic-layout.module.css';
@@ -19,7 +20,10 @@ export function BasicLayout() {
   // Loaded once on start so every task list and detail can render states without waiting.
   useJobStates();
 
-  if (!token) return <Navigate to={loginPathFor(location.pathname + location.search)} replace />;
+  if (!token) {
+    const to = signedOutDeliberately() ? '/login' : loginPathFor(location.pathname + location.search);
+    return <Navigate to={to} replace />;
+  }
 
   return (
     <Layout className={styles.layout}>

@@ -22,8 +22,9 @@ export async function login(account: string, password: string): Promise<UserInfo
   });
 }
 
-export function logout(): Promise<null> {
-  return request.get<null>(`${USER_BASE}/user/logout`, { params: { appClientId: APP_CLIENT_ID } });
+/** Revokes `token` server-side. Passed explicitly: the console forgets it locally first (see sign-out). */
+export function logout(token: string): Promise<null> {
+  return request.get<null>(`${USER_BASE}/user/logout`, { params: { appClientId: APP_CLIENT_ID }, headers: { token }, silent: true });
 }
 
 export function sendCode(scene: CodeScene, target: string): Promise<null> {

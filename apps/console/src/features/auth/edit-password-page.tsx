@@ -2,12 +2,12 @@ import { useMutation } from '@tanstack/react-query';
 import { Navigate, useNavigate } from 'react-router';
 import { toast } from '../../app/feedback';
 import { loginPathFor } from '../../app/navigation';
-import { endSession } from '../../app/session';
 import { useUserStore } from '../../app/stores/user-store';
-import { logout, updatePassword } from './api';
+import { updatePassword } from './api';
 import { AuthLayout } from './components/auth-layout';
 import { EditPasswordForm, type EditPasswordValues } from './components/edit-password-form';
 import { showLocalError } from './show-error';
+import { signOut } from './sign-out';
 
 /**
  * 修改密码. The server revokes every other session of the user; this one signs out too, so the user
@@ -22,14 +22,13 @@ export function EditPasswordPage() {
     mutationFn: (v: EditPasswordValues) => updatePassword(v.oldPassword, v.newPassword),
     onSuccess: async () => {
       toast.success('密码修改成功，请使用新密码重新登录');
-      await logout().catch(() => {});
-      navigate(username ? `/login?account=${encodeURIComponent(username)}` : '/login', { replace: true });
-      endSession();
+      await signOut(navigate, username ? `/login?account=${encodeURIComponent(username)}` : '/login');
     },
     onError: showLocalError,
   });
 
-  if (!token && !change.isSuccess) return <Navigate to={loginPathFor('/login/edit')} replace />;
+  // Only before a change: once it succeeded, signing out is this page's own doing.
+  if (!token && change.isIdle) return <Navigate to={loginPathFor('/login/edit')} replace />;
 
   return (
     <AuthLayout title="修改密码" subtitle="修改成功后，所有已登录的设备都需要使用新密码重新登录">

@@ -1,4 +1,4 @@
-import { ArrowLeftOutlined, HomeOutlined, ToolOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, MessageOutlined, ToolOutlined } from '@ant-design/icons';
 import { Button, Card, Result, Space } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import { PageContainer } from './page-container';
@@ -27,12 +27,12 @@ export function UnderConstruction({ title, description }: UnderConstructionProps
           title="功能建设中"
           subTitle={description}
           extra={
-            <Space wrap>
+            <Space wrap style={{ justifyContent: 'center' }}>
               <Button icon={<ArrowLeftOutlined />} onClick={goBack}>
                 返回上一页
               </Button>
               <Link to="/message">
-                <Button type="primary" icon={<HomeOutlined />}>
+                <Button type="primary" icon={<MessageOutlined />}>
                   前往消息中心
                 </Button>
               </Link>
