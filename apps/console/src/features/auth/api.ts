@@ -9,7 +9,7 @@ type RsaKeyData = (typeof RsaKey)['static'];
  */
 export async function encryptPassword(plain: string): Promise<string> {
   const [key, rsa] = await Promise.all([
-    request.get<RsaKeyData>(`${USER_BASE}/user/rsa-key`, { anonymous: true }),
+    request.get<RsaKeyData>(`${USER_BASE}/user/rsa-key`),
     import('../../shared/rsa'),
   ]);
   return rsa.rsaEncrypt(key.publicKey, plain);
@@ -27,15 +27,16 @@ export function logout(token: string): Promise<null> {
   return request.get<null>(`${USER_BASE}/user/logout`, { params: { appClientId: APP_CLIENT_ID }, headers: { token }, silent: true });
 }
 
+/** The token goes along when there is one: the updatePhone and bindEmail scenes belong to a session. */
 export function sendCode(scene: CodeScene, target: string): Promise<null> {
-  return request.post<null>(`${USER_BASE}/user/code`, { data: { scene, target }, anonymous: true });
+  return request.post<null>(`${USER_BASE}/user/code`, { data: { scene, target } });
 }
 
 export type CheckField = 'username' | 'phone' | 'email';
 
 /** Whether a username/phone/email is taken. Silent: the form shows the outcome next to the field. */
 export function checkExists(field: CheckField, value: string): Promise<{ exists: boolean }> {
-  return request.put<{ exists: boolean }>(`${USER_BASE}/check_status/user`, { data: { field, value }, anonymous: true, silent: true });
+  return request.put<{ exists: boolean }>(`${USER_BASE}/check_status/user`, { data: { field, value }, silent: true });
 }
 
 export interface RegisterInput {
@@ -49,14 +50,12 @@ export interface RegisterInput {
 export async function register(input: RegisterInput): Promise<{ id: string; username: string }> {
   return request.post(`${USER_BASE}/user/register`, {
     data: { ...input, password: await encryptPassword(input.password), agreement: true },
-    anonymous: true,
   });
 }
 
 export async function resetPassword(target: string, code: string, newPassword: string): Promise<null> {
   return request.post<null>(`${USER_BASE}/user/password/reset`, {
     data: { target, code, newPassword: await encryptPassword(newPassword) },
-    anonymous: true,
   });
 }
 
