@@ -226,6 +226,9 @@ describe.each(engines)('file service (%s)', (engine) => {
       expect(res.code).toBe(1005);
       expect(res.message).toContain('name');
       expect((await alice.list('/', {}, { pageNum: 1, pageSize: 1000 })).code).toBe(1005);
+      expect((await alice.list('/', { sortField: 'owner' })).code).toBe(1005);
+      // No body at all is a plain listing.
+      expect((await alice.json('POST', '/directory', undefined, { path: '/' })).code).toBe(0);
     });
   });
 

@@ -64,7 +64,11 @@ export async function fileRoutes(app: FastifyInstance, opts: { service: FileServ
 
   app.post<{ Querystring: ListQuery; Body: ListBody }>(`${p}/directory`, {
     schema: { tags, summary: '目录列表（目录在前；分页、排序、关键字）', querystring: DirectoryQuery, body: DirectoryBody, response: { 200: Envelope(Page(FileEntry)) } },
-    handler: async (req) => ok<PageOf<FileEntry>>(await service.list(userOf(req), req.query, req.body ?? {})),
+    // Every body field is optional, so a call without a body is a plain listing rather than a 1005.
+    preValidation: async (req) => {
+      req.body ??= {};
+    },
+    handler: async (req) => ok<PageOf<FileEntry>>(await service.list(userOf(req), req.query, req.body)),
   });
 
   app.post<{ Params: { parentId: string }; Body: { name: string } }>(`${p}/directory/:parentId`, {
