@@ -1,7 +1,6 @@
 import { pathToId } from '@suanli/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App as AntApp } from 'antd';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureUploads, useUploadStore } from '../../shared/upload';
@@ -22,7 +21,6 @@ function renderAt(url: string) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>
-      <AntApp>
         <MemoryRouter initialEntries={[url]}>
           <LocationProbe />
           <Routes>
@@ -30,7 +28,6 @@ function renderAt(url: string) {
             <Route path="/storage/detail" element={<StorageDetailPage />} />
           </Routes>
         </MemoryRouter>
-      </AntApp>
     </QueryClientProvider>,
   );
 }

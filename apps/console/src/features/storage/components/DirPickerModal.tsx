@@ -54,7 +54,8 @@ export function DirPickerModal({ open, title, okText = '确定', loadDirs, exclu
   }, []);
 
   const loadData = async (node: EventDataNode<Node>) => {
-    if (node.children) return;
+    // The home folder is fetched on mount (above).
+    if (node.children || node.key === ROOT) return;
     const dirs = await loadDirs(node.key).catch(() => []);
     setTree((t) => withChildren(t, node.key, dirs.map((d) => toNode(d, excluded))));
   };

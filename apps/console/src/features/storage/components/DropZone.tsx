@@ -72,7 +72,7 @@ export function DropZone({ disabled, onDrop, children }: DropZoneProps) {
             gap: 8,
             border: `2px dashed ${token.colorPrimary}`,
             borderRadius: token.borderRadiusLG,
-            background: 'rgba(22, 119, 255, 0.06)',
+            background: 'rgba(240, 247, 255, 0.94)',
             pointerEvents: 'none',
           }}
         >

@@ -73,9 +73,9 @@ export function FileTable(props: FileTableProps) {
     {
       title: '操作',
       key: 'actions',
-      width: 220,
+      width: 260,
       render: (_: unknown, entry) => (
-        <Flex gap={4} wrap>
+        <Flex gap={0} wrap={false}>
           <Button type="link" size="small" icon={<EditOutlined />} data-testid="storage-rename" onClick={() => props.onRename(entry)}>
             重命名
           </Button>

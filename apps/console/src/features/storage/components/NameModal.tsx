@@ -41,13 +41,14 @@ export function NameModal({ open, title, initialName, okText = '确定', onSubmi
       okButtonProps={{ ...({ 'data-testid': 'storage-modal-ok' } as object) }}
       afterOpenChange={(visible) => {
         if (!visible) return;
-        form.setFieldsValue({ name: initialName ?? '' });
-        // Select the stem so typing replaces the name but keeps the extension.
+        // Select the stem so typing replaces the name but keeps the extension. The value itself comes from
+        // initialValues (the dialog mounts fresh per use): setting it here would clobber fast typing.
         const input = document.querySelector<HTMLInputElement>('[data-testid="storage-name-input"]');
-        if (input) {
-          const dot = (initialName ?? '').lastIndexOf('.');
+        const current = input?.value ?? '';
+        if (input && current === (initialName ?? '')) {
+          const dot = current.lastIndexOf('.');
           input.focus();
-          input.setSelectionRange(0, dot > 0 ? dot : (initialName ?? '').length);
+          input.setSelectionRange(0, dot > 0 ? dot : current.length);
         }
       }}
     >
@@ -57,7 +58,7 @@ export function NameModal({ open, title, initialName, okText = '确定', onSubmi
           label="名称"
           rules={[{ validator: (_, v: string | undefined) => (nameProblem(v ?? '') ? Promise.reject(new Error(nameProblem(v ?? '')!)) : Promise.resolve()) }]}
         >
-          <Input data-testid="storage-name-input" maxLength={255} autoComplete="off" onPressEnter={submit} />
+          <Input data-testid="storage-name-input" maxLength={255} autoComplete="off" />
         </Form.Item>
       </Form>
     </Modal>
