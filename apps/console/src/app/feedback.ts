@@ -1,15 +1,19 @@
-import { message } from 'antd';
 import type { MessageInstance } from 'antd/es/message/interface';
 
 /**
- * Toasts for code outside React. antd's static `message` cannot read the ConfigProvider context (theme,
- * locale), so the provider tree hands over its context-aware instance on mount; the static one is only
- * the fallback before that (and in unit tests).
+ * Toasts for code outside React (the request pipeline, the session handler) and for pages.
+ *
+ * antd's message is loaded on the first toast instead of with the app: the login page's first load stays
+ * lighter, and a toast a few milliseconds late is unnoticeable. The providers give antd's static methods
+ * the app's theme and locale (`ConfigProvider.config({ holderRender })`).
  */
-let api: Pick<MessageInstance, 'error' | 'warning' | 'success' | 'info'> = message;
+type MessageApi = Pick<MessageInstance, 'error' | 'warning' | 'success'>;
 
-export function setMessageApi(instance: MessageInstance): void {
-  api = instance;
+let loaded: Promise<MessageApi> | null = null;
+
+function messageApi(): Promise<MessageApi> {
+  loaded ??= import('antd/es/message').then((m) => m.default);
+  return loaded;
 }
 
 export interface Toast {
@@ -18,9 +22,13 @@ export interface Toast {
   success(content: string, key?: string): void;
 }
 
+function show(level: keyof MessageApi, content: string, key?: string) {
+  void messageApi().then((api) => api[level](key ? { content, key } : content));
+}
+
 /** `key` de-duplicates: several parallel failures with the same key show one toast. */
 export const toast: Toast = {
-  error: (content, key) => void api.error(key ? { content, key } : content),
-  warning: (content, key) => void api.warning(key ? { content, key } : content),
-  success: (content, key) => void api.success(key ? { content, key } : content),
+  error: (content, key) => show('error', content, key),
+  warning: (content, key) => show('warning', content, key),
+  success: (content, key) => show('success', content, key),
 };
