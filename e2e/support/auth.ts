@@ -1,0 +1,17 @@
+import type { Page } from 'playwright-core';
+import { registerAndLogin } from '../../apps/server/test/users';
+import type { E2eEnv } from './env';
+
+/** A fresh account created through the real register flow (outbox code, RSA-encrypted password). */
+export async function createUser(env: E2eEnv, opts: { username?: string; password?: string } = {}) {
+  return registerAndLogin(env.app, opts);
+}
+
+/** Signs in through the login page, the way a person does, and waits for the shell. */
+export async function signIn(page: Page, account: string, password: string) {
+  await page.goto('/console/login');
+  await page.getByTestId('login-account').fill(account);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.getByTestId('app-header').waitFor();
+}
