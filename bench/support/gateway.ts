@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
+import { seedDemo } from '../../apps/server/src/seed';
 
 const ownDir = !process.env.BENCH_DATA_DIR;
 const dataDir = process.env.BENCH_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'suanli-bench-'));
@@ -16,6 +17,8 @@ const config = {
   rateLimit: { max: 1_000_000_000, timeWindowMs: 60_000 },
 };
 const app = await buildApp(config);
+// bench/bundle signs in through the login page with the demo account.
+if (process.env.BENCH_SEED_DEMO === '1') await seedDemo(app);
 const userId = 'bench-user';
 const { token } = await app.ctx.sessions.create(userId);
 for (let i = 0; i < 200; i++) {

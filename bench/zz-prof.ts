@@ -1,0 +1,24 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import readline from 'node:readline';
+import { randomBytes } from 'node:crypto';
+import { createTestApp } from '../apps/server/test/harness';
+import { uploadFile } from '../apps/console/src/shared/upload/uploader';
+import { hashFileNode } from '../apps/console/src/shared/upload/node-hash';
+const t = await createTestApp('sqlite', { logLevel: 'error' });
+await t.app.listen({ host: '127.0.0.1', port: 0 });
+const gw = `http://127.0.0.1:${(t.app.server.address() as any).port}`;
+const child = spawn(process.execPath, [...(process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof2'] : []), '--import', 'tsx', path.resolve('apps/server/src/file-service/main.ts')], { env: { ...process.env, CENTER_ID: 'sz-a100', GATEWAY_URL: gw, DATA_DIR: t.dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', CENTERS_FILE: t.config.centersFile }, stdio: ['ignore', 'pipe', 'inherit'] });
+const port = await new Promise<number>((r) => readline.createInterface({ input: child.stdout! }).on('line', (l) => { const m = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(l); if (m) r(Number(m[1])); }));
+const { token } = await t.app.ctx.sessions.create('u1');
+const MB = Number(process.env.MB ?? 512);
+const src = path.join(t.dataDir, 'src.bin');
+{ const fd = fs.openSync(src, 'w'); for (let i = 0; i < MB; i++) fs.writeSync(fd, randomBytes(1 << 20)); fs.closeSync(fd); }
+const blob = Object.assign(await fs.openAsBlob(src), { name: 'src.bin', lastModified: 1 });
+let t0 = performance.now();
+await uploadFile({ baseUrl: `http://127.0.0.1:${port}`, token, file: blob, targetDir: '/', hash: process.env.NOHASH ? undefined : (s) => hashFileNode(src, s) });
+console.log('upload', (performance.now() - t0).toFixed(0), 'ms');
+child.kill('SIGINT');
+await new Promise((r) => child.once('exit', r));
+await t.close();
