@@ -2,12 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
-import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
-import { Redis } from 'ioredis';
 import { AVATAR_MAX_BYTES } from '@suanli/contracts';
 import { loadCenters } from './centers/centers';
 import type { Config } from './config';
@@ -24,6 +22,7 @@ import { orderRoutes } from './modules/order/order.routes';
 import { userRoutes } from './modules/user/user.routes';
 import { registerAuth } from './plugins/auth';
 import { registerEnvelope } from './plugins/envelope';
+import { registerRateLimit } from './plugins/rate-limit';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { createBus } from './realtime/bus';
 import { registerWs } from './realtime/ws';
@@ -73,12 +72,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   registerEnvelope(app);
   registerSecurityHeaders(app, centers.flatMap((c) => (c.fileServiceUrl ? [new URL(c.fileServiceUrl).origin] : [])));
-  await app.register(rateLimit, {
-    global: true,
-    max: config.rateLimit.max,
-    timeWindow: config.rateLimit.timeWindowMs,
-    ...(config.redisUrl ? { redis: new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 }), nameSpace: 'suanli-rl:' } : {}),
-  });
+  await registerRateLimit(app, config);
   // After helmet and rate limiting, so refused requests still get the headers and still count.
   registerAuth(app, sessions);
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 20 } });

@@ -65,7 +65,12 @@ export function registerEnvelope(app: FastifyInstance): void {
       return sendEnvelope(reply, 200, ErrorCode.PARAM_INVALID, text);
     }
     const status = fe.statusCode && fe.statusCode >= 400 ? fe.statusCode : 500;
-    if (status >= 500) req.log.error({ err }, 'unhandled error');
+    // A client that goes away mid-request (a reload during an upload) is normal, not a server fault.
+    const clientGone = req.raw.destroyed || (fe as NodeJS.ErrnoException).code === 'ECONNRESET';
+    if (status >= 500) {
+      if (clientGone) req.log.info({ reason: fe.message }, 'client closed the request');
+      else req.log.error({ err }, 'unhandled error');
+    }
     const code =
       status === 429 ? ErrorCode.NO_PERMISSION : status === 413 ? ErrorCode.FILE_TOO_LARGE : status < 500 ? ErrorCode.PARAM_INVALID : ErrorCode.RESOURCE_FAILED;
     const text =

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { body, createTestApp, engines, type TestApp } from '../test/harness';
+
+/** Every call the spec names for the user, message, foundation and order services, as OpenAPI paths. */
+const SPEC_PATHS = [
+  '/gateway/user/api/v1/user/login',
+  '/gateway/user/api/v1/user/register',
+  '/gateway/user/api/v1/user/logout',
+  '/gateway/user/api/v1/user/password/update',
+  '/gateway/user/api/v1/user',
+  '/gateway/user/api/v1/user/password/reset',
+  '/gateway/user/api/v1/user/code',
+  '/gateway/user/api/v1/check_status/user',
+  '/gateway/user/api/v1/user/action/update-phone',
+  '/gateway/user/api/v1/user/action/bind-email',
+  '/gateway/user/api/v1/user/action/upload-avatar',
+  '/gateway/user/api/v1/agent/user/get',
+  '/gateway/user/api/v1/user/list',
+  '/gateway/user/api/v1/user/rsa-key',
+  '/gateway/foundation/api/v1/message/query',
+  '/gateway/foundation/api/v1/message/unview/count',
+  '/gateway/foundation/api/v1/message/view',
+  '/gateway/foundation/api/v1/message/view/all',
+  '/gateway/foundation/api/v1/sub-centers/action/list',
+  '/gateway/foundation/api/v1/dicts/action/query/dict/{dictName}',
+  '/gateway/foundation/api/v1/sub-centers/{id}/detail',
+  '/gateway/order/api/v1/comp-powers/{userId}',
+];
+
+describe.each(engines)('gateway conventions (%s)', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(engine, { rateLimit: { max: 30, timeWindowMs: 60_000 } });
+  });
+  afterAll(() => t.close());
+
+  it('serves the OpenAPI document and its explorer at /gateway/docs without a token', async () => {
+    const ui = await t.app.inject({ method: 'GET', url: '/gateway/docs' });
+    expect([200, 302]).toContain(ui.statusCode);
+    const doc = JSON.parse((await t.app.inject({ method: 'GET', url: '/gateway/docs/json' })).body);
+    expect(doc.openapi).toMatch(/^3\./);
+    const missing = SPEC_PATHS.filter((p) => !doc.paths[p]);
+    expect(missing).toEqual([]);
+  });
+
+  it('answers malformed JSON with HTTP 400 and the envelope', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/gateway/user/api/v1/user/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"account":',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(body(res).message.code).toBe(1005);
+    expect(body(res).message.message).toBe('请求失败');
+  });
+
+  it('answers a body over the limit with HTTP 413 and the envelope', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/gateway/user/api/v1/user/login',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ account: 'x'.repeat(2 * 1024 * 1024), password: 'y' }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(body(res).message.code).toBe(1310);
+  });
+
+  it('rate-limits per IP with HTTP 429, the envelope and a Chinese message', async () => {
+    let last = { statusCode: 200, body: '' };
+    for (let i = 0; i < 40 && last.statusCode !== 429; i++) {
+      last = await t.app.inject({ method: 'GET', url: '/gateway/foundation/api/v1/sub-centers/action/list', remoteAddress: '10.9.8.7' });
+    }
+    expect(last.statusCode).toBe(429);
+    expect(body(last).message).toEqual({ code: 1020, message: '请求过于频繁，请稍后再试' });
+    // Another address is not affected.
+    const other = await t.app.inject({ method: 'GET', url: '/gateway/foundation/api/v1/sub-centers/action/list', remoteAddress: '10.9.8.8' });
+    expect(other.statusCode).toBe(200);
+  });
+
+  it('redirects / to the console default route', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/' });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('/console/training');
+  });
+});
