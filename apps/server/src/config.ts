@@ -12,6 +12,8 @@ export interface Config {
   databaseUrl?: string;
   /** redis://… fans live events out across gateway processes and shares rate-limit counters. */
   redisUrl?: string;
+  /** Pub/sub channel of the live-events bus; every process of one deployment must agree on it. */
+  redisChannel?: string;
   centersFile: string;
   /** Built console (`apps/console/dist`); served at /console when it exists. */
   consoleDist?: string;
@@ -41,6 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisChannel: env.REDIS_CHANNEL || undefined,
     centersFile: path.resolve(env.CENTERS_FILE ?? path.join(repoRoot, 'config/centers.yaml')),
     consoleDist: path.resolve(env.CONSOLE_DIST ?? path.join(repoRoot, 'apps/console/dist')),
     allowedOrigins: (env.ALLOWED_ORIGINS ?? `${publicUrl},http://127.0.0.1:${port},http://localhost:5173`)

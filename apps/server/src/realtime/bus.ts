@@ -139,9 +139,9 @@ export class RedisBus implements EventBus {
 }
 
 /**
- * `SUANLI_BUS_CHANNEL` overrides the channel: processes of one deployment must agree on it, and test runs
+ * `REDIS_CHANNEL` (config.redisChannel) overrides the channel: processes of one deployment must agree on it, and test runs
  * sharing a Redis use a unique one each.
  */
-export function createBus(redisUrl?: string, channel = process.env.SUANLI_BUS_CHANNEL || undefined): EventBus {
+export function createBus(redisUrl?: string, channel?: string): EventBus {
   return redisUrl ? new RedisBus(redisUrl, { channel }) : new InProcessBus();
 }

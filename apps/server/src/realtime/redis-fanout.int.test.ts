@@ -56,12 +56,10 @@ describe('live updates across gateway processes (Redis)', () => {
   let a: TestApp;
   let b: { child: ChildProcess; port: number };
   let portA: number;
-  const previousChannel = process.env.SUANLI_BUS_CHANNEL;
 
   beforeAll(async () => {
     pgDb = await createPgDatabase();
-    process.env.SUANLI_BUS_CHANNEL = channel;
-    a = await createTestApp('postgres', { databaseUrl: pgDb.url, redisUrl: REDIS_URL, dataDir });
+    a = await createTestApp('postgres', { databaseUrl: pgDb.url, redisUrl: REDIS_URL, redisChannel: channel, dataDir });
     await a.app.listen({ host: '127.0.0.1', port: 0 });
     portA = (a.app.server.address() as AddressInfo).port;
     b = await startGateway({
@@ -69,7 +67,7 @@ describe('live updates across gateway processes (Redis)', () => {
       PORT: '0',
       DATABASE_URL: pgDb.url,
       REDIS_URL,
-      SUANLI_BUS_CHANNEL: channel,
+      REDIS_CHANNEL: channel,
       DATA_DIR: dataDir,
       SEED_DEMO: 'false',
       LOG_LEVEL: 'info',
@@ -93,8 +91,6 @@ describe('live updates across gateway processes (Redis)', () => {
     await a?.close();
     await pgDb?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
-    if (previousChannel === undefined) delete process.env.SUANLI_BUS_CHANNEL;
-    else process.env.SUANLI_BUS_CHANNEL = previousChannel;
   });
 
   it('delivers an increment raised by notify() in process A to the user\'s socket on process B, exactly once on each', async () => {
