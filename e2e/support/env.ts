@@ -50,7 +50,6 @@ export async function startE2e(overrides: Partial<Config> = {}): Promise<E2eEnv>
     centersFile: path.join(repoRoot, 'config/centers.yaml'),
     consoleDist,
     allowedOrigins: [],
-    helpUrl: 'https://docs.example.com/suanli',
     mail: { kind: 'outbox' },
     rateLimit: { max: 100_000, timeWindowMs: 60_000 },
     clock: Date.now,

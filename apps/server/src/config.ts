@@ -19,7 +19,6 @@ export interface Config {
   consoleDist?: string;
   /** Origins allowed to open the live-updates socket. */
   allowedOrigins: string[];
-  helpUrl: string;
   mail: { kind: 'outbox' } | { kind: 'smtp'; host: string; port: number; secure: boolean; user?: string; pass?: string; from: string };
   rateLimit: { max: number; timeWindowMs: number };
   /** Injectable so tests can move time (session expiry, code expiry, lockouts). */
@@ -50,7 +49,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
-    helpUrl: env.HELP_URL ?? 'https://docs.example.com/suanli',
     mail: env.SMTP_HOST
       ? {
           kind: 'smtp',

@@ -77,7 +77,6 @@ export async function createTestApp(engine: Engine, overrides: Partial<Config> =
     centersFile: path.join(repoRoot, 'config/centers.yaml'),
     consoleDist: undefined,
     allowedOrigins: ['http://127.0.0.1', 'http://localhost'],
-    helpUrl: 'https://docs.example.com',
     mail: { kind: 'outbox' },
     rateLimit: { max: 100_000, timeWindowMs: 60_000 },
     clock: clock.fn,
