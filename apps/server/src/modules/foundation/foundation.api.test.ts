@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DICTS } from '@suanli/contracts';
 import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
+import { call, encryptPassword, login, registerAndLogin } from '../../../test/users';
 
 describe.each(engines)('foundation api (%s)', (engine) => {
   let t: TestApp;
@@ -63,6 +64,28 @@ describe.each(engines)('foundation api (%s)', (engine) => {
     const revoked = await t.app.ctx.sessions.create('u-rev');
     await t.app.ctx.sessions.revoke(revoked.sessionId, 'logout');
     expect(body(await get('/gateway/foundation/api/v1/sub-centers/action/list', revoked.token)).message.code).toBe(10307);
+  });
+
+  it('refuses a token after logout and after a password change (10307), for every foundation call', async () => {
+    const urls = [
+      '/gateway/foundation/api/v1/sub-centers/action/list',
+      '/gateway/foundation/api/v1/sub-centers/sz-a100/detail',
+      '/gateway/foundation/api/v1/dicts/action/query/dict/job_states',
+    ];
+    const { token: loggedOut, user, password } = await registerAndLogin(t.app);
+    await call(t.app, 'GET', '/gateway/user/api/v1/user/logout', { token: loggedOut, query: { appClientId: 'test' } });
+    const { token: other } = await login(t.app, user.username, password);
+    const { token: changer } = await login(t.app, user.username, password);
+    const changed = await call(t.app, 'POST', '/gateway/user/api/v1/user/password/update', {
+      token: changer,
+      payload: { oldPassword: await encryptPassword(t.app, password), newPassword: await encryptPassword(t.app, 'NewPassw0rd-x') },
+    });
+    expect(changed.message.code).toBe(0);
+    for (const url of urls) {
+      expect(body(await get(url, loggedOut)).message.code).toBe(10307);
+      expect(body(await get(url, other)).message.code).toBe(10307);
+      expect(body(await get(url, changer)).message.code).toBe(0);
+    }
   });
 
   it('answers 1005 naming the field for invalid input', async () => {
