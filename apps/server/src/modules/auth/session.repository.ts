@@ -1,7 +1,19 @@
 import type { Db } from '../../db/db';
+import { prepare } from '../../db/prepared';
 
 export class SessionRepository {
-  constructor(private readonly db: Db) {}
+  /** Runs on every authenticated request: compiled once (see db/prepared.ts). */
+  private readonly byHash;
+
+  constructor(private readonly db: Db) {
+    this.byHash = prepare(db, (db, a: { tokenHash: string }) =>
+      db
+        .selectFrom('sessions')
+        .leftJoin('users', 'users.id', 'sessions.user_id')
+        .select(['sessions.id', 'sessions.user_id', 'sessions.create_time', 'sessions.last_seen', 'sessions.revoked_at', 'users.status as user_status'])
+        .where('sessions.token_hash', '=', a.tokenHash),
+    );
+  }
 
   insert(row: { id: string; tokenHash: string; userId: string; now: number; ip: string | null; userAgent: string | null }) {
     return this.db
@@ -19,13 +31,8 @@ export class SessionRepository {
   }
 
   /** The session and its user's status in one read (left join: the status is null if there is no user row). */
-  findByHash(tokenHash: string) {
-    return this.db
-      .selectFrom('sessions')
-      .leftJoin('users', 'users.id', 'sessions.user_id')
-      .select(['sessions.id', 'sessions.user_id', 'sessions.create_time', 'sessions.last_seen', 'sessions.revoked_at', 'users.status as user_status'])
-      .where('sessions.token_hash', '=', tokenHash)
-      .executeTakeFirst();
+  async findByHash(tokenHash: string) {
+    return (await this.byHash({ tokenHash }))[0];
   }
 
   revokeByHash(tokenHash: string, now: number, reason: string) {

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, engines, type TestApp } from '../../test/harness';
+import { prepare } from './prepared';
+
+describe.each(engines)('prepared queries (%s)', (engine) => {
+  let t: TestApp;
+  const base = 1_700_000_000_000;
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    await t.app.ctx.db
+      .insertInto('messages')
+      .values(
+        [1, 2, 3, 4].map((i) => ({
+          id: `m${i}`,
+          user_id: i <= 3 ? 'alice' : 'bob',
+          type: 'system',
+          title: `t${i}`,
+          content: '',
+          business_type: null,
+          business_id: null,
+          viewed: i === 2 ? 1 : 0,
+          create_time: base + i,
+        })),
+      )
+      .execute();
+  });
+  afterAll(() => t.close());
+
+  it('binds each call’s values to the placeholders and keeps the constants the query was built with', async () => {
+    const count = prepare(t.app.ctx.db, (db, a: { userId: string; since: number }) =>
+      db
+        .selectFrom('messages')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', a.userId)
+        .where('viewed', '=', 0)
+        .where('create_time', '>=', a.since),
+    );
+    const n = async (userId: string, since: number) => Number((await count({ userId, since }))[0].n);
+    expect(await n('alice', 0)).toBe(2);
+    expect(await n('bob', 0)).toBe(1);
+    expect(await n('alice', base + 3)).toBe(1);
+    expect(await n('nobody', 0)).toBe(0);
+  });
+});
