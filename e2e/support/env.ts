@@ -49,6 +49,7 @@ export async function startE2e(overrides: Partial<Config> = {}): Promise<E2eEnv>
     dataDir,
     centersFile: path.join(repoRoot, 'config/centers.yaml'),
     consoleDist,
+    trustProxy: false,
     allowedOrigins: [],
     mail: { kind: 'outbox' },
     rateLimit: { max: 100_000, timeWindowMs: 60_000 },

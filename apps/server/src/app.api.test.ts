@@ -84,3 +84,20 @@ describe.each(engines)('gateway conventions (%s)', (engine) => {
     expect(res.headers.location).toBe('/console/training');
   });
 });
+
+describe('proxy trust', () => {
+  it('ignores X-Forwarded-For by default, so a client cannot pick its own address to dodge the per-IP limit', async () => {
+    const t = await createTestApp('sqlite', { rateLimit: { max: 5, timeWindowMs: 60_000 } });
+    try {
+      let last = 200;
+      for (let i = 0; i < 10 && last !== 429; i++) {
+        last = (
+          await t.app.inject({ method: 'GET', url: '/gateway/user/api/v1/user/rsa-key', remoteAddress: '10.1.1.1', headers: { 'x-forwarded-for': `192.0.2.${i}` } })
+        ).statusCode;
+      }
+      expect(last).toBe(429);
+    } finally {
+      await t.close();
+    }
+  });
+});

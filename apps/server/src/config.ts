@@ -17,6 +17,11 @@ export interface Config {
   centersFile: string;
   /** Built console (`apps/console/dist`); served at /console when it exists. */
   consoleDist?: string;
+  /**
+   * Proxies whose X-Forwarded-For is believed (Fastify `trustProxy`: false, true, or a list of addresses/CIDRs). Off by default: trusting any sender would let a client pick its own IP and walk past
+   * the per-IP rate limits. Behind nginx on the same host: TRUST_PROXY=127.0.0.1.
+   */
+  trustProxy: boolean | string[];
   /** Origins allowed to open the live-updates socket. */
   allowedOrigins: string[];
   mail: { kind: 'outbox' } | { kind: 'smtp'; host: string; port: number; secure: boolean; user?: string; pass?: string; from: string };
@@ -45,6 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisChannel: env.REDIS_CHANNEL || undefined,
     centersFile: path.resolve(env.CENTERS_FILE ?? path.join(repoRoot, 'config/centers.yaml')),
     consoleDist: path.resolve(env.CONSOLE_DIST ?? path.join(repoRoot, 'apps/console/dist')),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     allowedOrigins: (env.ALLOWED_ORIGINS ?? `${publicUrl},http://127.0.0.1:${port},http://localhost:5173`)
       .split(',')
       .map((s) => s.trim())
@@ -65,4 +71,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     seedDemo: env.SEED_DEMO !== 'false',
   };
+}
+
+function parseTrustProxy(v: string | undefined): boolean | string[] {
+  if (!v || v === 'false') return false;
+  if (v === 'true') return true;
+  return v.split(',').map((s) => s.trim()).filter(Boolean);
 }

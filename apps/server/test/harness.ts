@@ -76,6 +76,7 @@ export async function createTestApp(engine: Engine, overrides: Partial<Config> =
     databaseUrl: overrides.databaseUrl ?? pgDb?.url,
     centersFile: path.join(repoRoot, 'config/centers.yaml'),
     consoleDist: undefined,
+    trustProxy: false,
     allowedOrigins: ['http://127.0.0.1', 'http://localhost'],
     mail: { kind: 'outbox' },
     rateLimit: { max: 100_000, timeWindowMs: 60_000 },
