@@ -101,3 +101,22 @@ describe('proxy trust', () => {
     }
   });
 });
+
+describe('file transfer rate limit', () => {
+  it('counts file-service calls against their own, larger per-IP budget', async () => {
+    const t = await createTestApp('sqlite', { rateLimit: { max: 3, timeWindowMs: 60_000 } });
+    try {
+      const api = () => t.app.inject({ method: 'GET', url: '/gateway/user/api/v1/user/rsa-key', remoteAddress: '10.2.2.2' });
+      const file = () => t.app.inject({ method: 'GET', url: '/file-service/sz-a100/api/v1/usage', remoteAddress: '10.2.2.2' });
+      for (let i = 0; i < 3; i++) expect((await api()).statusCode).toBe(200);
+      expect((await api()).statusCode).toBe(429);
+      // The API budget is spent, the file budget (20×) is not: 10133 (no token) means it got through the limiter.
+      for (let i = 0; i < 10; i++) expect(body(await file()).message.code).toBe(10133);
+      let last = 0;
+      for (let i = 0; i < 60 && last !== 429; i++) last = (await file()).statusCode;
+      expect(last).toBe(429);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes reachable without a token (login, register, code, rsa-key, payment notify…). */
     public?: boolean;
+    /** Data-plane routes (file transfer) counted against a per-IP limit 20× the API's. */
+    bulk?: boolean;
   }
 }
 

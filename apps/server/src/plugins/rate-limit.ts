@@ -7,7 +7,7 @@ import { AppError } from '../errors';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    createRateLimit(options: { max: number; timeWindow: number }): (req: import('fastify').FastifyRequest) => Promise<{ isExceeded: boolean; ttlInSeconds: number }>;
+    createRateLimit(options: { max: number; timeWindow: number; keyGenerator?: (req: import('fastify').FastifyRequest) => string }): (req: import('fastify').FastifyRequest) => Promise<{ isExceeded: boolean; ttlInSeconds: number }>;
   }
 }
 
@@ -18,6 +18,8 @@ declare module 'fastify' {
  * (`config.rateLimit`, e.g. login and code sends); those still run as route hooks. Counters live in Redis
  * when REDIS_URL is set, so every gateway process shares them; a Redis outage lets requests through.
  */
+const BULK_FACTOR = 20;
+
 export async function registerRateLimit(app: FastifyInstance, config: Config): Promise<void> {
   const redis = config.redisUrl ? new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 }) : undefined;
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
@@ -26,9 +28,11 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
     skipOnError: true,
     ...(redis ? { redis, nameSpace: 'suanli-rl:' } : {}),
   });
-  const limit = app.createRateLimit({ max: config.rateLimit.max, timeWindow: config.rateLimit.timeWindowMs });
+  const api = app.createRateLimit({ max: config.rateLimit.max, timeWindow: config.rateLimit.timeWindowMs });
+  // File transfer (`config.bulk`) has its own, larger budget: a folder upload is one request per file/chunk.
+  const bulk = app.createRateLimit({ max: config.rateLimit.max * BULK_FACTOR, timeWindow: config.rateLimit.timeWindowMs, keyGenerator: (req) => `bulk:${req.ip}` });
   app.addHook('onRequest', async (req, reply) => {
-    const r = await limit(req);
+    const r = await (req.routeOptions.config?.bulk ? bulk : api)(req);
     if (r.isExceeded) {
       reply.header('retry-after', String(r.ttlInSeconds));
       throw new AppError(ErrorCode.NO_PERMISSION, '请求过于频繁，请稍后再试', 429);
