@@ -108,8 +108,16 @@ const home = (
   }
 ).data[0].homeDir;
 
+/** CPU seconds a process has used (utime + stime from /proc, USER_HZ 100). */
+const cpuOf = (pid: number) => {
+  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+};
+
 // ── baseline: plain streamed PUT ─────────────────────────────────────────────────────────────────────
 const put = await startJsonProcess<{ port: number }>(process.execPath, [path.join(here, 'support/put-server.mjs')], { PUT_DIR: path.join(dataDir, 'plain') });
+const putCpu0 = cpuOf(put.child.pid!);
+const putClientCpu0 = process.cpuUsage();
 const t0 = performance.now();
 await new Promise<void>((resolve, reject) => {
   const req = http.request({ host: '127.0.0.1', port: put.info.port, method: 'PUT', path: '/source.bin' }, (res) => {
@@ -119,16 +127,26 @@ await new Promise<void>((resolve, reject) => {
   pipeline(fs.createReadStream(src, { highWaterMark: MB }), req).catch(reject);
 });
 const plainSec = (performance.now() - t0) / 1000;
+const putServerCpuSec = cpuOf(put.child.pid!) - putCpu0;
+const putClientCpu = process.cpuUsage(putClientCpu0);
+const putClientCpuSec = (putClientCpu.user + putClientCpu.system) / 1e6;
 await stop(put.child);
 fs.rmSync(path.join(dataDir, 'plain'), { recursive: true, force: true });
 log(`plain PUT: ${plainSec.toFixed(2)} s`);
 
 // ── the real client: chunked, 3 in flight, hash verified at merge ────────────────────────────────────
+const serverCpu0 = cpuOf(fileService.pid!);
+const clientCpu0 = process.cpuUsage();
 const t1 = performance.now();
+// BENCH_NO_HASH=1 leaves out the content hash (diagnosis: the server then verifies the size only).
+const withHash = process.env.BENCH_NO_HASH !== '1';
 const main = await peakRss(fileService.pid!, async () =>
-  uploadFile({ baseUrl, token, file: await namedBlob(src), targetDir: '/', hash: (signal) => hashFileNode(src, signal) }),
+  uploadFile({ baseUrl, token, file: await namedBlob(src), targetDir: '/', hash: withHash ? (signal) => hashFileNode(src, signal) : undefined }),
 );
 const clientSec = (performance.now() - t1) / 1000;
+const serverCpuSec = cpuOf(fileService.pid!) - serverCpu0;
+const clientCpu = process.cpuUsage(clientCpu0);
+const clientCpuSec = (clientCpu.user + clientCpu.system) / 1e6;
 const stored = path.join(home, path.basename(src));
 const mainOk = (await sha256File(stored)) === srcHash;
 log(`client upload: ${clientSec.toFixed(2)} s, sha256 ${mainOk ? 'matches' : 'MISMATCH'}, file-service peak RSS ${main.peakMiB} MiB`);
@@ -192,6 +210,13 @@ const result = {
   ratio: Number((plainSec / clientSec).toFixed(3)),
   plainMiBps: Math.round(UPLOAD_MB / plainSec),
   clientMiBps: Math.round(UPLOAD_MB / clientSec),
+  contentHashVerified: withHash,
+  cpuSec: {
+    fileService: Number(serverCpuSec.toFixed(2)),
+    uploadClient: Number(clientCpuSec.toFixed(2)),
+    plainPutServer: Number(putServerCpuSec.toFixed(2)),
+    plainPutClient: Number(putClientCpuSec.toFixed(2)),
+  },
   sha256Match: mainOk,
   fileServicePeakRssMiB: main.peakMiB,
   fileServiceRssSamplesMiB: { first: main.samples[0], last: main.samples.at(-1), min: Math.min(...main.samples) },
