@@ -4,6 +4,7 @@ import { ConfigProvider, Modal, Tree, Typography } from 'antd';
 import type { DataNode, EventDataNode } from 'antd/es/tree';
 import { useEffect, useState } from 'react';
 import { isWithin, ROOT } from '../paths';
+import { useModalSubmit } from './use-modal-submit';
 
 export interface DirPickerModalProps {
   open: boolean;
@@ -38,7 +39,7 @@ function withChildren(nodes: Node[], key: string, children: Node[]): Node[] {
 export function DirPickerModal({ open, title, okText = '确定', loadDirs, excluded = [], onSubmit, onClose }: DirPickerModalProps) {
   const [tree, setTree] = useState<Node[]>([{ key: ROOT, title: '全部文件', isLeaf: false, icon: <HomeOutlined /> }]);
   const [selected, setSelected] = useState<string>(ROOT);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useModalSubmit(onSubmit, onClose);
 
   // The home folder starts expanded, so its children are fetched right away rather than on a click.
   useEffect(() => {
@@ -60,17 +61,7 @@ export function DirPickerModal({ open, title, okText = '确定', loadDirs, exclu
     setTree((t) => withChildren(t, node.key, dirs.map((d) => toNode(d, excluded))));
   };
 
-  const submit = async () => {
-    setBusy(true);
-    try {
-      await onSubmit(selected);
-      onClose();
-    } catch {
-      // The pipeline showed the reason; keep the dialog for another choice.
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = () => run(selected);
 
   return (
     <Modal

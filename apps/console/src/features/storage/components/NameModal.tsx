@@ -1,6 +1,6 @@
 import { Form, Input, Modal } from 'antd';
-import { useState } from 'react';
 import { nameProblem } from '../paths';
+import { useModalSubmit } from './use-modal-submit';
 
 export interface NameModalProps {
   open: boolean;
@@ -15,18 +15,10 @@ export interface NameModalProps {
 /** One name field for 新建文件夹 and 重命名. */
 export function NameModal({ open, title, initialName, okText = '确定', onSubmit, onClose }: NameModalProps) {
   const [form] = Form.useForm<{ name: string }>();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useModalSubmit(onSubmit, onClose);
   const submit = async () => {
     const { name } = await form.validateFields();
-    setBusy(true);
-    try {
-      await onSubmit(name);
-      onClose();
-    } catch {
-      // Stay open so the user can fix the name.
-    } finally {
-      setBusy(false);
-    }
+    await run(name);
   };
   return (
     <Modal
