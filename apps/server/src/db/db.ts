@@ -35,7 +35,29 @@ export function openDb(opts: { databaseUrl?: string; sqliteFile: string }): DbHa
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, engine: 'sqlite', close: () => db.destroy() };
+  // WAL lets a second connection read beside the writer, and it only ever sees committed data.
+  const reader = withStatementCache(new SQLite(opts.sqliteFile, { readonly: true }));
+  readers.set(db, reader);
+  return {
+    db,
+    engine: 'sqlite',
+    close: async () => {
+      reader.close();
+      await db.destroy();
+    },
+  };
+}
+
+type StatementSource = ReturnType<typeof withStatementCache>;
+const readers = new WeakMap<Db, StatementSource>();
+
+/**
+ * The read-only SQLite connection of a database opened here, for hot-path reads (db/prepared.ts): they
+ * skip Kysely's driver pipeline and its single-connection mutex, and — unlike a raw statement on the
+ * writer's connection — can never observe another request's uncommitted transaction.
+ */
+export function sqliteReader(db: Db): StatementSource | undefined {
+  return readers.get(db);
 }
 
 /**

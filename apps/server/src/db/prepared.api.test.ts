@@ -41,4 +41,28 @@ describe.each(engines)('prepared queries (%s)', (engine) => {
     expect(await n('alice', base + 3)).toBe(1);
     expect(await n('nobody', 0)).toBe(0);
   });
+
+  it('never sees another request’s uncommitted writes, and sees them once committed', async () => {
+    const count = prepare(t.app.ctx.db, (db, a: { userId: string }) =>
+      db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', a.userId),
+    );
+    const n = async () => Number((await count({ userId: 'carol' }))[0].n);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let inserted!: () => void;
+    const didInsert = new Promise<void>((r) => (inserted = r));
+    const trx = t.app.ctx.db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto('messages')
+        .values({ id: 'c1', user_id: 'carol', type: 'system', title: 't', content: '', business_type: null, business_id: null, viewed: 0, create_time: base })
+        .execute();
+      inserted();
+      await held;
+    });
+    await didInsert;
+    expect(await n()).toBe(0);
+    release();
+    await trx;
+    expect(await n()).toBe(1);
+  });
 });
