@@ -2,11 +2,11 @@
 // account; the demo account signs in through Chromium, and curl + openssl log in over plain HTTP.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { freePort } from '../apps/server/test/process';
 import { ARTIFACTS } from './support/env';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -14,15 +14,6 @@ let server: ChildProcess;
 let output = '';
 let base = '';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'suanli-start-'));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   const port = await freePort();

@@ -1,5 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import readline from 'node:readline';
+import type { ChildProcess } from 'node:child_process';
+import { startProcess, stopProcess } from '../../apps/server/test/process';
+
+export { freePort } from '../../apps/server/test/process';
 
 /**
  * Starts a process and resolves, with the handle, once it prints its ready line: by default the first JSON
@@ -11,31 +13,18 @@ export function startJsonProcess<T>(
   env: NodeJS.ProcessEnv = {},
   readyWhen: (line: string) => boolean = (line) => line.startsWith('{'),
 ): Promise<{ child: ChildProcess; info: T }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-    const rl = readline.createInterface({ input: child.stdout! });
-    rl.on('line', (line) => {
-      if (readyWhen(line)) {
-        rl.close();
-        child.stdout!.resume();
-        let info = {} as T;
-        try {
-          info = JSON.parse(line) as T;
-        } catch {
-          /* a plain ready line */
-        }
-        resolve({ child, info });
+  return startProcess(cmd, args, {
+    env,
+    timeoutMs: 120_000,
+    ready: (line) => {
+      if (!readyWhen(line)) return undefined;
+      try {
+        return JSON.parse(line) as T;
+      } catch {
+        return {} as T; // a plain ready line
       }
-    });
-    child.once('exit', (code) => reject(new Error(`${cmd} exited early with ${code}`)));
+    },
   });
 }
 
-export function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill(signal);
-    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-  });
-}
+export const stop = stopProcess;

@@ -1,48 +1,26 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createPgDatabase, createTestApp, REDIS_URL, type TestApp } from '../../test/harness';
+import { listeningPort, startProcess, stopProcess } from '../../test/process';
 import { closedWithin, connect, wsUrl } from './test-client';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const increment = (count: number) => ({ businessType: 'notice.unread.increment', data: { count } });
 
 /** Gateway B: the real entry point (`src/main.ts`) in its own OS process; resolves with its port. */
-function startGateway(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], {
-      cwd: repoRoot,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const timer = setTimeout(() => reject(new Error('gateway B did not start within 30 s')), 30_000);
-    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
-      const m = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(line);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, port: Number(m[1]) });
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`gateway B exited early with ${code}`));
-    });
+async function startGateway(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number }> {
+  const { child, info } = await startProcess(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], {
+    cwd: repoRoot,
+    env,
+    ready: listeningPort,
   });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
-  });
+  return { child, port: info };
 }
 
 /**
@@ -87,7 +65,7 @@ describe('live updates across gateway processes (Redis)', () => {
   });
 
   afterAll(async () => {
-    if (b) await stop(b.child);
+    if (b) await stopProcess(b.child);
     await a?.close();
     await pgDb?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
