@@ -67,8 +67,15 @@ async function namedBlob(file: string): Promise<UploadFile> {
   return Object.assign(blob, { name: path.basename(file), lastModified: fs.statSync(file).mtimeMs });
 }
 
+// Diagnosis only: BENCH_CPU_PROF=<dir> writes a V8 CPU profile of every file-service process there (on exit,
+// so use BENCH_KILLS=0 to keep the first one); BENCH_FS_NODE_ARGS adds Node flags to the file service.
+const cpuProf = [
+  ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : []),
+  ...(process.env.BENCH_FS_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []),
+];
+
 async function startFileService(gatewayUrl: string, port: number): Promise<ChildProcess> {
-  const { child } = await startJsonProcess(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/file-service/main.ts')], {
+  const { child } = await startJsonProcess(process.execPath, [...cpuProf, '--import', 'tsx', path.join(root, 'apps/server/src/file-service/main.ts')], {
     CENTER_ID: CENTER,
     GATEWAY_URL: gatewayUrl,
     DATA_DIR: dataDir,
