@@ -295,7 +295,12 @@ export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
         form.append('totalSize', String(total));
         form.append('filename', file.name);
         form.append('path', targetDir);
-        form.append('file', file.slice(start, start + chunkSize), file.name);
+        const part = file.slice(start, start + chunkSize);
+        // The file part carries the file's name. A slice that already is a File of that name (the Node fast
+        // path, node-transport.ts) is appended as it is, so that transport can read it straight from disk;
+        // the multipart sent is the same either way (a browser's Blob.slice gives a Blob: second branch).
+        if (part instanceof File && part.name === file.name) form.append('file', part);
+        else form.append('file', part, file.name);
         return request<{ uploaded?: number[] }>('POST', '/file/chunk/upload', { body: form, signal: chunksPhase.signal });
       }, chunksPhase.signal);
 

@@ -95,7 +95,11 @@ export async function startFakeFileService(opts: { chunkSize: number; token?: st
     return m;
   };
 
-  svc.server = createServer(async (req, res) => {
+  svc.server = createServer((req, res) => {
+    // A client that aborts mid-body (the Node transport streams bodies) makes reading it fail: drop the request.
+    handle(req, res).catch(() => res.destroy());
+  });
+  async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://x');
     if (req.headers.token !== token) return send(res, 200, 10133, null);
     const p = url.pathname.replace(/^\/api\/v1/, '');
@@ -163,7 +167,7 @@ export async function startFakeFileService(opts: { chunkSize: number; token?: st
       return ok(res, { id: 'x', name: file.filename, path, type: 'file', size: file.value.length, updateTime: Date.now() });
     }
     send(res, 404, 1205, null);
-  });
+  }
   await new Promise<void>((r) => svc.server.listen(0, '127.0.0.1', () => r()));
   svc.url = `http://127.0.0.1:${(svc.server.address() as AddressInfo).port}`;
   return svc;
