@@ -70,8 +70,16 @@ export async function confine(space: Space, segments: readonly string[]): Promis
       real = await fs.realpath(cur);
     } catch (e) {
       if (!isMissing(e)) throw e;
-      // realpath fails both for a missing entry and for a link to nothing; lstat tells them apart.
-      if (await lexists(cur)) throw illegalPath('路径包含无效的符号链接');
+      // realpath fails both for a missing entry and for a link to nothing; lstat tells them apart. An entry
+      // created in between (a concurrent upload or merge making the directory) resolves on a second try.
+      if (await lexists(cur)) {
+        try {
+          real = await fs.realpath(cur);
+        } catch (e2) {
+          if (!isMissing(e2)) throw e2;
+          throw illegalPath('路径包含无效的符号链接');
+        }
+      }
     }
     if (real !== null) {
       if (!isInside(space.realHome, real)) throw illegalPath('路径指向用户空间之外');
