@@ -91,6 +91,8 @@ async function startFileService(gatewayUrl: string, port: number): Promise<Child
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
   }, (line) => line.includes('file service of'));
+  // BENCH_FS_STDOUT=<file>: keep the file service's output (e.g. with BENCH_FS_NODE_ARGS=--trace-gc).
+  if (process.env.BENCH_FS_STDOUT) child.stdout!.pipe(fs.createWriteStream(process.env.BENCH_FS_STDOUT, { flags: 'a' }));
   return child;
 }
 
