@@ -5,7 +5,6 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import websocket from '@fastify/websocket';
 import { AVATAR_MAX_BYTES } from '@suanli/contracts';
 import { loadCenters } from './centers/centers';
 import type { Config } from './config';
@@ -76,7 +75,6 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // After helmet and rate limiting, so refused requests still get the headers and still count.
   registerAuth(app, sessions);
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 20 } });
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(swagger, {
     openapi: {
       info: { title: '算力调度服务平台 API', version: '1.0.0', description: 'Envelope: {message:{code,message}, data}. Auth: header `token`.' },

@@ -1,3 +1,4 @@
+import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode, HTTP_STATUS_MESSAGES, SOCKET_CLOSE_BAD_TOKEN, WS_PATH } from '@suanli/contracts';
 import type { AppContext } from '../context';
@@ -41,6 +42,15 @@ export async function registerWs(app: FastifyInstance, ctx: AppContext) {
   app.addHook('preClose', () => hub.close());
   const allowedOrigins = new Set(ctx.config.allowedOrigins.map((o) => o.replace(/\/+$/, '')));
 
+  // @fastify/websocket adds an onRequest and an onResponse hook to every route of the scope it is
+  // registered in; registered here, only the socket route pays them, not every API call.
+  await app.register(async (scope) => {
+    await scope.register(websocket, { options: { maxPayload: 64 * 1024 } });
+    registerSocketRoute(scope, ctx, hub, allowedOrigins);
+  });
+}
+
+function registerSocketRoute(app: FastifyInstance, ctx: AppContext, hub: SocketHub, allowedOrigins: Set<string>) {
   app.get<{ Querystring: { token?: string } }>(
     WS_PATH,
     {
