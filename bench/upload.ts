@@ -6,7 +6,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -14,7 +13,7 @@ import type { ChildProcess } from 'node:child_process';
 import { hashFileNode } from '../apps/console/src/shared/upload/node-hash';
 import { nodeFetch, nodeFile } from '../apps/console/src/shared/upload/node-transport';
 import { uploadFile, type UploadFile } from '../apps/console/src/shared/upload/uploader';
-import { startJsonProcess, stop } from './support/proc';
+import { freePort, startJsonProcess, stop } from './support/proc';
 
 const MB = 1024 * 1024;
 const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB ?? 2048);
@@ -33,15 +32,6 @@ async function makeFile(file: string, mb: number) {
     if (!out.write(randomBytes(MB))) await new Promise<void>((r) => out.once('drain', () => r()));
   }
   await new Promise<void>((r, j) => out.end((err?: Error | null) => (err ? j(err) : r())));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Peak resident memory of a process while `work` runs, sampled every 100 ms from /proc. */

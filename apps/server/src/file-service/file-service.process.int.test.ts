@@ -1,44 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engines, type TestApp } from '../../test/harness';
+import { listeningPort, startProcess, stopProcess } from '../../test/process';
 import { FileClient, sha256 } from './test-client';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 
 /** The standalone file service (`file-service/main.ts`) in its own OS process; resolves with its port. */
-function startFileService(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/file-service/main.ts')], {
-      cwd: repoRoot,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const timer = setTimeout(() => reject(new Error('file service did not start within 30 s')), 30_000);
-    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
-      const m = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(line);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, port: Number(m[1]) });
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`file service exited early with ${code}`));
-    });
+async function startFileService(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number }> {
+  const { child, info } = await startProcess(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/file-service/main.ts')], {
+    cwd: repoRoot,
+    env,
+    ready: listeningPort,
   });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
-  });
+  return { child, port: info };
 }
 
 /**
@@ -65,7 +43,7 @@ describe.each(engines)('standalone file service process (%s)', (engine) => {
     });
   });
   afterAll(async () => {
-    if (fsProc) await stop(fsProc.child);
+    if (fsProc) await stopProcess(fsProc.child);
     await t.close();
   });
 
