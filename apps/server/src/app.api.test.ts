@@ -120,3 +120,20 @@ describe('file transfer rate limit', () => {
     }
   });
 });
+
+describe('security headers', () => {
+  it('are sent on successes, business errors and transport errors alike', async () => {
+    const t = await createTestApp('sqlite');
+    try {
+      for (const url of ['/gateway/user/api/v1/user/rsa-key', '/gateway/foundation/api/v1/sub-centers/action/list', '/gateway/nothing']) {
+        const res = await t.app.inject({ method: 'GET', url });
+        expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+        expect(res.headers['x-content-type-options']).toBe('nosniff');
+        expect(res.headers['strict-transport-security']).toMatch(/max-age=/);
+        expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
