@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, createTestApp, engines, type TestApp } from '../test/harness';
+import { randomInt } from 'node:crypto';
+import { body, createTestApp, engines, REDIS_URL, type TestApp } from '../test/harness';
+import { localWindow } from './plugins/rate-limit';
 
 /** Every call the spec names for the user, message, foundation and order services, as OpenAPI paths. */
 const SPEC_PATHS = [
@@ -135,5 +137,42 @@ describe('security headers', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('rate limit shared through Redis', () => {
+  it('counts one address across two gateway processes', async () => {
+    const overrides = { redisUrl: REDIS_URL, rateLimit: { max: 4, timeWindowMs: 60_000 } };
+    const a = await createTestApp('sqlite', overrides);
+    const b = await createTestApp('sqlite', overrides);
+    // A fresh address per run: the counters outlive this test in the shared Redis.
+    const ip = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+    try {
+      const get = (t: TestApp) => t.app.inject({ method: 'GET', url: '/gateway/user/api/v1/user/rsa-key', remoteAddress: ip });
+      for (const t of [a, b, a, b]) expect((await get(t)).statusCode).toBe(200);
+      const refused = await get(a);
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await get(b)).statusCode).toBe(429);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
+describe('local rate-limit window', () => {
+  it('refuses over the limit until the window ends, then counts afresh; sweeping forgets ended windows', () => {
+    let now = 1_000_000;
+    const { limiter, sweep } = localWindow(2, 60_000, () => now);
+    expect([limiter('k', {} as never), limiter('k', {} as never), limiter('k', {} as never)]).toEqual([0, 0, 60]);
+    expect(limiter('other', {} as never)).toBe(0);
+    now += 30_000;
+    expect(limiter('k', {} as never)).toBe(30);
+    now += 30_000;
+    expect(limiter('k', {} as never)).toBe(0);
+    now += 60_000;
+    sweep();
+    expect(limiter('k', {} as never)).toBe(0);
   });
 });
