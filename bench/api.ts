@@ -8,10 +8,10 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { startJsonProcess, stop } from './support/proc';
 
-const DURATION = Number(process.env.BENCH_DURATION ?? 6);
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 /** Baseline and gateway are measured alternately, ROUNDS times each: this VM's speed drifts by ±20 % over
  * a minute, so one back-to-back pair can land on different sides of a drift. The median ratio is reported. */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
 function load(opts: autocannon.Options): Promise<autocannon.Result> {
