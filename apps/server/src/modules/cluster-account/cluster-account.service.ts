@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { ClusterAccount } from '@suanli/contracts';
+import { ErrorCode, type ClusterAccount } from '@suanli/contracts';
 import type { CenterConfig } from '../../centers/centers';
 import { AppError, notFound } from '../../errors';
 import type { ClusterAccountRepository } from './cluster-account.repository';
@@ -42,7 +42,7 @@ export class ClusterAccountService {
         return (await this.list(userId, subCenterId))[0];
       }
       const n = await this.repo.countOfCenter(subCenterId);
-      if (n >= center.accounts.size) throw new AppError(1403, '该分中心集群账号已分配完，请联系管理员');
+      if (n >= center.accounts.size) throw new AppError(ErrorCode.INTERNAL_FAILED, '该分中心集群账号已分配完，请联系管理员');
       const account = `${center.accounts.prefix}${String(n + 1).padStart(4, '0')}`;
       const homeDir = path.join(center.storageRoot, 'home', account);
       // Losing a race to another request just means the next number: retry.
@@ -50,6 +50,6 @@ export class ClusterAccountService {
         await fs.mkdir(homeDir, { recursive: true });
       }
     }
-    throw new AppError(1403);
+    throw new AppError(ErrorCode.INTERNAL_FAILED);
   }
 }

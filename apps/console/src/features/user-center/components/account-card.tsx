@@ -30,20 +30,10 @@ export function AccountCard({ user, savingNickname, onSaveNickname, onEditPhone,
           <NicknameField value={user.nickname ?? ''} saving={savingNickname} onSave={onSaveNickname} />
         </Descriptions.Item>
         <Descriptions.Item label="手机号">
-          <Space>
-            <span data-testid="uc-phone">{user.phone || <Unbound />}</span>
-            <Button type="link" size="small" onClick={onEditPhone} data-testid="uc-phone-edit">
-              {user.phone ? '更换' : '绑定'}
-            </Button>
-          </Space>
+          <ContactField value={user.phone} onEdit={onEditPhone} testId="uc-phone" />
         </Descriptions.Item>
         <Descriptions.Item label="邮箱">
-          <Space>
-            <span data-testid="uc-email">{user.email || <Unbound />}</span>
-            <Button type="link" size="small" onClick={onEditEmail} data-testid="uc-email-edit">
-              {user.email ? '更换' : '绑定'}
-            </Button>
-          </Space>
+          <ContactField value={user.email} onEdit={onEditEmail} testId="uc-email" />
         </Descriptions.Item>
         <Descriptions.Item label="登录密码">
           <Space>
@@ -56,5 +46,17 @@ export function AccountCard({ user, savingNickname, onSaveNickname, onEditPhone,
         <Descriptions.Item label="注册时间">{user.createTime ? dayjs(user.createTime).format('YYYY-MM-DD HH:mm:ss') : '--'}</Descriptions.Item>
       </Descriptions>
     </Card>
+  );
+}
+
+/** A masked phone or email (or 未绑定) with its 更换/绑定 action. */
+function ContactField({ value, onEdit, testId }: { value: string | null | undefined; onEdit: () => void; testId: string }) {
+  return (
+    <Space>
+      <span data-testid={testId}>{value || <Unbound />}</span>
+      <Button type="link" size="small" onClick={onEdit} data-testid={`${testId}-edit`}>
+        {value ? '更换' : '绑定'}
+      </Button>
+    </Space>
   );
 }
