@@ -1,13 +1,17 @@
-// A gateway on the embedded default (SQLite in a temp dir, or BENCH_DATA_DIR) for benchmarks: prints
-// {port, token} once ready. CONSOLE_DIST (default apps/console/dist) is served when built.
+// A gateway on the embedded default (SQLite in a temp dir, or BENCH_DATA_DIR; PostgreSQL when DATABASE_URL
+// is set) for benchmarks: prints {port, token, seedMs} once ready. CONSOLE_DIST (default apps/console/dist)
+// is served when built.
 // The session and messages are created through the services every module uses, so the benchmark measures
 // the real authenticated route (token lookup + indexed COUNT) without depending on the sign-up flow.
+// BENCH_LIST_SEED=1 bulk-loads the 100k-row message table of bench/list (support/list-seed.ts) instead of
+// bench/api's 200 messages.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 import { seedDemo } from '../../apps/server/src/seed';
+import { seedListMessages } from './list-seed';
 
 const ownDir = !process.env.BENCH_DATA_DIR;
 const dataDir = process.env.BENCH_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'suanli-bench-'));
@@ -21,11 +25,16 @@ const app = await buildApp(config);
 if (process.env.BENCH_SEED_DEMO === '1') await seedDemo(app);
 const userId = 'bench-user';
 const { token } = await app.ctx.sessions.create(userId);
-for (let i = 0; i < 200; i++) {
-  await app.ctx.notify(userId, { type: 'system', title: `消息 ${i}`, content: '基准测试消息' });
+const seedStart = performance.now();
+if (process.env.BENCH_LIST_SEED === '1') await seedListMessages(app.ctx, userId);
+else {
+  for (let i = 0; i < 200; i++) {
+    await app.ctx.notify(userId, { type: 'system', title: `消息 ${i}`, content: '基准测试消息' });
+  }
 }
+const seedMs = Math.round(performance.now() - seedStart);
 await app.listen({ host: '127.0.0.1', port: 0 });
-console.log(JSON.stringify({ port: (app.server.address() as { port: number }).port, token }));
+console.log(JSON.stringify({ port: (app.server.address() as { port: number }).port, token, seedMs }));
 process.on('SIGTERM', () => {
   app.close().finally(() => {
     if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true });

@@ -25,19 +25,22 @@ export class TestClock {
   }
 }
 
-/** A fresh PostgreSQL database for one test app; dropped by the returned cleanup. */
-export async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A fresh PostgreSQL database for one test app (or a benchmark run, which names its own server);
+ * dropped by the returned cleanup.
+ */
+export async function createPgDatabase(adminUrl = PG_ADMIN_URL): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `suanli_t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = new URL(PG_ADMIN_URL);
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     drop: async () => {
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
       // pg's Pool.end() resolves before the server has seen every connection close; give them a moment
       // so FORCE only ever terminates stragglers, never a connection a test still uses.
