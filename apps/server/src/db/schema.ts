@@ -67,6 +67,14 @@ export interface MessagesTable {
   create_time: number;
 }
 
+/** A user's messages per (type, viewed); see MessageRepository for how it stays exact. */
+export interface MessageCountsTable {
+  user_id: string;
+  type: string;
+  viewed: number;
+  n: number;
+}
+
 export interface ClusterAccountsTable {
   user_id: string;
   sub_center_id: string;
@@ -96,6 +104,7 @@ export interface Database {
   rsa_keys: RsaKeysTable;
   login_failures: LoginFailuresTable;
   messages: MessagesTable;
+  message_counts: MessageCountsTable;
   cluster_accounts: ClusterAccountsTable;
   comp_power_buckets: CompPowerBucketsTable;
 }

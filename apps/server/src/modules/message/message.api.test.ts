@@ -86,6 +86,89 @@ describe.each(engines)('message api (%s)', (engine) => {
     expect((await list(u.token, { viewed: false, type: 'order' })).list.map((m: any) => m.title)).toEqual(['消息2']);
   });
 
+  /** Every page of the filter walked with pageSize, one past the end included (it must be empty). */
+  const walk = async (token: string, filter: object, pageSize: number) => {
+    const seen: any[] = [];
+    let total = -1;
+    for (let pageNum = 1; ; pageNum++) {
+      const page = body(await post('/query', { pageNum, pageSize, ...filter }, token)).data;
+      total = page.total;
+      if (!page.list.length) break;
+      expect(page.list.length, `page ${pageNum} of ${JSON.stringify(filter)} by ${pageSize}`).toBe(Math.min(pageSize, total - (pageNum - 1) * pageSize));
+      seen.push(...page.list);
+    }
+    return { seen, total };
+  };
+
+  it('every page of every filter, the deepest included, is the right slice of the full list', async () => {
+    const u = await freshUser('deep');
+    const types = ['system', 'task', 'order'] as const;
+    // Several batches (each batch shares one createTime) so ids order within and across milliseconds.
+    for (let b = 0; b < 3; b++) {
+      await createMessageService(t.app.ctx).notifyMany(
+        u.userId,
+        Array.from({ length: 9 }, (_, i) => ({ type: types[(b * 9 + i) % 3], title: `m${b * 9 + i}`, content: '' })),
+      );
+      t.clock.advance(1000);
+    }
+    const all = (await walk(u.token, {}, 100)).seen;
+    expect(all.map((m) => m.title)).toEqual(Array.from({ length: 27 }, (_, i) => `m${26 - i}`));
+    await post('/view', { ids: all.filter((_, i) => i % 4 === 1).map((m) => m.id) }, u.token);
+    const fresh = (await walk(u.token, {}, 100)).seen;
+
+    const filters = [{}, { viewed: false }, { viewed: true }, { type: 'task' }, { type: 'task', viewed: false }, { type: 'team' }];
+    for (const filter of filters) {
+      const want = fresh.filter((m) => Object.entries(filter).every(([k, v]) => m[k] === v));
+      // Sizes that end on a full and on a partial last page; pages past the middle are read from the oldest end.
+      for (const pageSize of [1, 4, 9]) {
+        const { seen, total } = await walk(u.token, filter, pageSize);
+        expect(total, JSON.stringify(filter)).toBe(want.length);
+        expect(seen.map((m) => m.id), `${JSON.stringify(filter)} by ${pageSize}`).toEqual(want.map((m) => m.id));
+      }
+    }
+    const beyond = body(await post('/query', { pageNum: 1000, pageSize: 10 }, u.token)).data;
+    expect(beyond).toEqual({ list: [], total: 27, pageNum: 1000, pageSize: 10 });
+  });
+
+  it('totals stay exact through concurrent notify, repeated and overlapping view, and view/all', async () => {
+    const u = await freshUser('totals');
+    const other = await freshUser('totals-other');
+    const service = createMessageService(t.app.ctx);
+    await service.notifyMany(u.userId, Array.from({ length: 20 }, (_, i) => ({ type: i % 2 ? 'task' : 'order', title: `${i}`, content: '' })));
+    await t.app.ctx.notify(other.userId, { type: 'task', title: '别人的', content: '' });
+    const ids = (await list(u.token)).list.map((m: any) => m.id);
+
+    const totals = async () => {
+      const out: Record<string, number> = {};
+      for (const [name, filter] of Object.entries({ all: {}, unread: { viewed: false }, read: { viewed: true }, task: { type: 'task' }, unreadTask: { viewed: false, type: 'task' } })) {
+        out[name] = (await list(u.token, filter)).total;
+      }
+      return out;
+    };
+    /** The same numbers counted from the rows themselves. */
+    const counted = async () => {
+      const rows = (await walk(u.token, {}, 100)).seen;
+      const n = (p: (m: any) => boolean) => rows.filter(p).length;
+      return { all: rows.length, unread: n((m) => !m.viewed), read: n((m) => m.viewed), task: n((m) => m.type === 'task'), unreadTask: n((m) => !m.viewed && m.type === 'task') };
+    };
+
+    // Overlapping marks race each other (and a new message) for the same rows: each row may flip once only.
+    await Promise.all([
+      post('/view', { ids: ids.slice(0, 8) }, u.token),
+      post('/view', { ids: ids.slice(4, 12) }, u.token),
+      post('/view', { ids: [ids[0], ids[0], ids[5]] }, u.token),
+      post('/view', { ids: ids.slice(0, 12) }, other.token),
+      service.notifyMany(u.userId, [{ type: 'task', title: 'late', content: '' }]),
+    ]);
+    expect(await totals()).toEqual({ all: 21, unread: 9, read: 12, task: 11, unreadTask: 5 });
+    expect(await totals()).toEqual(await counted());
+
+    await Promise.all([post('/view/all', {}, u.token), post('/view/all', {}, u.token), post('/view', { ids: ids.slice(12) }, u.token)]);
+    expect(await totals()).toEqual({ all: 21, unread: 0, read: 21, task: 11, unreadTask: 0 });
+    expect(await totals()).toEqual(await counted());
+    expect(await list(other.token, { viewed: false })).toMatchObject({ total: 1 });
+  });
+
   it('counts unviewed messages created at or after startTime', async () => {
     const u = await freshUser('count');
     const t0 = t.clock.now;

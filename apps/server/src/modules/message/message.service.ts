@@ -30,10 +30,9 @@ export class MessageService {
 
   async query(p: Principal, q: { pageNum: number; pageSize: number } & MessageFilter): Promise<Page<Message>> {
     const filter: MessageFilter = { viewed: q.viewed, type: q.type };
-    const [rows, total] = await Promise.all([
-      this.repo.page(p.userId, filter, (q.pageNum - 1) * q.pageSize, q.pageSize),
-      this.repo.count(p.userId, filter),
-    ]);
+    // The total comes first: it tells the page query from which end a deep page is nearer.
+    const total = await this.repo.count(p.userId, filter);
+    const rows = await this.repo.page(p.userId, filter, (q.pageNum - 1) * q.pageSize, q.pageSize, total);
     return { list: rows.map(toMessage), total, pageNum: q.pageNum, pageSize: q.pageSize };
   }
 
