@@ -49,7 +49,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const handle = openDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'suanli.db') });
   await migrate(handle.db);
   const bus = createBus(config.redisUrl, config.redisChannel);
-  const sessions = new SessionService(new SessionRepository(handle.db), config.clock);
+  const sessions = new SessionService(new SessionRepository(handle.db), config.clock, bus);
   const ctx: AppContext = {
     config,
     db: handle.db,

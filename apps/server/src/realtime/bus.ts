@@ -5,6 +5,13 @@ import type { WsEvent } from '@suanli/contracts';
 export type BusHandler = (userId: string, event: WsEvent) => void;
 
 /**
+ * Control message between gateway processes, never sent to a socket: sessions just revoked, so every
+ * process drops its cached verifications of them (SessionService, ADR 0003). One of the three keys.
+ */
+export type Revocation = { sessionId: string } | { tokenHash: string } | { userId: string; exceptSessionId?: string };
+export type RevocationHandler = (r: Revocation) => void;
+
+/**
  * Carries live events to whichever gateway process holds the user's sockets. In-process by default;
  * with REDIS_URL every process publishes to and subscribes on one channel, so an event raised in one
  * process reaches a socket held by another.
@@ -17,6 +24,10 @@ export interface EventBus {
   publish(userId: string, event: WsEvent): Promise<void>;
   /** Returns the unsubscribe function. */
   subscribe(handler: BusHandler): () => void;
+  /** Tells the *other* processes about a revocation (the caller has handled it locally). Best effort too. */
+  publishRevocation(r: Revocation): Promise<void>;
+  /** Revocations made by other processes. Returns the unsubscribe function. */
+  onRevocation(handler: RevocationHandler): () => void;
   close(): Promise<void>;
 }
 
@@ -51,6 +62,11 @@ export class InProcessBus implements EventBus {
     this.handlers.add(handler);
     return () => void this.handlers.delete(handler);
   }
+  /** One process: nobody else to tell. */
+  async publishRevocation() {}
+  onRevocation() {
+    return () => {};
+  }
   async close() {
     this.handlers.clear();
   }
@@ -58,12 +74,15 @@ export class InProcessBus implements EventBus {
 
 export const DEFAULT_BUS_CHANNEL = 'suanli:events';
 
-interface Envelope {
-  /** The publishing process; it has already delivered locally and skips its own echo. */
-  o: string;
-  u: string;
-  e: WsEvent;
-}
+/** On the channel: an event for a user's sockets, or a revocation for the other processes. */
+type Envelope =
+  | {
+      /** The publishing process; it has already delivered locally and skips its own echo. */
+      o: string;
+      u: string;
+      e: WsEvent;
+    }
+  | { o: string; r: Revocation };
 
 export interface RedisBusOptions {
   /** One channel per deployment; tests use a unique one so parallel runs never see each other's events. */
@@ -75,6 +94,7 @@ export class RedisBus implements EventBus {
   private readonly pub: Redis;
   private readonly sub: Redis;
   private readonly handlers = new Set<BusHandler>();
+  private readonly revocationHandlers = new Set<RevocationHandler>();
   private readonly origin = randomBytes(8).toString('hex');
   private readonly channel: string;
   private readonly onError: BusErrorReporter;
@@ -97,7 +117,18 @@ export class RedisBus implements EventBus {
       } catch (err) {
         return this.onError(err, 'malformed event');
       }
-      if (env.o === this.origin || typeof env.u !== 'string' || !env.e) return;
+      if (env.o === this.origin) return;
+      if ('r' in env) {
+        for (const h of this.revocationHandlers) {
+          try {
+            h(env.r);
+          } catch (err) {
+            this.onError(err, 'revocation handler failed');
+          }
+        }
+        return;
+      }
+      if (typeof env.u !== 'string' || !env.e) return;
       dispatch(this.handlers, env.u, env.e, this.onError);
     });
     this.ready = this.sub.subscribe(this.channel).then(
@@ -124,6 +155,19 @@ export class RedisBus implements EventBus {
     return () => void this.handlers.delete(handler);
   }
 
+  async publishRevocation(r: Revocation) {
+    try {
+      await this.pub.publish(this.channel, JSON.stringify({ o: this.origin, r } satisfies Envelope));
+    } catch (err) {
+      this.onError(err, 'publish failed');
+    }
+  }
+
+  onRevocation(handler: RevocationHandler) {
+    this.revocationHandlers.add(handler);
+    return () => void this.revocationHandlers.delete(handler);
+  }
+
   /** Resolves once the subscription is live (tests wait on it before publishing). */
   whenReady() {
     return this.ready;
@@ -132,6 +176,7 @@ export class RedisBus implements EventBus {
   async close() {
     this.closed = true;
     this.handlers.clear();
+    this.revocationHandlers.clear();
     await Promise.allSettled([this.sub.quit(), this.pub.quit()]);
     this.sub.disconnect();
     this.pub.disconnect();

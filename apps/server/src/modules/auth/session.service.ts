@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ErrorCode, SESSION_ABSOLUTE_TIMEOUT_MS, SESSION_IDLE_TIMEOUT_MS } from '@suanli/contracts';
 import { AppError } from '../../errors';
 import { newId } from '../../lib/id';
+import type { EventBus, Revocation } from '../../realtime/bus';
 import type { SessionRepository } from './session.repository';
 
 export interface Principal {
@@ -12,6 +13,25 @@ export interface Principal {
 /** Writing last_seen on every request would make every read a write; a minute of slack is invisible next to 30 min. */
 const TOUCH_EVERY_MS = 60_000;
 
+/**
+ * How long a successful verification is reused without reading the session row again (by the injected
+ * clock). Revocations made through this service end the cached entries of this process at once and, through
+ * the bus (Redis), of the other gateway processes; a lost bus message, or a change made directly in the
+ * database (an operator disabling an account), is seen within this time. ADR 0003.
+ */
+export const SESSION_CACHE_MS = 2_000;
+/** Entries kept at most; the oldest verification is dropped first. */
+const SESSION_CACHE_MAX = 10_000;
+
+interface Verified {
+  principal: Principal;
+  tokenHash: string;
+  lastSeen: number;
+  createTime: number;
+  /** When the row was read. */
+  at: number;
+}
+
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
@@ -20,10 +40,18 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
  * revocation is seen by all of them on the next request.
  */
 export class SessionService {
+  /** Keyed by the token itself: it is in this process's memory for the request anyway, and hashing it is skipped. */
+  private readonly verified = new Map<string, Verified>();
+  /** Bumped by every revocation: a verification that read its row before one finished is not cached. */
+  private revocations = 0;
+
   constructor(
     private readonly repo: SessionRepository,
     private readonly clock: () => number,
-  ) {}
+    private readonly bus?: Pick<EventBus, 'publishRevocation' | 'onRevocation'>,
+  ) {
+    bus?.onRevocation((r) => this.forget(r));
+  }
 
   async create(userId: string, meta: { ip?: string; userAgent?: string } = {}): Promise<{ token: string; sessionId: string }> {
     const token = randomBytes(32).toString('base64url');
@@ -42,28 +70,71 @@ export class SessionService {
   /** Resolves a token or throws 10133 (unknown), 10157 (expired) or 10307 (revoked). */
   async verify(token: string | undefined): Promise<Principal> {
     if (!token || token.length > 128) throw new AppError(ErrorCode.NOT_LOGGED_IN);
-    const s = await this.repo.findByHash(hashToken(token));
-    if (!s) throw new AppError(ErrorCode.NOT_LOGGED_IN);
-    // A disabled account loses its sessions at once, on every gateway process, without a sweep.
-    if (s.revoked_at != null || s.user_status === 'disabled') throw new AppError(ErrorCode.SESSION_REVOKED);
     const now = this.clock();
+    // Reused only while nothing about it can have changed here: fresh, not idle or old enough to expire,
+    // and no last_seen write due (so the sliding timeout is maintained by the read below).
+    const hit = this.verified.get(token);
+    if (hit && now - hit.at < SESSION_CACHE_MS && now - hit.lastSeen <= TOUCH_EVERY_MS && now - hit.createTime <= SESSION_ABSOLUTE_TIMEOUT_MS) {
+      return hit.principal;
+    }
+    this.verified.delete(token);
+    const generation = this.revocations;
+    const tokenHash = hashToken(token);
+    const s = await this.repo.findByHash(tokenHash);
+    if (!s) throw new AppError(ErrorCode.NOT_LOGGED_IN);
+    // A disabled account loses its sessions on every gateway process without a sweep (within SESSION_CACHE_MS).
+    if (s.revoked_at != null || s.user_status === 'disabled') throw new AppError(ErrorCode.SESSION_REVOKED);
     if (now - s.last_seen > SESSION_IDLE_TIMEOUT_MS || now - s.create_time > SESSION_ABSOLUTE_TIMEOUT_MS) {
       throw new AppError(ErrorCode.SESSION_EXPIRED);
     }
-    if (now - s.last_seen > TOUCH_EVERY_MS) await this.repo.touch(s.id, now);
-    return { userId: s.user_id, sessionId: s.id };
+    let lastSeen = s.last_seen;
+    if (now - lastSeen > TOUCH_EVERY_MS) {
+      await this.repo.touch(s.id, now);
+      lastSeen = now;
+    }
+    const principal = Object.freeze({ userId: s.user_id, sessionId: s.id });
+    if (generation === this.revocations) {
+      if (this.verified.size >= SESSION_CACHE_MAX) this.verified.delete(this.verified.keys().next().value as string);
+      this.verified.set(token, { principal, tokenHash, lastSeen, createTime: s.create_time, at: now });
+    }
+    return principal;
   }
 
-  revoke(sessionId: string, reason: string) {
-    return this.repo.revoke(sessionId, this.clock(), reason);
+  async revoke(sessionId: string, reason: string) {
+    await this.repo.revoke(sessionId, this.clock(), reason);
+    await this.revoked({ sessionId });
   }
 
   /** Logout: revokes whatever session the token names, even an expired one; unknown tokens are ignored. */
-  revokeToken(token: string, reason: string) {
-    return this.repo.revokeByHash(hashToken(token), this.clock(), reason);
+  async revokeToken(token: string, reason: string) {
+    const tokenHash = hashToken(token);
+    await this.repo.revokeByHash(tokenHash, this.clock(), reason);
+    await this.revoked({ tokenHash });
   }
 
-  revokeAllOfUser(userId: string, reason: string, exceptSessionId?: string) {
-    return this.repo.revokeAllOfUser(userId, this.clock(), reason, exceptSessionId);
+  async revokeAllOfUser(userId: string, reason: string, exceptSessionId?: string) {
+    await this.repo.revokeAllOfUser(userId, this.clock(), reason, exceptSessionId);
+    await this.revoked({ userId, exceptSessionId });
+  }
+
+  /** After the revoking write: forget here at once, then tell the other processes. */
+  private async revoked(r: Revocation) {
+    this.forget(r);
+    await this.bus?.publishRevocation(r);
+  }
+
+  /**
+   * Drops the cached verifications a revocation ends, and makes verifications still reading their row
+   * (from before the write) skip the cache — so the next request after a logout is refused.
+   */
+  private forget(r: Revocation) {
+    this.revocations++;
+    const match: (v: Verified) => boolean =
+      'sessionId' in r
+        ? (v) => v.principal.sessionId === r.sessionId
+        : 'tokenHash' in r
+          ? (v) => v.tokenHash === r.tokenHash
+          : (v) => v.principal.userId === r.userId && v.principal.sessionId !== r.exceptSessionId;
+    for (const [token, v] of this.verified) if (match(v)) this.verified.delete(token);
   }
 }

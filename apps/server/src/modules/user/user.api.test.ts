@@ -2,6 +2,7 @@ import { createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engines, type TestApp } from '../../../test/harness';
 import { call, encryptPassword, encryptWith, login, readOutbox, readOutboxCode, registerAndLogin, requestCode } from '../../../test/users';
+import { SESSION_CACHE_MS } from '../auth/session.service';
 
 const freshPhone = () => `1${String(Math.floor(Math.random() * 1e10)).padStart(10, '0')}`;
 const freshEmail = () => `m_${randomBytes(5).toString('hex')}@Example.COM`;
@@ -223,6 +224,8 @@ describe.each(engines)('user api (%s)', (engine) => {
       const { user, password, token } = await registerAndLogin(t.app);
       const username = user.username;
       await t.app.ctx.db.updateTable('users').set({ status: 'disabled' }).where('username', '=', username).execute();
+      // Changed behind the service's back (as an operator would): every process sees it within SESSION_CACHE_MS.
+      t.clock.advance(SESSION_CACHE_MS);
       expect((await call(t.app, 'GET', 'user', { token })).message.code).toBe(10307);
       const right = await call(t.app, 'POST', 'user/login', { payload: { account: username, password: await enc(password) } });
       expect(right.message).toEqual({ code: 1020, message: '账号已被禁用' });
