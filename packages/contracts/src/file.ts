@@ -85,6 +85,26 @@ export const MergeBody = Type.Object({
   hash: Type.Optional(Sha256),
 });
 export const PathsBody = Type.Object({ paths: Type.Array(UserPath, { minItems: 1, maxItems: 1000 }) });
+
+/** How long a download ticket can be used after it was issued. */
+export const DOWNLOAD_TICKET_TTL_MS = 60_000;
+/**
+ * `POST /file/download/ticket`: the paths of `POST /file/download`, checked (session, confinement,
+ * existence) now and again when the ticket is used.
+ */
+export const DownloadTicketBody = PathsBody;
+/**
+ * A short-lived download URL the browser navigates to itself (no `token` header), so its own download
+ * manager streams the bytes to disk. `url` is relative to the center's `fileServiceUrl`
+ * (`/api/v1/file/download/t/<ticket>`); it answers exactly what `POST /file/download` would for those
+ * paths (Range included) and may be requested again — a resume — until `expiresAt`, while the issuing
+ * session is still valid. Its refusals carry the envelope with an HTTP error status (session 401, path 403,
+ * unknown/expired ticket 1312 or missing file 404), so a browser never saves one as the file.
+ */
+export const DownloadTicket = Type.Object({ url: Type.String(), expiresAt: Millis });
+export type DownloadTicket = Static<typeof DownloadTicket>;
+/** No format here: a malformed ticket answers the same 1312 as an unknown or expired one. */
+export const DownloadTicketParams = Type.Object({ ticket: Type.String() });
 export const RenameBody = Type.Object({ path: UserPath, newName: FileName });
 export const MoveCopyBody = Type.Object({ paths: Type.Array(UserPath, { minItems: 1, maxItems: 1000 }), targetDir: UserPath });
 /** `GET /usage`: bytes the caller uses on this center (home + staged chunks) and their quota. */

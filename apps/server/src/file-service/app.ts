@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { CenterConfig } from '../centers/centers';
 import { registerEnvelope } from '../plugins/envelope';
+import { DownloadTickets } from './download-tickets';
 import { FileService } from './file.service';
 import { fileRoutes } from './file.routes';
 import type { FileIdentity } from './identity';
@@ -33,7 +34,8 @@ export interface FileServicePluginOptions {
 export async function fileServicePlugin(app: FastifyInstance, opts: FileServicePluginOptions) {
   const service = new FileService({ center: opts.center, clock: opts.clock, chunkSize: opts.chunkSize });
   opts.registry?.set(opts.center.id, service);
-  await fileRoutes(app, { service, identity: opts.identity });
+  const tickets = new DownloadTickets({ service, identity: opts.identity, clock: opts.clock });
+  await fileRoutes(app, { service, identity: opts.identity, tickets });
 
   const sweep = () =>
     service.cleanup().then(

@@ -554,6 +554,143 @@ describe.each(engines)('file service (%s)', (engine) => {
       const res = await alice.download(['/dl/none.txt']);
       expect((await res.json()).message.code).toBe(1301);
     });
+
+    describe('through a ticket (browser-managed downloads)', () => {
+      const log = '/dl/训练日志 (1).txt';
+      const issue = async (c: FileClient, paths: string[]) => {
+        const r = await c.downloadTicket(paths);
+        expect(r.code, r.message).toBe(0);
+        return r.data.url as string;
+      };
+      /** A refused ticket URL: an HTTP error status (a browser must not save it as the file) and the envelope. */
+      const refused = async (res: Response) => {
+        expect(res.status).toBeGreaterThanOrEqual(400);
+        expect(res.headers.get('content-type')).toContain('application/json');
+        expect(res.headers.get('content-disposition')).toBeNull();
+        return (await res.json()).message as { code: number; message: string };
+      };
+
+      it('answers a 60 s URL that serves the file without a token header: same bytes, headers and Range, reusable', async () => {
+        const r = await alice.downloadTicket([log]);
+        expect(r.code).toBe(0);
+        expect(r.data.url).toMatch(/^\/api\/v1\/file\/download\/t\/[A-Za-z0-9_-]{43}$/);
+        expect(r.data.expiresAt).toBe(t.clock.now + 60_000);
+        const url = r.data.url;
+
+        const res = await alice.fetchTicket(url);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe('application/octet-stream');
+        expect(res.headers.get('content-length')).toBe(String(bytes.length));
+        expect(res.headers.get('accept-ranges')).toBe('bytes');
+        expect(res.headers.get('cache-control')).toBe('private, no-store');
+        expect(decodeURIComponent(res.headers.get('content-disposition')!.split("UTF-8''")[1])).toBe('训练日志 (1).txt');
+        expect(Buffer.from(await res.arrayBuffer())).toEqual(bytes);
+
+        // A browser resuming the download asks again with a Range, within the window.
+        t.clock.advance(59_000);
+        try {
+          const mid = await alice.fetchTicket(url, { range: 'bytes=1000-1999' });
+          expect(mid.status).toBe(206);
+          expect(mid.headers.get('content-range')).toBe(`bytes 1000-1999/${bytes.length}`);
+          expect(Buffer.from(await mid.arrayBuffer())).toEqual(bytes.subarray(1000, 2000));
+          const beyond = await alice.fetchTicket(url, { range: `bytes=${bytes.length}-` });
+          expect(beyond.status).toBe(416);
+          expect((await beyond.json()).message.code).toBe(1312);
+        } finally {
+          t.clock.advance(-59_000);
+        }
+        // Each ticket is new: two issues never share a URL.
+        expect(await issue(alice, [log])).not.toBe(url);
+      });
+
+      it('zips a directory or several paths like POST /file/download', async () => {
+        const res = await alice.fetchTicket(await issue(alice, ['/dl/tree']));
+        expect(res.headers.get('content-type')).toBe('application/zip');
+        expect(decodeURIComponent(res.headers.get('content-disposition')!.split("UTF-8''")[1])).toBe('tree.zip');
+        const buf = Buffer.from(await res.arrayBuffer());
+        expect(res.headers.get('content-length')).toBe(String(buf.length));
+        const files = await unzip(buf);
+        expect(Object.keys(files).sort()).toEqual(['tree/', 'tree/empty-dir/', 'tree/empty.txt', 'tree/sub/', 'tree/sub/deep.bin', 'tree/中文.txt']);
+        expect(files['tree/sub/deep.bin']).toEqual(fs.readFileSync(path.join(aliceHome, 'dl/tree/sub/deep.bin')));
+
+        const both = await unzip(Buffer.from(await (await alice.fetchTicket(await issue(alice, ['/dl/tree/中文.txt', log]))).arrayBuffer()));
+        expect(Object.keys(both).sort()).toEqual(['中文.txt', '训练日志 (1).txt'].sort());
+        expect(both['训练日志 (1).txt']).toEqual(bytes);
+      });
+
+      it('checks the caller and the paths when issuing: no token, traversal, missing, another user\'s file', async () => {
+        expect((await client('sz-a100').downloadTicket([log])).code).toBe(10133);
+        for (const p of ['../x', '/../../etc/passwd', 'a\0b', 'a\\..\\b']) expect((await alice.downloadTicket([p])).code).toBe(1308);
+        expect((await alice.downloadTicket(['/dl/none.txt'])).code).toBe(1301);
+        expect((await alice.downloadTicket([])).code).toBe(1005);
+        // Bob's paths are inside Bob's home: Alice's file is not there, and climbing out to it is refused.
+        const account = path.basename(aliceHome);
+        expect((await bob.downloadTicket([log])).code).toBe(1301);
+        expect((await bob.downloadTicket([`../${account}${log}`])).code).toBe(1308);
+        fs.symlinkSync(path.join(aliceHome, 'dl'), path.join(bobHome, 'alice-dl'));
+        try {
+          expect((await bob.downloadTicket([`/alice-dl/训练日志 (1).txt`])).code).toBe(1308);
+        } finally {
+          fs.rmSync(path.join(bobHome, 'alice-dl'));
+        }
+      });
+
+      it('checks the paths again when used: an entry swapped for a link out of the home is refused', async () => {
+        await alice.upload('/dl', 'swap.txt', Buffer.from('mine'));
+        const url = await issue(alice, ['/dl/swap.txt']);
+        fs.rmSync(path.join(aliceHome, 'dl/swap.txt'));
+        fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(aliceHome, 'dl/swap.txt'));
+        try {
+          const res = await alice.fetchTicket(url);
+          expect(res.status).toBe(403);
+          expect((await refused(res)).code).toBe(1308);
+        } finally {
+          fs.rmSync(path.join(aliceHome, 'dl/swap.txt'));
+        }
+        expect((await refused(await alice.fetchTicket(url))).code).toBe(1301);
+      });
+
+      it('refuses a ticket after it expired (1312, HTTP 404)', async () => {
+        const url = await issue(alice, [log]);
+        t.clock.advance(60_000);
+        try {
+          const res = await alice.fetchTicket(url);
+          expect(res.status).toBe(404);
+          expect(await refused(res)).toEqual({ code: 1312, message: '文件下载失败：下载链接无效或已过期，请重新下载' });
+        } finally {
+          t.clock.advance(-60_000);
+        }
+      });
+
+      it('stops working once the issuing session is logged out (10307)', async () => {
+        const s = await t.app.ctx.sessions.create('u-ticket');
+        const c = client('sz-a100', s.token);
+        await c.upload('/', 'a.txt', Buffer.from('a'));
+        const url = await issue(c, ['/a.txt']);
+        expect(await (await c.fetchTicket(url)).text()).toBe('a');
+        const out = await fetch(`${origin}/gateway/user/api/v1/user/logout?appClientId=suanli-console`, { headers: { token: s.token } });
+        expect((await out.json()).message.code).toBe(0);
+        const res = await c.fetchTicket(url);
+        expect(res.status).toBe(401);
+        expect((await refused(res)).code).toBe(10307);
+      });
+
+      it('refuses unknown, tampered and malformed tickets, and a ticket of another center, with the same 1312', async () => {
+        const url = await issue(alice, [log]);
+        const ticket = url.split('/').pop()!;
+        const flipped = `${ticket.slice(0, -1)}${ticket.endsWith('A') ? 'B' : 'A'}`;
+        const base = url.slice(0, -ticket.length);
+        for (const bad of [flipped, 'abc', 'x'.repeat(43), `${ticket}x`, '%2e%2e%2f%2e%2e%2fetc%2fpasswd']) {
+          const res = await alice.fetchTicket(`${base}${bad}`);
+          expect(res.status).toBe(404);
+          expect((await refused(res)).code).toBe(1312);
+        }
+        // The right ticket still works, and a token header of someone else changes nothing about whose file it is.
+        expect(Buffer.from(await (await alice.fetchTicket(url, { token: bob.token! })).arrayBuffer())).toEqual(bytes);
+        // Each center's file service keeps its own tickets.
+        expect((await refused(await client('gz-ascend').fetchTicket(url))).code).toBe(1312);
+      });
+    });
   });
 
   describe('delete, rename, move, copy', () => {

@@ -69,6 +69,10 @@ describe.each(engines)('standalone file service process (%s)', (engine) => {
     ]);
     const dl = await c.download(['/in/big.bin']);
     expect(sha256(Buffer.from(await dl.arrayBuffer()))).toBe(sha256(big));
+    // A download ticket's URL works on this process without any token header.
+    const ticket = await c.downloadTicket(['/in/big.bin']);
+    expect(ticket.code).toBe(0);
+    expect(sha256(Buffer.from(await (await remote().fetchTicket(ticket.data.url)).arrayBuffer()))).toBe(sha256(big));
 
     // The files are in the home of the cluster account the gateway provisioned for this user.
     const account = (await t.app.ctx.clusterAccounts.list('u-remote', 'sz-a100'))[0];
@@ -88,10 +92,13 @@ describe.each(engines)('standalone file service process (%s)', (engine) => {
     }
   });
 
-  it('stops honouring a revoked session within 5 s', async () => {
+  it('stops honouring a revoked session within 5 s, and the download tickets it issued', async () => {
     const s = await t.app.ctx.sessions.create('u-revoke');
     const c = remote(s.token);
     expect((await c.list('/')).code).toBe(0);
+    expect((await c.upload('/', 'r.txt', Buffer.from('r'))).code).toBe(0);
+    const { url } = (await c.downloadTicket(['/r.txt'])).data;
+    expect(await (await c.fetchTicket(url)).text()).toBe('r');
     await t.app.ctx.sessions.revoke(s.sessionId, 'logout');
     const revokedAt = Date.now();
     let code = 0;
@@ -102,5 +109,8 @@ describe.each(engines)('standalone file service process (%s)', (engine) => {
     }
     expect(code).toBe(10307);
     expect(Date.now() - revokedAt).toBeLessThanOrEqual(5_000);
+    const refused = await c.fetchTicket(url);
+    expect(refused.status).toBe(401);
+    expect((await refused.json()).message.code).toBe(10307);
   });
 });

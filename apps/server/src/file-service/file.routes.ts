@@ -9,6 +9,9 @@ import {
   ChunkUploadResult,
   DirectoryBody,
   DirectoryQuery,
+  DownloadTicket,
+  DownloadTicketBody,
+  DownloadTicketParams,
   Envelope,
   ErrorCode,
   FILE_API_PREFIX,
@@ -21,14 +24,16 @@ import {
   Page,
   PathsBody,
   RenameBody,
+  SESSION_INVALID_CODES,
   SMALL_UPLOAD_MAX,
   Usage,
   errorMessage,
   type Page as PageOf,
 } from '@suanli/contracts';
-import { invalid } from '../errors';
+import { AppError, invalid } from '../errors';
 import { ok } from '../lib/reply';
 import { tokenOf } from '../plugins/auth';
+import type { DownloadTickets } from './download-tickets';
 import type { DownloadPlan, FileService, IncomingFile, ListBody, ListQuery, MergeInput, ChunkStatusInput } from './file.service';
 import type { FileIdentity, FileUser } from './identity';
 import { zipStream } from './storage/zip';
@@ -37,6 +42,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the file service's own auth hook on every file-service route. */
     fileUser: FileUser | null;
+  }
+  interface FastifyContextConfig {
+    /** Authenticated by the download ticket in its URL instead of the `token` header (browser navigations). */
+    ticketAuth?: boolean;
   }
 }
 
@@ -48,14 +57,14 @@ const DISCARD_MAX = 2 * CHUNK_SIZE_MAX;
  * authenticates itself through `identity` (the gateway's global hook is told these routes are public);
  * routes stay thin: parse, call the service, answer the envelope — or bytes for downloads.
  */
-export async function fileRoutes(app: FastifyInstance, opts: { service: FileService; identity: FileIdentity }) {
-  const { service, identity } = opts;
+export async function fileRoutes(app: FastifyInstance, opts: { service: FileService; identity: FileIdentity; tickets: DownloadTickets }) {
+  const { service, identity, tickets } = opts;
   const tags = ['file-service'];
 
   app.decorateRequest('fileUser', null);
   // Before parsing and validation, like the gateway's hook: an anonymous caller learns only that they must log in.
   app.addHook('onRequest', async (req) => {
-    if (!req.routeOptions.url) return;
+    if (!req.routeOptions.url || req.routeOptions.config?.ticketAuth) return;
     req.fileUser = await identity.resolve(tokenOf(req));
   });
   const userOf = (req: FastifyRequest) => req.fileUser!;
@@ -117,6 +126,18 @@ export async function fileRoutes(app: FastifyInstance, opts: { service: FileServ
   app.post<{ Body: { paths: string[] } }>(`${p}/file/download`, {
     schema: { tags, summary: '下载：单个文件（支持 Range）或多个路径 / 目录（zip 流）', body: PathsBody },
     handler: async (req, reply) => sendDownload(req, reply, await service.planDownload(userOf(req), req.body.paths), service),
+  });
+
+  app.post<{ Body: { paths: string[] } }>(`${p}/file/download/ticket`, {
+    schema: { tags, summary: '下载凭证：60 秒内有效、无需 token 头的下载地址（浏览器自行下载大文件）', body: DownloadTicketBody, response: { 200: Envelope(DownloadTicket) } },
+    // The hook has resolved this token, so it is present.
+    handler: async (req) => ok(await tickets.issue(userOf(req), tokenOf(req)!, req.body.paths)),
+  });
+
+  app.get<{ Params: { ticket: string } }>(`${p}/file/download/t/:ticket`, {
+    config: { ticketAuth: true },
+    schema: { tags, summary: '凭下载凭证下载（GET，无需 token 头；与 POST /file/download 的应答相同，支持 Range）', params: DownloadTicketParams, security: [] },
+    handler: async (req, reply) => sendDownload(req, reply, await tickets.open(req.params.ticket).catch(refusedNavigation), service),
   });
 
   app.delete<{ Body: { paths: string[] } }>(`${p}/file`, {
@@ -185,6 +206,22 @@ function discardRest(req: FastifyRequest, file: IncomingFile) {
   });
   if (!file.destroyed) file.resume();
   raw.resume();
+}
+
+/**
+ * A browser saves whatever a navigation answers with 200 as the downloaded file, so refusals of a ticket URL
+ * keep their envelope but carry an HTTP error status: the browser's download list then shows a failure.
+ */
+function refusedNavigation(e: unknown): never {
+  if (!(e instanceof AppError) || e.httpStatus !== 200) throw e;
+  const status = SESSION_INVALID_CODES.includes(e.code)
+    ? 401
+    : e.code === ErrorCode.ILLEGAL_PATH || e.code === ErrorCode.NO_PERMISSION
+      ? 403
+      : e.code >= ErrorCode.INTERNAL_FAILED && e.code <= ErrorCode.INTERNAL_BAD_RESPONSE
+        ? 502
+        : 404;
+  throw new AppError(e.code, e.message, status);
 }
 
 async function sendDownload(req: FastifyRequest, reply: FastifyReply, plan: DownloadPlan, service: FileService) {

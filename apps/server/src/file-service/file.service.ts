@@ -474,8 +474,8 @@ export class FileService {
 
   // ---- download ------------------------------------------------------------------------------------
 
-  /** One file → opened for a Range-capable answer; several paths or a directory → entries for a zip. */
-  async planDownload(user: FileUser, paths: string[]): Promise<DownloadPlan> {
+  /** The paths of a download, confined to the caller's home and existing (else 1308 / 1301); nothing is opened. */
+  async checkDownload(user: FileUser, paths: string[]): Promise<{ segs: string[]; real: string }[]> {
     const space = await openSpace(user.homeDir);
     const resolved: { segs: string[]; real: string }[] = [];
     for (const p of paths) {
@@ -484,6 +484,12 @@ export class FileService {
       if (!c.real) throw fileErr(ErrorCode.FILE_NOT_FOUND, userPathOf(segs));
       resolved.push({ segs, real: c.real });
     }
+    return resolved;
+  }
+
+  /** One file → opened for a Range-capable answer; several paths or a directory → entries for a zip. */
+  async planDownload(user: FileUser, paths: string[]): Promise<DownloadPlan> {
+    const resolved = await this.checkDownload(user, paths);
     if (resolved.length === 1) {
       const { segs, real } = resolved[0];
       const st = await fs.stat(real);

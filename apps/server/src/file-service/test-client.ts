@@ -86,6 +86,15 @@ export class FileClient {
     });
   }
 
+  downloadTicket(paths: string[]) {
+    return this.json<{ url: string; expiresAt: number }>('POST', '/file/download/ticket', { paths });
+  }
+
+  /** GETs a ticket URL (relative to the service) the way a browser navigates to it: no `token` header. */
+  fetchTicket(url: string, headers: Record<string, string> = {}) {
+    return fetch(`${this.api.slice(0, -'/api/v1'.length)}${url}`, { headers });
+  }
+
   remove(paths: string[]) {
     return this.json('DELETE', '/file', { paths });
   }
