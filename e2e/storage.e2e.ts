@@ -312,11 +312,20 @@ describe('存储管理 in Chromium', () => {
     await env.shot(page, 'storage-07-after-operations');
   });
 
-  it('downloads a file with exactly the uploaded bytes', async () => {
+  it('downloads a file with exactly the uploaded bytes, through the browser\'s own download manager', async () => {
+    // The page asks for a ticket and hands its URL to the browser; it never fetches the bytes itself.
+    const byPage: string[] = [];
+    const watch = (r: Request) => {
+      if (r.url().includes('/file/download')) byPage.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    };
+    page.on('request', watch);
     const [download] = await Promise.all([page.waitForEvent('download'), row('说明文档.txt').getByTestId('storage-row-download').click()]);
     expect(download.suggestedFilename()).toBe('说明文档.txt');
+    const ticketUrl = new RegExp(`^${env.baseUrl}/file-service/${CENTER}/api/v1/file/download/t/[A-Za-z0-9_-]{43}$`);
+    expect(download.url()).toMatch(ticketUrl);
     const got = fs.readFileSync((await download.path())!);
     expect(got.equals(Buffer.from(bytesOf(README)))).toBe(true);
+    await page.getByText('说明文档.txt 已开始下载', { exact: false }).waitFor();
 
     // The 100 MiB one too (inside the folder, selected, toolbar 下载).
     await row('数据集').getByTestId('storage-open').click();
@@ -324,9 +333,29 @@ describe('存储管理 in Chromium', () => {
     await row(BIG.name).getByRole('checkbox').check();
     const [big] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId('storage-download').click()]);
     expect(big.suggestedFilename()).toBe(BIG.name);
+    expect(big.url()).toMatch(ticketUrl);
     const bigPath = (await big.path())!;
     expect(fs.statSync(bigPath).size).toBe(BIG.size);
     expect(await sha256File(bigPath)).toBe(sha256(bytesOf(BIG)));
+    page.off('request', watch);
+    const ticketCall = `POST /file-service/${CENTER}/api/v1/file/download/ticket`;
+    expect(byPage.filter((r) => !/ \/file-service\/[^/]+\/api\/v1\/file\/download\/t\//.test(r))).toEqual([ticketCall, ticketCall]);
+
+    // A refused ticket is never saved as a file: the server answers it with an HTTP error and the browser
+    // reports a failed download.
+    const unknown = `${env.baseUrl}/file-service/${CENTER}/api/v1/file/download/t/${'A'.repeat(43)}`;
+    const [failed] = await Promise.all([
+      page.waitForEvent('download'),
+      page.evaluate((href) => {
+        const a = document.createElement('a');
+        a.href = href;
+        a.download = '';
+        document.body.appendChild(a);
+        a.click();
+        a.remove();
+      }, unknown),
+    ]);
+    expect(await failed.failure()).not.toBeNull();
     await page.locator('[data-testid="storage-breadcrumb"] [data-path="/"]').click();
     await expectListing(['dir:数据集', `file:说明文档.txt`]);
   });

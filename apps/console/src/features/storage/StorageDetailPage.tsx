@@ -1,11 +1,11 @@
 import { ArrowLeftOutlined, DownloadOutlined } from '@ant-design/icons';
 import { formatFileSize, type FileEntry } from '@suanli/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Card, Descriptions, Empty, Flex, Progress, Result, Skeleton, Typography } from 'antd';
+import { App, Button, Card, Descriptions, Empty, Flex, Result, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { PageContainer } from '../../shared/ui/page-container';
-import { saveBlob, type FileApi } from './api';
+import type { FileApi } from './api';
 import { formatTime } from './components/FileTable';
 import { pickCenter, storageKeys, useFileApi, useSubCenters } from './hooks';
 import { baseName, normalizePath, parentOf } from './paths';
@@ -46,26 +46,24 @@ export function StorageDetailPage() {
     queryKey: storageKeys.preview(centerId, path, file?.updateTime ?? 0),
     queryFn: async (): Promise<Preview> => {
       const end = Math.min(file!.size, PREVIEW_BYTES) - 1;
-      const { blob } = await api!.download([path], { range: [0, end], maxBytes: PREVIEW_BYTES });
+      const blob = await api!.read(path, { range: [0, end], maxBytes: PREVIEW_BYTES });
       return decodePreview(new Uint8Array(await blob.arrayBuffer()), file!.size);
     },
     enabled: Boolean(api && file && kind === 'text'),
   });
 
-  const [progress, setProgress] = useState<number | null>(null);
+  // Handed to the browser's download manager (see StoragePage): busy only while the ticket is requested.
+  const [preparing, setPreparing] = useState(false);
   const download = async () => {
     if (!api || !file) return;
-    setProgress(0);
+    setPreparing(true);
     try {
-      const { blob, filename } = await api.download([path], {
-        onProgress: ({ loaded, total }) => setProgress(Math.floor((loaded / (total ?? file.size ?? 1)) * 100)),
-      });
-      saveBlob(blob, filename ?? file.name);
-      message.success(`${file.name} 下载完成`);
+      await api.download([path]);
+      message.success(`${file.name} 已开始下载，可在浏览器的下载列表中查看进度`);
     } catch {
       // Shown by the pipeline.
     } finally {
-      setProgress(null);
+      setPreparing(false);
     }
   };
 
@@ -120,13 +118,12 @@ export function StorageDetailPage() {
           <Button icon={<ArrowLeftOutlined />} onClick={back}>
             返回
           </Button>
-          <Button type="primary" icon={<DownloadOutlined />} disabled={!file} loading={progress !== null} onClick={download} data-testid="storage-detail-download">
+          <Button type="primary" icon={<DownloadOutlined />} disabled={!file} loading={preparing} onClick={download} data-testid="storage-detail-download">
             下载
           </Button>
         </Flex>
       }
     >
-      {progress !== null && <Progress percent={progress} size="small" style={{ marginBottom: 12 }} />}
       <Card>{body}</Card>
     </PageContainer>
   );

@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { toast } from '../../app/feedback';
 import { configureUploads, useUploadStore } from '../../shared/upload';
 import { resetUploads } from '../../shared/upload/store';
 import { StorageDetailPage, StoragePage } from './routes';
@@ -50,6 +51,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
   resetUploads();
 });
 
@@ -83,6 +85,46 @@ describe('StoragePage', () => {
     const download = backend.callsTo('/file/download').at(-1)!;
     expect(download.body).toEqual({ paths: ['/notes.txt'] });
     expect(screen.getByTestId('storage-detail').textContent).toContain('/notes.txt');
+  });
+
+  it('hands downloads to the browser through a ticket URL (no bytes in the page), batch and detail page alike', async () => {
+    const clicked: { href: string; download: string | null }[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push({ href: this.href, download: this.getAttribute('download') });
+    });
+    renderAt('/storage');
+    fireEvent.click(within(await findRow('model.bin')).getByTestId('storage-row-download'));
+    await waitFor(() => expect(clicked).toHaveLength(1));
+    expect(lastBody('/file/download/ticket')).toEqual({ paths: ['/model.bin'] });
+    expect(clicked[0].href).toMatch(/^http:\/\/fs\.test\/file-service\/sz\/api\/v1\/file\/download\/t\/ticket-\d+$/);
+    expect(clicked[0].download).toBe('');
+    expect(await screen.findByText('model.bin 已开始下载，可在浏览器的下载列表中查看进度')).toBeTruthy();
+
+    fireEvent.click(within(row('docs')!).getByRole('checkbox'));
+    fireEvent.click(within(row('notes.txt')!).getByRole('checkbox'));
+    fireEvent.click(screen.getByTestId('storage-download'));
+    await waitFor(() => expect(clicked).toHaveLength(2));
+    expect(lastBody('/file/download/ticket')).toEqual({ paths: ['/docs', '/notes.txt'] });
+
+    cleanup();
+    renderAt('/storage/detail?center=sz&path=%2Fmodel.bin');
+    await screen.findByTestId('storage-detail', undefined, { timeout: 5000 });
+    fireEvent.click(screen.getByTestId('storage-detail-download'));
+    await waitFor(() => expect(clicked).toHaveLength(3));
+    expect(lastBody('/file/download/ticket')).toEqual({ paths: ['/model.bin'] });
+    // Only the text preview reads bytes in JS; downloads never do.
+    expect(backend.callsTo('/file/download', 'POST')).toHaveLength(0);
+  });
+
+  it('shows the refusal of a ticket as a Chinese toast and starts nothing', async () => {
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const error = vi.spyOn(toast, 'error');
+    renderAt('/storage');
+    const notes = await findRow('notes.txt');
+    backend.trees.sz.delete('/notes.txt');
+    fireEvent.click(within(notes).getByTestId('storage-row-download'));
+    await waitFor(() => expect(error).toHaveBeenCalledWith('文件不存在：/notes.txt'));
+    expect(click).not.toHaveBeenCalled();
   });
 
   it('sorts and searches on the server', async () => {

@@ -2,12 +2,12 @@ import { ReloadOutlined } from '@ant-design/icons';
 import { PAGE_SIZE_DEFAULT, type FileEntry, type SubCenter } from '@suanli/contracts';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Empty, Flex, Result, Skeleton } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { RequestError } from '../../app/request';
 import { PageContainer } from '../../shared/ui/page-container';
 import { useUploadStore } from '../../shared/upload';
-import { saveBlob, type DownloadProgress, type FileApi } from './api';
+import type { FileApi } from './api';
 import { fromDataTransfer, fromFileList, type Picked } from './collect';
 import { CenterSelect } from './components/CenterSelect';
 import { DirPickerModal } from './components/DirPickerModal';
@@ -158,29 +158,17 @@ function StorageBrowser({ center, api, path, quotaLeft, onNavigate }: BrowserPro
   };
 
   // ---- download ----------------------------------------------------------------------------------------
-  const lastTick = useRef(0);
+  // The browser downloads straight to disk (progress, pause and resume in its own download list), so a
+  // multi-GiB file or zip never sits in the page's memory.
   const download = async (entries: FileEntry[]) => {
     if (entries.length === 0) return;
     const single = entries.length === 1 && entries[0].type === 'file';
     const label = single ? entries[0].name : `${entries.length === 1 ? entries[0].name : baseName(path) || '全部文件'}.zip`;
     const key = `storage-download-${label}`;
     message.open({ key, type: 'loading', content: `正在准备下载 ${label}…`, duration: 0 });
-    const onProgress = ({ loaded, total }: DownloadProgress) => {
-      const now = Date.now();
-      if (now - lastTick.current < 200) return;
-      lastTick.current = now;
-      const content = total
-        ? `正在下载 ${label}：${Math.floor((loaded / total) * 100)}%（${formatCapacity(loaded)} / ${formatCapacity(total)}）`
-        : `正在下载 ${label}：已接收 ${formatCapacity(loaded)}`;
-      message.open({ key, type: 'loading', content, duration: 0 });
-    };
     try {
-      const { blob, filename } = await api.download(
-        entries.map((e) => e.path),
-        { onProgress },
-      );
-      saveBlob(blob, filename ?? label);
-      message.open({ key, type: 'success', content: `${label} 下载完成`, duration: 2 });
+      await api.download(entries.map((e) => e.path));
+      message.open({ key, type: 'success', content: `${label} 已开始下载，可在浏览器的下载列表中查看进度`, duration: 3 });
     } catch {
       message.destroy(key); // the pipeline already explained the failure
     }

@@ -1,7 +1,9 @@
 /**
  * Calls of one sub-center's file service (api-contract.md "File service") and the foundation's sub-center
  * list. JSON calls go through the console's request pipeline bound to the center's `fileServiceUrl`, so
- * toasts and session expiry behave like everywhere else; downloads stream with progress.
+ * toasts and session expiry behave like everywhere else. Downloads are handed to the browser through a
+ * short-lived ticket URL (its download manager streams to disk, shows progress and resumes); only the text
+ * preview reads bytes in JS.
  */
 import {
   CLIENT_FAILURE_MESSAGE,
@@ -13,6 +15,7 @@ import {
   HTTP_TIMEOUT_MS,
   SESSION_INVALID_CODES,
   pathToId,
+  type DownloadTicket,
   type FileEntry,
   type Page,
   type SubCenter,
@@ -34,18 +37,11 @@ export interface ListParams {
   sortOrder?: SortOrder;
 }
 
-export interface DownloadProgress {
-  loaded: number;
-  /** From Content-Length; undefined for a zip streamed without one. */
-  total?: number;
-}
-
-export interface DownloadOptions {
+export interface ReadOptions {
   /** Inclusive byte range, sent as `Range: bytes=a-b`. */
   range?: [number, number];
   /** Stop reading after this many bytes (a server that ignores Range must not make a preview read a GiB). */
   maxBytes?: number;
-  onProgress?: (p: DownloadProgress) => void;
   signal?: AbortSignal;
 }
 
@@ -64,13 +60,19 @@ export interface FileApi {
   copy(paths: string[], targetDir: string): Promise<unknown>;
   remove(paths: string[]): Promise<unknown>;
   usage(): Promise<Usage>;
-  /** The file (or a zip of several paths / a directory) as a Blob, reporting bytes received. */
-  download(paths: string[], opts?: DownloadOptions): Promise<{ blob: Blob; filename?: string; status: number }>;
+  /**
+   * Starts a browser-managed download of one file (or a zip of several paths / a directory): asks for a
+   * ticket URL and lets the browser fetch it. Resolves once the browser has been handed the URL.
+   */
+  download(paths: string[]): Promise<void>;
+  /** The bytes of one file in JS (the detail page's text preview), usually a Range of it. */
+  read(path: string, opts?: ReadOptions): Promise<Blob>;
 }
 
 const DIR_PAGE = 100;
 
 export function createFileApi(baseUrl: string, client: RequestClient = createRequest({ baseURL: `${baseUrl.replace(/\/+$/, '')}${FILE_API_PREFIX}` })): FileApi {
+  const serviceUrl = baseUrl.replace(/\/+$/, '');
   const api: FileApi = {
     baseUrl,
     list: ({ path, pageNum, pageSize, keyword, sortField, sortOrder }) =>
@@ -98,23 +100,40 @@ export function createFileApi(baseUrl: string, client: RequestClient = createReq
     copy: (paths, targetDir) => client.post('/file/copy', { data: { paths, targetDir } }),
     remove: (paths) => client.delete('/file', { data: { paths } }),
     usage: () => client.get<Usage>('/usage', { silent: true }),
-    download: (paths, opts = {}) => streamDownload(client, paths, opts),
+    async download(paths) {
+      const ticket = await client.post<DownloadTicket>('/file/download/ticket', { data: { paths } });
+      // The ticket URL is relative to the service and needs no token header, so the browser can fetch it itself.
+      navigateDownload(`${serviceUrl}${ticket.url}`);
+    },
+    read: (path, opts = {}) => streamDownload(client, path, opts),
   };
   return api;
 }
 
 /**
- * POST /file/download read as a stream so the page can show progress (the pipeline's blob mode cannot).
+ * Hands a URL to the browser's download manager: a hidden `<a download>` click, so the page stays where it
+ * is. The server names the file (Content-Disposition); a refused ticket answers an HTTP error, which the
+ * browser shows as a failed download rather than saving it.
+ */
+function navigateDownload(url: string): void {
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = '';
+  a.rel = 'noopener';
+  a.style.display = 'none';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
+/**
+ * POST /file/download read in JS, stopping after `maxBytes` (the pipeline's blob mode cannot stop early).
  * Failures answered as an envelope get the pipeline's treatment: session expiry or an error toast.
  */
-async function streamDownload(
-  client: RequestClient,
-  paths: string[],
-  opts: DownloadOptions,
-): Promise<{ blob: Blob; filename?: string; status: number }> {
+async function streamDownload(client: RequestClient, path: string, opts: ReadOptions): Promise<Blob> {
   const headers: Record<string, string> = { ...client.authHeaders(), 'Content-Type': 'application/json' };
   if (opts.range) headers.Range = `bytes=${opts.range[0]}-${opts.range[1]}`;
-  // Only the wait for the response head is bounded: a multi-GiB body may legitimately take longer.
+  // Only the wait for the response head is bounded, like the pipeline's timeout.
   const ctl = new AbortController();
   const onAbort = () => ctl.abort();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -125,7 +144,7 @@ async function streamDownload(
   }, HTTP_TIMEOUT_MS);
   let res: Response;
   try {
-    res = await fetch(client.url('/file/download'), { method: 'POST', headers, body: JSON.stringify({ paths }), signal: ctl.signal });
+    res = await fetch(client.url('/file/download'), { method: 'POST', headers, body: JSON.stringify({ paths: [path] }), signal: ctl.signal });
   } catch {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);
@@ -145,8 +164,6 @@ async function streamDownload(
       }
       throw fail(new RequestError(code !== undefined ? 'business' : 'http', text, code, res.status));
     }
-    const lengthHeader = Number(res.headers.get('content-length'));
-    const total = Number.isFinite(lengthHeader) && lengthHeader > 0 ? lengthHeader : undefined;
     const parts: Uint8Array<ArrayBuffer>[] = [];
     let loaded = 0;
     if (res.body) {
@@ -156,14 +173,13 @@ async function streamDownload(
         if (done) break;
         parts.push(value);
         loaded += value.byteLength;
-        opts.onProgress?.({ loaded, total });
         if (opts.maxBytes !== undefined && loaded >= opts.maxBytes) {
           void reader.cancel();
           break;
         }
       }
     }
-    return { blob: new Blob(parts, { type: type || 'application/octet-stream' }), filename: filenameFrom(res.headers.get('content-disposition')), status: res.status };
+    return new Blob(parts, { type: type || 'application/octet-stream' });
   } catch (err) {
     if (opts.signal?.aborted) throw new RequestError('aborted', '下载已取消');
     throw err;
@@ -177,33 +193,4 @@ function fail(err: RequestError): RequestError {
   if (err.kind === 'timeout') toast.warning(err.message);
   else toast.error(err.message);
   return err;
-}
-
-/** `attachment; filename="a.txt"; filename*=UTF-8''%E4%B8%AD.txt` → the decoded name. */
-export function filenameFrom(disposition: string | null): string | undefined {
-  if (!disposition) return undefined;
-  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition);
-  if (star) {
-    try {
-      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
-    } catch {
-      // fall through to the plain parameter
-    }
-  }
-  const plain = /filename\s*=\s*"?([^";]+)"?/.exec(disposition);
-  return plain?.[1];
-}
-
-/** Hands a Blob to the browser as a download. */
-export function saveBlob(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  // Give the browser a moment to start reading the blob before it is released.
-  setTimeout(() => URL.revokeObjectURL(url), 30_000);
 }

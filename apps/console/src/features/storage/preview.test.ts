@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { filenameFrom } from './api';
 import { decodePreview, previewKind, PREVIEW_BYTES } from './preview';
 
 describe('preview', () => {
@@ -17,14 +16,5 @@ describe('preview', () => {
     expect(decodePreview(bytes, bytes.length)).toEqual({ text: '你好, world', truncated: false, binary: false });
     expect(decodePreview(bytes, PREVIEW_BYTES * 2).truncated).toBe(true);
     expect(decodePreview(new Uint8Array([65, 0, 66]), 3).binary).toBe(true);
-  });
-});
-
-describe('filenameFrom', () => {
-  it('prefers the RFC 5987 name and falls back to the plain one', () => {
-    expect(filenameFrom(`attachment; filename="a.zip"; filename*=UTF-8''%E6%95%B0%E6%8D%AE.zip`)).toBe('数据.zip');
-    expect(filenameFrom('attachment; filename="report.txt"')).toBe('report.txt');
-    expect(filenameFrom('attachment; filename=plain.txt')).toBe('plain.txt');
-    expect(filenameFrom(null)).toBeUndefined();
   });
 });

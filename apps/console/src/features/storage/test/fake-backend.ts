@@ -68,6 +68,11 @@ export function createFakeBackend() {
     }
     if (method === 'POST' && (route === '/file/move' || route === '/file/copy')) return env([]);
     if (method === 'GET' && route === '/usage') return env({ used: 5 * 1024 ** 3, quota: 50 * 1024 ** 3 });
+    if (method === 'POST' && route === '/file/download/ticket') {
+      const missing = (b.paths as string[]).find((p) => !trees[center].has(p));
+      if (missing) return env(null, 1301, `文件不存在：${missing}`);
+      return env({ url: `/api/v1/file/download/t/ticket-${calls.length}`, expiresAt: Date.now() + 60_000 });
+    }
     if (method === 'POST' && route === '/file/download') {
       const p = (b.paths as string[])[0];
       const range = new Headers(init.headers).get('range');
