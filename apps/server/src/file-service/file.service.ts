@@ -283,7 +283,7 @@ export class FileService {
         await this.chunks.unmark(account, identifier, n);
         this.usage.add(account, -replaced);
         // The range may change under a hash that already covers it: start that hash over.
-        if ((this.hashers.get(key)?.next ?? 0) >= n) this.hashers.delete(key);
+        if ((this.hashers.get(key)?.next ?? 0) >= n) this.forgetHash(key);
       }
       const { bytes } = await streamToRange(file, this.chunks.dataPath(account, identifier), chunkOffset(n, meta), {
         guard: (total, piece) => {
@@ -360,7 +360,7 @@ export class FileService {
       const sha256 =
         (await this.hasherOf(key, account, identifier, meta).digest((k) => this.chunks.hasChunk(account, identifier, k))) ??
         (await hashFile(data)).sha256;
-      this.hashers.delete(key);
+      this.forgetHash(key);
       if (b.hash && sha256 !== b.hash) {
         // Which chunk is wrong cannot be known: start this upload over.
         await this.dropUpload(account, identifier);
@@ -389,8 +389,13 @@ export class FileService {
 
   /** Removes an upload's staging and forgets its running hash. */
   private dropUpload(account: string, identifier: string) {
-    this.hashers.delete(`${account}/${identifier}`);
+    this.forgetHash(`${account}/${identifier}`);
     return this.chunks.remove(account, identifier);
+  }
+
+  private forgetHash(key: string) {
+    this.hashers.get(key)?.dispose();
+    this.hashers.delete(key);
   }
 
   private hasherOf(key: string, account: string, identifier: string, meta: UploadMeta): ProgressiveHash {
@@ -635,7 +640,7 @@ export class FileService {
       return this.locks.held(key) || this.writing.has(key);
     };
     const removed = await this.chunks.cleanup(this.clock(), busy, maxAgeMs);
-    for (const key of removed) this.hashers.delete(key);
+    for (const key of removed) this.forgetHash(key);
     return removed;
   }
 

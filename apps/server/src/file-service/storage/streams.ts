@@ -1,6 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { hashThread } from './hash-thread';
 
 /**
  * Streams `source` into a new file at `dest` (which must not exist), calling `guard(total)` after every
@@ -189,11 +190,15 @@ export class KeyedLock {
 /**
  * SHA-256 of an upload's data file, fed chunk by chunk as chunks complete in order — while the rest of
  * the upload is still on the wire — so that the merge usually only has to finish the last chunks instead
- * of reading the whole file again. State is in memory only: after a restart a new instance starts over
- * from chunk 1 (the data is on disk, so it simply catches up). Feeding is serialised per instance.
+ * of reading the whole file again. The state and the reading live in the hash thread (hash-thread.ts), off
+ * the event loop that receives the chunks. State is in memory only: after a restart (or if the thread
+ * dies) a new instance starts over from chunk 1 (the data is on disk, so it simply catches up). Feeding is
+ * serialised per instance; `dispose` must be called when an instance is dropped before its digest.
  */
 export class ProgressiveHash {
-  private readonly hash = createHash('sha256');
+  private static ids = 0;
+  private readonly id = ++ProgressiveHash.ids;
+  private readonly generation = hashThread.generation;
   private chain: Promise<void> = Promise.resolve();
   private failed = false;
   /** The first chunk not hashed yet. */
@@ -210,7 +215,7 @@ export class ProgressiveHash {
     this.chain = this.chain
       .then(async () => {
         while (!this.failed && this.next <= this.totalChunks && (await isComplete(this.next))) {
-          await this.feed(this.rangeOf(this.next));
+          await this.call({ op: 'feed', id: this.id, file: this.file, ...this.rangeOf(this.next) });
           this.next++;
         }
       })
@@ -223,37 +228,22 @@ export class ProgressiveHash {
   /** The digest once every chunk is in, or null if feeding failed (the caller hashes the file instead). */
   async digest(isComplete: (n: number) => Promise<boolean>): Promise<string | null> {
     await this.advance(isComplete);
-    return this.failed || this.next <= this.totalChunks ? null : this.hash.digest('hex');
+    if (this.failed || this.next <= this.totalChunks) return null;
+    this.failed = true; // the thread's state is finalised and gone
+    return (await this.call({ op: 'digest', id: this.id }).catch(() => null)) ?? null;
   }
 
-  private async feed({ start, length }: { start: number; length: number }) {
-    const fh = await fs.open(this.file, 'r');
-    const buf = takeReadBuffer();
-    try {
-      for (let done = 0; done < length; ) {
-        const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, length - done), start + done);
-        if (!bytesRead) throw new Error('short read');
-        this.hash.update(buf.subarray(0, bytesRead));
-        done += bytesRead;
-      }
-    } finally {
-      giveBackReadBuffer(buf);
-      await fh.close();
-    }
+  /** Frees the thread's state of an instance that will not reach its digest. */
+  dispose() {
+    if (this.failed) return;
+    this.failed = true;
+    void this.chain.then(() => hashThread.call({ op: 'drop', id: this.id }).catch(() => {}));
   }
-}
 
-/**
- * Read buffers of the progressive hashes, reused: a fresh 4 MiB buffer per chunk fed was 1 GiB of
- * external allocations per GiB uploaded, which made V8 start a full (mark-compact) GC every few chunks.
- * One buffer per concurrently feeding hash; at most READ_BUFFERS_KEPT stay allocated when idle.
- */
-const READ_BUFFER_BYTES = 4 * 1024 * 1024;
-const READ_BUFFERS_KEPT = 4;
-const readBuffers: Buffer[] = [];
-function takeReadBuffer(): Buffer {
-  return readBuffers.pop() ?? Buffer.allocUnsafe(READ_BUFFER_BYTES);
-}
-function giveBackReadBuffer(buf: Buffer) {
-  if (readBuffers.length < READ_BUFFERS_KEPT) readBuffers.push(buf);
+  /** A call on this instance's state, refused once the thread holding it is gone or the instance is done. */
+  private async call(req: Parameters<typeof hashThread.call>[0]) {
+    if (this.failed && req.op === 'feed') throw new Error('hash disposed');
+    if (hashThread.generation !== this.generation) throw new Error('hash thread restarted');
+    return hashThread.call(req);
+  }
 }
