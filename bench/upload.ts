@@ -154,7 +154,9 @@ const put = await startJsonProcess<{ port: number }>(process.execPath, [path.joi
 /** One streamed PUT of `file` into the baseline server (stored under its base name in PUT_DIR). */
 function plainPut(file: string) {
   return new Promise<void>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: put.info.port, method: 'PUT', path: `/${path.basename(file)}` }, (res) => {
+    // A connection of its own: a pooled keep-alive socket may have been closed by the server while
+    // prepareRun() blocked the event loop, and the request would then die with "socket hang up".
+    const req = http.request({ host: '127.0.0.1', port: put.info.port, method: 'PUT', path: `/${path.basename(file)}`, agent: false }, (res) => {
       res.resume();
       res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`PUT ${res.statusCode}`))));
     });

@@ -1,26 +1,39 @@
 /**
- * Node-only helper (the upload benchmark): hashes a file with node:crypto. Plugs into the uploader's
- * `hash` option; never imported by browser code.
+ * Node-only helper (the upload benchmark): hashes a file with node:crypto in a worker thread — what the
+ * browser does in its Web Worker (hash.worker.ts), so the uploader's own thread only sends chunks. Plugs
+ * into the uploader's `hash` option; never imported by browser code.
  */
-import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
 
-/** One reused read buffer per hash: a fresh buffer per read (a read stream) is external memory V8 must collect. */
-const READ_BYTES = 4 * 1024 * 1024;
+// Plain JavaScript evaluated in the worker: one reused 4 MiB read buffer, synchronous reads (its own thread).
+const WORKER_SOURCE = `
+const { createHash } = require('node:crypto');
+const fs = require('node:fs');
+const { parentPort, workerData } = require('node:worker_threads');
+const h = createHash('sha256');
+const buf = Buffer.allocUnsafe(4 * 1024 * 1024);
+const fd = fs.openSync(workerData.path, 'r');
+try {
+  for (let n; (n = fs.readSync(fd, buf, 0, buf.length, null)); ) h.update(buf.subarray(0, n));
+} finally {
+  fs.closeSync(fd);
+}
+parentPort.postMessage(h.digest('hex'));
+`;
 
-export async function hashFileNode(path: string, signal?: AbortSignal): Promise<string> {
-  const h = createHash('sha256');
-  const fh = await open(path, 'r');
-  const buf = Buffer.allocUnsafe(READ_BYTES);
-  try {
-    for (;;) {
-      if (signal?.aborted) throw signal.reason ?? new DOMException('已取消', 'AbortError');
-      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
-      if (!bytesRead) break;
-      h.update(buf.subarray(0, bytesRead));
-    }
-  } finally {
-    await fh.close();
-  }
-  return h.digest('hex');
+export function hashFileNode(path: string, signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const aborted = () => signal?.reason ?? new DOMException('已取消', 'AbortError');
+    if (signal?.aborted) return reject(aborted());
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path }, execArgv: [] });
+    const onAbort = () => {
+      void worker.terminate();
+      reject(aborted());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const settle = () => signal?.removeEventListener('abort', onAbort);
+    worker.once('message', (hex: string) => (settle(), resolve(hex)));
+    worker.once('error', (err) => (settle(), reject(err)));
+    worker.once('exit', (code) => (settle(), reject(new Error(`hash worker exited (${code})`))));
+  });
 }
