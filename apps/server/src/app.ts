@@ -20,6 +20,7 @@ import { createMessageService } from './modules/message/message.service';
 import { orderRoutes } from './modules/order/order.routes';
 import { userRoutes } from './modules/user/user.routes';
 import { registerAuth } from './plugins/auth';
+import { registerClosing } from './plugins/closing';
 import { registerEnvelope } from './plugins/envelope';
 import { registerRateLimit } from './plugins/rate-limit';
 import { registerSecurityHeaders } from './plugins/security-headers';
@@ -70,6 +71,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   });
 
   registerEnvelope(app);
+  registerClosing(app);
   registerSecurityHeaders(app, centers.flatMap((c) => (c.fileServiceUrl ? [new URL(c.fileServiceUrl).origin] : [])));
   await registerRateLimit(app, config);
   // After helmet and rate limiting, so refused requests still get the headers and still count.

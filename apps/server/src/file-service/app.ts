@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { CenterConfig } from '../centers/centers';
+import { registerClosing } from '../plugins/closing';
 import { registerEnvelope } from '../plugins/envelope';
 import { DownloadTickets } from './download-tickets';
 import { FileService } from './file.service';
@@ -78,6 +79,7 @@ export async function buildFileService(opts: BuildFileServiceOptions): Promise<F
   const registry = new Map<string, FileService>();
   app.decorate('fileServices', registry);
   registerEnvelope(app);
+  registerClosing(app);
   registerCors(app, opts.allowedOrigins ?? []);
   // Limits are set per request by the routes (small upload vs chunk); these are the outer bounds.
   await app.register(multipart, { limits: { files: 1, fields: 20 } });

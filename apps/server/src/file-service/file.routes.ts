@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
@@ -69,6 +70,32 @@ export async function fileRoutes(app: FastifyInstance, opts: { service: FileServ
   });
   const userOf = (req: FastifyRequest) => req.fileUser!;
 
+  // Streamed downloads still being sent. `app.close()` (SIGTERM) goes through Node's `server.close()`,
+  // which closes idle keep-alive connections but waits for every response in flight to finish — and a
+  // download lasts as long as its client wants: a slow or paused reader (a browser's download manager, a
+  // fetch whose body is never read) holds back-pressure on the file stream for minutes or forever, so the
+  // close never finished. Waiting is right for the other calls (they are short: an in-flight upload or JSON
+  // call still completes), not for these, so before the server closes they are cut; the client resumes with
+  // a Range request. Not `forceCloseConnections: true`, which would cut every request in flight. `preClose`
+  // because `onClose` hooks only run after the server has closed.
+  const downloads = new Set<ServerResponse>();
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+    for (const res of downloads) res.destroy();
+  });
+  const send = async (req: FastifyRequest, reply: FastifyReply, plan: DownloadPlan) => {
+    const res = reply.raw;
+    downloads.add(res);
+    // 'close' follows 'finish' too, so finished downloads leave the set.
+    res.once('close', () => downloads.delete(res));
+    await sendDownload(req, reply, plan, service);
+    // A download whose request was still being planned when the server began closing is cut the same way
+    // (destroying the response also destroys its file stream, which closes the file).
+    if (closing) res.destroy();
+    return reply;
+  };
+
   const p = FILE_API_PREFIX;
 
   app.post<{ Querystring: ListQuery; Body: ListBody }>(`${p}/directory`, {
@@ -125,7 +152,7 @@ export async function fileRoutes(app: FastifyInstance, opts: { service: FileServ
 
   app.post<{ Body: { paths: string[] } }>(`${p}/file/download`, {
     schema: { tags, summary: '下载：单个文件（支持 Range）或多个路径 / 目录（zip 流）', body: PathsBody },
-    handler: async (req, reply) => sendDownload(req, reply, await service.planDownload(userOf(req), req.body.paths), service),
+    handler: async (req, reply) => send(req, reply, await service.planDownload(userOf(req), req.body.paths)),
   });
 
   app.post<{ Body: { paths: string[] } }>(`${p}/file/download/ticket`, {
@@ -137,7 +164,7 @@ export async function fileRoutes(app: FastifyInstance, opts: { service: FileServ
   app.get<{ Params: { ticket: string } }>(`${p}/file/download/t/:ticket`, {
     config: { ticketAuth: true },
     schema: { tags, summary: '凭下载凭证下载（GET，无需 token 头；与 POST /file/download 的应答相同，支持 Range）', params: DownloadTicketParams, security: [] },
-    handler: async (req, reply) => sendDownload(req, reply, await tickets.open(req.params.ticket).catch(refusedNavigation), service),
+    handler: async (req, reply) => send(req, reply, await tickets.open(req.params.ticket).catch(refusedNavigation)),
   });
 
   app.delete<{ Body: { paths: string[] } }>(`${p}/file`, {
@@ -248,7 +275,10 @@ async function sendDownload(req: FastifyRequest, reply: FastifyReply, plan: Down
     reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`).header('content-length', range.end - range.start + 1);
     return reply.send(file.createReadStream({ start: range.start, end: range.end }));
   }
-  return reply.header('content-length', stat.size).send(file.createReadStream());
+  // Exactly the bytes announced: a file still growing (a job's log) must not overrun Content-Length. With
+  // `end` the stream also ends with its last byte instead of one more read that finds EOF, so the answer
+  // is finished by the time the client has all of it.
+  return reply.header('content-length', stat.size).send(file.createReadStream({ start: 0, end: stat.size - 1 }));
 }
 
 /**

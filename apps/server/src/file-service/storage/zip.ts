@@ -55,6 +55,13 @@ export function zipStream(items: ZipItem[]): { stream: Readable; size: Promise<n
   const zip = new yazl.ZipFile();
   const out = new PassThrough();
   zip.on('error', (err: Error) => out.destroy(err));
+  // When the response is cut (the client aborts, or the server closes), `out` is destroyed and yazl is left
+  // paused mid-entry with that entry's file open: nothing would ever read or close it. Files opened for the
+  // archive are therefore tracked and closed with `out`.
+  const reading = new Set<Readable>();
+  out.once('close', () => {
+    for (const s of reading) s.destroy();
+  });
   for (const it of items) {
     const meta = { mtime: it.stat.mtime, mode: it.stat.mode };
     const opts = { ...meta, compress: false };
@@ -65,7 +72,15 @@ export function zipStream(items: ZipItem[]): { stream: Readable; size: Promise<n
     } else {
       zip.addReadStreamLazy(it.entry, { ...opts, size: it.stat.size }, (cb) => {
         fs.open(it.real, constants.O_RDONLY | constants.O_NOFOLLOW).then(
-          (fh) => cb(null, fh.createReadStream({ start: 0, end: it.stat.size - 1 })),
+          (fh) => {
+            const s = fh.createReadStream({ start: 0, end: it.stat.size - 1 });
+            if (out.destroyed) s.destroy();
+            else {
+              reading.add(s);
+              s.once('close', () => reading.delete(s));
+            }
+            cb(null, s);
+          },
           (err: Error) => cb(err, undefined as unknown as Readable),
         );
       });
