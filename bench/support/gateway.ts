@@ -5,6 +5,10 @@
 // the real authenticated route (token lookup + indexed COUNT) without depending on the sign-up flow.
 // BENCH_LIST_SEED=1 bulk-loads the 100k-row message table of bench/list (support/list-seed.ts) instead of
 // bench/api's 200 messages.
+// BENCH_WS_USERS=N (bench/ws) skips both: it creates N users' sessions, writes their tokens (one per line) to
+// `tokensFile`, and starts a bench-only control server on loopback (`controlPort`, never part of the app):
+// GET /stats (hub counts, memory), POST /gc, POST /broadcast?mode=… (one system notice to every one of the
+// N users, timed from the trigger's start; see support/ws-control.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +16,7 @@ import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 import { seedDemo } from '../../apps/server/src/seed';
 import { seedListMessages } from './list-seed';
+import { startWsControl } from './ws-control';
 
 const ownDir = !process.env.BENCH_DATA_DIR;
 const dataDir = process.env.BENCH_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'suanli-bench-'));
@@ -26,7 +31,10 @@ if (process.env.BENCH_SEED_DEMO === '1') await seedDemo(app);
 const userId = 'bench-user';
 const { token } = await app.ctx.sessions.create(userId);
 const seedStart = performance.now();
-if (process.env.BENCH_LIST_SEED === '1') await seedListMessages(app.ctx, userId);
+const wsUsers = Number(process.env.BENCH_WS_USERS ?? 0);
+let ws: { tokensFile: string; controlPort: number } | undefined;
+if (wsUsers > 0) ws = await startWsControl(app, wsUsers, dataDir);
+else if (process.env.BENCH_LIST_SEED === '1') await seedListMessages(app.ctx, userId);
 else {
   for (let i = 0; i < 200; i++) {
     await app.ctx.notify(userId, { type: 'system', title: `消息 ${i}`, content: '基准测试消息' });
@@ -34,7 +42,7 @@ else {
 }
 const seedMs = Math.round(performance.now() - seedStart);
 await app.listen({ host: '127.0.0.1', port: 0 });
-console.log(JSON.stringify({ port: (app.server.address() as { port: number }).port, token, seedMs }));
+console.log(JSON.stringify({ port: (app.server.address() as { port: number }).port, token, seedMs, ...ws }));
 process.on('SIGTERM', () => {
   app.close().finally(() => {
     if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true });

@@ -61,9 +61,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     clusterAccounts: new ClusterAccountService(new ClusterAccountRepository(handle.db), centers, config.clock),
     bus,
     notify: async () => {},
+    notifyEach: async () => {},
   };
   const messages = createMessageService(ctx);
   ctx.notify = messages.notify.bind(messages);
+  ctx.notifyEach = messages.notifyEach.bind(messages);
   app.decorate('ctx', ctx);
   app.addHook('onClose', async () => {
     await bus.close();

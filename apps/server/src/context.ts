@@ -17,6 +17,12 @@ export interface NewMessage {
 /** Creates a message for a user and pushes `notice.unread.increment` to their sockets. Every module uses it. */
 export type Notify = (userId: string, message: NewMessage) => Promise<void>;
 
+/**
+ * The same message to many users (an announcement): what a loop of `notify` does, in a few transactions
+ * instead of one per user (each a commit with an fsync), each batch of users pushed right after its commit.
+ */
+export type NotifyEach = (userIds: readonly string[], message: NewMessage) => Promise<void>;
+
 /** What every module is built from (the composition root is buildApp). */
 export interface AppContext {
   config: Config;
@@ -28,4 +34,5 @@ export interface AppContext {
   clusterAccounts: ClusterAccountService;
   bus: EventBus;
   notify: Notify;
+  notifyEach: NotifyEach;
 }

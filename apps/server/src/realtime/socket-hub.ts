@@ -45,6 +45,9 @@ export class SocketHub {
   private lastRecheck = performance.now();
   private rechecking: Promise<void> | undefined;
   private timings: HubTimings;
+  /** The last event sent and its UTF-8 JSON: a broadcast publishes one event object to every user. */
+  private lastEvent: WsEvent | undefined;
+  private lastFrame: Buffer = Buffer.alloc(0);
 
   constructor(
     bus: EventBus,
@@ -99,7 +102,12 @@ export class SocketHub {
   private deliver(userId: string, event: WsEvent) {
     const set = this.byUser.get(userId);
     if (!set) return;
-    const json = JSON.stringify(event);
+    // Serialised and encoded once per event, not per user or socket (events are never mutated after publish).
+    if (event !== this.lastEvent) {
+      this.lastEvent = event;
+      this.lastFrame = Buffer.from(JSON.stringify(event));
+    }
+    const frame = this.lastFrame;
     for (const conn of set) {
       const s = conn.socket;
       if (s.readyState !== WebSocket.OPEN) continue;
@@ -108,7 +116,7 @@ export class SocketHub {
         s.terminate();
         continue;
       }
-      s.send(json);
+      s.send(frame, { binary: false });
     }
   }
 

@@ -58,6 +58,22 @@ describe.each(engines)('message api (%s)', (engine) => {
     expect(await unread(u.token)).toBe(3);
   });
 
+  it('notifyEach stores one message per user (duplicates once) across transaction batches and pushes count 1 to each', async () => {
+    // 1,001 users: two batches, so the second batch's users are stored and pushed too.
+    const users = await Promise.all(Array.from({ length: 1_001 }, (_, i) => freshUser(`each${i}`)));
+    const ids = users.map((u) => u.userId);
+    const events = new Map<string, WsEvent[]>();
+    const off = t.app.ctx.bus.subscribe((uid, e) => events.set(uid, [...(events.get(uid) ?? []), e]));
+    await t.app.ctx.notifyEach([...ids, ids[0]], { type: 'system', title: '系统公告', content: '维护' });
+    off();
+    for (const id of ids) expect(events.get(id)).toEqual([{ businessType: 'notice.unread.increment', data: { count: 1 } }]);
+    for (const u of [users[0], users[999], users[1_000]]) {
+      expect(await unread(u.token)).toBe(1);
+      expect((await list(u.token)).list).toMatchObject([{ type: 'system', title: '系统公告', content: '维护', viewed: false }]);
+    }
+    expect((await list(tokenB)).list.some((m: any) => m.title === '系统公告')).toBe(false);
+  });
+
   it('pages newest first with total, and filters by viewed and type', async () => {
     const u = await freshUser('page');
     for (let i = 1; i <= 5; i++) {
