@@ -13,6 +13,11 @@ export function startProcess<T>(
 ): Promise<{ child: ChildProcess; info: T }> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    // A test or benchmark that dies halfway (an uncaught error skips its stop calls) must not leave its
+    // servers running: they kept benchmark data and CPU for the rest of the session.
+    const killOnExit = () => child.kill('SIGKILL');
+    process.once('exit', killOnExit);
+    child.once('exit', () => process.off('exit', killOnExit));
     const name = args.find((a) => /\.(m?[jt]s)$/.test(a)) ?? cmd;
     const timer = setTimeout(() => reject(new Error(`${name} did not start within ${opts.timeoutMs ?? 30_000} ms`)), opts.timeoutMs ?? 30_000);
     const rl = readline.createInterface({ input: child.stdout! });
