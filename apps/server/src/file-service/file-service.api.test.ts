@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -8,7 +7,7 @@ import YAML from 'yaml';
 import yauzl from 'yauzl';
 import { UPLOAD_CHUNK_SIZE, pathToId } from '@suanli/contracts';
 import { createTestApp, engines, type TestApp } from '../../test/harness';
-import { FileClient, sha256 } from './test-client';
+import { FileClient, partialMultipart, sha256 } from './test-client';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 /** gz-ascend gets a ~100 KiB quota so over-quota uploads are cheap to provoke. */
@@ -69,42 +68,6 @@ function unzip(buf: Buffer): Promise<Record<string, Buffer | null>> {
       zip.readEntry();
     });
   });
-}
-
-/**
- * A multipart chunk request over raw HTTP that sends the fields and the first `sendFirst` bytes of the file
- * part and then holds the rest back until `finish()` — to observe the server while a body is in flight.
- */
-function partialMultipart(url: string, token: string, fields: Record<string, string>, file: Buffer, sendFirst: number) {
-  const boundary = `b${randomBytes(8).toString('hex')}`;
-  let head = '';
-  for (const [k, v] of Object.entries(fields)) head += `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
-  head += `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fields.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  const tail = `\r\n--${boundary}--\r\n`;
-  const u = new URL(url);
-  const req = http.request({
-    host: u.hostname,
-    port: u.port,
-    path: u.pathname,
-    method: 'POST',
-    headers: { token, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': Buffer.byteLength(head) + file.length + Buffer.byteLength(tail) },
-  });
-  const answer = new Promise<{ code: number; message: string }>((resolve, reject) => {
-    req.on('response', (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve(JSON.parse(text).message));
-    });
-    req.on('error', reject);
-  });
-  req.write(head);
-  const sent = new Promise<void>((r) => req.write(file.subarray(0, sendFirst), () => setTimeout(r, 100)));
-  return {
-    sent,
-    answer,
-    finish: () => req.end(Buffer.concat([file.subarray(sendFirst), Buffer.from(tail)])),
-    abort: () => req.destroy(),
-  };
 }
 
 describe.each(engines)('file service (%s)', (engine) => {
@@ -364,7 +327,7 @@ describe.each(engines)('file service (%s)', (engine) => {
       const bytes = randomBytes(2 * CS);
       await alice.chunks(id, '/busy', 'b.bin', bytes, CS, [1]);
       const fields = { identifier: id, chunkNumber: '2', totalChunks: '2', chunkSize: String(CS), totalSize: String(bytes.length), filename: 'b.bin', path: '/busy' };
-      const slow = partialMultipart(`${alice.api}/file/chunk/upload`, alice.token!, fields, bytes.subarray(CS), CS / 2);
+      const slow = partialMultipart(`${alice.api}/file/chunk/upload`, alice.token!, fields, fields.filename, bytes.subarray(CS), CS / 2);
       await slow.sent;
       const res = await alice.merge({ identifier: id, filename: 'b.bin', path: '/busy', totalChunks: 2, totalSize: bytes.length });
       expect(res.code).toBe(1305);
@@ -475,7 +438,7 @@ describe.each(engines)('file service (%s)', (engine) => {
       const chunkSize = 1024 * 1024;
       // Send the fields and the first 300 KiB of a 1 MiB chunk, then wait: the answer must come without the rest.
       const fields = { identifier: id, chunkNumber: '1', totalChunks: '1', chunkSize: String(chunkSize), totalSize: String(chunkSize), filename: 'q.bin', path: '/' };
-      const req = partialMultipart(`${origin}/file-service/gz-ascend/api/v1/file/chunk/upload`, s.token, fields, randomBytes(chunkSize), 300 * 1024);
+      const req = partialMultipart(`${origin}/file-service/gz-ascend/api/v1/file/chunk/upload`, s.token, fields, fields.filename, randomBytes(chunkSize), 300 * 1024);
       const answer = await req.answer;
       req.abort();
       expect(answer.code).toBe(1309);

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -7,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, engines, type TestApp } from '../../test/harness';
 import { buildFileService } from './app';
 import { RemoteIdentity } from './identity';
-import { FileClient } from './test-client';
+import { FileClient, partialMultipart } from './test-client';
 
 /**
  * `app.close()` is what SIGTERM runs (main.ts of the gateway and of the file service): it must finish
@@ -146,7 +145,7 @@ describe.each(engines)('closing the server around downloads (%s)', (engine) => {
   it('still lets an upload in flight complete before closing (only downloads are cut)', async () => {
     const app = await start();
     const bytes = randomBytes(64 * 1024);
-    const upload = partialUpload(`${alice.api}/file/upload`, alice.token!, '/', 'late.bin', bytes, 1000);
+    const upload = partialMultipart(`${alice.api}/file/upload`, alice.token!, { path: '/' }, 'late.bin', bytes, 1000);
     await upload.sent;
     let closed = false;
     const closing = app.close().then(() => {
@@ -202,32 +201,4 @@ function openFilesUnder(dir: string): number {
     }
   }
   return n;
-}
-
-/** A small upload over raw HTTP that holds back the rest of the file after `sendFirst` bytes until `finish()`. */
-function partialUpload(url: string, token: string, dir: string, filename: string, file: Buffer, sendFirst: number) {
-  const boundary = `b${randomBytes(8).toString('hex')}`;
-  const head =
-    `--${boundary}\r\nContent-Disposition: form-data; name="path"\r\n\r\n${dir}\r\n` +
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  const tail = `\r\n--${boundary}--\r\n`;
-  const u = new URL(url);
-  const req = http.request({
-    host: u.hostname,
-    port: u.port,
-    path: u.pathname,
-    method: 'POST',
-    headers: { token, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': Buffer.byteLength(head) + file.length + Buffer.byteLength(tail) },
-  });
-  const answer = new Promise<{ code: number; message: string }>((resolve, reject) => {
-    req.on('response', (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve(JSON.parse(text).message));
-    });
-    req.on('error', reject);
-  });
-  req.write(head);
-  const sent = new Promise<void>((r) => req.write(file.subarray(0, sendFirst), () => setTimeout(r, 100)));
-  return { sent, answer, finish: () => req.end(Buffer.concat([file.subarray(sendFirst), Buffer.from(tail)])) };
 }

@@ -2,7 +2,8 @@
  * Test-only HTTP client for the file service (real HTTP through fetch, like the console). Used by the
  * file service's api and process tests; the production upload client lives in the console.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
 
 export interface Envelope<T = any> {
   status: number;
@@ -121,4 +122,41 @@ export async function envelope<T = any>(res: Response): Promise<Envelope<T>> {
     throw new Error(`not an envelope (HTTP ${res.status}): ${text.slice(0, 200)}`);
   }
   return { status: res.status, code: parsed.message.code, message: parsed.message.message, data: parsed.data };
+}
+
+/**
+ * A multipart request (an upload or a chunk) over raw HTTP that sends the text fields and the first
+ * `sendFirst` bytes of the file part named `filename`, then holds the rest back until `finish()` — to
+ * observe the server while a body is in flight.
+ */
+export function partialMultipart(url: string, token: string, fields: Record<string, string>, filename: string, file: Buffer, sendFirst: number) {
+  const boundary = `b${randomBytes(8).toString('hex')}`;
+  let head = '';
+  for (const [k, v] of Object.entries(fields)) head += `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
+  head += `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  const tail = `\r\n--${boundary}--\r\n`;
+  const u = new URL(url);
+  const req = http.request({
+    host: u.hostname,
+    port: u.port,
+    path: u.pathname,
+    method: 'POST',
+    headers: { token, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': Buffer.byteLength(head) + file.length + Buffer.byteLength(tail) },
+  });
+  const answer = new Promise<{ code: number; message: string }>((resolve, reject) => {
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve(JSON.parse(text).message));
+    });
+    req.on('error', reject);
+  });
+  req.write(head);
+  const sent = new Promise<void>((r) => req.write(file.subarray(0, sendFirst), () => setTimeout(r, 100)));
+  return {
+    sent,
+    answer,
+    finish: () => req.end(Buffer.concat([file.subarray(sendFirst), Buffer.from(tail)])),
+    abort: () => req.destroy(),
+  };
 }
