@@ -45,9 +45,6 @@ export class SocketHub {
   private lastRecheck = performance.now();
   private rechecking: Promise<void> | undefined;
   private timings: HubTimings;
-  /** The last event sent and its UTF-8 JSON: a broadcast publishes one event object to every user. */
-  private lastEvent: WsEvent | undefined;
-  private lastFrame: Buffer = Buffer.alloc(0);
 
   constructor(
     bus: EventBus,
@@ -102,12 +99,7 @@ export class SocketHub {
   private deliver(userId: string, event: WsEvent) {
     const set = this.byUser.get(userId);
     if (!set) return;
-    // Serialised and encoded once per event, not per user or socket (events are never mutated after publish).
-    if (event !== this.lastEvent) {
-      this.lastEvent = event;
-      this.lastFrame = Buffer.from(JSON.stringify(event));
-    }
-    const frame = this.lastFrame;
+    const json = JSON.stringify(event);
     for (const conn of set) {
       const s = conn.socket;
       if (s.readyState !== WebSocket.OPEN) continue;
@@ -116,7 +108,7 @@ export class SocketHub {
         s.terminate();
         continue;
       }
-      s.send(frame, { binary: false });
+      s.send(json);
     }
   }
 

@@ -71,7 +71,7 @@ export class MessageService {
    */
   async notifyEach(userIds: readonly string[], message: NewMessage): Promise<void> {
     const ids = [...new Set(userIds)];
-    const event = { businessType: WS_UNREAD_INCREMENT, data: { count: 1 } } as const; // one object: serialised once
+    const event = { businessType: WS_UNREAD_INCREMENT, data: { count: 1 } } as const;
     for (let i = 0; i < ids.length; i += NOTIFY_EACH_BATCH) {
       const batch = ids.slice(i, i + NOTIFY_EACH_BATCH);
       const now = this.ctx.clock();
