@@ -70,6 +70,19 @@ export const ChunkUploadFields = Type.Object({
   path: UserPath,
 });
 export type ChunkUploadFields = Static<typeof ChunkUploadFields>;
+
+/** The shape of one chunked upload, fixed by its first chunk; later chunks and the merge must agree with it. */
+export interface UploadShape {
+  totalSize: number;
+  totalChunks: number;
+  chunkSize: number;
+}
+/** How many chunks a file of `totalSize` bytes has (an empty file is one empty chunk). */
+export const chunkCountOf = (totalSize: number, chunkSize: number) => Math.max(1, Math.ceil(totalSize / chunkSize));
+/** Where chunk `n` (1-based) starts. */
+export const chunkOffset = (n: number, s: Pick<UploadShape, 'chunkSize'>) => (n - 1) * s.chunkSize;
+/** Bytes chunk `n` (1-based) must hold. */
+export const expectedChunkLength = (n: number, s: UploadShape) => (n < s.totalChunks ? s.chunkSize : s.totalSize - (s.totalChunks - 1) * s.chunkSize);
 export const ChunkUploadResult = Type.Object({ uploaded: Type.Array(Type.Integer()) });
 export type ChunkUploadResult = Static<typeof ChunkUploadResult>;
 
