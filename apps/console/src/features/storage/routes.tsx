@@ -8,8 +8,8 @@
  */
 import { App } from 'antd';
 import type { ComponentType } from 'react';
-import { StorageDetailPage as DetailPage } from './StorageDetailPage';
-import { StoragePage as ListPage } from './StoragePage';
+import { StorageDetailPage as DetailPage } from './storage-detail-page';
+import { StoragePage as ListPage } from './storage-page';
 
 function withAppContext(Page: ComponentType, name: string): ComponentType {
   const Wrapped = () => (

@@ -1,7 +1,7 @@
 /** The upload feature's public surface: the header button, the store and the uploader. */
 import './wiring';
 
-export { UploadPanel, UploadPanelButton, UploadTaskTable, STATUS_LABELS } from './UploadPanel';
+export { UploadPanel, UploadPanelButton, UploadTaskTable, STATUS_LABELS } from './upload-panel';
 export {
   useUploadStore,
   selectRunningCount,

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { PageContainer } from '../../shared/ui/page-container';
 import type { FileApi } from './api';
-import { formatTime } from './components/FileTable';
+import { formatTime } from './components/file-table';
 import { pickCenter, storageKeys, useFileApi, useSubCenters } from './hooks';
 import { baseName, normalizePath, parentOf } from './paths';
 import { previewKind, PREVIEW_BYTES, decodePreview, type Preview } from './preview';

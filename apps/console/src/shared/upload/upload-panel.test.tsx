@@ -2,7 +2,7 @@ import { UPLOAD_PANEL_WIDTH, UPLOAD_REFRESH_WARNING } from '@suanli/contracts';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetUploads, useUploadStore, type UploadTask } from './store';
-import { UploadPanelButton, UploadTaskTable } from './UploadPanel';
+import { UploadPanelButton, UploadTaskTable } from './upload-panel';
 
 const task = (id: string, patch: Partial<UploadTask> = {}): UploadTask => ({
   id,
