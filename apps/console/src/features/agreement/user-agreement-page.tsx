@@ -1,14 +1,33 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { Button, Card, Typography } from 'antd';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
+import { useUserStore } from '../../app/stores/user-store';
 import logo from '../../assets/logo.svg';
 import { AGREEMENT_PREAMBLE, AGREEMENT_SECTIONS, AGREEMENT_UPDATED } from './agreement-text';
 import styles from './user-agreement.module.css';
 
-/** 用户协议: readable without an account (it is linked from registration). */
+/**
+ * 用户协议: readable without an account. Registration opens it in a new tab, so 返回 there means "close
+ * this tab" (the register form is still in the tab that opened it); a browser that refuses to close a tab
+ * (one the user opened by hand) gets the sign-in page, or home when signed in. Reached inside the app,
+ * 返回 is a plain history back.
+ */
 export function UserAgreementPage() {
   const navigate = useNavigate();
-  const hasHistory = Boolean((window.history.state as { idx?: number } | null)?.idx);
+  // The router's first entry of this tab has the key 'default': nothing inside the app to go back to.
+  const hasHistory = useLocation().key !== 'default';
+  const signedIn = useUserStore((s) => Boolean(s.userInfo.token));
+  const back = () => {
+    if (hasHistory) {
+      void navigate(-1);
+      return;
+    }
+    window.close();
+    // close() is a no-op for a tab the script may not close; it then is still open on the next tick.
+    setTimeout(() => {
+      if (!window.closed) void navigate(signedIn ? '/' : '/login', { replace: true });
+    }, 0);
+  };
   return (
     <div className={styles.page}>
       <header className={styles.bar}>
@@ -18,7 +37,8 @@ export function UserAgreementPage() {
           type="link"
           icon={<ArrowLeftOutlined />}
           className={styles.back}
-          onClick={() => (hasHistory ? navigate(-1) : navigate('/login/register'))}
+          onClick={back}
+          data-testid="agreement-back"
         >
           返回
         </Button>

@@ -32,7 +32,11 @@ export const phoneRules: FormRule[] = [{ required: true }, { pattern: PATTERNS.p
 
 export const emailRules: FormRule[] = [{ required: true }, { pattern: PATTERNS.email, message: '请输入正确的邮箱地址' }];
 
-export const codeRules: FormRule[] = [{ required: true }, { pattern: /^\d{6}$/, message: '验证码为6位数字' }];
+/**
+ * The code input sits in a label-less `noStyle` item (beside its send button), so antd's `${label}` would
+ * fall back to the field key ("请输入code"): the required text is spelled out here.
+ */
+export const codeRules: FormRule[] = [{ required: true, message: '请输入验证码' }, { pattern: /^\d{6}$/, message: '验证码为6位数字' }];
 
 /** A phone number or an email address (password recovery accepts either). */
 export const targetRules: FormRule[] = [

@@ -10,7 +10,7 @@ import { bindEmail, getClusterAccounts, getCurrentUser, updateNickname, updatePh
 import { avatarProblem } from './avatar-check';
 import { AccountCard } from './components/account-card';
 import { ClusterAccountTable } from './components/cluster-account-table';
-import { ContactModal, type ContactKind, type ContactValues } from './components/contact-modal';
+import { ContactModal, contactWording, type ContactKind, type ContactValues } from './components/contact-modal';
 import { ProfileCard } from './components/profile-card';
 
 /** 个人信息: avatar, nickname, phone and email (verified by code), password, cluster accounts. */
@@ -50,16 +50,18 @@ export function UserCenterPage() {
   });
 
   const contact = useMutation({
-    mutationFn: ({ kind, values }: { kind: ContactKind; values: ContactValues }) =>
+    // `hadCurrent` travels with the call: once it succeeds the user has one, and the toast must say what happened.
+    mutationFn: ({ kind, values }: { kind: ContactKind; values: ContactValues; hadCurrent: boolean }) =>
       kind === 'phone' ? updatePhone(values.target, values.code) : bindEmail(values.target, values.code),
-    onSuccess: (user, { kind }) => {
+    onSuccess: (user, { kind, hadCurrent }) => {
       applyUser(user);
       setContactKind(null);
-      toast.success(kind === 'phone' ? '手机号已更换' : '邮箱已绑定');
+      toast.success(contactWording(kind, hadCurrent).done);
     },
   });
 
   const user = { ...stored, ...me.data };
+  const hasCurrentContact = Boolean(contactKind && user[contactKind]);
 
   return (
     <PageContainer title="个人信息" description="管理头像、昵称、联系方式与登录密码">
@@ -90,14 +92,14 @@ export function UserCenterPage() {
       </Row>
       <ContactModal
         kind={contactKind}
-        hasCurrent={Boolean(contactKind && user[contactKind])}
+        hasCurrent={hasCurrentContact}
         saving={contact.isPending}
         onClose={() => setContactKind(null)}
         onSendCode={async (kind, target) => {
           await sendCode(kind === 'phone' ? 'updatePhone' : 'bindEmail', target);
           toast.success('验证码已发送，请注意查收');
         }}
-        onSubmit={(kind, values) => contact.mutateAsync({ kind, values })}
+        onSubmit={(kind, values) => contact.mutateAsync({ kind, values, hadCurrent: hasCurrentContact })}
       />
     </PageContainer>
   );

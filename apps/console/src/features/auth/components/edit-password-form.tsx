@@ -17,8 +17,8 @@ interface EditPasswordFormProps {
 export function EditPasswordForm({ loading, onSubmit }: EditPasswordFormProps) {
   return (
     <Form<EditPasswordValues> layout="vertical" requiredMark={false} onFinish={onSubmit}>
-      <Form.Item name="oldPassword" label="当前密码" rules={[{ required: true, message: '请输入当前密码' }]}>
-        <Input.Password prefix={<LockOutlined />} placeholder="请输入当前密码" autoComplete="current-password" data-testid="pwd-old" />
+      <Form.Item name="oldPassword" label="原密码" rules={[{ required: true, message: '请输入原密码' }]}>
+        <Input.Password prefix={<LockOutlined />} placeholder="请输入原密码" autoComplete="current-password" data-testid="pwd-old" />
       </Form.Item>
       <Form.Item
         name="newPassword"
@@ -28,7 +28,7 @@ export function EditPasswordForm({ loading, onSubmit }: EditPasswordFormProps) {
           ...passwordRules,
           ({ getFieldValue }) => ({
             validator: (_r, v: string | undefined) =>
-              !v || v !== getFieldValue('oldPassword') ? Promise.resolve() : Promise.reject(new Error('新密码不能与当前密码相同')),
+              !v || v !== getFieldValue('oldPassword') ? Promise.resolve() : Promise.reject(new Error('新密码不能与原密码相同')),
           }),
         ]}
       >

@@ -21,15 +21,28 @@ interface ContactModalProps {
 }
 
 const TEXT = {
-  phone: { noun: '手机号', placeholder: '请输入新的11位手机号', icon: <MobileOutlined /> },
-  email: { noun: '邮箱', placeholder: '请输入要绑定的邮箱地址', icon: <MailOutlined /> },
+  phone: { noun: '手机号', what: '11位手机号', icon: <MobileOutlined /> },
+  email: { noun: '邮箱', what: '邮箱地址', icon: <MailOutlined /> },
 };
 
-/** Change the phone or bind an email: a code goes to the new address, which proves it is the user's. */
+/** 绑定 when the account has none yet, 更换 when it replaces one: title, label, placeholder and toast agree. */
+export function contactWording(kind: ContactKind, hasCurrent: boolean) {
+  const { noun, what } = TEXT[kind];
+  const verb = hasCurrent ? '更换' : '绑定';
+  return {
+    title: `${verb}${noun}`,
+    label: hasCurrent ? `新${noun}` : noun,
+    placeholder: hasCurrent ? `请输入新的${what}` : `请输入要绑定的${what}`,
+    done: `${noun}已${hasCurrent ? '更换' : '绑定'}`,
+  };
+}
+
+/** Bind or change the phone or email: a code goes to the new address, which proves it is the user's. */
 export function ContactModal({ kind, hasCurrent, saving, onSendCode, onSubmit, onClose }: ContactModalProps) {
   const [form] = Form.useForm<ContactValues>();
   const text = kind ? TEXT[kind] : TEXT.phone;
-  const title = `${hasCurrent ? '更换' : '绑定'}${text.noun}`;
+  const wording = contactWording(kind ?? 'phone', hasCurrent);
+  const title = wording.title;
 
   const submit = async () => {
     if (!kind) return;
@@ -57,8 +70,8 @@ export function ContactModal({ kind, hasCurrent, saving, onSendCode, onSubmit, o
       destroyOnHidden
     >
       <Form<ContactValues> form={form} layout="vertical" requiredMark={false} preserve={false}>
-        <Form.Item name="target" label={`新${text.noun}`} rules={kind === 'email' ? emailRules : phoneRules}>
-          <Input prefix={text.icon} placeholder={text.placeholder} data-testid="uc-contact-input" />
+        <Form.Item name="target" label={wording.label} rules={kind === 'email' ? emailRules : phoneRules}>
+          <Input prefix={text.icon} placeholder={wording.placeholder} data-testid="uc-contact-input" />
         </Form.Item>
         <Form.Item label="验证码" required>
           <Space.Compact block>
