@@ -5,12 +5,12 @@ import { Providers } from '../../app/providers';
 import { useUserStore } from '../../app/stores/user-store';
 import { UserAgreementPage } from './user-agreement-page';
 
-let close: ReturnType<typeof vi.fn>;
+let close: ReturnType<typeof vi.fn<() => void>>;
 
 beforeEach(() => {
   useUserStore.getState().clearUser();
   // A tab the script may not close stays open: window.closed stays false.
-  close = vi.fn();
+  close = vi.fn<() => void>();
   vi.spyOn(window, 'close').mockImplementation(close);
 });
 afterEach(() => {
