@@ -378,10 +378,10 @@ describe('存储管理 in Chromium', () => {
     };
     page.on('request', onRequest);
     const service = env.app.fileServices.get(CENTER)!;
-    const original = service.uploadChunk;
+    const original = service.uploads.uploadChunk;
     const received: { phase: string; chunk: number; ok: boolean }[] = [];
     let inFlight = 0;
-    service.uploadChunk = async function (this: typeof service, ...args: Parameters<typeof original>) {
+    service.uploads.uploadChunk = async function (this: typeof service.uploads, ...args: Parameters<typeof original>) {
       const tagged = phase;
       inFlight++;
       try {
@@ -461,7 +461,7 @@ describe('存储管理 in Chromium', () => {
       expect(await sha256File(stored)).toBe(sourceHash);
       await expectListing(['dir:数据集', `file:说明文档.txt`, `file:${name}`]);
     } finally {
-      service.uploadChunk = original;
+      service.uploads.uploadChunk = original;
       page.off('request', onRequest);
       await throttleUpload(-1);
     }

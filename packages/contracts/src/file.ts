@@ -18,7 +18,8 @@ export const FileEntry = Type.Object({
   id: Type.String(),
   name: Type.String(),
   path: UserPath,
-  type: Type.Union([Type.Literal('dir'), Type.Literal('file')]),
+  /** A symlink is shown as a link (its own size) and never followed by the service. */
+  type: Type.Union([Type.Literal('dir'), Type.Literal('file'), Type.Literal('link')]),
   size: Type.Integer(),
   updateTime: Millis,
 });

@@ -35,7 +35,7 @@ export interface FileServicePluginOptions {
 export async function fileServicePlugin(app: FastifyInstance, opts: FileServicePluginOptions) {
   const service = new FileService({ center: opts.center, clock: opts.clock, chunkSize: opts.chunkSize });
   opts.registry?.set(opts.center.id, service);
-  const tickets = new DownloadTickets({ service, identity: opts.identity, clock: opts.clock });
+  const tickets = new DownloadTickets({ service: service.downloads, identity: opts.identity, clock: opts.clock });
   await fileRoutes(app, { service, identity: opts.identity, tickets });
 
   const sweep = () =>
@@ -51,7 +51,7 @@ export async function fileServicePlugin(app: FastifyInstance, opts: FileServiceP
   app.addHook('onClose', async () => {
     clearInterval(timer);
     opts.registry?.delete(opts.center.id);
-    service.close();
+    await service.close();
   });
 }
 

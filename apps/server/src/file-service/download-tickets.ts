@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DOWNLOAD_TICKET_TTL_MS, ErrorCode, FILE_API_PREFIX, errorMessage, type DownloadTicket } from '@suanli/contracts';
 import { AppError } from '../errors';
-import type { DownloadPlan, FileService } from './file.service';
+import type { DownloadPlan, DownloadService } from './download.service';
 import type { FileIdentity, FileUser } from './identity';
 
 /** Live tickets one account may hold; the oldest is dropped beyond it, so a loop on the issue call cannot grow memory. */
@@ -31,7 +31,7 @@ export class DownloadTickets {
   private readonly grants = new Map<string, Grant>();
   private readonly ttlMs: number;
 
-  constructor(private readonly opts: { service: FileService; identity: FileIdentity; clock: () => number; ttlMs?: number }) {
+  constructor(private readonly opts: { service: DownloadService; identity: FileIdentity; clock: () => number; ttlMs?: number }) {
     this.ttlMs = opts.ttlMs ?? DOWNLOAD_TICKET_TTL_MS;
   }
 

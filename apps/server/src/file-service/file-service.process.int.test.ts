@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engines, type TestApp } from '../../test/harness';
 import { listeningPort, startProcess, stopProcess } from '../../test/process';
-import { FileClient, sha256 } from './test-client';
+import { FileClient, sha256 } from '../../test/file-client';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentDisposition, parseRange } from './file.routes';
+import { contentDisposition, parseRange } from './download.reply';
 
 describe('parseRange', () => {
   it.each([

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
@@ -28,16 +29,16 @@ import {
   SESSION_INVALID_CODES,
   SMALL_UPLOAD_MAX,
   Usage,
-  errorMessage,
-  type Page as PageOf,
 } from '@suanli/contracts';
 import { AppError, invalid } from '../errors';
 import { ok } from '../lib/reply';
 import { tokenOf } from '../plugins/auth';
 import type { DownloadTickets } from './download-tickets';
-import type { DownloadPlan, FileService, IncomingFile, ListBody, ListQuery, MergeInput, ChunkStatusInput } from './file.service';
+import { sendDownload } from './download.reply';
+import type { DownloadPlan } from './download.service';
+import type { FileService } from './file.service';
 import type { FileIdentity, FileUser } from './identity';
-import { zipStream } from './storage/zip';
+import type { IncomingFile } from './upload.service';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -58,8 +59,10 @@ const DISCARD_MAX = 2 * CHUNK_SIZE_MAX;
  * authenticates itself through `identity` (the gateway's global hook is told these routes are public);
  * routes stay thin: parse, call the service, answer the envelope — or bytes for downloads.
  */
-export async function fileRoutes(app: FastifyInstance, opts: { service: FileService; identity: FileIdentity; tickets: DownloadTickets }) {
+export async function fileRoutes(fastify: FastifyInstance, opts: { service: FileService; identity: FileIdentity; tickets: DownloadTickets }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { service, identity, tickets } = opts;
+  const { folders, uploads, downloads } = service;
   const tags = ['file-service'];
 
   app.decorateRequest('fileUser', null);
@@ -78,18 +81,18 @@ export async function fileRoutes(app: FastifyInstance, opts: { service: FileServ
   // call still completes), not for these, so before the server closes they are cut; the client resumes with
   // a Range request. Not `forceCloseConnections: true`, which would cut every request in flight. `preClose`
   // because `onClose` hooks only run after the server has closed.
-  const downloads = new Set<ServerResponse>();
+  const sending = new Set<ServerResponse>();
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
-    for (const res of downloads) res.destroy();
+    for (const res of sending) res.destroy();
   });
   const send = async (req: FastifyRequest, reply: FastifyReply, plan: DownloadPlan) => {
     const res = reply.raw;
-    downloads.add(res);
+    sending.add(res);
     // 'close' follows 'finish' too, so finished downloads leave the set.
-    res.once('close', () => downloads.delete(res));
-    await sendDownload(req, reply, plan, service);
+    res.once('close', () => sending.delete(res));
+    await sendDownload(req, reply, plan);
     // A download whose request was still being planned when the server began closing is cut the same way
     // (destroying the response also destroys its file stream, which closes the file).
     if (closing) res.destroy();
@@ -98,18 +101,18 @@ export async function fileRoutes(app: FastifyInstance, opts: { service: FileServ
 
   const p = FILE_API_PREFIX;
 
-  app.post<{ Querystring: ListQuery; Body: ListBody }>(`${p}/directory`, {
+  app.post(`${p}/directory`, {
     schema: { tags, summary: '目录列表（目录在前；分页、排序、关键字）', querystring: DirectoryQuery, body: DirectoryBody, response: { 200: Envelope(Page(FileEntry)) } },
     // Every body field is optional, so a call without a body is a plain listing rather than a 1005.
     preValidation: async (req) => {
       req.body ??= {};
     },
-    handler: async (req) => ok<PageOf<FileEntry>>(await service.list(userOf(req), req.query, req.body)),
+    handler: async (req) => ok(await folders.list(userOf(req), req.query, req.body)),
   });
 
-  app.post<{ Params: { parentId: string }; Body: { name: string } }>(`${p}/directory/:parentId`, {
+  app.post(`${p}/directory/:parentId`, {
     schema: { tags, summary: '新建目录（parentId = 父目录路径的 base64url）', params: MkdirParams, body: MkdirBody, response: { 200: Envelope(FileEntry) } },
-    handler: async (req) => ok(await service.mkdir(userOf(req), req.params.parentId, req.body.name)),
+    handler: async (req) => ok(await folders.mkdir(userOf(req), req.params.parentId, req.body.name)),
   });
 
   app.post(`${p}/file/upload`, {
@@ -119,7 +122,7 @@ export async function fileRoutes(app: FastifyInstance, opts: { service: FileServ
       try {
         const dir = mp.fields.path;
         if (dir === undefined) throw invalid('path', '不能为空（须在 file 之前发送）');
-        return ok(await service.uploadSmall(userOf(req), dir, mp.filename, mp.file));
+        return ok(await uploads.uploadSmall(userOf(req), dir, mp.filename, mp.file));
       } catch (e) {
         discardRest(req, mp.file);
         throw e;
@@ -127,9 +130,9 @@ export async function fileRoutes(app: FastifyInstance, opts: { service: FileServ
     },
   });
 
-  app.get<{ Querystring: ChunkStatusInput }>(`${p}/file/chunk/upload`, {
+  app.get(`${p}/file/chunk/upload`, {
     schema: { tags, summary: '分片上传状态（续传 / 秒传）', querystring: ChunkStatusQuery, response: { 200: Envelope(ChunkStatus) } },
-    handler: async (req) => ok(await service.chunkStatus(userOf(req), req.query)),
+    handler: async (req) => ok(await uploads.chunkStatus(userOf(req), req.query)),
   });
 
   app.post(`${p}/file/chunk/upload`, {
@@ -137,7 +140,7 @@ export async function fileRoutes(app: FastifyInstance, opts: { service: FileServ
     handler: async (req) => {
       const mp = await multipartFile(req, CHUNK_SIZE_MAX + 1);
       try {
-        return ok(await service.uploadChunk(userOf(req), chunkFields(mp.fields), mp.file));
+        return ok(await uploads.uploadChunk(userOf(req), chunkFields(mp.fields), mp.file));
       } catch (e) {
         discardRest(req, mp.file);
         throw e;
@@ -145,51 +148,51 @@ export async function fileRoutes(app: FastifyInstance, opts: { service: FileServ
     },
   });
 
-  app.post<{ Body: MergeInput }>(`${p}/file/chunk/merge`, {
+  app.post(`${p}/file/chunk/merge`, {
     schema: { tags, summary: '合并分片', body: MergeBody, response: { 200: Envelope(FileEntry) } },
-    handler: async (req) => ok(await service.merge(userOf(req), req.body)),
+    handler: async (req) => ok(await uploads.merge(userOf(req), req.body)),
   });
 
-  app.post<{ Body: { paths: string[] } }>(`${p}/file/download`, {
+  app.post(`${p}/file/download`, {
     schema: { tags, summary: '下载：单个文件（支持 Range）或多个路径 / 目录（zip 流）', body: PathsBody },
-    handler: async (req, reply) => send(req, reply, await service.planDownload(userOf(req), req.body.paths)),
+    handler: async (req, reply) => send(req, reply, await downloads.planDownload(userOf(req), req.body.paths)),
   });
 
-  app.post<{ Body: { paths: string[] } }>(`${p}/file/download/ticket`, {
+  app.post(`${p}/file/download/ticket`, {
     schema: { tags, summary: '下载凭证：60 秒内有效、无需 token 头的下载地址（浏览器自行下载大文件）', body: DownloadTicketBody, response: { 200: Envelope(DownloadTicket) } },
     // The hook has resolved this token, so it is present.
     handler: async (req) => ok(await tickets.issue(userOf(req), tokenOf(req)!, req.body.paths)),
   });
 
-  app.get<{ Params: { ticket: string } }>(`${p}/file/download/t/:ticket`, {
+  app.get(`${p}/file/download/t/:ticket`, {
     config: { ticketAuth: true },
     schema: { tags, summary: '凭下载凭证下载（GET，无需 token 头；与 POST /file/download 的应答相同，支持 Range）', params: DownloadTicketParams, security: [] },
     handler: async (req, reply) => send(req, reply, await tickets.open(req.params.ticket).catch(refusedNavigation)),
   });
 
-  app.delete<{ Body: { paths: string[] } }>(`${p}/file`, {
+  app.delete(`${p}/file`, {
     schema: { tags, summary: '删除文件或目录', body: PathsBody, response: { 200: Envelope(Null) } },
-    handler: async (req) => ok(await service.remove(userOf(req), req.body.paths)),
+    handler: async (req) => ok(await folders.remove(userOf(req), req.body.paths)),
   });
 
-  app.post<{ Body: { path: string; newName: string } }>(`${p}/file/rename`, {
+  app.post(`${p}/file/rename`, {
     schema: { tags, summary: '重命名', body: RenameBody, response: { 200: Envelope(FileEntry) } },
-    handler: async (req) => ok(await service.rename(userOf(req), req.body.path, req.body.newName)),
+    handler: async (req) => ok(await folders.rename(userOf(req), req.body.path, req.body.newName)),
   });
 
-  app.post<{ Body: { paths: string[]; targetDir: string } }>(`${p}/file/move`, {
+  app.post(`${p}/file/move`, {
     schema: { tags, summary: '移动到目标目录', body: MoveCopyBody, response: { 200: Envelope(Type.Array(FileEntry)) } },
-    handler: async (req) => ok(await service.move(userOf(req), req.body.paths, req.body.targetDir)),
+    handler: async (req) => ok(await folders.move(userOf(req), req.body.paths, req.body.targetDir)),
   });
 
-  app.post<{ Body: { paths: string[]; targetDir: string } }>(`${p}/file/copy`, {
+  app.post(`${p}/file/copy`, {
     schema: { tags, summary: '复制到目标目录', body: MoveCopyBody, response: { 200: Envelope(Type.Array(FileEntry)) } },
-    handler: async (req) => ok(await service.copy(userOf(req), req.body.paths, req.body.targetDir)),
+    handler: async (req) => ok(await folders.copy(userOf(req), req.body.paths, req.body.targetDir)),
   });
 
   app.get(`${p}/usage`, {
     schema: { tags, summary: '本分中心的存储用量与配额（字节）', response: { 200: Envelope(Usage) } },
-    handler: async (req) => ok(await service.usageOf(userOf(req))),
+    handler: async (req) => ok(await folders.usageOf(userOf(req))),
   });
 }
 
@@ -212,7 +215,14 @@ async function multipartFile(req: FastifyRequest, fileSizeLimit: number): Promis
   throw invalid('file', '不能为空');
 }
 
+/** Integer fields of a chunk: plain decimal digits only (`1e0`, `0x1`, ` 1`, `1.5`, `01` are refused). */
+const CANONICAL_INTEGER = /^(0|[1-9][0-9]{0,15})$/;
+const INTEGER_FIELDS = ['chunkNumber', 'totalChunks', 'chunkSize', 'totalSize'] as const;
+
 function chunkFields(raw: Record<string, string>): ChunkUploadFields {
+  for (const f of INTEGER_FIELDS) {
+    if (raw[f] !== undefined && !CANONICAL_INTEGER.test(raw[f])) throw invalid(f, '须为十进制整数');
+  }
   const converted = Value.Convert(ChunkUploadFields, { ...raw });
   const err = Value.Errors(ChunkUploadFields, converted).First();
   if (err) {
@@ -249,61 +259,4 @@ function refusedNavigation(e: unknown): never {
         ? 502
         : 404;
   throw new AppError(e.code, e.message, status);
-}
-
-async function sendDownload(req: FastifyRequest, reply: FastifyReply, plan: DownloadPlan, service: FileService) {
-  reply.header('content-disposition', contentDisposition(plan.name)).header('x-content-type-options', 'nosniff').header('cache-control', 'private, no-store');
-  if (plan.kind === 'zip') {
-    const { stream, size } = zipStream(await service.zipItems(plan.roots));
-    const length = await size;
-    if (length >= 0) reply.header('content-length', length);
-    return reply.type('application/zip').send(stream);
-  }
-  const { file, stat } = plan;
-  const range = parseRange(req.headers.range, stat.size);
-  reply.type('application/octet-stream').header('accept-ranges', 'bytes').header('last-modified', stat.mtime.toUTCString());
-  if (range === 'unsatisfiable') {
-    await file.close();
-    const body = { message: { code: ErrorCode.DOWNLOAD_FAILED, message: `${errorMessage(ErrorCode.DOWNLOAD_FAILED)}：请求的范围无效` }, data: null };
-    return reply.code(416).removeHeader('content-disposition').header('content-range', `bytes */${stat.size}`).type('application/json; charset=utf-8').send(JSON.stringify(body));
-  }
-  if (stat.size === 0) {
-    await file.close();
-    return reply.header('content-length', 0).send(Buffer.alloc(0));
-  }
-  if (range) {
-    reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`).header('content-length', range.end - range.start + 1);
-    return reply.send(file.createReadStream({ start: range.start, end: range.end }));
-  }
-  // Exactly the bytes announced: a file still growing (a job's log) must not overrun Content-Length. With
-  // `end` the stream also ends with its last byte instead of one more read that finds EOF, so the answer
-  // is finished by the time the client has all of it.
-  return reply.header('content-length', stat.size).send(file.createReadStream({ start: 0, end: stat.size - 1 }));
-}
-
-/**
- * One byte range (`bytes=a-b`, `bytes=a-`, `bytes=-n`). Several ranges or a malformed header are ignored
- * (the whole file is sent, which RFC 9110 allows); a range starting past the end is unsatisfiable (416).
- */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
-  if (!header) return null;
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!m || (m[1] === '' && m[2] === '')) return null;
-  if (m[1] === '') {
-    const n = Number(m[2]);
-    if (n === 0 || size === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - n), end: size - 1 };
-  }
-  const start = Number(m[1]);
-  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-  if (m[2] !== '' && Number(m[2]) < start) return null;
-  if (start >= size) return 'unsatisfiable';
-  return { start, end };
-}
-
-/** RFC 6266 / 5987: an ASCII fallback plus the exact UTF-8 name, so Chinese names survive every browser. */
-export function contentDisposition(name: string): string {
-  const fallback = name.replace(/[^\x20-\x7e]|["\\%;]/g, '_') || 'download';
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }

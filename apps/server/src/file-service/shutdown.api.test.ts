@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, engines, type TestApp } from '../../test/harness';
 import { buildFileService } from './app';
 import { RemoteIdentity } from './identity';
-import { FileClient, partialMultipart } from './test-client';
+import { FileClient, partialMultipart } from '../../test/file-client';
 
 /**
  * `app.close()` is what SIGTERM runs (main.ts of the gateway and of the file service): it must finish

@@ -1,34 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { errCode, isMissing } from './paths';
-
-/** The shape of one upload, fixed by its first chunk; later chunks and the merge must agree with it. */
-export interface UploadMeta {
-  totalSize: number;
-  totalChunks: number;
-  chunkSize: number;
-}
+import { expectedChunkLength, type UploadShape } from '@suanli/contracts';
+import { errCode, isMissing, lstatAt, openFileAt, removeAt, WalkError, type Beneath, type DirHandle } from './beneath';
+import { hashHandle, writeAt, type Guard } from './write';
 
 /** Abandoned uploads (no write for this long) are removed by `cleanup`. */
 export const STALE_UPLOAD_MS = 24 * 3600_000;
 
-/** Bytes chunk `n` (1-based) must hold. */
-export function expectedChunkLength(n: number, m: UploadMeta): number {
-  return n < m.totalChunks ? m.chunkSize : m.totalSize - (m.totalChunks - 1) * m.chunkSize;
-}
-
-export const chunkOffset = (n: number, m: UploadMeta) => (n - 1) * m.chunkSize;
-
-export const chunkCountOf = (totalSize: number, chunkSize: number) => Math.max(1, Math.ceil(totalSize / chunkSize));
-
 const MARKER = /^\d+$/;
 const DATA = 'data';
+const O = fs.constants;
 
 /**
- * Staged uploads on the file service's own disk: `<storageRoot>/.uploads/<account>/<identifier>/` holds
- * `meta.json`, `data` — one sparse file of the final size into which every chunk is streamed at its own
- * offset — and an empty marker file `<n>` per complete chunk.
+ * One account's staged uploads: `<staging root>/<identifier>/` holds `meta.json`, `data` — one sparse file
+ * of the final size into which every chunk is streamed at its own offset — and an empty marker file `<n>`
+ * per complete chunk. The staging root is `<storageRoot>/.uploads/<account>`, owned by the account when
+ * accounts are real POSIX users (docs/adr/0004-files-as-the-user.md); every access goes through descriptors
+ * beneath it (beneath.ts).
  *
  * Why one data file rather than a file per chunk: every byte is written to disk exactly once, and the merge
  * is a verification pass plus a rename instead of a second full copy (which halved throughput on large
@@ -37,31 +27,46 @@ const DATA = 'data';
  * crashes, kills and concurrent re-sends; resume needs nothing but readdir.
  */
 export class ChunkStore {
-  constructor(readonly root: string) {}
+  constructor(readonly root: Beneath) {}
 
-  accountDir(account: string) {
-    return path.join(this.root, account);
+  /** The data file's path, for the hash thread (which reads it back; see progressive-hash.ts). */
+  dataPath(identifier: string) {
+    return path.join(this.root.root, identifier, DATA);
   }
 
-  dir(account: string, identifier: string) {
-    return path.join(this.root, account, identifier);
+  /** Runs `fn` in the upload's directory; WalkError('missing') when there is none. */
+  withUpload<T>(identifier: string, fn: (dir: DirHandle) => Promise<T>, create = false): Promise<T> {
+    return this.root.withDir([identifier], fn, { create });
   }
 
-  dataPath(account: string, identifier: string) {
-    return path.join(this.dir(account, identifier), DATA);
-  }
-
-  markerPath(account: string, identifier: string, n: number) {
-    return path.join(this.dir(account, identifier), String(n));
-  }
-
-  async readMeta(account: string, identifier: string): Promise<UploadMeta | null> {
+  /** Like withUpload, but `fallback` when the upload does not exist. */
+  private async ifUpload<T>(identifier: string, fn: (dir: DirHandle) => Promise<T>, fallback: T): Promise<T> {
     try {
-      return JSON.parse(await fs.readFile(path.join(this.dir(account, identifier), 'meta.json'), 'utf8')) as UploadMeta;
+      return await this.withUpload(identifier, fn);
     } catch (e) {
-      if (isMissing(e) || e instanceof SyntaxError) return null;
+      if (e instanceof WalkError || isMissing(e)) return fallback;
       throw e;
     }
+  }
+
+  async readMeta(identifier: string): Promise<UploadShape | null> {
+    return this.ifUpload(
+      identifier,
+      async (d) => {
+        try {
+          const fh = await openFileAt(d, 'meta.json');
+          try {
+            return JSON.parse(await fh.readFile('utf8')) as UploadShape;
+          } finally {
+            await fh.close();
+          }
+        } catch (e) {
+          if (e instanceof WalkError || e instanceof SyntaxError) return null;
+          throw e;
+        }
+      },
+      null,
+    );
   }
 
   /**
@@ -70,123 +75,151 @@ export class ChunkStore {
    * is first wins and the others find it in place. Markers without a data file (a merge killed between its
    * rename and its cleanup) describe bytes that are gone: they are removed before a new data file is made.
    */
-  async ensure(account: string, identifier: string, meta: UploadMeta) {
-    const dir = this.dir(account, identifier);
-    await fs.mkdir(dir, { recursive: true });
-    const data = path.join(dir, DATA);
-    if (!(await lstatOrNull(data))) {
-      for (const n of await this.uploaded(account, identifier)) await this.unmark(account, identifier, n);
-      try {
-        const fh = await fs.open(data, 'wx', 0o644);
+  async ensure(identifier: string, meta: UploadShape) {
+    await this.withUpload(
+      identifier,
+      async (d) => {
+        if (!(await lstatAt(d, DATA))) {
+          for (const n of await markers(d)) await fsp.rm(d.at(String(n)), { force: true });
+          try {
+            const fh = await fsp.open(d.at(DATA), O.O_WRONLY | O.O_CREAT | O.O_EXCL | O.O_NOFOLLOW, 0o600);
+            try {
+              await fh.truncate(meta.totalSize);
+            } finally {
+              await fh.close();
+            }
+          } catch (e) {
+            if (errCode(e) !== 'EEXIST') throw e;
+          }
+        }
+        if (await lstatAt(d, 'meta.json')) return;
+        const tmp = `meta.json.${randomBytes(6).toString('hex')}`;
+        const fh = await fsp.open(d.at(tmp), O.O_WRONLY | O.O_CREAT | O.O_EXCL | O.O_NOFOLLOW, 0o600);
         try {
-          await fh.truncate(meta.totalSize);
+          await fh.writeFile(JSON.stringify(meta));
         } finally {
           await fh.close();
         }
-      } catch (e) {
-        if (errCode(e) !== 'EEXIST') throw e;
-      }
-    }
-    if (await lstatOrNull(path.join(dir, 'meta.json'))) return;
-    const tmp = path.join(dir, `meta.json.${randomBytes(6).toString('hex')}`);
-    await fs.writeFile(tmp, JSON.stringify(meta));
-    await fs.rename(tmp, path.join(dir, 'meta.json'));
+        await fsp.rename(d.at(tmp), d.at('meta.json'));
+      },
+      true,
+    );
   }
 
-  async hasData(account: string, identifier: string) {
-    return (await lstatOrNull(this.dataPath(account, identifier))) !== null;
+  async hasData(identifier: string) {
+    return this.ifUpload(identifier, async (d) => (await lstatAt(d, DATA))?.type === 'file', false);
+  }
+
+  /** Size of the data file (null when it is gone). */
+  async dataSize(identifier: string): Promise<number | null> {
+    return this.ifUpload(identifier, async (d) => {
+      const st = await lstatAt(d, DATA);
+      return st?.type === 'file' ? st.size : null;
+    }, null);
   }
 
   /** Numbers of the complete chunks, ascending. */
-  async uploaded(account: string, identifier: string): Promise<number[]> {
-    try {
-      const names = await fs.readdir(this.dir(account, identifier));
-      return names.filter((n) => MARKER.test(n)).map(Number).sort((a, b) => a - b);
-    } catch (e) {
-      if (isMissing(e)) return [];
-      throw e;
-    }
+  async uploaded(identifier: string): Promise<number[]> {
+    return this.ifUpload(identifier, markers, []);
   }
 
-  async hasChunk(account: string, identifier: string, n: number) {
-    return (await lstatOrNull(this.markerPath(account, identifier, n))) !== null;
+  async hasChunk(identifier: string, n: number) {
+    return this.ifUpload(identifier, async (d) => (await lstatAt(d, String(n))) !== null, false);
   }
 
-  markComplete(account: string, identifier: string, n: number) {
-    return fs.writeFile(this.markerPath(account, identifier, n), '');
+  async markComplete(identifier: string, n: number) {
+    await this.withUpload(identifier, async (d) => {
+      const fh = await fsp.open(d.at(String(n)), O.O_WRONLY | O.O_CREAT | O.O_NOFOLLOW, 0o600);
+      await fh.close();
+    });
   }
 
-  unmark(account: string, identifier: string, n: number) {
-    return fs.rm(this.markerPath(account, identifier, n), { force: true });
+  async unmark(identifier: string, n: number) {
+    await this.ifUpload(identifier, (d) => fsp.rm(d.at(String(n)), { force: true }), undefined);
   }
 
-  async exists(account: string, identifier: string) {
-    return (await lstatOrNull(this.dir(account, identifier))) !== null;
+  /** Streams one chunk into the data file at `offset` (the file opened without following links). */
+  async writeRange(identifier: string, offset: number, source: AsyncIterable<Buffer>, guard: Guard): Promise<number> {
+    return this.withUpload(identifier, async (d) => {
+      const fh = await openFileAt(d, DATA, O.O_WRONLY);
+      try {
+        return (await writeAt(source, fh, offset, { guard, shared: this.dataPath(identifier) })).bytes;
+      } finally {
+        await fh.close().catch(() => {});
+      }
+    });
   }
 
-  remove(account: string, identifier: string) {
-    return fs.rm(this.dir(account, identifier), { recursive: true, force: true });
+  /** SHA-256 of the whole data file (when the running hash could not be used). */
+  async hashData(identifier: string): Promise<string> {
+    return this.withUpload(identifier, async (d) => {
+      const fh = await openFileAt(d, DATA);
+      try {
+        return (await hashHandle(fh)).sha256;
+      } finally {
+        await fh.close();
+      }
+    });
   }
 
-  /** Bytes of complete chunks staged for an account: what its quota is charged for (not the sparse size). */
-  async stagedBytes(account: string): Promise<number> {
+  async exists(identifier: string) {
+    return this.ifUpload(identifier, async () => true, false);
+  }
+
+  async remove(identifier: string) {
+    await this.root.withDir([], (d) => removeAt(d, identifier)).catch((e: unknown) => {
+      if (!(e instanceof WalkError) && !isMissing(e)) throw e;
+    });
+  }
+
+  /** Bytes of complete chunks staged: what the account's quota is charged for (not the sparse size). */
+  async stagedBytes(): Promise<number> {
     let total = 0;
-    for (const identifier of await readdirOrEmpty(this.accountDir(account))) {
-      const meta = await this.readMeta(account, identifier);
+    for (const identifier of await this.identifiers()) {
+      const meta = await this.readMeta(identifier);
       if (!meta) continue;
-      for (const n of await this.uploaded(account, identifier)) if (n <= meta.totalChunks) total += expectedChunkLength(n, meta);
+      for (const n of await this.uploaded(identifier)) if (n <= meta.totalChunks) total += expectedChunkLength(n, meta);
     }
     return total;
   }
 
   /**
    * Removes uploads whose last write (the directory or any file in it) is older than `maxAgeMs` at `now`,
-   * skipping the ones `busy` says are being written or merged. Returns the removed `account/identifier`s.
+   * skipping the ones `busy` says are being written or merged. Returns the removed identifiers.
    */
-  async cleanup(now: number, busy: (account: string, identifier: string) => boolean, maxAgeMs = STALE_UPLOAD_MS): Promise<string[]> {
+  async cleanup(now: number, busy: (identifier: string) => boolean, maxAgeMs = STALE_UPLOAD_MS): Promise<string[]> {
     const removed: string[] = [];
-    for (const account of await readdirOrEmpty(this.root)) {
-      const accountDir = this.accountDir(account);
-      for (const identifier of await readdirOrEmpty(accountDir)) {
-        if (busy(account, identifier)) continue;
-        const dir = path.join(accountDir, identifier);
-        if (now - (await lastWrite(dir)) <= maxAgeMs) continue;
-        await fs.rm(dir, { recursive: true, force: true });
-        removed.push(`${account}/${identifier}`);
-      }
-      // An account directory left empty goes too; rmdir refuses if a new upload raced in, which is fine.
-      if ((await readdirOrEmpty(accountDir)).length === 0) await fs.rmdir(accountDir).catch(() => {});
+    for (const identifier of await this.identifiers()) {
+      if (busy(identifier)) continue;
+      const last = await this.ifUpload(identifier, lastWrite, null);
+      if (last === null || now - last <= maxAgeMs) continue;
+      await this.remove(identifier);
+      removed.push(identifier);
     }
     return removed;
   }
-}
 
-async function lstatOrNull(p: string) {
-  try {
-    return await fs.lstat(p);
-  } catch (e) {
-    if (isMissing(e)) return null;
-    throw e;
-  }
-}
-
-async function readdirOrEmpty(dir: string): Promise<string[]> {
-  try {
-    return await fs.readdir(dir);
-  } catch (e) {
-    if (isMissing(e)) return [];
-    throw e;
-  }
-}
-
-async function lastWrite(dir: string): Promise<number> {
-  let latest = (await fs.lstat(dir)).mtimeMs;
-  for (const name of await readdirOrEmpty(dir)) {
+  private async identifiers(): Promise<string[]> {
     try {
-      latest = Math.max(latest, (await fs.lstat(path.join(dir, name))).mtimeMs);
+      return await this.root.withDir([], (d) => fsp.readdir(d.at()));
     } catch (e) {
-      if (!isMissing(e)) throw e;
+      if (isMissing(e) || errCode(e) === 'ENOENT') return [];
+      throw e;
     }
+  }
+}
+
+async function markers(d: DirHandle): Promise<number[]> {
+  const names = await fsp.readdir(d.at());
+  return names.filter((n) => MARKER.test(n)).map(Number).sort((a, b) => a - b);
+}
+
+async function lastWrite(d: DirHandle): Promise<number> {
+  // stat, not lstat: /proc/self/fd/<n> itself is a (magic) link; its target is the directory.
+  let latest = (await fsp.stat(d.at())).mtimeMs;
+  for (const name of await fsp.readdir(d.at())) {
+    const st = await lstatAt(d, name);
+    if (st) latest = Math.max(latest, st.mtimeMs);
   }
   return latest;
 }

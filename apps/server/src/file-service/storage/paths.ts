@@ -1,20 +1,18 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { ErrorCode } from '@suanli/contracts';
-import { AppError } from '../../errors';
-
-/** Temp files (uploads, merges, copies) live next to their target under this prefix and are never listed. */
-export const TEMP_PREFIX = '.suanli-upload-';
+import { illegalPath } from './beneath';
+import { TEMP_PREFIX } from './account-fs';
 
 const MAX_SEGMENT_BYTES = 255;
 
-export const illegalPath = (detail?: string) =>
-  new AppError(ErrorCode.ILLEGAL_PATH, detail ? `非法路径：${detail}` : undefined);
+/** C0 controls (CR, LF, TAB, ESC …), DEL and C1 controls: never part of a name a person types. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
 
 /**
  * A user-visible path split into its segments. `/` (and '') is the home; a leading `/` is optional and
  * never means the host's root. `..`, NUL and backslashes are refused outright rather than normalised away,
- * so a client that sends them learns it is wrong instead of landing somewhere unexpected.
+ * so a client that sends them learns it is wrong instead of landing somewhere unexpected. Segments are
+ * looked up as given (a name a job wrote in another Unicode form stays reachable); new names go through
+ * `checkName`.
  */
 export function parseUserPath(p: string): string[] {
   if (p.includes('\0')) throw illegalPath('路径中不能包含空字符');
@@ -27,81 +25,22 @@ export function parseUserPath(p: string): string[] {
   return segments;
 }
 
-/** The canonical user path of some segments: `/a/b`. */
-export const userPathOf = (segments: readonly string[]) => `/${segments.join('/')}`;
-
-/** A single name (new folder, rename target, uploaded file name): one segment, nothing that walks. */
+/**
+ * A new name (folder, rename target, uploaded file, folder-upload path segment): one segment, nothing that
+ * walks, no control characters; returned in Unicode NFC, so the NFC and NFD spellings of one name (macOS
+ * sends NFD) are one name and the second is a clash, not a look-alike twin.
+ */
 export function checkName(name: string): string {
   if (name.includes('/') || name.includes('\\') || name.includes('\0')) throw illegalPath(`名称不能包含 / \\ 或空字符：${name}`);
-  if (name === '.' || name === '..' || name.trim() === '') throw illegalPath(`名称不合法：${name}`);
-  if (Buffer.byteLength(name) > MAX_SEGMENT_BYTES) throw illegalPath('名称过长');
-  if (name.startsWith(TEMP_PREFIX)) throw illegalPath(`名称不能以 ${TEMP_PREFIX} 开头`);
-  return name;
+  if (CONTROL.test(name)) throw illegalPath('名称不能包含换行、制表符等控制字符');
+  const nfc = name.normalize('NFC');
+  if (nfc === '.' || nfc === '..' || nfc.trim() === '') throw illegalPath(`名称不合法：${nfc}`);
+  if (Buffer.byteLength(nfc) > MAX_SEGMENT_BYTES) throw illegalPath('名称过长');
+  if (nfc.startsWith(TEMP_PREFIX)) throw illegalPath(`名称不能以 ${TEMP_PREFIX} 开头`);
+  return nfc;
 }
 
-export const isInside = (root: string, p: string) => p === root || p.startsWith(root + path.sep);
-
-/** A user's space on this center: the home, and its real path (symlinks in the storage root resolved). */
-export interface Space {
-  realHome: string;
+/** A path whose every segment is a new name (folder uploads create the folders on the way): NFC, no controls. */
+export function parseNewPath(p: string): string[] {
+  return parseUserPath(p).map(checkName);
 }
-
-export async function openSpace(homeDir: string): Promise<Space> {
-  await fs.mkdir(homeDir, { recursive: true });
-  return { realHome: await fs.realpath(homeDir) };
-}
-
-/**
- * Where `segments` lives on disk, proven to stay inside the home: the deepest entry that exists (the path
- * itself or an ancestor) is resolved with realpath — following every symlink on the way — and must land
- * inside the real home. A dangling symlink anywhere on the path is refused, because creating a file
- * "through" it would write wherever it points.
- *
- * Returns the lexical path (inside the real home, symlinks not followed, so delete/rename act on a link
- * itself) and, when the path exists, its real path (what reads must open).
- */
-export async function confine(space: Space, segments: readonly string[]): Promise<{ abs: string; real: string | null }> {
-  const abs = path.join(space.realHome, ...segments);
-  if (!isInside(space.realHome, abs)) throw illegalPath();
-  let cur = abs;
-  for (;;) {
-    let real: string | null = null;
-    try {
-      real = await fs.realpath(cur);
-    } catch (e) {
-      if (!isMissing(e)) throw e;
-      // realpath fails both for a missing entry and for a link to nothing; lstat tells them apart. An entry
-      // created in between (a concurrent upload or merge making the directory) resolves on a second try.
-      if (await lexists(cur)) {
-        try {
-          real = await fs.realpath(cur);
-        } catch (e2) {
-          if (!isMissing(e2)) throw e2;
-          throw illegalPath('路径包含无效的符号链接');
-        }
-      }
-    }
-    if (real !== null) {
-      if (!isInside(space.realHome, real)) throw illegalPath('路径指向用户空间之外');
-      return { abs, real: cur === abs ? real : null };
-    }
-    if (cur === space.realHome) throw illegalPath();
-    cur = path.dirname(cur);
-  }
-}
-
-async function lexists(p: string) {
-  try {
-    await fs.lstat(p);
-    return true;
-  } catch (e) {
-    if (isMissing(e)) return false;
-    throw e;
-  }
-}
-
-export const isMissing = (e: unknown) => {
-  const code = (e as NodeJS.ErrnoException)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
-};
-export const errCode = (e: unknown) => (e as NodeJS.ErrnoException)?.code;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ProgressiveHash } from './streams';
+import { ProgressiveHash } from './progressive-hash';
 
 // The running upload hash, whose state and reads live in the hash thread (hash-thread.ts).
 describe('ProgressiveHash', () => {

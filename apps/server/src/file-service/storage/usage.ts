@@ -1,35 +1,3 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { isMissing } from './paths';
-
-/** Bytes of regular files under `dir`, never following symlinks (a link counts as nothing). */
-export async function treeBytes(dir: string): Promise<number> {
-  let total = 0;
-  const stack = [dir];
-  while (stack.length) {
-    const d = stack.pop()!;
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = await fs.readdir(d, { withFileTypes: true });
-    } catch (e) {
-      if (isMissing(e)) continue;
-      throw e;
-    }
-    for (const e of entries) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) stack.push(p);
-      else if (e.isFile()) {
-        try {
-          total += (await fs.lstat(p)).size;
-        } catch (err) {
-          if (!isMissing(err)) throw err;
-        }
-      }
-    }
-  }
-  return total;
-}
-
 /**
  * Per-account usage for the quota: the home's bytes plus the chunks staged for it, walked at most every
  * `ttlMs` (jobs also write into homes, so a counter alone would drift), adjusted in between by what this

@@ -19,7 +19,7 @@ export function createFakeBackend() {
   const calls: FakeCall[] = [];
   /** center → path → entry */
   const trees: Record<string, Map<string, FileEntry>> = { sz: new Map(), gz: new Map() };
-  const put = (center: string, path: string, type: 'dir' | 'file', size = 0, updateTime = 1_700_000_000_000) => {
+  const put = (center: string, path: string, type: 'dir' | 'file' | 'link', size = 0, updateTime = 1_700_000_000_000) => {
     const name = path.split('/').pop()!;
     trees[center].set(path, { id: pathToId(path), name, path, type, size, updateTime });
   };
