@@ -25,6 +25,8 @@ export default defineConfig({
         },
       },
       './apps/console/vitest.config.ts',
+      // The upload benchmark's Node transport, checked against the uploader's fake file service.
+      { test: { name: 'bench', include: ['bench/**/*.test.ts'] } },
       {
         test: {
           name: 'e2e',

@@ -11,8 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ChildProcess } from 'node:child_process';
-import { hashFileNode } from '../apps/console/src/shared/upload/node-hash';
-import { nodeFetch, nodeFile } from '../apps/console/src/shared/upload/node-transport';
+import { hashFileNode } from './support/node-hash';
+import { nodeFetch, nodeFile } from './support/node-transport';
 import { uploadFile, type UploadFile } from '../apps/console/src/shared/upload/uploader';
 import { freePort, startJsonProcess, stop } from './support/proc';
 

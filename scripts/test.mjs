@@ -43,7 +43,7 @@ function run(label, cmd, args) {
 }
 
 const projects = [];
-if (want('unit')) projects.push('contracts', 'server-unit', 'console');
+if (want('unit')) projects.push('contracts', 'server-unit', 'console', 'bench');
 if (want('api')) projects.push('server-api');
 if (projects.length) run('unit + api + integration', 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p])]);
 if (want('e2e')) {

@@ -1,3 +1,5 @@
+// The transport's app wiring (token, headers, session expiry, toasts) comes before anything can call.
+import './app/request';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';

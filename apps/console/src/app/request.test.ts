@@ -2,7 +2,7 @@ import { APP_CLIENT_ID, CLIENT_FAILURE_MESSAGE, CLIENT_TIMEOUT_MESSAGE, HTTP_TIM
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AGENT_TOKEN } from './config';
 import { setNavigate } from './navigation';
-import { createRequest, request, RequestError } from './request';
+import { createClient, request, RequestError } from './request';
 import { useUserStore } from './stores/user-store';
 
 /** `fetch` is the browser boundary: it is the one thing faked here. */
@@ -17,7 +17,7 @@ function setup(response: Response | (() => Promise<Response>)) {
   const fetchMock = vi.fn<typeof fetch>(typeof response === 'function' ? response : async () => response);
   const notify = { error: vi.fn(), warning: vi.fn() };
   const onSessionInvalid = vi.fn();
-  const client = createRequest({ fetch: fetchMock, notify, onSessionInvalid, getToken: () => 'tok-1' });
+  const client = createClient({ fetch: fetchMock, notify, onSessionInvalid, getToken: () => 'tok-1' });
   return { client, fetchMock, notify, onSessionInvalid };
 }
 
@@ -57,7 +57,7 @@ describe('request pipeline', () => {
 
   it('works against another base URL (a sub-center file service)', async () => {
     const fetchMock = vi.fn<typeof fetch>(async () => envelope(0, []));
-    const files = createRequest({ baseURL: 'http://center-a:9000/file-service/a/', fetch: fetchMock, getToken: () => 't' });
+    const files = createClient({ baseURL: 'http://center-a:9000/file-service/a/', fetch: fetchMock, getToken: () => 't' });
     await files.post('/api/v1/directory', { params: { path: '/' } });
     expect(fetchMock.mock.calls[0][0]).toBe('http://center-a:9000/file-service/a/api/v1/directory?path=%2F');
     expect(files.url('/api/v1/file', { p: 'x' })).toBe('http://center-a:9000/file-service/a/api/v1/file?p=x');
@@ -129,7 +129,7 @@ describe('request pipeline', () => {
           }),
       );
       const notify = { error: vi.fn(), warning: vi.fn() };
-      const client = createRequest({ fetch: fetchMock, notify, getToken: () => undefined });
+      const client = createClient({ fetch: fetchMock, notify, getToken: () => undefined });
       const pending = client.get('/slow').catch((e: unknown) => e);
       await vi.advanceTimersByTimeAsync(HTTP_TIMEOUT_MS - 1);
       expect(notify.warning).not.toHaveBeenCalled();
@@ -149,7 +149,7 @@ describe('request pipeline', () => {
         }),
     );
     const notify = { error: vi.fn(), warning: vi.fn() };
-    const client = createRequest({ fetch: fetchMock, notify, getToken: () => undefined });
+    const client = createClient({ fetch: fetchMock, notify, getToken: () => undefined });
     const pending = client.get('/x', { signal: controller.signal });
     controller.abort();
     await expect(pending).rejects.toMatchObject({ kind: 'aborted' });

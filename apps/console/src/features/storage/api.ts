@@ -5,25 +5,10 @@
  * short-lived ticket URL (its download manager streams to disk, shows progress and resumes); only the text
  * preview reads bytes in JS.
  */
-import {
-  CLIENT_FAILURE_MESSAGE,
-  CLIENT_TIMEOUT_MESSAGE,
-  ERROR_MESSAGES,
-  FILE_API_PREFIX,
-  FOUNDATION_BASE,
-  HTTP_STATUS_MESSAGES,
-  HTTP_TIMEOUT_MS,
-  SESSION_INVALID_CODES,
-  pathToId,
-  type DownloadTicket,
-  type FileEntry,
-  type Page,
-  type SubCenter,
-  type Usage,
-} from '@suanli/contracts';
-import { request, createRequest, RequestError, type RequestClient } from '../../app/request';
-import { toast } from '../../app/feedback';
-import { expireSession } from '../../app/session';
+import { FILE_API_PREFIX, FOUNDATION_BASE, pathToId, type DownloadTicket, type FileEntry, type Page, type SubCenter, type Usage } from '@suanli/contracts';
+import { request } from '../../app/request';
+import { createClient, type RequestClient } from '../../shared/http/client';
+import { RequestError, send } from '../../shared/http/transport';
 
 export type SortField = 'name' | 'size' | 'updateTime';
 export type SortOrder = 'ascend' | 'descend';
@@ -71,7 +56,7 @@ export interface FileApi {
 
 const DIR_PAGE = 100;
 
-export function createFileApi(baseUrl: string, client: RequestClient = createRequest({ baseURL: `${baseUrl.replace(/\/+$/, '')}${FILE_API_PREFIX}` })): FileApi {
+export function createFileApi(baseUrl: string, client: RequestClient = createClient({ baseURL: `${baseUrl.replace(/\/+$/, '')}${FILE_API_PREFIX}` })): FileApi {
   const serviceUrl = baseUrl.replace(/\/+$/, '');
   const api: FileApi = {
     baseUrl,
@@ -127,43 +112,26 @@ function navigateDownload(url: string): void {
 }
 
 /**
- * POST /file/download read in JS, stopping after `maxBytes` (the pipeline's blob mode cannot stop early).
- * Failures answered as an envelope get the pipeline's treatment: session expiry or an error toast.
+ * POST /file/download read in JS, stopping after `maxBytes` (a blob read cannot stop early). The transport
+ * bounds the wait for the response head and decodes a refusal like any other call (toast, session expiry).
  */
 async function streamDownload(client: RequestClient, path: string, opts: ReadOptions): Promise<Blob> {
-  const headers: Record<string, string> = { ...client.authHeaders(), 'Content-Type': 'application/json' };
-  if (opts.range) headers.Range = `bytes=${opts.range[0]}-${opts.range[1]}`;
-  // Only the wait for the response head is bounded, like the pipeline's timeout.
-  const ctl = new AbortController();
-  const onAbort = () => ctl.abort();
-  opts.signal?.addEventListener('abort', onAbort, { once: true });
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    ctl.abort();
-  }, HTTP_TIMEOUT_MS);
-  let res: Response;
+  const res = await send(
+    {
+      method: 'POST',
+      url: client.url('/file/download'),
+      data: { paths: [path] },
+      headers: opts.range ? { Range: `bytes=${opts.range[0]}-${opts.range[1]}` } : undefined,
+      signal: opts.signal,
+      responseType: 'stream',
+    },
+    client.overrides,
+  ).catch((err: unknown) => {
+    if (err instanceof RequestError && err.kind === 'aborted') throw new RequestError('aborted', '下载已取消');
+    throw err;
+  });
+  const type = res.headers.get('content-type') ?? '';
   try {
-    res = await fetch(client.url('/file/download'), { method: 'POST', headers, body: JSON.stringify({ paths: [path] }), signal: ctl.signal });
-  } catch {
-    clearTimeout(timer);
-    opts.signal?.removeEventListener('abort', onAbort);
-    if (opts.signal?.aborted) throw new RequestError('aborted', '下载已取消');
-    throw fail(timedOut ? new RequestError('timeout', CLIENT_TIMEOUT_MESSAGE) : new RequestError('network', CLIENT_FAILURE_MESSAGE));
-  }
-  clearTimeout(timer);
-  try {
-    const type = res.headers.get('content-type') ?? '';
-    if (!res.ok || type.includes('application/json')) {
-      const payload = (await res.json().catch(() => undefined)) as { message?: { code?: number; message?: string } } | undefined;
-      const code = payload?.message?.code;
-      const text = payload?.message?.message || (code !== undefined ? ERROR_MESSAGES[code] : undefined) || HTTP_STATUS_MESSAGES[res.status] || CLIENT_FAILURE_MESSAGE;
-      if (code !== undefined && SESSION_INVALID_CODES.includes(code)) {
-        expireSession(text);
-        throw new RequestError('session', text, code, res.status);
-      }
-      throw fail(new RequestError(code !== undefined ? 'business' : 'http', text, code, res.status));
-    }
     const parts: Uint8Array<ArrayBuffer>[] = [];
     let loaded = 0;
     if (res.body) {
@@ -183,14 +151,5 @@ async function streamDownload(client: RequestClient, path: string, opts: ReadOpt
   } catch (err) {
     if (opts.signal?.aborted) throw new RequestError('aborted', '下载已取消');
     throw err;
-  } finally {
-    opts.signal?.removeEventListener('abort', onAbort);
   }
-}
-
-function fail(err: RequestError): RequestError {
-  // Same visible outcome as the pipeline: one toast per failure, a warning for a timeout.
-  if (err.kind === 'timeout') toast.warning(err.message);
-  else toast.error(err.message);
-  return err;
 }

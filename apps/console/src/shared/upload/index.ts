@@ -1,6 +1,4 @@
 /** The upload feature's public surface: the header button, the store and the uploader. */
-import './wiring';
-
 export { UploadPanel, UploadPanelButton, UploadTaskTable, STATUS_LABELS } from './upload-panel';
 export {
   useUploadStore,
@@ -13,4 +11,4 @@ export {
   type UploadTarget,
   type UploadItem,
 } from './store';
-export { uploadFile, uploadIdentifier, UploadError, isAbortError, type UploadFile, type UploadOptions, type UploadProgress, type UploadResult } from './uploader';
+export { uploadFile, uploadIdentifier, isRetryable, isAbortError, type UploadFile, type UploadOptions, type UploadProgress, type UploadResult } from './uploader';

@@ -1,7 +1,8 @@
 import { UPLOAD_REFRESH_WARNING } from '@suanli/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CANCELLED_MESSAGE, configureUploads, resetUploads, selectRunningCount, useUploadStore, type UploadTask } from './store';
-import { UploadError, type UploadOptions, type UploadResult } from './uploader';
+import { RequestError } from '../http/transport';
+import type { UploadOptions, UploadResult } from './uploader';
 
 /** A controllable fake of the uploader: each call waits until the test settles it. */
 function fakeUploader() {
@@ -35,7 +36,7 @@ let fake: ReturnType<typeof fakeUploader>;
 beforeEach(() => {
   resetUploads();
   fake = fakeUploader();
-  configureUploads({ upload: fake.upload, hash: null, getToken: () => 'tok', headers: () => ({ 'Agent-Token': 'Bearer x' }), maxParallel: 2 });
+  configureUploads({ upload: fake.upload, hash: null, maxParallel: 2 });
 });
 afterEach(() => resetUploads());
 
@@ -63,12 +64,12 @@ describe('task records', () => {
 });
 
 describe('running uploads', () => {
-  it('runs at most maxParallel files, passes token, headers and target, and finishes with 成功 at 100 %', async () => {
+  it('runs at most maxParallel files, passes the target, and finishes with 成功 at 100 %', async () => {
     const ids = state().enqueue([{ file: file('a'), dir: '/x' }, { file: file('b'), dir: '/x' }, { file: file('c'), dir: '/y' }], target);
     expect(ids).toHaveLength(3);
     await flush();
     expect(fake.calls).toHaveLength(2);
-    expect(fake.calls[0].opts).toMatchObject({ baseUrl: 'http://fs', token: 'tok', targetDir: '/x', headers: { 'Agent-Token': 'Bearer x' } });
+    expect(fake.calls[0].opts).toMatchObject({ baseUrl: 'http://fs', targetDir: '/x' });
     expect(byId(ids[2]).status).toBe('waiting');
 
     fake.calls[0].opts.onProgress?.({ loaded: 5, total: 10, percent: 50 });
@@ -96,7 +97,7 @@ describe('running uploads', () => {
   it('marks a failure with its message and retries it on demand (resuming through the uploader)', async () => {
     const [id] = state().enqueue([{ file: file('a'), dir: '/' }], target);
     await flush();
-    fake.calls[0].reject(new UploadError('存储空间不足', { code: 1309 }));
+    fake.calls[0].reject(new RequestError('business', '存储空间不足', 1309));
     await flush();
     expect(byId(id)).toMatchObject({ status: 'error', error: '存储空间不足' });
 
@@ -157,23 +158,13 @@ describe('running uploads', () => {
     expect(state().tasks).toEqual([]);
   });
 
-  it('hands a session refusal to the session handler', async () => {
-    const onSessionInvalid = vi.fn();
-    configureUploads({ onSessionInvalid });
-    state().enqueue([{ file: file('a'), dir: '/' }], target);
-    await flush();
-    fake.calls[0].reject(new UploadError('登录已过期，请重新登录', { code: 10157 }));
-    await flush();
-    expect(onSessionInvalid).toHaveBeenCalledWith('登录已过期，请重新登录', 10157);
-  });
-
   it('hashes once per task, even across retries', async () => {
     const hash = vi.fn(async () => 'a'.repeat(64));
     configureUploads({ hash });
     const [id] = state().enqueue([{ file: file('a'), dir: '/' }], target);
     await flush();
     expect(await fake.calls[0].opts.hash!(new AbortController().signal)).toBe('a'.repeat(64));
-    fake.calls[0].reject(new UploadError('x', { code: 1305 }));
+    fake.calls[0].reject(new RequestError('business', 'x', 1305));
     await flush();
     state().retry(id);
     await flush();

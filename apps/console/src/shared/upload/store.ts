@@ -6,10 +6,10 @@
  * Records are not persisted on purpose — the spec says a refresh clears them — but because the uploader's
  * identifier is stable per file and destination, adding the same file again after a refresh resumes.
  */
-import { SESSION_INVALID_CODES, UPLOAD_REFRESH_WARNING } from '@suanli/contracts';
+import { UPLOAD_REFRESH_WARNING } from '@suanli/contracts';
 import { create } from 'zustand';
 import { hashInWorker } from './hash';
-import { isAbortError, uploadFile, UploadError, type UploadFile, type UploadOptions, type UploadResult } from './uploader';
+import { isAbortError, uploadFile, type UploadFile, type UploadOptions, type UploadResult } from './uploader';
 
 export type UploadStatus = 'waiting' | 'uploading' | 'success' | 'error';
 
@@ -76,23 +76,20 @@ export const selectRunningCount = (s: { tasks: UploadTask[] }) => s.tasks.reduce
 
 export interface UploadRunnerDeps {
   upload: (opts: UploadOptions) => Promise<UploadResult>;
-  getToken: () => string | undefined;
-  headers: () => Record<string, string>;
   hash: ((file: UploadFile, signal: AbortSignal) => Promise<string>) | null;
-  onSessionInvalid: (message: string, code: number) => void;
   maxParallel: number;
 }
 
 const deps: UploadRunnerDeps = {
   upload: uploadFile,
-  getToken: () => undefined,
-  headers: () => ({}),
   hash: (file, signal) => hashInWorker(file, { signal }),
-  onSessionInvalid: () => {},
   maxParallel: MAX_PARALLEL_TASKS,
 };
 
-/** The app wires the token, the client headers and the session handler in here (see ./wiring.ts). */
+/**
+ * Tests swap the runner's parts here. The token, the client headers and session expiry are the transport's
+ * (shared/http/transport.ts), configured once by the app.
+ */
 export function configureUploads(patch: Partial<UploadRunnerDeps>): void {
   Object.assign(deps, patch);
 }
@@ -225,8 +222,6 @@ async function run(id: string): Promise<void> {
   try {
     await deps.upload({
       baseUrl: rt.target.baseUrl,
-      token: deps.getToken() ?? '',
-      headers: deps.headers(),
       file: rt.file,
       targetDir: dir,
       signal: controller.signal,
@@ -256,10 +251,8 @@ async function run(id: string): Promise<void> {
       useUploadStore.getState().update(id, { status: 'error', error: CANCELLED_MESSAGE });
     } else {
       const message = err instanceof Error && err.message ? err.message : '上传失败';
+      // A session refusal already went to the transport's session handler (sign in again).
       useUploadStore.getState().update(id, { status: 'error', error: message });
-      if (err instanceof UploadError && err.code !== undefined && SESSION_INVALID_CODES.includes(err.code)) {
-        deps.onSessionInvalid(message, err.code);
-      }
     }
   } finally {
     if (rt.controller === controller) rt.controller = undefined;

@@ -12,11 +12,8 @@
  */
 import { sha256 } from 'hash-wasm';
 import {
-  CLIENT_FAILURE_MESSAGE,
-  CLIENT_TIMEOUT_MESSAGE,
   ErrorCode,
   FILE_API_PREFIX,
-  HTTP_STATUS_MESSAGES,
   HTTP_TIMEOUT_MS,
   SMALL_UPLOAD_MAX,
   UPLOAD_CONCURRENCY,
@@ -24,6 +21,7 @@ import {
   type ChunkStatus,
   type FileEntry,
 } from '@suanli/contracts';
+import { RequestError, send } from '../http/transport';
 
 /** A Blob with a name: a browser `File`, or a Node file-backed Blob the caller named. */
 export type UploadFile = Blob & { readonly name: string; readonly lastModified?: number };
@@ -39,7 +37,8 @@ export interface UploadProgress {
 export interface UploadOptions {
   /** The sub-center's `fileServiceUrl`; `/api/v1` is appended here. */
   baseUrl: string;
-  token: string;
+  /** Overrides the transport's token source (the benchmark has no signed-in app). */
+  token?: string;
   file: UploadFile;
   /** User-visible directory the file lands in (`/` is the home). */
   targetDir: string;
@@ -58,8 +57,7 @@ export interface UploadOptions {
   timeoutMs?: number;
   /** Files up to this size use the single-request upload; 0 forces the chunked path. */
   smallUploadMax?: number;
-  /** Extra headers (the console adds its Agent-Token). */
-  headers?: Record<string, string>;
+  /** Replaces `fetch` for this upload (the benchmark's Node transport, tests). */
   fetch?: typeof fetch;
 }
 
@@ -72,19 +70,21 @@ export interface UploadResult {
   identifier: string;
 }
 
-/** A failed upload. `code` is the envelope code (or absent for transport failures), `status` the HTTP one. */
-export class UploadError extends Error {
-  readonly code?: number;
-  readonly status?: number;
-  readonly retryable: boolean;
-  constructor(message: string, opts: { code?: number; status?: number; retryable?: boolean; cause?: unknown } = {}) {
-    super(message, { cause: opts.cause });
-    this.name = 'UploadError';
-    this.code = opts.code;
-    this.status = opts.status;
-    this.retryable = opts.retryable ?? false;
-  }
+/**
+ * A failed upload is the transport's RequestError (code, status, Chinese text). Worth another try: a lost
+ * connection, a timeout, a busy or restarting service, a garbled answer, and the service's generic write
+ * failure (how it reports a transient disk error). Never: a business refusal, an expired session.
+ */
+export function isRetryable(err: unknown): boolean {
+  if (!(err instanceof RequestError)) return false;
+  if (err.kind === 'timeout' || err.kind === 'network') return true;
+  if (err.kind === 'session' || err.kind === 'aborted') return false;
+  if (err.status !== undefined && RETRYABLE_STATUS.has(err.status)) return true;
+  if (err.code === ErrorCode.UPLOAD_FAILED) return true;
+  return err.kind === 'http' && err.code === undefined && (err.status ?? 0) < 400;
 }
+
+const RETRYABLE_STATUS = new Set([408, 425, 429, 500, 502, 503, 504]);
 
 export function isAbortError(err: unknown): boolean {
   return (err as { name?: string } | null)?.name === 'AbortError';
@@ -113,12 +113,9 @@ export function chunkLength(n: number, size: number, chunkSize: number): number 
   return Math.max(0, Math.min(chunkSize, size - (n - 1) * chunkSize));
 }
 
-const RETRYABLE_STATUS = new Set([408, 425, 429, 500, 502, 503, 504]);
-
 export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
   const {
     baseUrl,
-    token,
     file,
     targetDir,
     concurrency = UPLOAD_CONCURRENCY,
@@ -127,7 +124,6 @@ export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
     timeoutMs = HTTP_TIMEOUT_MS,
     smallUploadMax = SMALL_UPLOAD_MAX,
   } = opts;
-  const doFetch = opts.fetch ?? globalThis.fetch.bind(globalThis);
   const api = `${baseUrl.replace(/\/+$/, '')}${FILE_API_PREFIX}`;
   const total = file.size;
 
@@ -141,60 +137,19 @@ export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
   const report = (loaded: number) =>
     opts.onProgress?.({ loaded, total, percent: total === 0 ? 100 : Math.floor((loaded / total) * 100) });
 
-  // ---- transport -------------------------------------------------------------------------------------
+  // ---- transport: the console's one transport, silent (the upload panel shows the failure) -------------
   async function request<T>(method: string, path: string, init: { query?: Record<string, string>; body?: BodyInit; json?: unknown; signal?: AbortSignal } = {}): Promise<T> {
-    const url = `${api}${path}${init.query ? `?${new URLSearchParams(init.query)}` : ''}`;
-    const ctl = new AbortController();
     const parent = init.signal ?? run.signal;
-    const onAbort = () => ctl.abort(parent.reason);
     if (parent.aborted) throw abortError();
-    parent.addEventListener('abort', onAbort, { once: true });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      ctl.abort();
-    }, timeoutMs);
     try {
-      const headers: Record<string, string> = { token, ...opts.headers };
-      let body = init.body;
-      if (init.json !== undefined) {
-        headers['content-type'] = 'application/json';
-        body = JSON.stringify(init.json);
-      }
-      let res: Response;
-      try {
-        res = await doFetch(url, { method, headers, body, signal: ctl.signal });
-      } catch (err) {
-        if (timedOut) throw new UploadError(CLIENT_TIMEOUT_MESSAGE, { retryable: true, cause: err });
-        if (parent.aborted) throw abortError();
-        // Connection refused/reset: the service may be restarting; worth another try.
-        throw new UploadError(CLIENT_FAILURE_MESSAGE, { retryable: true, cause: err });
-      }
-      let payload: { message?: { code?: number; message?: string }; data?: unknown } | undefined;
-      try {
-        payload = (await res.json()) as typeof payload;
-      } catch (err) {
-        if (parent.aborted) throw abortError();
-        if (timedOut) throw new UploadError(CLIENT_TIMEOUT_MESSAGE, { retryable: true, cause: err });
-        payload = undefined;
-      }
-      const code = payload?.message?.code;
-      if (res.ok && code === ErrorCode.OK) return payload!.data as T;
-      if (typeof code === 'number' && code !== ErrorCode.OK) {
-        throw new UploadError(payload?.message?.message || errorMessage(code), {
-          code,
-          status: res.status,
-          // A generic upload failure is how the service reports a transient write error.
-          retryable: RETRYABLE_STATUS.has(res.status) || code === ErrorCode.UPLOAD_FAILED,
-        });
-      }
-      throw new UploadError(HTTP_STATUS_MESSAGES[res.status] ?? CLIENT_FAILURE_MESSAGE, {
-        status: res.status,
-        retryable: !res.ok ? RETRYABLE_STATUS.has(res.status) : true,
-      });
-    } finally {
-      clearTimeout(timer);
-      parent.removeEventListener('abort', onAbort);
+      const answer = await send(
+        { method, url: `${api}${path}`, params: init.query, data: init.json ?? init.body, signal: parent, timeout: timeoutMs, token: opts.token, silent: true },
+        opts.fetch ? { fetch: opts.fetch } : undefined,
+      );
+      return answer.data as T;
+    } catch (err) {
+      if (parent.aborted || (err instanceof RequestError && err.kind === 'aborted')) throw abortError();
+      throw err;
     }
   }
 
@@ -204,7 +159,7 @@ export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
         return await fn();
       } catch (err) {
         if (signal.aborted) throw abortError();
-        if (!(err instanceof UploadError) || !err.retryable || attempt >= retries) throw err;
+        if (!isRetryable(err) || attempt >= retries) throw err;
         await sleep(retryDelayMs * 2 ** attempt, signal);
       }
     }
@@ -251,7 +206,7 @@ export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
     if (status.skip) return done({ entry: status.entry ?? null, instant: true, sentChunks: [], identifier });
 
     const chunkSize = status.chunkSize;
-    if (!Number.isInteger(chunkSize) || chunkSize <= 0) throw new UploadError(errorMessage(ErrorCode.UPLOAD_FAILED));
+    if (!Number.isInteger(chunkSize) || chunkSize <= 0) throw new RequestError('business', errorMessage(ErrorCode.UPLOAD_FAILED), ErrorCode.UPLOAD_FAILED);
     const totalChunks = totalChunksOf(total, chunkSize);
     const sent: number[] = [];
     const onServer = new Set<number>();
@@ -297,7 +252,7 @@ export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
         form.append('path', targetDir);
         const part = file.slice(start, start + chunkSize);
         // The file part carries the file's name. A slice that already is a File of that name (the Node fast
-        // path, node-transport.ts) is appended as it is, so that transport can read it straight from disk;
+        // path, bench/support/node-transport.ts) is appended as it is, so that transport can read it straight from disk;
         // the multipart sent is the same either way (a browser's Blob.slice gives a Blob: second branch).
         if (part instanceof File && part.name === file.name) form.append('file', part);
         else form.append('file', part, file.name);
@@ -334,7 +289,7 @@ export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
         );
         return done({ entry, instant: false, sentChunks: sent, identifier });
       } catch (err) {
-        if (!(err instanceof UploadError) || err.code !== ErrorCode.CHUNK_MISSING || pass >= 1) throw err;
+        if (!(err instanceof RequestError) || err.code !== ErrorCode.CHUNK_MISSING || pass >= 1) throw err;
         status = await getStatus(hash);
         if (status.skip) return done({ entry: status.entry ?? null, instant: true, sentChunks: sent, identifier });
         onServer.clear();

@@ -23,7 +23,7 @@ import https from 'node:https';
 import path from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
-import type { UploadFile } from './uploader';
+import type { UploadFile } from '../../apps/console/src/shared/upload/uploader';
 
 const READ_HWM = 1024 * 1024;
 
