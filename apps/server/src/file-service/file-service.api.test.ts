@@ -800,6 +800,48 @@ describe.each(engines)('file service (%s)', (engine) => {
     });
   });
 
+  // Findings of the black-box probe (issue 7), each failing on the code before it.
+  describe('names, numbers and leftovers the probe found', () => {
+    it.each(['a\rb', 'line\nbreak', 'tab\tname', 'esc\u001b[31m', 'del\u007f', 'c1\u0085'])('refuses the control characters in %j for folders, uploads and renames', async (name) => {
+      expect((await alice.mkdir('/', name)).code).toBe(1308);
+      // A multipart filename cannot carry a raw CR/LF (FormData sends them as %0D%0A, which is harmless text).
+      if (!/[\r\n]/.test(name)) expect((await alice.upload('/', name, Buffer.from('x'))).code).toBe(1308);
+      expect((await alice.rename('/docs', name)).code).toBe(1308);
+      expect(fs.readdirSync(aliceHome).some((n) => /[\u0000-\u001f\u007f-\u009f]/u.test(n))).toBe(false);
+    });
+
+    it('stores names in NFC, so the NFD spelling of an existing name is the same name', async () => {
+      const nfc = 'caf\u00e9';
+      const nfd = 'cafe\u0301';
+      expect((await alice.mkdir('/', nfd)).data.name).toBe(nfc);
+      expect((await alice.mkdir('/', nfc)).code).toBe(1304);
+      expect((await alice.upload('/', `${nfd}.txt`, Buffer.from('1'))).data.name).toBe(`${nfc}.txt`);
+      expect((await alice.upload('/', `${nfc}.txt`, Buffer.from('2'))).code).toBe(0);
+      expect(fs.readdirSync(aliceHome).filter((n) => n.normalize('NFC').startsWith(nfc)).sort()).toEqual([nfc, `${nfc}.txt`]);
+      expect(fs.readFileSync(path.join(aliceHome, `${nfc}.txt`), 'utf8')).toBe('2');
+    });
+
+    it.each(['1e0', '0x1', ' 1', '1.5', '01', '+1', '1 '])('refuses chunkNumber %j (only canonical decimal integers)', async (n) => {
+      const form = new FormData();
+      const fields = { identifier: ident(), chunkNumber: n, totalChunks: '1', chunkSize: '1024', totalSize: '3', filename: 'n.bin', path: '/' };
+      for (const [k, v] of Object.entries(fields)) form.append(k, v);
+      form.append('file', new Blob([new Uint8Array([1, 2, 3])]), 'n.bin');
+      const res = await fetch(`${alice.api}/file/chunk/upload`, { method: 'POST', headers: { token: alice.token! }, body: form });
+      const body = await res.json();
+      expect(body.message.code).toBe(1005);
+      expect(body.message.message).toContain('chunkNumber');
+    });
+
+    it('leaves no temp file behind when an upload is cut off mid-stream', async () => {
+      fs.mkdirSync(path.join(aliceHome, 'cut'), { recursive: true });
+      const req = partialMultipart(`${alice.api}/file/upload`, alice.token!, { path: '/cut' }, 'cut.bin', randomBytes(512 * 1024), 256 * 1024);
+      req.answer.catch(() => {});
+      await req.sent;
+      req.abort();
+      await expect.poll(() => fs.readdirSync(path.join(aliceHome, 'cut')), { timeout: 5000 }).toEqual([]);
+    });
+  });
+
   describe('other users', () => {
     it("cannot list, read, change or delete another user's files by any path", async () => {
       await alice.upload('/private', 'diary.txt', Buffer.from('dear diary'));
