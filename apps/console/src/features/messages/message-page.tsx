@@ -23,7 +23,7 @@ export function MessagePage() {
 
   const query: MessageQuery = { ...page, viewed: VIEWED[readFilter], type };
   const list = useQuery({
-    queryKey: [...queryKeys.messagesRoot, 'list', query],
+    queryKey: queryKeys.messageList(query),
     queryFn: () => queryMessages(query),
     placeholderData: keepPreviousData,
   });

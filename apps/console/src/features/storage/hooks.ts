@@ -1,18 +1,8 @@
 import type { SubCenter } from '@suanli/contracts';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef } from 'react';
-import { useUploadStore } from '../../shared/upload';
-import { createFileApi, fetchSubCenters, type ListParams } from './api';
-
-/** Every key roots at ['storage', centerId] so one invalidation refreshes a center's listing and usage. */
-export const storageKeys = {
-  centers: ['storage', 'sub-centers'] as const,
-  center: (centerId: string) => ['storage', centerId] as const,
-  list: (centerId: string, params: ListParams) => ['storage', centerId, 'list', params] as const,
-  usage: (centerId: string) => ['storage', centerId, 'usage'] as const,
-  entry: (centerId: string, path: string) => ['storage', centerId, 'entry', path] as const,
-  preview: (centerId: string, path: string, version: number) => ['storage', centerId, 'preview', path, version] as const,
-};
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { queryKeys } from '../../app/query-keys';
+import { createFileApi, fetchSubCenters, type FileApi } from './api';
 
 const CENTER_STORAGE_KEY = 'suanli.storage.center';
 
@@ -43,7 +33,7 @@ export function pickCenter(centers: SubCenter[], requested: string | null, remem
 }
 
 export function useSubCenters() {
-  return useQuery({ queryKey: storageKeys.centers, queryFn: fetchSubCenters, staleTime: 5 * 60_000 });
+  return useQuery({ queryKey: queryKeys.storage.centers, queryFn: fetchSubCenters, staleTime: 5 * 60_000 });
 }
 
 export function useFileApi(center: SubCenter | undefined) {
@@ -52,21 +42,39 @@ export function useFileApi(center: SubCenter | undefined) {
 }
 
 /**
- * Refreshes a center's listing and usage as uploads into it finish. A folder upload finishes files in a
- * burst, so refreshes are coalesced (at most one per second, the last one always happens).
+ * The file operations of one center as mutations: each one, once it succeeded, invalidates everything
+ * cached for that center (listings, usage, details), like the message page does after marking messages.
+ * Failures were already shown by the transport; `mutateAsync` still rejects so a dialog stays open.
  */
-export function useRefreshOnUpload(centerId: string | undefined) {
+export function useFileMutations(api: FileApi, centerId: string) {
   const queryClient = useQueryClient();
-  const completed = useUploadStore((s) => s.completed);
-  const lastRun = useRef(0);
-  useEffect(() => {
-    if (!centerId || completed === 0) return;
-    if (useUploadStore.getState().lastCompleted?.centerId !== centerId) return;
-    const wait = Math.max(0, 1000 - (Date.now() - lastRun.current));
-    const timer = setTimeout(() => {
-      lastRun.current = Date.now();
-      void queryClient.invalidateQueries({ queryKey: storageKeys.center(centerId) });
-    }, wait);
-    return () => clearTimeout(timer);
-  }, [completed, centerId, queryClient]);
+  const onSuccess = () => queryClient.invalidateQueries({ queryKey: queryKeys.storage.center(centerId) });
+  return {
+    mkdir: useMutation({ mutationFn: (v: { parentPath: string; name: string }) => api.mkdir(v.parentPath, v.name), onSuccess }),
+    rename: useMutation({ mutationFn: (v: { path: string; newName: string }) => api.rename(v.path, v.newName), onSuccess }),
+    move: useMutation({ mutationFn: (v: { paths: string[]; targetDir: string }) => api.move(v.paths, v.targetDir), onSuccess }),
+    copy: useMutation({ mutationFn: (v: { paths: string[]; targetDir: string }) => api.copy(v.paths, v.targetDir), onSuccess }),
+    remove: useMutation({ mutationFn: (paths: string[]) => api.remove(paths), onSuccess }),
+  };
+}
+
+const pendingRefresh = new Map<string, ReturnType<typeof setTimeout>>();
+const lastRefresh = new Map<string, number>();
+
+/**
+ * Called by the upload runner for each file that landed in a center: invalidates that center's cache. A
+ * folder upload finishes files in a burst, so refreshes are coalesced (at most one per second per center,
+ * the last one always happens).
+ */
+export function refreshCenterAfterUpload(queryClient: QueryClient, centerId: string): void {
+  if (pendingRefresh.has(centerId)) return;
+  const wait = Math.max(0, 1000 - (Date.now() - (lastRefresh.get(centerId) ?? 0)));
+  pendingRefresh.set(
+    centerId,
+    setTimeout(() => {
+      pendingRefresh.delete(centerId);
+      lastRefresh.set(centerId, Date.now());
+      void queryClient.invalidateQueries({ queryKey: queryKeys.storage.center(centerId) });
+    }, wait),
+  );
 }

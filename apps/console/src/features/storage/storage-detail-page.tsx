@@ -7,7 +7,8 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { PageContainer } from '../../shared/ui/page-container';
 import type { FileApi } from './api';
 import { formatTime } from './components/file-table';
-import { pickCenter, storageKeys, useFileApi, useSubCenters } from './hooks';
+import { queryKeys } from '../../app/query-keys';
+import { pickCenter, useFileApi, useSubCenters } from './hooks';
 import { baseName, normalizePath, parentOf } from './paths';
 import { previewKind, PREVIEW_BYTES, decodePreview, type Preview } from './preview';
 
@@ -36,14 +37,14 @@ export function StorageDetailPage() {
   const centerId = center?.id ?? '';
 
   const entry = useQuery({
-    queryKey: storageKeys.entry(centerId, path),
+    queryKey: queryKeys.storage.entry(centerId, path),
     queryFn: () => findEntry(api!, path),
     enabled: Boolean(api),
   });
   const file = entry.data;
   const kind = file ? previewKind(file) : 'none';
   const preview = useQuery({
-    queryKey: storageKeys.preview(centerId, path, file?.updateTime ?? 0),
+    queryKey: queryKeys.storage.preview(centerId, path, file?.updateTime ?? 0),
     queryFn: async (): Promise<Preview> => {
       const end = Math.min(file!.size, PREVIEW_BYTES) - 1;
       const blob = await api!.read(path, { range: [0, end], maxBytes: PREVIEW_BYTES });

@@ -222,11 +222,23 @@ describe('StoragePage', () => {
   });
 
   it('refreshes the listing when an upload into this center finishes', async () => {
+    // The uploader is faked here (its own tests cover the wire); the server then lists the new file.
+    configureUploads({
+      upload: async (opts) => {
+        backend.put('sz', `/${opts.file.name}`, 'file', opts.file.size);
+        return { entry: null, instant: false, sentChunks: [], identifier: 'x' };
+      },
+    });
     renderAt('/storage');
     await findRow('docs');
     const before = backend.callsTo('/directory', 'POST').length;
-    backend.put('sz', '/fresh.dat', 'file', 1);
-    act(() => useUploadStore.setState((s) => ({ completed: s.completed + 1, lastCompleted: { centerId: 'sz', dir: '/' } })));
+    const dataTransfer = {
+      types: ['Files'],
+      files: [new File(['x'], 'fresh.dat')],
+      items: [{ kind: 'file', webkitGetAsEntry: () => null, getAsFile: () => new File(['x'], 'fresh.dat') }],
+      dropEffect: 'none',
+    };
+    fireEvent.drop(screen.getByTestId('storage-dropzone'), { dataTransfer });
     await findRow('fresh.dat');
     expect(backend.callsTo('/directory', 'POST').length).toBeGreaterThan(before);
   });

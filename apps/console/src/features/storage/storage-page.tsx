@@ -17,7 +17,8 @@ import { NameModal } from './components/name-modal';
 import { PathBreadcrumb } from './components/path-breadcrumb';
 import { Toolbar } from './components/toolbar';
 import { formatCapacity, UsageBar } from './components/usage-bar';
-import { pickCenter, recallCenter, rememberCenter, storageKeys, useFileApi, useRefreshOnUpload, useSubCenters } from './hooks';
+import { queryKeys } from '../../app/query-keys';
+import { pickCenter, recallCenter, rememberCenter, refreshCenterAfterUpload, useFileApi, useFileMutations, useSubCenters } from './hooks';
 import { baseName, normalizePath, ROOT } from './paths';
 import { prepareUpload } from './upload-plan';
 
@@ -40,7 +41,7 @@ export function StoragePage() {
   }, [centerId]);
 
   const usage = useQuery({
-    queryKey: storageKeys.usage(centerId ?? ''),
+    queryKey: queryKeys.storage.usage(centerId ?? ''),
     queryFn: () => api!.usage(),
     enabled: Boolean(api && centerId),
     retry: false,
@@ -115,20 +116,20 @@ function StorageBrowser({ center, api, path, quotaLeft, onNavigate }: BrowserPro
   const [query, setQuery] = useState<TableQuery & { keyword: string }>({ pageNum: 1, pageSize: PAGE_SIZE_DEFAULT, keyword: '' });
   const [selected, setSelected] = useState<FileEntry[]>([]);
   const [dialog, setDialog] = useState<Dialog>(null);
-  useRefreshOnUpload(center.id);
+  const mutations = useFileMutations(api, center.id);
 
   const params = { path, ...query, keyword: query.keyword || undefined };
   const list = useQuery({
-    queryKey: storageKeys.list(center.id, params),
+    queryKey: queryKeys.storage.list(center.id, params),
     queryFn: () => api.list(params),
     placeholderData: keepPreviousData,
   });
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: storageKeys.center(center.id) });
-  const afterChange = async (text: string) => {
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.storage.center(center.id) });
+  // The mutation already invalidated the center's cache; this is what the user sees of it.
+  const afterChange = (text: string) => {
     message.success(text);
     setSelected([]);
-    await refresh();
   };
 
   // ---- upload ----------------------------------------------------------------------------------------
@@ -148,7 +149,12 @@ function StorageBrowser({ center, api, path, quotaLeft, onNavigate }: BrowserPro
         message.destroy(key);
         void refresh();
       }
-      const ids = useUploadStore.getState().enqueue(items, { baseUrl: center.fileServiceUrl, centerId: center.id, centerName: center.name });
+      const ids = useUploadStore.getState().enqueue(items, {
+        baseUrl: center.fileServiceUrl,
+        centerId: center.id,
+        centerName: center.name,
+        onUploaded: () => refreshCenterAfterUpload(queryClient, center.id),
+      });
       if (ids.length < items.length) message.info('部分文件已在上传队列中，已跳过');
     } catch (err) {
       message.destroy(key);
@@ -176,8 +182,8 @@ function StorageBrowser({ center, api, path, quotaLeft, onNavigate }: BrowserPro
 
   // ---- delete ------------------------------------------------------------------------------------------
   const removePaths = async (entries: FileEntry[]) => {
-    await api.remove(entries.map((e) => e.path));
-    await afterChange(entries.length === 1 ? `已删除“${entries[0].name}”` : `已删除 ${entries.length} 项`);
+    await mutations.remove.mutateAsync(entries.map((e) => e.path));
+    afterChange(entries.length === 1 ? `已删除“${entries[0].name}”` : `已删除 ${entries.length} 项`);
   };
   const confirmDelete = () => {
     const entries = selected;
@@ -282,8 +288,8 @@ function StorageBrowser({ center, api, path, quotaLeft, onNavigate }: BrowserPro
           initialName="新建文件夹"
           onClose={() => setDialog(null)}
           onSubmit={async (name) => {
-            await api.mkdir(path, name);
-            await afterChange(`已创建文件夹“${name}”`);
+            await mutations.mkdir.mutateAsync({ parentPath: path, name });
+            afterChange(`已创建文件夹“${name}”`);
           }}
         />
       )}
@@ -295,8 +301,8 @@ function StorageBrowser({ center, api, path, quotaLeft, onNavigate }: BrowserPro
           onClose={() => setDialog(null)}
           onSubmit={async (name) => {
             if (name === dialog.entry.name) return;
-            await api.rename(dialog.entry.path, name);
-            await afterChange('重命名成功');
+            await mutations.rename.mutateAsync({ path: dialog.entry.path, newName: name });
+            afterChange('重命名成功');
           }}
         />
       )}
@@ -316,11 +322,11 @@ function StorageBrowser({ center, api, path, quotaLeft, onNavigate }: BrowserPro
                 message.warning('所选项目已在该文件夹中');
                 throw new Error('same folder');
               }
-              await api.move(paths, targetDir);
-              await afterChange(`已移动 ${paths.length} 项`);
+              await mutations.move.mutateAsync({ paths, targetDir });
+              afterChange(`已移动 ${paths.length} 项`);
             } else {
-              await api.copy(paths, targetDir);
-              await afterChange(`已复制 ${paths.length} 项`);
+              await mutations.copy.mutateAsync({ paths, targetDir });
+              afterChange(`已复制 ${paths.length} 项`);
             }
           }}
         />

@@ -65,7 +65,8 @@ describe('task records', () => {
 
 describe('running uploads', () => {
   it('runs at most maxParallel files, passes the target, and finishes with 成功 at 100 %', async () => {
-    const ids = state().enqueue([{ file: file('a'), dir: '/x' }, { file: file('b'), dir: '/x' }, { file: file('c'), dir: '/y' }], target);
+    const uploaded: string[] = [];
+    const ids = state().enqueue([{ file: file('a'), dir: '/x' }, { file: file('b'), dir: '/x' }, { file: file('c'), dir: '/y' }], { ...target, onUploaded: (dir) => uploaded.push(dir) });
     expect(ids).toHaveLength(3);
     await flush();
     expect(fake.calls).toHaveLength(2);
@@ -80,8 +81,7 @@ describe('running uploads', () => {
     fake.calls[0].resolve(ok);
     await flush();
     expect(byId(ids[0])).toMatchObject({ status: 'success', progress: 100 });
-    expect(state().completed).toBe(1);
-    expect(state().lastCompleted).toEqual({ centerId: 'c1', dir: '/x' });
+    expect(uploaded).toEqual(['/x']);
     expect(fake.calls).toHaveLength(3); // the third started when a slot freed up
     expect(fake.calls[2].opts.targetDir).toBe('/y');
   });

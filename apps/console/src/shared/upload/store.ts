@@ -35,6 +35,8 @@ export interface UploadTarget {
   baseUrl: string;
   centerId: string;
   centerName?: string;
+  /** Called for each file of the batch the server confirmed (the storage page refreshes its listing). */
+  onUploaded?: (dir: string) => void;
 }
 
 export interface UploadItem {
@@ -47,9 +49,6 @@ interface UploadState {
   tasks: UploadTask[];
   /** The number of tasks, kept explicitly: the panel opens whenever it changes. */
   count: number;
-  /** Successful uploads so far and where the last one landed; file listings refresh when it moves. */
-  completed: number;
-  lastCompleted?: { centerId?: string; dir: string };
 
   add(task: UploadTask | UploadTask[]): void;
   remove(id: string): void;
@@ -112,7 +111,6 @@ const fileKey = (file: UploadFile, dir: string, target: UploadTarget) =>
 export const useUploadStore = create<UploadState>()((set, get) => ({
   tasks: [],
   count: 0,
-  completed: 0,
 
   add(task) {
     const list = Array.isArray(task) ? task : [task];
@@ -239,11 +237,8 @@ async function run(id: string): Promise<void> {
       },
     });
     if (!current()) return;
-    useUploadStore.setState((s) => ({
-      tasks: s.tasks.map((t) => (t.id === id ? { ...t, status: 'success' as const, progress: 100, error: undefined } : t)),
-      completed: s.completed + 1,
-      lastCompleted: { centerId: rt.target.centerId, dir },
-    }));
+    useUploadStore.getState().update(id, { status: 'success', progress: 100, error: undefined });
+    rt.target.onUploaded?.(dir);
   } catch (err) {
     // Removed, or superseded by a retry: nothing to record.
     if (runtimes.get(id) !== rt || rt.controller !== controller) return;
@@ -283,5 +278,5 @@ useUploadStore.subscribe((s) => syncUnloadGuard(selectRunningCount(s)));
 export function resetUploads(): void {
   for (const rt of runtimes.values()) rt.controller?.abort();
   runtimes.clear();
-  useUploadStore.setState({ tasks: [], count: 0, completed: 0, lastCompleted: undefined });
+  useUploadStore.setState({ tasks: [], count: 0 });
 }
