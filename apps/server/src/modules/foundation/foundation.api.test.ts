@@ -51,6 +51,14 @@ describe.each(engines)('foundation api (%s)', (engine) => {
     expect(body(await get('/gateway/foundation/api/v1/dicts/action/query/dict/unknown')).data).toEqual([]);
   });
 
+  it('answers an empty dictionary, not HTTP 500, for names every JavaScript object inherits', async () => {
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const res = await get(`/gateway/foundation/api/v1/dicts/action/query/dict/${name}`);
+      expect(res.statusCode, name).toBe(200);
+      expect(body(res), name).toEqual({ message: { code: 0, message: '操作成功' }, data: [] });
+    }
+  });
+
   it('refuses calls without a token (10133) and with an unknown one', async () => {
     expect(body(await get('/gateway/foundation/api/v1/sub-centers/action/list', '')).message.code).toBe(10133);
     expect(body(await get('/gateway/foundation/api/v1/sub-centers/action/list', 'forged')).message.code).toBe(10133);

@@ -36,8 +36,9 @@ export class FoundationService {
     };
   }
 
+  /** An unknown name is an empty dictionary — also names every object inherits (`__proto__`, `toString`…). */
   dict(name: string): DictEntry[] {
-    return DICTS[name] ?? [];
+    return Object.hasOwn(DICTS, name) ? DICTS[name] : [];
   }
 
   private toSubCenter(c: CenterConfig, origin: string): SubCenter {
