@@ -5,19 +5,17 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { AVATAR_MAX_BYTES } from '@suanli/contracts';
+import { AVATAR_MAX_BYTES, FOUNDATION_BASE, MESSAGE_BASE, ORDER_BASE, WS_BASE } from '@suanli/contracts';
 import { loadCenters } from './centers/centers';
 import type { Config } from './config';
-import type { AppContext } from './context';
+import type { AppContext, Infra } from './context';
 import { migrate, openDb } from './db/db';
 import { SessionRepository } from './modules/auth/session.repository';
 import { SessionService } from './modules/auth/session.service';
-import { ClusterAccountRepository } from './modules/cluster-account/cluster-account.repository';
-import { ClusterAccountService } from './modules/cluster-account/cluster-account.service';
-import { foundationRoutes } from './modules/foundation/foundation.routes';
-import { messageRoutes } from './modules/message/message.routes';
-import { createMessageService } from './modules/message/message.service';
-import { orderRoutes } from './modules/order/order.routes';
+import { createClusterAccountModule } from './modules/cluster-account/cluster-account.module';
+import { createFoundationModule } from './modules/foundation/foundation.module';
+import { createMessageModule } from './modules/message/message.module';
+import { createOrderModule } from './modules/order/order.module';
 import { userRoutes } from './modules/user/user.routes';
 import { registerAuth } from './plugins/auth';
 import { registerClosing } from './plugins/closing';
@@ -25,12 +23,15 @@ import { registerEnvelope } from './plugins/envelope';
 import { registerRateLimit } from './plugins/rate-limit';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { createBus } from './realtime/bus';
-import { registerWs } from './realtime/ws';
+import { createRealtimeModule } from './realtime/realtime.module';
+import type { SocketHub } from './realtime/socket-hub';
 import { mountFileServices } from './file-service/mount';
 
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
+    /** The live-updates hub of this process (tests shorten its timings; benches read its stats). */
+    wsHub: SocketHub;
   }
 }
 
@@ -50,23 +51,27 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const handle = openDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'suanli.db') });
   await migrate(handle.db);
   const bus = createBus(config.redisUrl, config.redisChannel);
+  const infra: Infra = { config, db: handle.db, engine: handle.engine, clock: config.clock, centers, bus, log: app.log };
+
+  // Modules, in boot order (docs/adding-a-module.md): each is built from infra and the services of the
+  // modules before it, and nothing is patched in afterwards. First those whose services are in the context.
   const sessions = new SessionService(new SessionRepository(handle.db), config.clock, bus);
-  const ctx: AppContext = {
-    config,
-    db: handle.db,
-    engine: handle.engine,
-    clock: config.clock,
-    centers,
+  const message = createMessageModule(infra);
+  const clusterAccount = createClusterAccountModule(infra);
+  const ctx: AppContext = Object.freeze({
+    ...infra,
     sessions,
-    clusterAccounts: new ClusterAccountService(new ClusterAccountRepository(handle.db), centers, config.clock),
-    bus,
-    notify: async () => {},
-    notifyEach: async () => {},
-  };
-  const messages = createMessageService(ctx);
-  ctx.notify = messages.notify.bind(messages);
-  ctx.notifyEach = messages.notifyEach.bind(messages);
+    clusterAccounts: clusterAccount.service,
+    notify: message.notify,
+    notifyEach: message.notifyEach,
+  });
+  const foundation = createFoundationModule(ctx);
+  const order = createOrderModule(ctx);
+  const realtime = createRealtimeModule(ctx);
+
   app.decorate('ctx', ctx);
+  app.decorate('wsHub', realtime.hub);
+  app.addHook('preClose', () => realtime.hub.close());
   app.addHook('onClose', async () => {
     await bus.close();
     await handle.close();
@@ -94,12 +99,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     await docs.register(swaggerUi, { routePrefix: '/gateway/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
   });
 
-  // The one route table of the gateway: a module per domain.
-  await foundationRoutes(app, ctx);
+  // The one route table of the gateway: each module's routes plugin under its contract's base path.
+  await app.register(foundation.routes, { prefix: FOUNDATION_BASE });
   await userRoutes(app, ctx);
-  await messageRoutes(app, ctx, messages);
-  await orderRoutes(app, ctx);
-  await registerWs(app, ctx);
+  await app.register(message.routes, { prefix: MESSAGE_BASE });
+  await app.register(order.routes, { prefix: ORDER_BASE });
+  await app.register(realtime.routes, { prefix: WS_BASE });
   await mountFileServices(app, ctx);
   await serveConsole(app, config);
   return app;

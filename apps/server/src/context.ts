@@ -1,10 +1,11 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { MessageType } from '@suanli/contracts';
 import type { CenterConfig } from './centers/centers';
 import type { Config } from './config';
 import type { Db, Engine } from './db/db';
 import type { SessionService } from './modules/auth/session.service';
 import type { ClusterAccountService } from './modules/cluster-account/cluster-account.service';
 import type { EventBus } from './realtime/bus';
-import type { MessageType } from '@suanli/contracts';
 
 export interface NewMessage {
   type: MessageType;
@@ -23,16 +24,25 @@ export type Notify = (userId: string, message: NewMessage) => Promise<void>;
  */
 export type NotifyEach = (userIds: readonly string[], message: NewMessage) => Promise<void>;
 
-/** What every module is built from (the composition root is buildApp). */
-export interface AppContext {
+/** What exists before any module: opened by buildApp from the config. */
+export interface Infra {
   config: Config;
   db: Db;
   engine: Engine;
   clock: () => number;
   centers: CenterConfig[];
+  bus: EventBus;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Infra plus the services every module may use, each from the module that owns it. Built once in boot order
+ * in app.ts and never changed afterwards; a module factory declares the part it needs with
+ * `Pick<AppContext, …>` (docs/adding-a-module.md).
+ */
+export interface AppContext extends Infra {
   sessions: SessionService;
   clusterAccounts: ClusterAccountService;
-  bus: EventBus;
   notify: Notify;
   notifyEach: NotifyEach;
 }

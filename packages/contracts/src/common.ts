@@ -11,7 +11,8 @@ export const EnvelopeMessage = Type.Object({ code: Type.Integer(), message: Type
 export function Envelope<T extends TSchema>(data: T) {
   return Type.Object({ message: EnvelopeMessage, data });
 }
-export type EnvelopeOf<T> = { message: { code: number; message: string }; data: T };
+export type EnvelopeMessage = Static<typeof EnvelopeMessage>;
+export type EnvelopeOf<T> = { message: EnvelopeMessage; data: T };
 
 export const PageQuery = Type.Object({
   pageNum: Type.Integer({ minimum: 1, default: 1 }),
@@ -31,3 +32,4 @@ export type Page<T> = { list: T[]; total: number; pageNum: number; pageSize: num
 
 export const Null = Type.Null();
 export const IdParams = Type.Object({ id: Id });
+export type IdParams = Static<typeof IdParams>;

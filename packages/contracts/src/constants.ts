@@ -10,7 +10,9 @@ export const SOCKET_KEEPALIVE_MS = 10_000;
 export const SOCKET_IDLE_CLOSE_MS = 60_000;
 /** WebSocket close code for a missing, unknown, expired or revoked token. */
 export const SOCKET_CLOSE_BAD_TOKEN = 4001;
-export const WS_PATH = '/gateway/ws/api/ws';
+/** Base of the gateway's sockets: live updates here, the web shell (`/shell`) later. */
+export const WS_BASE = '/gateway/ws/api';
+export const WS_PATH = `${WS_BASE}/ws`;
 
 export const SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
 export const SESSION_ABSOLUTE_TIMEOUT_MS = 12 * 3600_000;

@@ -1,12 +1,13 @@
+import { Type, type Static } from '@sinclair/typebox';
+
 /**
  * Dictionaries served by `GET /dicts/action/query/dict/{dictName}`. Values are the stable codes stored in
  * the database; labels are what the console shows.
  */
-export interface DictEntry {
-  dictLabel: string;
-  dictValue: string;
-  sort: number;
-}
+export const DictEntry = Type.Object({ dictLabel: Type.String(), dictValue: Type.String(), sort: Type.Integer() });
+export type DictEntry = Static<typeof DictEntry>;
+export const DictParams = Type.Object({ dictName: Type.String({ minLength: 1, maxLength: 64 }) });
+export type DictParams = Static<typeof DictParams>;
 
 export const JOB_STATES = [
   'CREATED', 'SUBMITTING', 'SUBMIT_FAILED', 'QUEUED', 'STARTING', 'RUNNING',

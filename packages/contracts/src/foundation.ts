@@ -14,6 +14,7 @@ export const CardType = Type.Object({
 export type CardType = Static<typeof CardType>;
 
 export const SubCenterStatus = Type.Union([Type.Literal('online'), Type.Literal('maintenance'), Type.Literal('offline')]);
+export type SubCenterStatus = Static<typeof SubCenterStatus>;
 
 export const SubCenter = Type.Object({
   id: Id,
@@ -34,6 +35,7 @@ export const Partition = Type.Object({
   cpusPerCard: Type.Integer(),
   memoryGBPerCard: Type.Number(),
 });
+export type Partition = Static<typeof Partition>;
 
 export const SubCenterDetail = Type.Composite([
   SubCenter,
@@ -46,6 +48,3 @@ export const SubCenterDetail = Type.Composite([
   }),
 ]);
 export type SubCenterDetail = Static<typeof SubCenterDetail>;
-
-export const DictEntrySchema = Type.Object({ dictLabel: Type.String(), dictValue: Type.String(), sort: Type.Integer() });
-export const DictParams = Type.Object({ dictName: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -22,6 +22,7 @@ export type CompPowerSource = CompPowerBucket['source'];
 export const CompPowers = Type.Object({ userId: Id, total: CardHours, items: Type.Array(CompPowerBucket) });
 export type CompPowers = Static<typeof CompPowers>;
 export const CompPowersParams = Type.Object({ userId: Id });
+export type CompPowersParams = Static<typeof CompPowersParams>;
 
 /** Card-seconds (integer storage) → 卡时 string with two decimals, rounded down. */
 export function formatCardHours(cardSeconds: number): string {

@@ -1,17 +1,10 @@
 import websocket from '@fastify/websocket';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ErrorCode, HTTP_STATUS_MESSAGES, SOCKET_CLOSE_BAD_TOKEN, WS_PATH } from '@suanli/contracts';
-import type { AppContext } from '../context';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { ErrorCode, HTTP_STATUS_MESSAGES, SOCKET_CLOSE_BAD_TOKEN, WS_BASE, WS_PATH } from '@suanli/contracts';
 import { AppError } from '../errors';
-import { SessionStateRepository } from './session-state.repository';
-import { SocketHub } from './socket-hub';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The live-updates hub of this process (tests shorten its timings; benches read its stats). */
-    wsHub: SocketHub;
-  }
-}
+import type { SessionService } from '../modules/auth/session.service';
+import type { SocketHub } from './socket-hub';
 
 /** Why a handshake's token was refused (10133/10157/10307), kept from preHandler to the socket handler. */
 const refused = new WeakMap<FastifyRequest, number>();
@@ -29,56 +22,48 @@ function originAllowed(req: FastifyRequest, allowed: Set<string>): boolean {
 }
 
 /**
- * `WS_PATH?token=…`: live updates for the signed-in user.
+ * Registered under WS_BASE. `WS_PATH?token=…`: live updates for the signed-in user.
  * - Foreign Origin → the upgrade is refused with HTTP 403 (no socket is ever opened).
  * - Missing/unknown/expired/revoked token → the handshake completes and the socket is closed at once with
  *   4001, reason the session code, so the console can tell "log in again" from a network failure.
  * - Silent for 60 s → closed with 4008; sessions re-checked every 60 s → 4001 when revoked or expired.
  */
-export async function registerWs(app: FastifyInstance, ctx: AppContext) {
-  const sessionState = new SessionStateRepository(ctx.db);
-  const hub = new SocketHub(ctx.bus, (ids) => sessionState.invalid(ids, ctx.clock()), app.log);
-  app.decorate('wsHub', hub);
-  app.addHook('preClose', () => hub.close());
-  const allowedOrigins = new Set(ctx.config.allowedOrigins.map((o) => o.replace(/\/+$/, '')));
+export function wsRoutes(hub: SocketHub, sessions: SessionService, allowedOrigins: Set<string>): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    // @fastify/websocket adds an onRequest and an onResponse hook to every route of the scope it is
+    // registered in; registered in this plugin, only the socket routes pay them, not every API call.
+    await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
-  // @fastify/websocket adds an onRequest and an onResponse hook to every route of the scope it is
-  // registered in; registered here, only the socket route pays them, not every API call.
-  await app.register(async (scope) => {
-    await scope.register(websocket, { options: { maxPayload: 64 * 1024 } });
-    registerSocketRoute(scope, ctx, hub, allowedOrigins);
-  });
-}
-
-function registerSocketRoute(app: FastifyInstance, ctx: AppContext, hub: SocketHub, allowedOrigins: Set<string>) {
-  app.get<{ Querystring: { token?: string } }>(
-    WS_PATH,
-    {
-      websocket: true,
-      // The token travels in the query (browsers cannot set headers on a WebSocket), so the header-based
-      // auth hook is skipped and the token is verified here.
-      config: { public: true },
-      onRequest: async (req) => {
-        if (!originAllowed(req, allowedOrigins)) throw new AppError(ErrorCode.NO_PERMISSION, HTTP_STATUS_MESSAGES[403], 403);
+    app.get(
+      WS_PATH.slice(WS_BASE.length),
+      {
+        websocket: true,
+        // The token travels in the query (browsers cannot set headers on a WebSocket), so the header-based
+        // auth hook is skipped and the token is verified here.
+        config: { public: true },
+        onRequest: async (req) => {
+          if (!originAllowed(req, allowedOrigins)) throw new AppError(ErrorCode.NO_PERMISSION, HTTP_STATUS_MESSAGES[403], 403);
+        },
+        preHandler: async (req) => {
+          // No querystring schema: a repeated or odd token must end as a 4001 close, not a 1005 answer.
+          const { token } = req.query as { token?: unknown };
+          try {
+            req.principal = await sessions.verify(typeof token === 'string' ? token : undefined);
+          } catch (err) {
+            // Anything but a session verdict (e.g. the database is down) fails the upgrade with 500 instead.
+            if (!(err instanceof AppError)) throw err;
+            refused.set(req, err.code);
+          }
+        },
       },
-      preHandler: async (req) => {
-        const token = typeof req.query.token === 'string' ? req.query.token : undefined;
-        try {
-          req.principal = await ctx.sessions.verify(token);
-        } catch (err) {
-          // Anything but a session verdict (e.g. the database is down) fails the upgrade with 500 instead.
-          if (!(err instanceof AppError)) throw err;
-          refused.set(req, err.code);
+      (socket, req) => {
+        const p = req.principal;
+        if (!p) {
+          socket.close(SOCKET_CLOSE_BAD_TOKEN, String(refused.get(req) ?? ErrorCode.NOT_LOGGED_IN));
+          return;
         }
+        hub.add(socket, p.userId, p.sessionId);
       },
-    },
-    (socket, req) => {
-      const p = req.principal;
-      if (!p) {
-        socket.close(SOCKET_CLOSE_BAD_TOKEN, String(refused.get(req) ?? ErrorCode.NOT_LOGGED_IN));
-        return;
-      }
-      hub.add(socket, p.userId, p.sessionId);
-    },
-  );
+    );
+  };
 }

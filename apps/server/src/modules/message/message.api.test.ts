@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WsEvent } from '@suanli/contracts';
-import { createMessageService } from './message.service';
+import { createMessageModule } from './message.module';
 import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
 
 const BASE = '/gateway/foundation/api/v1/message';
@@ -48,7 +48,7 @@ describe.each(engines)('message api (%s)', (engine) => {
     const u = await freshUser('many');
     const events: WsEvent[] = [];
     const off = t.app.ctx.bus.subscribe((uid, e) => uid === u.userId && events.push(e));
-    await createMessageService(t.app.ctx).notifyMany(u.userId, [
+    await createMessageModule(t.app.ctx).service.notifyMany(u.userId, [
       { type: 'system', title: '一', content: 'a' },
       { type: 'order', title: '二', content: 'b' },
       { type: 'team', title: '三', content: 'c' },
@@ -121,7 +121,7 @@ describe.each(engines)('message api (%s)', (engine) => {
     const types = ['system', 'task', 'order'] as const;
     // Several batches (each batch shares one createTime) so ids order within and across milliseconds.
     for (let b = 0; b < 3; b++) {
-      await createMessageService(t.app.ctx).notifyMany(
+      await createMessageModule(t.app.ctx).service.notifyMany(
         u.userId,
         Array.from({ length: 9 }, (_, i) => ({ type: types[(b * 9 + i) % 3], title: `m${b * 9 + i}`, content: '' })),
       );
@@ -149,7 +149,7 @@ describe.each(engines)('message api (%s)', (engine) => {
   it('totals stay exact through concurrent notify, repeated and overlapping view, and view/all', async () => {
     const u = await freshUser('totals');
     const other = await freshUser('totals-other');
-    const service = createMessageService(t.app.ctx);
+    const service = createMessageModule(t.app.ctx).service;
     await service.notifyMany(u.userId, Array.from({ length: 20 }, (_, i) => ({ type: i % 2 ? 'task' : 'order', title: `${i}`, content: '' })));
     await t.app.ctx.notify(other.userId, { type: 'task', title: '别人的', content: '' });
     const ids = (await list(u.token)).list.map((m: any) => m.id);

@@ -1,13 +1,10 @@
 import type { Insertable, Transaction } from 'kysely';
-import type { MessageType } from '@suanli/contracts';
+import type { MessageQueryBody } from '@suanli/contracts';
 import type { Db } from '../../db/db';
 import { prepare } from '../../db/prepared';
 import type { Database, MessagesTable } from '../../db/schema';
 
-export interface MessageFilter {
-  viewed?: boolean;
-  type?: MessageType;
-}
+export type MessageFilter = Pick<MessageQueryBody, 'viewed' | 'type'>;
 
 /** A change to message_counts: `n` more (or fewer) messages of that user, type and read state. */
 type CountDelta = { user_id: string; type: string; viewed: number; n: number };

@@ -1,9 +1,10 @@
-import { MESSAGE_TYPES, WS_UNREAD_INCREMENT, type Message, type MessageType, type Page } from '@suanli/contracts';
-import type { AppContext, NewMessage } from '../../context';
+import { MESSAGE_TYPES, WS_UNREAD_INCREMENT, type Message, type MessagePage, type MessageQueryBody, type MessageType } from '@suanli/contracts';
+import type { NewMessage } from '../../context';
 import type { MessagesTable } from '../../db/schema';
 import { newId } from '../../lib/id';
+import type { EventBus } from '../../realtime/bus';
 import type { Principal } from '../auth/session.service';
-import { MessageRepository, type MessageFilter } from './message.repository';
+import type { MessageFilter, MessageRepository } from './message.repository';
 
 const toMessage = (r: MessagesTable): Message => ({
   id: r.id,
@@ -22,13 +23,13 @@ const toMessage = (r: MessagesTable): Message => ({
  * of that user on every gateway process.
  */
 export class MessageService {
-  private readonly repo: MessageRepository;
+  constructor(
+    private readonly repo: MessageRepository,
+    private readonly clock: () => number,
+    private readonly bus: EventBus,
+  ) {}
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new MessageRepository(ctx.db);
-  }
-
-  async query(p: Principal, q: { pageNum: number; pageSize: number } & MessageFilter): Promise<Page<Message>> {
+  async query(p: Principal, q: MessageQueryBody): Promise<MessagePage> {
     const filter: MessageFilter = { viewed: q.viewed, type: q.type };
     // The total comes first: it tells the page query from which end a deep page is nearer.
     const total = await this.repo.count(p.userId, filter);
@@ -57,10 +58,10 @@ export class MessageService {
   /** Several messages for one user in one insert and one push (`count: n`), e.g. a batch of task states. */
   async notifyMany(userId: string, messages: NewMessage[]): Promise<void> {
     if (!messages.length) return;
-    const now = this.ctx.clock();
+    const now = this.clock();
     const rows = messages.map((m) => toRow(userId, m, now));
     await this.repo.insertMany(rows);
-    await this.ctx.bus.publish(userId, { businessType: WS_UNREAD_INCREMENT, data: { count: rows.length } });
+    await this.bus.publish(userId, { businessType: WS_UNREAD_INCREMENT, data: { count: rows.length } });
   }
 
   /**
@@ -74,9 +75,9 @@ export class MessageService {
     const event = { businessType: WS_UNREAD_INCREMENT, data: { count: 1 } } as const;
     for (let i = 0; i < ids.length; i += NOTIFY_EACH_BATCH) {
       const batch = ids.slice(i, i + NOTIFY_EACH_BATCH);
-      const now = this.ctx.clock();
+      const now = this.clock();
       await this.repo.insertMany(batch.map((userId) => toRow(userId, message, now)));
-      await Promise.all(batch.map((userId) => this.ctx.bus.publish(userId, event)));
+      await Promise.all(batch.map((userId) => this.bus.publish(userId, event)));
     }
   }
 }
@@ -98,8 +99,4 @@ function toRow(userId: string, m: NewMessage, now: number) {
     viewed: 0,
     create_time: now,
   };
-}
-
-export function createMessageService(ctx: AppContext): MessageService {
-  return new MessageService(ctx);
 }

@@ -1,24 +1,25 @@
 import { formatCardHours, type CompPowerSource, type CompPowers } from '@suanli/contracts';
 import type { CenterConfig } from '../../centers/centers';
-import type { AppContext } from '../../context';
 import { forbidden } from '../../errors';
 import type { Principal } from '../auth/session.service';
-import { CompPowerRepository } from './comp-power.repository';
+import type { CompPowerRepository } from './comp-power.repository';
 
 /** Remaining compute power (算力) of a user: the header's figure and the per-bucket breakdown. */
 export class CompPowerService {
-  private readonly repo: CompPowerRepository;
   private readonly centers: Map<string, CenterConfig>;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new CompPowerRepository(ctx.db);
-    this.centers = new Map(ctx.centers.map((c) => [c.id, c]));
+  constructor(
+    private readonly repo: CompPowerRepository,
+    centers: CenterConfig[],
+    private readonly clock: () => number,
+  ) {
+    this.centers = new Map(centers.map((c) => [c.id, c]));
   }
 
   async ofUser(p: Principal, userId: string): Promise<CompPowers> {
     // Only one's own balance; team balances will come with teams and their roles.
     if (userId !== p.userId) throw forbidden();
-    const rows = await this.repo.usable(userId, this.ctx.clock());
+    const rows = await this.repo.usable(userId, this.clock());
     let totalSeconds = 0;
     const items = rows.map((r) => {
       totalSeconds += Number(r.remaining);

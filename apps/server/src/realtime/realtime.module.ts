@@ -1,0 +1,15 @@
+import type { AppContext } from '../context';
+import { SessionStateRepository } from './session-state.repository';
+import { SocketHub } from './socket-hub';
+import { wsRoutes } from './ws';
+
+/**
+ * Live updates: the socket hub of this process (fed by the bus every module publishes to through `notify`)
+ * and the socket route under WS_BASE. buildApp closes the hub before the server stops.
+ */
+export function createRealtimeModule(deps: Pick<AppContext, 'db' | 'clock' | 'bus' | 'sessions' | 'config' | 'log'>) {
+  const sessionState = new SessionStateRepository(deps.db);
+  const hub = new SocketHub(deps.bus, (ids) => sessionState.invalid(ids, deps.clock()), deps.log);
+  const allowedOrigins = new Set(deps.config.allowedOrigins.map((o) => o.replace(/\/+$/, '')));
+  return { hub, routes: wsRoutes(hub, deps.sessions, allowedOrigins) };
+}
