@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createPgDatabase, createTestApp, REDIS_URL, type TestApp } from '../../test/harness';
 import { listeningPort, startProcess, stopProcess } from '../../test/process';
-import { closedWithin, connect, wsUrl } from './test-client';
+import { closedWithin, connect, wsUrl } from '../../test/ws-client';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const increment = (count: number) => ({ businessType: 'notice.unread.increment', data: { count } });

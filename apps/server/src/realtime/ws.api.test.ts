@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SOCKET_CLOSE_BAD_TOKEN, SOCKET_CLOSE_IDLE } from '@suanli/contracts';
 import { createTestApp, engines, type TestApp } from '../../test/harness';
 import { DEFAULT_TIMINGS } from './socket-hub';
-import { closedWithin, connect, openSocket, wsUrl, type TestSocket } from './test-client';
+import { closedWithin, connect, openSocket, wsUrl, type TestSocket } from '../../test/ws-client';
 
 const increment = (count: number) => ({ businessType: 'notice.unread.increment', data: { count } });
 
