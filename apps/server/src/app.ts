@@ -12,6 +12,7 @@ import type { AppContext, Infra } from './context';
 import { migrate, openDb } from './db/db';
 import { SessionRepository } from './modules/auth/session.repository';
 import { SessionService } from './modules/auth/session.service';
+import { createMailModule } from './mail/mail.module';
 import { createClusterAccountModule } from './modules/cluster-account/cluster-account.module';
 import { createFoundationModule } from './modules/foundation/foundation.module';
 import { createMessageModule } from './modules/message/message.module';
@@ -58,10 +59,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const sessions = new SessionService(new SessionRepository(handle.db), config.clock, bus);
   const message = createMessageModule(infra);
   const clusterAccount = createClusterAccountModule(infra);
+  const mail = createMailModule(infra);
   const ctx: AppContext = Object.freeze({
     ...infra,
     sessions,
     clusterAccounts: clusterAccount.service,
+    sender: mail.sender,
     notify: message.notify,
     notifyEach: message.notifyEach,
   });

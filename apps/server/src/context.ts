@@ -5,6 +5,7 @@ import type { Config } from './config';
 import type { Db, Engine } from './db/db';
 import type { SessionService } from './modules/auth/session.service';
 import type { ClusterAccountService } from './modules/cluster-account/cluster-account.service';
+import type { Sender } from './mail/sender';
 import type { EventBus } from './realtime/bus';
 
 export interface NewMessage {
@@ -43,6 +44,8 @@ export interface Infra {
 export interface AppContext extends Infra {
   sessions: SessionService;
   clusterAccounts: ClusterAccountService;
+  /** Verification codes by e-mail or SMS (mail.module.ts). */
+  sender: Sender;
   notify: Notify;
   notifyEach: NotifyEach;
 }

@@ -32,7 +32,6 @@ import {
 import type { AppContext } from '../../context';
 import { AppError, invalid } from '../../errors';
 import { ok } from '../../lib/reply';
-import { createSender } from '../../mail/sender';
 import { principal, tokenOf } from '../../plugins/auth';
 import { AVATAR_FILE_PATTERN, AvatarStore, IMAGE_TYPES } from './avatar';
 import { LoginFailureRepository } from './login-failure.repository';
@@ -46,7 +45,7 @@ import { VerificationCodeService } from './verification-code.service';
 /** Wires the user service from the app context (routes here, the demo seed in seed.ts). */
 export function createUserService(app: FastifyInstance, ctx: AppContext): { service: UserService; rsa: RsaKeyService } {
   const rsa = new RsaKeyService(new RsaKeyRepository(ctx.db), ctx.clock);
-  const codes = new VerificationCodeService(new VerificationCodeRepository(ctx.db), createSender(ctx.config, app.log), ctx.clock, (err) =>
+  const codes = new VerificationCodeService(new VerificationCodeRepository(ctx.db), ctx.sender, ctx.clock, (err) =>
     app.log.error({ err }, 'sending a verification code failed'),
   );
   const service = new UserService({
