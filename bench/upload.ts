@@ -54,7 +54,7 @@ async function peakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result
   }
 }
 
-// The uploader runs unchanged; in Node it reads the file and talks HTTP through node-transport.ts (plain
+// The uploader runs unchanged; in Node it reads the file and talks HTTP through support/node-transport.ts (plain
 // read streams + node:http, what a browser does natively) unless BENCH_WEB_TRANSPORT=1 (fs.openAsBlob +
 // Node's fetch: ~2.3 CPU-s per GiB more on the client).
 const webTransport = process.env.BENCH_WEB_TRANSPORT === '1';

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomInt } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { body, createTestApp, engines, REDIS_URL, type TestApp } from '../test/harness';
 import { localWindow } from './plugins/rate-limit';
 
@@ -119,6 +122,40 @@ describe('file transfer rate limit', () => {
       expect(last).toBe(429);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('console static files', () => {
+  it('are never counted against the API rate limit; hashed assets are immutable for a year, index.html is revalidated', async () => {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'suanli-console-dist-'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>算力调度服务平台</title>');
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'assets/index-Bx1y2z3A.js'), 'export {};');
+    const t = await createTestApp('sqlite', { consoleDist: dist, rateLimit: { max: 3, timeWindowMs: 60_000 } });
+    try {
+      const get = (url: string) => t.app.inject({ method: 'GET', url, remoteAddress: '10.3.3.3' });
+      // Far more page loads than the API budget allows, each with its HTML and a script.
+      for (let i = 0; i < 20; i++) {
+        const html = await get(i % 2 ? '/console/storage' : '/console/');
+        expect(html.statusCode).toBe(200);
+        expect(html.headers['cache-control']).toBe('no-cache');
+        expect(html.headers['content-type']).toContain('text/html');
+        const js = await get('/console/assets/index-Bx1y2z3A.js');
+        expect(js.statusCode).toBe(200);
+        expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      }
+      // A script of an older release is a 404, not index.html served under a script's name.
+      const gone = await get('/console/assets/index-OLD.js');
+      expect(gone.statusCode).toBe(404);
+      expect(gone.headers['content-type']).toContain('text/plain');
+      // The API budget is untouched by all of that.
+      const api = () => get('/gateway/user/api/v1/user/rsa-key');
+      for (let i = 0; i < 3; i++) expect((await api()).statusCode).toBe(200);
+      expect((await api()).statusCode).toBe(429);
+    } finally {
+      await t.close();
+      fs.rmSync(dist, { recursive: true, force: true });
     }
   });
 });

@@ -113,21 +113,30 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   return app;
 }
 
-/** The built SPA under /console, with history fallback to index.html; `/` goes to the default route. */
+/**
+ * The built SPA under /console, with history fallback to index.html; `/` goes to the default route. Its
+ * files are not API calls and skip the rate limit (`staticFiles`). Hashed assets never change under their
+ * name, so browsers keep them a year without asking again; index.html is revalidated on every load so a
+ * new release is picked up at once.
+ */
 async function serveConsole(app: FastifyInstance, config: Config) {
   const dist = config.consoleDist;
   const hasConsole = dist && fs.existsSync(path.join(dist, 'index.html'));
-  app.get('/', { config: { public: true }, schema: { hide: true } }, (_req, reply) => reply.redirect('/console/training'));
+  app.get('/', { config: { public: true, staticFiles: true }, schema: { hide: true } }, (_req, reply) => reply.redirect('/console/training'));
   if (!hasConsole) return;
-  await app.register(fastifyStatic, { root: dist, serve: false });
+  // Cache headers are set here per kind of file, not by the plugin (its default would be max-age=0).
+  await app.register(fastifyStatic, { root: dist, serve: false, cacheControl: false });
   const indexHtml = fs.readFileSync(path.join(dist, 'index.html'));
   const sendIndex = (_req: unknown, reply: import('fastify').FastifyReply) =>
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
-  app.get('/console', { config: { public: true }, schema: { hide: true } }, sendIndex);
-  app.get('/console/*', { config: { public: true }, schema: { hide: true } }, (req, reply) => {
+  const route = { config: { public: true, staticFiles: true }, schema: { hide: true } };
+  app.get('/console', route, sendIndex);
+  app.get('/console/*', route, (req, reply) => {
     const rel = (req.params as { '*': string })['*'];
-    if (rel.startsWith('assets/') && fs.existsSync(path.join(dist, rel))) {
-      return reply.header('cache-control', 'public, max-age=31536000, immutable').sendFile(rel);
+    if (rel.startsWith('assets/')) {
+      if (fs.existsSync(path.join(dist, rel))) return reply.header('cache-control', 'public, max-age=31536000, immutable').sendFile(rel);
+      // An asset of an older release: a clear 404, not index.html under a script's name.
+      return reply.code(404).header('cache-control', 'no-cache').type('text/plain; charset=utf-8').send('Not Found');
     }
     return sendIndex(req, reply);
   });

@@ -10,6 +10,8 @@ declare module 'fastify' {
     public?: boolean;
     /** Data-plane routes (file transfer) counted against a per-IP limit 20× the API's. */
     bulk?: boolean;
+    /** The console's own static files: never counted against an API rate limit (a reload fetches dozens). */
+    staticFiles?: boolean;
   }
 }
 

@@ -85,6 +85,9 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
   }
 
   app.addHook('onRequest', async (req, reply) => {
+    // The console's HTML, scripts and styles are files, not API calls: one page load fetches dozens of
+    // them, so counting them got a user who reloads a few times a minute refused his own app.
+    if (req.routeOptions.config?.staticFiles) return;
     const isBulk = req.routeOptions.config?.bulk;
     const wait = await (isBulk ? bulk(`bulk:${req.ip}`, req) : api(req.ip, req));
     if (wait > 0) {
