@@ -47,7 +47,7 @@ if (want('unit')) projects.push('contracts', 'server-unit', 'console', 'bench');
 if (want('api')) projects.push('server-api');
 if (projects.length) run('unit + api + integration', 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p])]);
 if (want('e2e')) {
-  run('console build', 'npm', ['run', 'build', '-w', 'apps/console']);
+  run('console + user guide build', 'npm', ['run', 'build']);
   run('e2e (Chromium)', 'npx', ['vitest', 'run', '--project', 'e2e']);
 }
 console.log('\n✓ all requested tiers passed');

@@ -21,6 +21,7 @@ import { userRoutes } from './modules/user/user.routes';
 import { registerAuth } from './plugins/auth';
 import { registerClosing } from './plugins/closing';
 import { registerEnvelope } from './plugins/envelope';
+import { registerGuide } from './plugins/guide';
 import { registerRateLimit } from './plugins/rate-limit';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { createBus } from './realtime/bus';
@@ -110,6 +111,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(realtime.routes, { prefix: WS_BASE });
   await mountFileServices(app, ctx);
   await serveConsole(app, config);
+  await registerGuide(app, config);
   return app;
 }
 

@@ -17,6 +17,8 @@ export interface Config {
   centersFile: string;
   /** Built console (`apps/console/dist`); served at /console when it exists. */
   consoleDist?: string;
+  /** Built user guide (`dist/guide`, scripts/build-guide.mjs); served at /guide when it exists. */
+  guideDist?: string;
   /**
    * Proxies whose X-Forwarded-For is believed (Fastify `trustProxy`: false, true, or a list of addresses/CIDRs). Off by default: trusting any sender would let a client pick its own IP and walk past
    * the per-IP rate limits. Behind nginx on the same host: TRUST_PROXY=127.0.0.1.
@@ -50,6 +52,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisChannel: env.REDIS_CHANNEL || undefined,
     centersFile: path.resolve(env.CENTERS_FILE ?? path.join(repoRoot, 'config/centers.yaml')),
     consoleDist: path.resolve(env.CONSOLE_DIST ?? path.join(repoRoot, 'apps/console/dist')),
+    guideDist: path.resolve(env.GUIDE_DIST ?? path.join(repoRoot, 'dist/guide')),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     allowedOrigins: (env.ALLOWED_ORIGINS ?? `${publicUrl},http://127.0.0.1:${port},http://localhost:5173`)
       .split(',')

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// Copies the user guide's screenshots from the last e2e run (e2e/artifacts/, written by `npm run test:e2e`
+// and not committed) into docs/guide/images/, which is committed. Run it after an e2e run whenever the
+// console's look changed, check the images, and commit them with the guide pages that show them.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const from = path.join(repoRoot, 'e2e/artifacts');
+const to = path.join(repoRoot, 'docs/guide/images');
+
+/** e2e screenshot (e2e/*.e2e.ts `env.shot` name) → guide image name. */
+const SHOTS = {
+  '00-login': 'login',
+  '01-register': 'register',
+  '03-user-center': 'user-center',
+  '05-unread-badge': 'header',
+  '06-messages': 'messages',
+  'storage-01-empty': 'storage-empty',
+  'storage-02-drag-over': 'storage-drag',
+  'storage-03-upload-panel-progress': 'upload-progress',
+  'storage-05-listing': 'storage-listing',
+  'storage-06-folder-picker': 'storage-move',
+  'storage-09-resume-done': 'upload-resume',
+};
+
+const missing = Object.keys(SHOTS).filter((s) => !fs.existsSync(path.join(from, `${s}.png`)));
+if (missing.length) {
+  console.error(`✗ not in e2e/artifacts (run npm run test:e2e first): ${missing.join(', ')}`);
+  process.exit(1);
+}
+fs.mkdirSync(to, { recursive: true });
+for (const [shot, name] of Object.entries(SHOTS)) {
+  fs.copyFileSync(path.join(from, `${shot}.png`), path.join(to, `${name}.png`));
+  console.log(`${shot}.png → docs/guide/images/${name}.png`);
+}
