@@ -3,6 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { APP_CLIENT_ID } from '@suanli/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter, RouterProvider } from 'react-router';
+import { COMP_POWER_URL, HELP_DOC_URL } from '../config';
 import { queryClient } from '../query-client';
 import { useUserStore } from '../stores/user-store';
 import { AppHeader } from './app-header';
@@ -125,12 +126,28 @@ describe('header', () => {
     expect(useUserStore.getState().userInfo).toEqual({});
   });
 
-  it('opens the help documentation in a new window', async () => {
+  it('opens the user guide the gateway serves (the configured help URL) in a new window', async () => {
     renderHeader();
     fireEvent.click(screen.getByTestId('header-avatar'));
     const help = await screen.findByTestId('user-menu-help');
     expect(help.getAttribute('target')).toBe('_blank');
-    expect(help.getAttribute('href')).toMatch(/^https?:\/\//);
+    expect(help.getAttribute('rel')).toContain('noopener');
+    // No VITE_HELP_URL in the test build: the default is the shipped guide (apps/server/src/plugins/guide.ts).
+    expect(HELP_DOC_URL).toBe('/guide/');
+    expect(help.getAttribute('href')).toBe(HELP_DOC_URL);
+  });
+
+  it('links 剩余算力 to the user guide\'s page on compute power, in a new window', async () => {
+    renderHeader();
+    const power = screen.getByTestId('header-comp-power');
+    expect(power.tagName).toBe('A');
+    expect(COMP_POWER_URL).toBe('/guide/compute-power.html');
+    expect(power.getAttribute('href')).toBe(COMP_POWER_URL);
+    expect(power.getAttribute('target')).toBe('_blank');
+    expect(power.getAttribute('rel')).toContain('noopener');
+    // The tooltip says what a click does.
+    fireEvent.mouseEnter(power);
+    expect(await screen.findByText('暂无可用算力，点击了解如何获取算力')).toBeTruthy();
   });
 
   it('goes to the message centre from the bell', async () => {
