@@ -1,0 +1,93 @@
+// The user guide from the console's header (issue 8 items 11, 12): 帮助文档 and 剩余算力 open the guide the
+// gateway serves, in a new window, readable on a phone, with every image and the stylesheet loading.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildGuide } from '../scripts/build-guide.mjs';
+import { createUser, signIn } from './support/auth';
+import { startE2e, type E2eEnv } from './support/env';
+
+let env: E2eEnv;
+let guideDist: string;
+beforeAll(async () => {
+  guideDist = fs.mkdtempSync(path.join(os.tmpdir(), 'suanli-e2e-guide-'));
+  buildGuide({ outDir: guideDist });
+  env = await startE2e({ guideDist });
+});
+afterAll(async () => {
+  await env?.close();
+  if (guideDist) fs.rmSync(guideDist, { recursive: true, force: true });
+});
+
+/** Failed requests and script errors of a page, to assert a guide page loads whole and clean. */
+function watch(page: Page) {
+  const problems: string[] = [];
+  page.on('requestfailed', (r) => problems.push(`failed: ${r.url()}`));
+  page.on('response', (r) => {
+    // The browser's own favicon probe is not part of the page.
+    if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) problems.push(`${r.status()}: ${r.url()}`);
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  return problems;
+}
+
+/** Every <img> (lazy ones made eager) loads with real pixels. */
+const imagesLoaded = (page: Page) =>
+  page.evaluate(async () => {
+    const images = Array.from(document.images);
+    for (const img of images) img.loading = 'eager';
+    await Promise.all(images.map((img) => img.decode().catch(() => undefined)));
+    return images.every((img) => img.complete && img.naturalWidth > 0);
+  });
+
+describe('user guide from the header', () => {
+  it('帮助文档 opens the guide in a new window; 剩余算力 opens its compute-power page', async () => {
+    const { password, user } = await createUser(env);
+    const { page, context } = await env.newPage();
+    await signIn(page, user.username, password);
+
+    await page.getByTestId('header-avatar').click();
+    const [help] = await Promise.all([context.waitForEvent('page'), page.getByTestId('user-menu-help').click()]);
+    const helpProblems = watch(help);
+    await help.waitForLoadState('load');
+    expect(new URL(help.url()).pathname).toBe('/guide/');
+    await expect(help.locator('h1').textContent()).resolves.toBe('用户指南');
+    await expect(help.title()).resolves.toBe('算力调度服务平台 用户指南');
+    // The stylesheet applied (the navigation is a styled list, not bullets).
+    await expect(help.locator('.toc ul').evaluate((el) => getComputedStyle(el).listStyleType)).resolves.toBe('none');
+    // Through the navigation to the storage page: its screenshots load.
+    await help.locator('.toc').getByText('存储管理').click();
+    await help.waitForURL(/\/guide\/storage\.html$/);
+    await expect(help.locator('h1').textContent()).resolves.toBe('存储管理');
+    await expect.poll(() => help.locator('img').count()).toBeGreaterThanOrEqual(4);
+    await expect.poll(() => imagesLoaded(help), { timeout: 10_000 }).toBe(true);
+    await env.shot(help, 'guide-01-storage');
+    expect(helpProblems).toEqual([]);
+
+    const [power] = await Promise.all([context.waitForEvent('page'), page.getByTestId('header-comp-power').click()]);
+    await power.waitForLoadState('load');
+    expect(new URL(power.url()).pathname).toBe('/guide/compute-power.html');
+    await expect(power.locator('h1').textContent()).resolves.toBe('算力');
+    await expect(power.getByText('1 张加速卡运行 1 小时 = 1 卡时').count()).resolves.toBe(1);
+    // The console page itself stayed where it was.
+    expect(new URL(page.url()).pathname).toBe('/console/training');
+    await context.close();
+  });
+
+  it('reads on a 375 px phone without horizontal scrolling', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 375, height: 800 }, locale: 'zh-CN', baseURL: env.baseUrl, isMobile: true });
+    const page = await context.newPage();
+    for (const name of ['index', 'account', 'profile', 'messages', 'storage', 'centers', 'compute-power']) {
+      await page.goto(`/guide/${name}.html`);
+      await expect.poll(() => imagesLoaded(page), { timeout: 10_000 }).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), name).toBeLessThanOrEqual(375);
+    }
+    await page.goto('/guide/storage.html');
+    await env.shot(page, 'guide-02-phone');
+    await context.close();
+  });
+});
