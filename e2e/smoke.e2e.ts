@@ -11,7 +11,7 @@ it('serves the console and lands an anonymous visitor on the login page with Chi
   const { page, context } = await env.newPage();
   await page.goto('/console/');
   await page.waitForURL(/\/console\/login/);
-  await expect(page.title()).resolves.toBe('算力调度服务平台');
+  await expect.poll(() => page.title()).toBe('登录 - 算力调度服务平台');
   await page.getByText('登录').first().waitFor();
   await env.shot(page, '00-login');
   await context.close();

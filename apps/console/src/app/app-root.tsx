@@ -2,12 +2,14 @@ import { useEffect } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { startLiveUpdates } from './live-updates';
 import { setNavigate } from './navigation';
+import { PageTitle } from './page-title';
 import { queryClient } from './query-client';
 import { syncUserAcrossTabs } from './stores/user-store';
 
 /**
  * The root of every route: lends the router's navigate to code outside React and keeps the live-updates
- * socket and the cross-tab user sync running for the app's lifetime (the socket waits for a token itself).
+ * socket and the cross-tab user sync running for the app's lifetime (the socket waits for a token itself),
+ * and keeps the tab title on the current route's.
  */
 export function AppRoot() {
   const navigate = useNavigate();
@@ -25,5 +27,10 @@ export function AppRoot() {
     };
   }, []);
 
-  return <Outlet />;
+  return (
+    <>
+      <PageTitle />
+      <Outlet />
+    </>
+  );
 }

@@ -3,7 +3,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { createMemoryRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
 import { menuPath } from './menu';
 import { Providers } from './providers';
-import { buildRoutes, menuKeyOf, type RouteHandle } from './routes';
+import { pageTitle } from './page-title';
+import { buildRoutes, LAYOUT_ROUTES, menuKeyOf, PLAIN_ROUTES, type RouteHandle } from './routes';
 import { useUserStore } from './stores/user-store';
 
 /** Every route of the spec's table (design/console.md), with parameters filled in. */
@@ -87,6 +88,16 @@ describe('route table', () => {
   });
 });
 
+describe('page titles', () => {
+  it('gives every route of the table its own Chinese title', () => {
+    for (const route of [...LAYOUT_ROUTES, ...PLAIN_ROUTES]) {
+      expect(route.title, route.path).toMatch(/^[\u4e00-\u9fa5A-Za-z]+$/);
+      expect(pageTitle(route.title)).toBe(`${route.title} - 算力调度服务平台`);
+    }
+    expect(pageTitle()).toBe('算力调度服务平台');
+  });
+});
+
 describe('navigation through the real route table', () => {
   class IdleSocket {
     readyState = 0;
@@ -149,5 +160,17 @@ describe('navigation through the real route table', () => {
     useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', token: 't1', createTime: 1 });
     renderAt('/quantum');
     expect(await screen.findByTestId('coming-soon')).toBeTruthy();
+  });
+
+  it('names the browser tab after the page, the same way on every page', async () => {
+    useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', token: 't1', createTime: 1 });
+    const router = renderAt('/quantum');
+    await waitFor(() => expect(document.title).toBe('量子计算 - 算力调度服务平台'));
+    await router.navigate('/public-data/detail/dataset/2');
+    await waitFor(() => expect(document.title).toBe('公共资源详情 - 算力调度服务平台'));
+    cleanup();
+    useUserStore.getState().clearUser();
+    renderAt('/login/register');
+    await waitFor(() => expect(document.title).toBe('注册 - 算力调度服务平台'));
   });
 });

@@ -3,6 +3,7 @@ import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { PageLoading } from '../shared/ui/page-loading';
 import { AppRoot } from './app-root';
+import { RouteError } from './route-error';
 
 /**
  * THE route table (design/console.md): every route of the spec with its menu key and its page, each route
@@ -120,9 +121,10 @@ export function menuKeyOf(route: Pick<AppRoute, 'path' | 'menuKey'>): string {
   return route.menuKey ?? route.path.split('/')[1];
 }
 
+/** Each page gets its handle (menu key, tab title) and the Chinese error page with a retry. */
 function toRouteObject(route: AppRoute): RouteObject {
   const handle: RouteHandle = { menuKey: menuKeyOf(route), title: route.title };
-  return { path: route.path, handle, lazy: async () => ({ Component: await route.page() }) };
+  return { path: route.path, handle, ErrorBoundary: RouteError, lazy: async () => ({ Component: await route.page() }) };
 }
 
 export function buildRoutes(): RouteObject[] {
@@ -130,10 +132,13 @@ export function buildRoutes(): RouteObject[] {
     {
       Component: AppRoot,
       HydrateFallback: PageLoading,
+      // Catches what fails outside a page: a layout that does not load or render.
+      ErrorBoundary: RouteError,
       children: [
         {
           path: '/',
           lazy: () => import('./layout/basic-layout').then((m) => ({ Component: m.BasicLayout })),
+          ErrorBoundary: RouteError,
           children: [
             { index: true, element: <Navigate to={DEFAULT_ROUTE} replace /> },
             ...REDIRECTS.map((r) => ({ path: r.path, element: <Navigate to={r.to} replace /> })),
@@ -142,6 +147,7 @@ export function buildRoutes(): RouteObject[] {
         },
         {
           lazy: () => import('./layout/plain-layout').then((m) => ({ Component: m.PlainLayout })),
+          ErrorBoundary: RouteError,
           children: PLAIN_ROUTES.map(toRouteObject),
         },
         { path: '*', element: <Navigate to="/" replace /> },
