@@ -101,6 +101,8 @@ describe('account journey', () => {
     // The other session's next call answers 10307: it must end on the login page keeping its place.
     await b.page.goto('/console/message');
     await b.page.waitForURL(/\/console\/login\?redirect=%2Fmessage|\/console\/login\?redirect=\/message/);
+    // …and say why, not only the server's 账号状态已变更.
+    await b.page.getByTestId('login-session-ended').getByText(/密码已在其他地方修改/).waitFor();
     await env.shot(b.page, '04-other-session-revoked');
     await a.context.close();
     await b.context.close();

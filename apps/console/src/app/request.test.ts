@@ -178,7 +178,7 @@ describe('the default client and the session-invalid redirect', () => {
     await expect(request.post('/gateway/foundation/api/v1/message/query', { data: {} })).rejects.toMatchObject({ code });
     expect(useUserStore.getState().userInfo).toEqual({});
     expect(window.localStorage.getItem(USER_STORAGE_KEY)).toBeNull();
-    expect(navigate).toHaveBeenCalledWith(`/login?redirect=${encodeURIComponent('/message?page=2')}`, { replace: true });
+    expect(navigate).toHaveBeenCalledWith(`/login?redirect=${encodeURIComponent('/message?page=2')}&reason=${code}`, { replace: true });
   });
 
   it('stays put when the session ends on a sign-in page', async () => {

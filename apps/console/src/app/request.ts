@@ -14,7 +14,7 @@ import { getToken } from './stores/user-store';
 configureTransport({
   getToken,
   headers: () => ({ 'Agent-Token': `Bearer ${AGENT_TOKEN}` }),
-  onSessionInvalid: (message) => expireSession(message),
+  onSessionInvalid: (message, code) => expireSession(message, code),
   notify: toast,
 });
 

@@ -30,10 +30,12 @@ export function endSession(options: { deliberate?: boolean } = {}): void {
  * where they were so the login page can bring them back. Parallel failing calls end up here together; the
  * keyed toast and the login-page check make that one toast and one navigation.
  */
-export function expireSession(serverMessage: string): void {
+export function expireSession(serverMessage: string, code?: number): void {
   const here = currentAppPath();
   endSession();
   toast.error(serverMessage, 'session-invalid');
   if (isPublicAuthPath(here)) return;
-  navigateTo(loginPathFor(here), { replace: true });
+  // `reason` lets the login page say why the session ended (features/auth/session-reason.ts).
+  const to = loginPathFor(here);
+  navigateTo(code === undefined ? to : `${to}${to.includes('?') ? '&' : '?'}reason=${code}`, { replace: true });
 }

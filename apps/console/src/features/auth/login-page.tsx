@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import { Alert } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toast } from '../../app/feedback';
 import { safeRedirect } from '../../app/navigation';
@@ -7,6 +8,7 @@ import { useUserStore } from '../../app/stores/user-store';
 import { login } from './api';
 import { AuthLayout } from './components/auth-layout';
 import { LoginForm, type LoginValues } from './components/login-form';
+import { sessionEndReason } from './session-reason';
 import { showLocalError } from './show-error';
 
 /** 登录: account + RSA-encrypted password; afterwards back to where the user was sent from. */
@@ -27,8 +29,11 @@ export function LoginPage() {
     onError: showLocalError,
   });
 
+  const ended = sessionEndReason(params.get('reason'));
+
   return (
     <AuthLayout title="欢迎登录" subtitle="使用用户名、手机号或邮箱登录算力调度服务平台">
+      {ended && <Alert type="warning" showIcon title="登录状态已失效" description={ended} style={{ marginBottom: 16 }} data-testid="login-session-ended" />}
       <LoginForm initialAccount={params.get('account') ?? ''} loading={signIn.isPending} onSubmit={(v) => signIn.mutate(v)} />
     </AuthLayout>
   );
