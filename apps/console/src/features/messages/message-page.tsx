@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
 import { useUnreadCount } from '../../app/unread';
+import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
 import { PageContainer } from '../../shared/ui/page-container';
 import { queryMessages, viewAllMessages, viewMessages, type MessageQuery } from './api';
 import { MessageTable } from './components/message-table';
@@ -20,6 +21,7 @@ export function MessagePage() {
   const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
   const [selectedIds, setSelectedIds] = useState<string[]>([]);
   const unread = useUnreadCount();
+  const screens = useBreakpoint();
 
   const query: MessageQuery = { ...page, viewed: VIEWED[readFilter], type };
   const list = useQuery({
@@ -55,7 +57,7 @@ export function MessagePage() {
 
   return (
     <PageContainer title="消息中心" description={unreadCount > 0 ? `您有 ${unreadCount} 条未读消息` : '暂无未读消息'}>
-      <Card styles={{ body: { display: 'flex', flexDirection: 'column', gap: 16 } }}>
+      <Card styles={{ body: { display: 'flex', flexDirection: 'column', gap: 16, padding: screens.sm ? 24 : 12 } }}>
         <MessageToolbar
           readFilter={readFilter}
           type={type}

@@ -5,6 +5,7 @@ import { App, Button, Card, Empty, Flex, Result, Skeleton } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { RequestError } from '../../app/request';
+import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
 import { PageContainer } from '../../shared/ui/page-container';
 import { useUploadStore } from '../../shared/upload';
 import type { FileApi } from './api';
@@ -35,6 +36,7 @@ export function StoragePage() {
   const path = normalizePath(params.get('path'));
   const api = useFileApi(center);
   const centerId = center?.id;
+  const screens = useBreakpoint();
 
   useEffect(() => {
     if (centerId) rememberCenter(centerId);
@@ -72,7 +74,7 @@ export function StoragePage() {
         </Flex>
       }
     >
-      <Card>
+      <Card styles={{ body: { padding: screens.sm ? 24 : 12 } }}>
         {centers.isLoading ? (
           <Skeleton active paragraph={{ rows: 8 }} />
         ) : centers.isError ? (

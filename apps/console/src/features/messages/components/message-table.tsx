@@ -1,6 +1,8 @@
 import { MESSAGE_TYPE_LABELS, type Message, type MessageType } from '@suanli/contracts';
-import { Badge, Button, Table, Tag, Typography, type TableColumnsType, type TablePaginationConfig } from 'antd';
+import { CheckOutlined } from '@ant-design/icons';
+import { Badge, Button, Flex, Table, Tag, Typography, type TableColumnsType, type TablePaginationConfig } from 'antd';
 import { dayjs } from '../../../shared/dayjs';
+import { useBreakpoint } from '../../../shared/hooks/use-breakpoint';
 import type { HTMLAttributes } from 'react';
 
 const TYPE_COLORS: Record<MessageType, string> = {
@@ -25,24 +27,49 @@ interface MessageTableProps {
   onExpand: (message: Message) => void;
 }
 
+const formatTime = (v: number) => dayjs(v).format('YYYY-MM-DD HH:mm:ss');
+
+/**
+ * From lg (992 px) up: 状态, 标题, 类型, 接收时间 and 操作 as columns; from md (768 px) the time moves into a
+ * line under the title. Narrower, the table keeps only the title: read state, type and time go under it
+ * and 标为已读 becomes an icon button, so a phone shows the titles without scrolling sideways.
+ */
 export function MessageTable(props: MessageTableProps) {
+  const screens = useBreakpoint();
+  const wide = screens.md;
   const columns: TableColumnsType<Message> = [
     {
       title: '状态',
       dataIndex: 'viewed',
       key: 'viewed',
       width: 90,
+      responsive: ['md'],
       render: (viewed: boolean) => (viewed ? <Badge status="default" text="已读" /> : <Badge status="processing" text="未读" />),
     },
     {
       title: '标题',
       dataIndex: 'title',
       key: 'title',
-      ellipsis: true,
+      ellipsis: { showTitle: false },
       render: (title: string, row) => (
-        <Typography.Text strong={!row.viewed} data-testid="msg-title">
-          {title}
-        </Typography.Text>
+        <Flex vertical gap={2} style={{ minWidth: 0 }}>
+          <Typography.Text
+            strong={!row.viewed}
+            ellipsis={wide}
+            title={title}
+            // On a phone (no hover) a long title may take two lines.
+            style={wide ? undefined : { display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden', wordBreak: 'break-all' }}
+            data-testid="msg-title"
+          >
+            {!wide && !row.viewed && <Badge status="processing" style={{ marginRight: 6 }} />}
+            {title}
+          </Typography.Text>
+          {!screens.lg && (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="msg-meta">
+              {wide ? formatTime(row.createTime) : `${MESSAGE_TYPE_LABELS[row.type] ?? row.type} · ${formatTime(row.createTime)}`}
+            </Typography.Text>
+          )}
+        </Flex>
       ),
     },
     {
@@ -50,6 +77,7 @@ export function MessageTable(props: MessageTableProps) {
       dataIndex: 'type',
       key: 'type',
       width: 110,
+      responsive: ['md'],
       render: (t: MessageType) => <Tag color={TYPE_COLORS[t]}>{MESSAGE_TYPE_LABELS[t] ?? t}</Tag>,
     },
     {
@@ -57,19 +85,30 @@ export function MessageTable(props: MessageTableProps) {
       dataIndex: 'createTime',
       key: 'createTime',
       width: 180,
-      render: (v: number) => dayjs(v).format('YYYY-MM-DD HH:mm:ss'),
+      responsive: ['lg'],
+      render: (v: number) => formatTime(v),
     },
     {
-      title: '操作',
+      title: wide ? '操作' : '',
       key: 'action',
-      width: 110,
+      width: wide ? 110 : 44,
       render: (_v, row) =>
         row.viewed ? (
-          <Typography.Text type="secondary">—</Typography.Text>
-        ) : (
+          wide && <Typography.Text type="secondary">—</Typography.Text>
+        ) : wide ? (
           <Button type="link" size="small" onClick={() => props.onMarkOne(row.id)} data-testid="msg-mark-one">
             标为已读
           </Button>
+        ) : (
+          <Button
+            type="text"
+            size="small"
+            icon={<CheckOutlined />}
+            aria-label="标为已读"
+            title="标为已读"
+            onClick={() => props.onMarkOne(row.id)}
+            data-testid="msg-mark-one"
+          />
         ),
     },
   ];
@@ -78,7 +117,8 @@ export function MessageTable(props: MessageTableProps) {
     current: props.pageNum,
     pageSize: props.pageSize,
     total: props.total,
-    showSizeChanger: true,
+    showSizeChanger: wide,
+    simple: !screens.sm,
     pageSizeOptions: [10, 20, 50, 100],
     showTotal: (total) => `共 ${total} 条`,
     onChange: props.onPage,
@@ -91,7 +131,7 @@ export function MessageTable(props: MessageTableProps) {
       dataSource={props.rows}
       loading={props.loading}
       pagination={pagination}
-      scroll={{ x: 720 }}
+      tableLayout="fixed"
       rowSelection={{
         selectedRowKeys: props.selectedIds,
         onChange: (keys) => props.onSelect(keys.map(String)),

@@ -1,10 +1,11 @@
-import { DeleteOutlined, DownloadOutlined, EditOutlined, FileOutlined, FolderFilled } from '@ant-design/icons';
+import { DeleteOutlined, DownloadOutlined, EditOutlined, FileOutlined, FolderFilled, MoreOutlined } from '@ant-design/icons';
 import { formatFileSize, type FileEntry } from '@suanli/contracts';
-import { Button, Flex, Popconfirm, Table, Typography } from 'antd';
+import { App, Button, Dropdown, Flex, Popconfirm, Table, Typography } from 'antd';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import type { TablePaginationConfig } from 'antd';
 import dayjs from 'dayjs';
 import type { HTMLAttributes, ReactNode } from 'react';
+import { useBreakpoint } from '../../../shared/hooks/use-breakpoint';
 import type { SortField, SortOrder } from '../api';
 
 export interface TableQuery {
@@ -31,10 +32,42 @@ export interface FileTableProps extends TableQuery {
 
 export const formatTime = (ms: number) => dayjs(ms).format('YYYY-MM-DD HH:mm:ss');
 
-/** The directory listing: sorting and paging happen on the server, this only draws and reports. */
+// Wide enough, a cut name is one line with its full text on hover; on a phone (no hover) it may take two.
+const ONE_LINE = { minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
+const TWO_LINES = { minWidth: 0, overflow: 'hidden', display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', wordBreak: 'break-all' } as const;
+
+const sizeText = (entry: FileEntry) => (entry.type === 'dir' ? '-' : formatFileSize(entry.size));
+
+/**
+ * The directory listing: sorting and paging happen on the server, this only draws and reports.
+ *
+ * Layout by width (the name always gets the room that is left): from lg (992 px) every column and the row
+ * actions as links; from md (768 px) 修改时间 moves under the name and the actions into a ⋯ menu; below
+ * that 大小 moves under the name too. The table never grows wider than the page.
+ */
 export function FileTable(props: FileTableProps) {
   const { sortField, sortOrder } = props;
+  const { modal } = App.useApp();
+  const screens = useBreakpoint();
   const sorted = (field: SortField) => (sortField === field ? (sortOrder ?? null) : null);
+  const confirmDelete = (entry: FileEntry) =>
+    modal.confirm({
+      title: `确定删除“${entry.name}”吗？`,
+      content: entry.type === 'dir' ? '文件夹内的所有内容都将被删除，且不可恢复。' : '删除后不可恢复。',
+      okText: '删除',
+      okType: 'danger',
+      cancelText: '取消',
+      okButtonProps: { ...({ 'data-testid': 'storage-confirm-ok' } as object) },
+      onOk: () => props.onDelete(entry),
+    });
+  const meta = (entry: FileEntry) => {
+    const parts = [!screens.md && entry.type === 'file' ? sizeText(entry) : null, !screens.lg ? formatTime(entry.updateTime) : null].filter(Boolean);
+    return parts.length ? (
+      <Typography.Text type="secondary" style={{ fontSize: 12, paddingLeft: 26 }} data-testid="storage-meta">
+        {parts.join(' · ')}
+      </Typography.Text>
+    ) : null;
+  };
   const columns: ColumnsType<FileEntry> = [
     {
       title: '名称',
@@ -42,61 +75,98 @@ export function FileTable(props: FileTableProps) {
       key: 'name',
       sorter: true,
       sortOrder: sorted('name'),
-      ellipsis: true,
+      ellipsis: { showTitle: false },
       render: (name: string, entry) => (
-        <Typography.Link data-testid="storage-open" onClick={() => props.onOpen(entry)} title={name}>
-          <Flex align="center" gap={8} component="span">
-            {entry.type === 'dir' ? <FolderFilled style={{ color: '#f7c244', fontSize: 18 }} /> : <FileOutlined style={{ color: '#8c8c8c', fontSize: 16 }} />}
-            <span style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{name}</span>
-          </Flex>
-        </Typography.Link>
+        <Flex vertical gap={2} style={{ minWidth: 0 }}>
+          <Typography.Link data-testid="storage-open" onClick={() => props.onOpen(entry)} title={name} style={{ display: 'block', minWidth: 0 }}>
+            <Flex align={screens.md ? 'center' : 'flex-start'} gap={8} component="span" style={{ minWidth: 0 }}>
+              {entry.type === 'dir' ? (
+                <FolderFilled style={{ color: '#f7c244', fontSize: 18, flex: 'none' }} />
+              ) : (
+                <FileOutlined style={{ color: '#8c8c8c', fontSize: 16, flex: 'none' }} />
+              )}
+              <span data-testid="storage-name" style={screens.md ? ONE_LINE : TWO_LINES}>
+                {name}
+              </span>
+            </Flex>
+          </Typography.Link>
+          {meta(entry)}
+        </Flex>
       ),
     },
     {
       title: '大小',
       dataIndex: 'size',
       key: 'size',
-      width: 140,
+      width: 120,
+      responsive: ['md'],
       sorter: true,
       sortOrder: sorted('size'),
-      render: (size: number, entry) => (entry.type === 'dir' ? '-' : formatFileSize(size)),
+      render: (_size: number, entry) => sizeText(entry),
     },
     {
       title: '修改时间',
       dataIndex: 'updateTime',
       key: 'updateTime',
       width: 190,
+      responsive: ['lg'],
       sorter: true,
       sortOrder: sorted('updateTime'),
       render: (ms: number) => formatTime(ms),
     },
-    {
-      title: '操作',
-      key: 'actions',
-      width: 260,
-      render: (_: unknown, entry) => (
-        <Flex gap={0} wrap={false}>
-          <Button type="link" size="small" icon={<EditOutlined />} data-testid="storage-rename" onClick={() => props.onRename(entry)}>
-            重命名
-          </Button>
-          <Button type="link" size="small" icon={<DownloadOutlined />} data-testid="storage-row-download" onClick={() => props.onDownload(entry)}>
-            下载
-          </Button>
-          <Popconfirm
-            title={`确定删除“${entry.name}”吗？`}
-            description={entry.type === 'dir' ? '文件夹内的所有内容都将被删除，且不可恢复。' : '删除后不可恢复。'}
-            okText="删除"
-            cancelText="取消"
-            okButtonProps={{ danger: true, ...({ 'data-testid': 'storage-confirm-ok' } as object) }}
-            onConfirm={() => props.onDelete(entry)}
-          >
-            <Button type="link" size="small" danger icon={<DeleteOutlined />} data-testid="storage-row-delete">
-              删除
-            </Button>
-          </Popconfirm>
-        </Flex>
-      ),
-    },
+    screens.lg
+      ? {
+          title: '操作',
+          key: 'actions',
+          width: 260,
+          render: (_: unknown, entry: FileEntry) => (
+            <Flex gap={0} wrap={false}>
+              <Button type="link" size="small" icon={<EditOutlined />} data-testid="storage-rename" onClick={() => props.onRename(entry)}>
+                重命名
+              </Button>
+              <Button type="link" size="small" icon={<DownloadOutlined />} data-testid="storage-row-download" onClick={() => props.onDownload(entry)}>
+                下载
+              </Button>
+              <Popconfirm
+                title={`确定删除“${entry.name}”吗？`}
+                description={entry.type === 'dir' ? '文件夹内的所有内容都将被删除，且不可恢复。' : '删除后不可恢复。'}
+                okText="删除"
+                cancelText="取消"
+                okButtonProps={{ danger: true, ...({ 'data-testid': 'storage-confirm-ok' } as object) }}
+                onConfirm={() => props.onDelete(entry)}
+              >
+                <Button type="link" size="small" danger icon={<DeleteOutlined />} data-testid="storage-row-delete">
+                  删除
+                </Button>
+              </Popconfirm>
+            </Flex>
+          ),
+        }
+      : {
+          title: '',
+          key: 'actions',
+          width: 48,
+          render: (_: unknown, entry: FileEntry) => (
+            <Dropdown
+              trigger={['click']}
+              placement="bottomRight"
+              menu={{
+                items: [
+                  { key: 'rename', icon: <EditOutlined />, label: <span data-testid="storage-rename">重命名</span> },
+                  { key: 'download', icon: <DownloadOutlined />, label: <span data-testid="storage-row-download">下载</span> },
+                  { key: 'delete', icon: <DeleteOutlined />, danger: true, label: <span data-testid="storage-row-delete">删除</span> },
+                ],
+                onClick: ({ key }) => {
+                  if (key === 'rename') props.onRename(entry);
+                  else if (key === 'download') props.onDownload(entry);
+                  else confirmDelete(entry);
+                },
+              }}
+            >
+              <Button type="text" size="small" icon={<MoreOutlined />} aria-label="更多操作" title="更多操作" data-testid="storage-row-menu" />
+            </Dropdown>
+          ),
+        },
   ];
 
   const onChange = (pagination: TablePaginationConfig, _filters: unknown, sorter: SorterResult<FileEntry> | SorterResult<FileEntry>[]) => {
@@ -116,6 +186,7 @@ export function FileTable(props: FileTableProps) {
     <Table<FileEntry>
       data-testid="storage-table"
       rowKey="path"
+      tableLayout="fixed"
       columns={columns}
       dataSource={props.entries}
       loading={props.loading}
@@ -125,7 +196,8 @@ export function FileTable(props: FileTableProps) {
         current: props.pageNum,
         pageSize: props.pageSize,
         total: props.total,
-        showSizeChanger: true,
+        showSizeChanger: screens.md,
+        simple: !screens.sm,
         showTotal: (total) => `共 ${total} 项`,
       }}
       locale={{ emptyText: props.emptyText }}

@@ -1,6 +1,7 @@
-import { CopyOutlined, DeleteOutlined, DownloadOutlined, DragOutlined, FolderAddOutlined, FolderOpenOutlined, UploadOutlined } from '@ant-design/icons';
-import { Button, Flex, Input } from 'antd';
+import { CopyOutlined, DeleteOutlined, DownOutlined, DownloadOutlined, DragOutlined, FolderAddOutlined, FolderOpenOutlined, UploadOutlined } from '@ant-design/icons';
+import { Button, Dropdown, Flex, Input } from 'antd';
 import { useRef } from 'react';
+import { useBreakpoint } from '../../../shared/hooks/use-breakpoint';
 
 export interface ToolbarProps {
   selectedCount: number;
@@ -17,8 +18,13 @@ export interface ToolbarProps {
   onSearch: (keyword: string) => void;
 }
 
-/** The file manager's actions. The hidden inputs are what e2e drives with `setInputFiles`. */
+/**
+ * The file manager's actions. The hidden inputs are what e2e drives with `setInputFiles`. Below lg (992 px)
+ * the seven buttons would take two or three rows: there the two uploads share a 上传 menu and the four actions on
+ * the selection a 批量操作 menu, next to 新建文件夹, and the search takes the full width.
+ */
 export function Toolbar(props: ToolbarProps) {
+  const screens = useBreakpoint();
   const filesInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const none = props.selectedCount === 0 || props.disabled;
@@ -28,30 +34,77 @@ export function Toolbar(props: ToolbarProps) {
     input.value = '';
     if (files.length) handle(files);
   };
+  const compact = !screens.lg;
+  const buttons = compact ? (
+    <>
+      <Dropdown
+        trigger={['click']}
+        disabled={props.disabled}
+        menu={{
+          items: [
+            { key: 'files', icon: <UploadOutlined />, label: '上传文件' },
+            { key: 'folder', icon: <FolderOpenOutlined />, label: '上传文件夹' },
+          ],
+          onClick: ({ key }) => (key === 'files' ? filesInput : folderInput).current?.click(),
+        }}
+      >
+        <Button type="primary" icon={<UploadOutlined />} data-testid="storage-upload-menu">
+          上传 <DownOutlined />
+        </Button>
+      </Dropdown>
+      <Button icon={<FolderAddOutlined />} disabled={props.disabled} data-testid="storage-mkdir" onClick={props.onMkdir}>
+        新建文件夹
+      </Button>
+      <Dropdown
+        trigger={['click']}
+        disabled={none}
+        menu={{
+          items: [
+            { key: 'download', icon: <DownloadOutlined />, label: '下载' },
+            { key: 'move', icon: <DragOutlined />, label: '移动' },
+            { key: 'copy', icon: <CopyOutlined />, label: '复制' },
+            { key: 'delete', icon: <DeleteOutlined />, label: '删除', danger: true },
+          ],
+          onClick: ({ key }) => {
+            const actions: Record<string, () => void> = { download: props.onDownload, move: props.onMove, copy: props.onCopy, delete: props.onDelete };
+            actions[key]?.();
+          },
+        }}
+      >
+        <Button disabled={none} data-testid="storage-batch-menu">
+          批量操作{props.selectedCount > 0 ? `（${props.selectedCount}）` : ''} <DownOutlined />
+        </Button>
+      </Dropdown>
+    </>
+  ) : (
+    <>
+      <Button type="primary" icon={<UploadOutlined />} disabled={props.disabled} data-testid="storage-upload-files" onClick={() => filesInput.current?.click()}>
+        上传文件
+      </Button>
+      <Button icon={<FolderOpenOutlined />} disabled={props.disabled} data-testid="storage-upload-folder" onClick={() => folderInput.current?.click()}>
+        上传文件夹
+      </Button>
+      <Button icon={<FolderAddOutlined />} disabled={props.disabled} data-testid="storage-mkdir" onClick={props.onMkdir}>
+        新建文件夹
+      </Button>
+      <Button icon={<DownloadOutlined />} disabled={none} data-testid="storage-download" onClick={props.onDownload}>
+        下载
+      </Button>
+      <Button icon={<DragOutlined />} disabled={none} data-testid="storage-move" onClick={props.onMove}>
+        移动
+      </Button>
+      <Button icon={<CopyOutlined />} disabled={none} data-testid="storage-copy" onClick={props.onCopy}>
+        复制
+      </Button>
+      <Button danger icon={<DeleteOutlined />} disabled={none} data-testid="storage-delete" onClick={props.onDelete}>
+        删除
+      </Button>
+    </>
+  );
   return (
     <Flex justify="space-between" align="center" wrap gap={12} style={{ marginBottom: 12 }}>
       <Flex wrap gap={8}>
-        <Button type="primary" icon={<UploadOutlined />} disabled={props.disabled} data-testid="storage-upload-files" onClick={() => filesInput.current?.click()}>
-          上传文件
-        </Button>
-        <Button icon={<FolderOpenOutlined />} disabled={props.disabled} data-testid="storage-upload-folder" onClick={() => folderInput.current?.click()}>
-          上传文件夹
-        </Button>
-        <Button icon={<FolderAddOutlined />} disabled={props.disabled} data-testid="storage-mkdir" onClick={props.onMkdir}>
-          新建文件夹
-        </Button>
-        <Button icon={<DownloadOutlined />} disabled={none} data-testid="storage-download" onClick={props.onDownload}>
-          下载
-        </Button>
-        <Button icon={<DragOutlined />} disabled={none} data-testid="storage-move" onClick={props.onMove}>
-          移动
-        </Button>
-        <Button icon={<CopyOutlined />} disabled={none} data-testid="storage-copy" onClick={props.onCopy}>
-          复制
-        </Button>
-        <Button danger icon={<DeleteOutlined />} disabled={none} data-testid="storage-delete" onClick={props.onDelete}>
-          删除
-        </Button>
+        {buttons}
         <input
           ref={filesInput}
           type="file"
@@ -78,7 +131,7 @@ export function Toolbar(props: ToolbarProps) {
         placeholder="搜索当前文件夹"
         defaultValue={props.keyword}
         onSearch={(v) => props.onSearch(v.trim())}
-        style={{ width: 260 }}
+        style={{ width: screens.md ? 260 : '100%' }}
         data-testid="storage-search"
       />
     </Flex>

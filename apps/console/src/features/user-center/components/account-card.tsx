@@ -2,6 +2,7 @@ import type { UserInfo } from '@suanli/contracts';
 import { Button, Card, Descriptions, Space, Typography } from 'antd';
 import { dayjs } from '../../../shared/dayjs';
 import { Link } from 'react-router';
+import { useBreakpoint } from '../../../shared/hooks/use-breakpoint';
 import { NicknameField } from './nickname-field';
 
 interface AccountCardProps {
@@ -18,9 +19,10 @@ function Unbound() {
 
 /** The account's fields and their edit actions. */
 export function AccountCard({ user, savingNickname, onSaveNickname, onEditPhone, onEditEmail }: AccountCardProps) {
+  const screens = useBreakpoint();
   return (
-    <Card title="账号信息">
-      <Descriptions column={1} styles={{ label: { width: 120 } }} colon={false}>
+    <Card title="账号信息" styles={{ body: { padding: screens.sm ? 24 : 16 } }}>
+      <Descriptions column={1} styles={{ label: { width: screens.sm ? 120 : 80 }, content: { minWidth: 0, overflowWrap: 'anywhere' } }} colon={false}>
         <Descriptions.Item label="用户名">
           <Typography.Text copyable data-testid="uc-username">
             {user.username}

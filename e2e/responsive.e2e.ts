@@ -1,0 +1,95 @@
+/**
+ * Issue 8, item 8 / acceptance 3: storage, user centre and messages at 375, 768, 1440 and 2560 px wide —
+ * no horizontal page scroll (`document.documentElement.scrollWidth <= window.innerWidth`) and names
+ * readable: every file name and message title on screen is at least partly visible inside the viewport,
+ * wide enough to read its start, and carries its full text for hover (title) where it is cut.
+ * Screenshots: e2e/artifacts/responsive-<page>-<width>.png.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, signIn } from './support/auth';
+import { startE2e, type E2eEnv } from './support/env';
+
+const CENTER = 'sz-a100';
+const WIDTHS = [375, 768, 1440, 2560];
+const LONG_FILE = '2026年第三季度大模型预训练语料_清洗去重后_最终版本_v3_请勿删除.tar.gz';
+const LONG_DIR = '图像分割实验数据（含标注与增强样本）_2026-11';
+const LONG_TITLE = '您提交的分布式训练任务 llama-70b-sft-全量微调-第二轮 已运行完成，请及时查看训练日志与模型输出目录';
+
+let env: E2eEnv;
+let page: Page;
+
+beforeAll(async () => {
+  env = await startE2e();
+  const { user, password } = await createUser(env);
+  const acc = await env.app.ctx.clusterAccounts.ensure(user.id, CENTER);
+  const home = path.join(env.dataDir, 'centers', CENTER, 'home', acc.account);
+  fs.mkdirSync(path.join(home, LONG_DIR), { recursive: true });
+  fs.writeFileSync(path.join(home, LONG_FILE), 'x'.repeat(123_456));
+  fs.writeFileSync(path.join(home, 'readme.md'), '# 说明\n');
+  fs.writeFileSync(path.join(home, '训练脚本.py'), 'print("hi")\n');
+  await env.app.ctx.notify(user.id, { type: 'task', title: LONG_TITLE, content: '训练任务已完成。' });
+  await env.app.ctx.notify(user.id, { type: 'system', title: '系统维护通知', content: '今晚 22:00 进行例行维护。' });
+  ({ page } = await env.newPage());
+  await signIn(page, user.username, password);
+});
+afterAll(() => env?.close());
+
+async function noHorizontalScroll(p: Page) {
+  const { scrollWidth, innerWidth } = await p.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth, `page scrolls sideways: scrollWidth ${scrollWidth} > innerWidth ${innerWidth}`).toBeLessThanOrEqual(innerWidth);
+}
+
+/**
+ * A name is readable when its box lies inside the viewport horizontally, is at least `minWidth` wide (or
+ * as wide as the whole text needs), and — when the text is cut — the full text is in a `title`.
+ */
+async function readable(names: Locator, minWidth: number) {
+  const count = await names.count();
+  expect(count).toBeGreaterThan(0);
+  for (let i = 0; i < count; i++) {
+    const m = await names.nth(i).evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const cut = el.scrollWidth > el.clientWidth + 1;
+      const titled = el.closest('[title]')?.getAttribute('title') ?? '';
+      return { left: r.left, right: r.right, width: r.width, need: el.scrollWidth, cut, titled, text: el.textContent ?? '', vw: window.innerWidth };
+    });
+    expect(m.left, `${m.text} starts off screen`).toBeGreaterThanOrEqual(0);
+    expect(m.right, `${m.text} ends off screen`).toBeLessThanOrEqual(m.vw + 0.5);
+    expect(m.width, `${m.text} is squeezed to ${m.width}px`).toBeGreaterThanOrEqual(Math.min(minWidth, m.need - 1));
+    if (m.cut) expect(m.titled, `${m.text} is cut without a title`).toBe(m.text);
+  }
+}
+
+describe('every page from 375 px to 2560 px', () => {
+  for (const width of WIDTHS) {
+    it(`storage, user centre and messages at ${width} px`, async () => {
+      await page.setViewportSize({ width, height: 900 });
+
+      await page.goto('/console/storage');
+      await page.locator(`[data-testid="storage-row"][data-name="${LONG_FILE}"]`).waitFor();
+      await noHorizontalScroll(page);
+      await readable(page.getByTestId('storage-name'), width < 576 ? 150 : 200);
+      await env.shot(page, `responsive-storage-${width}`);
+
+      await page.goto('/console/user-center');
+      await page.getByTestId('uc-username').waitFor();
+      await page.locator('[data-testid="uc-cluster-table"] .ant-table-row').first().waitFor();
+      await noHorizontalScroll(page);
+      await readable(page.getByTestId('uc-username'), 60);
+      await readable(page.getByTestId('uc-cluster-account'), 60);
+      await env.shot(page, `responsive-user-center-${width}`);
+
+      await page.goto('/console/message');
+      await page.getByTestId('msg-row').first().waitFor();
+      await noHorizontalScroll(page);
+      await readable(page.getByTestId('msg-title'), width < 576 ? 150 : 200);
+      await env.shot(page, `responsive-messages-${width}`);
+    });
+  }
+});
