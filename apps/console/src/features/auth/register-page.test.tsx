@@ -100,11 +100,11 @@ describe('register page', () => {
   it('asks for every empty field in Chinese, naming it (no field key leaks)', async () => {
     renderRegister();
     fireEvent.click(screen.getByTestId('reg-submit'));
-    expect(await screen.findByText('请输入验证码')).toBeTruthy();
+    expect(await screen.findByText('请输入验证码', undefined, { timeout: 8000 })).toBeTruthy();
     const errors = Array.from(document.querySelectorAll('.ant-form-item-explain-error')).map((e) => e.textContent ?? '');
     expect(errors).toEqual(expect.arrayContaining(['请输入用户名', '请输入密码', '请输入邮箱', '请输入验证码']));
     expect(errors.filter((t) => /[A-Za-z]/.test(t))).toEqual([]);
-  });
+  }, 20_000);
 
   it('requires the agreement and matching passwords', async () => {
     renderRegister();
