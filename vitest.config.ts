@@ -1,8 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
+/** The Slurm part of the integration tier: these files get two real clusters (apps/server/test/slurm-harness.ts). */
+const slurmTier = ['apps/server/src/executors/slurm/**/*.int.test.ts', 'apps/server/src/**/*.slurm.int.test.ts'];
+
 /**
  * Test tiers (see docs/testing.md): unit (`*.test.ts[x]`), api (`*.api.test.ts`, run on SQLite and
- * PostgreSQL), integration (`*.int.test.ts`, real SMTP/Redis/extra processes on loopback) and e2e
+ * PostgreSQL), integration (`*.int.test.ts`, real SMTP/Redis/extra processes on loopback; those under
+ * executors/slurm/ and `*.slurm.int.test.ts` run against two real Slurm clusters) and e2e
  * (`e2e/**\/*.e2e.ts`, real Chromium against the built console).
  */
 export default defineConfig({
@@ -20,7 +24,18 @@ export default defineConfig({
         test: {
           name: 'server-api',
           include: ['apps/server/src/**/*.api.test.ts', 'apps/server/src/**/*.int.test.ts'],
+          exclude: slurmTier,
           testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        // Integration tests against two real Slurm clusters, started once per run by the globalSetup.
+        test: {
+          name: 'server-slurm',
+          include: slurmTier,
+          globalSetup: ['apps/server/test/slurm-harness.ts'],
+          testTimeout: 60_000,
           hookTimeout: 60_000,
         },
       },

@@ -28,6 +28,14 @@ try {
 } catch {
   problems.push('openssl is missing: run scripts/provision.sh');
 }
+if (want('api')) {
+  // The Slurm part of the integration tier starts two real clusters (scripts/slurm/up.sh).
+  const slurmBins = ['munged', 'slurmctld', 'slurmd', 'slurmdbd', 'slurmrestd', 'sacctmgr', 'mysql'];
+  const missing = slurmBins.filter((b) => spawnSync('sh', ['-c', `command -v ${b}`], { stdio: 'ignore' }).status !== 0);
+  if (missing.length) problems.push(`Slurm is not installed (${missing.join(', ')} missing): run scripts/provision.sh`);
+  if (!(await reachable(3306))) problems.push('MariaDB is not reachable at 127.0.0.1:3306 (slurmdbd of the Slurm integration tier)');
+  if (process.getuid?.() !== 0) problems.push('the Slurm integration tier must run as root (slurmd, useradd for the cluster accounts)');
+}
 if (problems.length) {
   for (const p of problems) console.error(`✗ ${p}`);
   process.exit(1);
@@ -44,7 +52,7 @@ function run(label, cmd, args) {
 
 const projects = [];
 if (want('unit')) projects.push('contracts', 'server-unit', 'console', 'bench');
-if (want('api')) projects.push('server-api');
+if (want('api')) projects.push('server-api', 'server-slurm');
 if (projects.length) run('unit + api + integration', 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p])]);
 if (want('e2e')) {
   run('console + user guide build', 'npm', ['run', 'build']);

@@ -1,0 +1,174 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+
+/**
+ * Two real Slurm clusters with accounting on loopback (two sub-centers) for the integration tier:
+ * scripts/slurm/up.sh starts munged, then per cluster slurmdbd (on the machine's MariaDB), slurmctld,
+ * slurmd (fake GPUs) and slurmrestd (JWT, openapi v0.0.38 + dbv0.0.38); scripts/slurm/down.sh removes it all.
+ *
+ * Used as the vitest globalSetup of the `server-slurm` project (one start per test run, shared by every
+ * file of that project through `inject('slurm')`), or directly with startSlurmHarness/stopSlurmHarness.
+ */
+
+export interface SlurmClusterInfo {
+  /** Harness-local id: `a` or `b`. */
+  id: string;
+  /** Slurm's ClusterName (unique per run, lower case). */
+  cluster: string;
+  /** slurmrestd base URL (`/slurm/v0.0.38/...`, `/slurmdb/v0.0.38/...`). */
+  restUrl: string;
+  /** HS256 key slurmctld/slurmdbd verify JWTs with (32 random bytes). */
+  jwtKeyFile: string;
+  /** For the Slurm CLI in tests: `SLURM_CONF=<this> squeue ...`. */
+  slurmConf: string;
+  partitions: string[];
+  /** Gres per node, e.g. `{name: 'gpu', type: 'a100', perNode: 2}` → request `gpu:a100:1`. */
+  gres: { name: string; type: string; perNode: number }[];
+  nodes: string[];
+  /** Slurm account every cluster account is associated with. */
+  account: string;
+  /** The cluster accounts: real Linux users, `${prefix}${nnnn}` with uid uidStart + n - 1 (centers.yaml pools). */
+  accounts: { prefix: string; uidStart: number; names: string[] };
+  /** Homes are `${storageRoot}/home/<account>`, owned by the account. */
+  storageRoot: string;
+}
+
+export interface SlurmHarness {
+  workDir: string;
+  clusters: SlurmClusterInfo[];
+}
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const upScript = path.join(repoRoot, 'scripts/slurm/up.sh');
+const downScript = path.join(repoRoot, 'scripts/slurm/down.sh');
+const DIR_PREFIX = 'suanli-slurm-';
+const exitHooks = new Map<string, () => void>();
+
+function b64url(data: Buffer | string): string {
+  return Buffer.from(data).toString('base64url');
+}
+
+/** The JWT slurmrestd accepts for `user` (X-SLURM-USER-NAME/-TOKEN): HS256 over `{exp, iat, sun}`. */
+export function mintSlurmJwt(key: Buffer, user: string, ttlSeconds = 600, now = Math.floor(Date.now() / 1000)): string {
+  const head = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
+  const body = b64url(JSON.stringify({ exp: now + ttlSeconds, iat: now, sun: user }));
+  const sig = createHmac('sha256', key).update(`${head}.${body}`).digest('base64url');
+  return `${head}.${body}.${sig}`;
+}
+
+/** Headers authenticating `user` against a harness cluster's slurmrestd. */
+export function slurmAuthHeaders(cluster: SlurmClusterInfo, user: string): Record<string, string> {
+  return { 'X-SLURM-USER-NAME': user, 'X-SLURM-USER-TOKEN': mintSlurmJwt(fs.readFileSync(cluster.jwtKeyFile), user) };
+}
+
+function down(workDir: string): void {
+  try {
+    execFileSync('bash', [downScript, workDir], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 60_000 });
+  } catch (e) {
+    console.error(`slurm-harness: teardown of ${workDir} failed: ${(e as Error).message}`);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * A run killed before its teardown (SIGKILL, a crashed vitest) leaves daemons, databases and a work dir:
+ * remove those whose owning process is gone, so they never pile up or break a later run. Harnesses of
+ * runs still alive (other sessions on the same machine) are left alone.
+ */
+function sweepStale(): void {
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    if (!name.startsWith(DIR_PREFIX)) continue;
+    const dir = path.join(os.tmpdir(), name);
+    let owner = 0;
+    try {
+      owner = Number(fs.readFileSync(path.join(dir, 'owner.pid'), 'utf8')) || 0;
+    } catch {
+      // no owner.pid yet
+    }
+    if (owner && alive(owner)) continue;
+    // A directory without owner.pid is being created right now, or is a leftover of a crash in mkdtemp:
+    // only sweep it when it is old.
+    if (!owner && Date.now() - fs.statSync(dir).mtimeMs < 120_000) continue;
+    console.error(`slurm-harness: removing the stale harness ${dir}`);
+    down(dir);
+  }
+}
+
+/** Starts both clusters (typically 12–20 s). Throws with the failing daemon's log tail; nothing is left behind. */
+export async function startSlurmHarness(): Promise<SlurmHarness> {
+  if (process.getuid?.() !== 0) throw new Error('slurm-harness: the Slurm integration tier must run as root (it starts slurmd and creates the cluster accounts)');
+  sweepStale();
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), DIR_PREFIX));
+  fs.writeFileSync(path.join(workDir, 'owner.pid'), String(process.pid));
+  // Last resort for a run that ends without its teardown (an uncaught error in vitest's main process).
+  const onExit = () => down(workDir);
+  process.once('exit', onExit);
+  exitHooks.set(workDir, onExit);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      execFile('bash', [upScript, workDir], { timeout: 120_000, maxBuffer: 1 << 20 }, (err, _stdout, stderr) => {
+        if (err) reject(new Error(`scripts/slurm/up.sh failed (${err.code ?? err.signal}):\n${stderr.trim()}`));
+        else resolve();
+      });
+    });
+    const { clusters } = JSON.parse(fs.readFileSync(path.join(workDir, 'harness.json'), 'utf8')) as { clusters: SlurmClusterInfo[] };
+    // Each slurmrestd must authenticate a minted token and reach its slurmctld before tests start.
+    for (const c of clusters) await waitForRestd(c);
+    return { workDir, clusters };
+  } catch (e) {
+    stopSlurmHarness({ workDir, clusters: [] });
+    throw e;
+  }
+}
+
+async function waitForRestd(c: SlurmClusterInfo, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  for (;;) {
+    try {
+      const res = await fetch(`${c.restUrl}/slurm/v0.0.38/ping`, { headers: slurmAuthHeaders(c, c.accounts.names[0]) });
+      const body = (await res.json()) as { pings?: { ping: string }[] };
+      if (res.ok && body.pings?.[0]?.ping === 'UP') return;
+      last = `HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}`;
+    } catch (e) {
+      last = (e as Error).message;
+    }
+    if (Date.now() > deadline) throw new Error(`slurm-harness: slurmrestd of cluster ${c.id} (${c.restUrl}) does not answer a ping: ${last}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export function stopSlurmHarness(h: SlurmHarness): void {
+  const hook = exitHooks.get(h.workDir);
+  if (hook) process.off('exit', hook);
+  exitHooks.delete(h.workDir);
+  down(h.workDir);
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    slurm: SlurmHarness;
+  }
+}
+
+/** vitest globalSetup: one harness for the whole run of the project, torn down after it. */
+export async function setup(project: TestProject): Promise<() => void> {
+  const started = Date.now();
+  const h = await startSlurmHarness();
+  console.log(`slurm-harness: clusters ${h.clusters.map((c) => c.cluster).join(', ')} ready in ${Date.now() - started} ms`);
+  project.provide('slurm', h);
+  return () => stopSlurmHarness(h);
+}
