@@ -8,7 +8,8 @@ import { mintSlurmJwt, slurmAuthHeaders, type SlurmClusterInfo } from '../../../
  * The ground truth the Slurm executor builds on, checked against the two real clusters of the harness over
  * plain HTTP to slurmrestd (openapi v0.0.38 + dbv0.0.38) with HS256 tokens minted here. Every shape asserted
  * here is recorded in docs/operations/slurm-center.md; a Slurm upgrade that changes one fails this file.
- * Each scenario runs on both clusters at once (they are independent sub-centers).
+ * Each scenario runs on both clusters at once (they are independent sub-centers); the scenarios that fit
+ * next to each other on a node run concurrently, the one that fills a node's cards runs alone.
  */
 
 const { clusters } = inject('slurm');
@@ -121,7 +122,7 @@ describe('Slurm harness: two real clusters behind slurmrestd v0.0.38', () => {
     expect(body.errors).toEqual([{ description: 'Failed while looking for jobs', error_number: -1, error: 'Unspecified error', source: 'slurm_load_jobs' }]);
   });
 
-  it('runs a tagged job as the cluster account with a card, visible to the controller and then to accounting', async () => {
+  it.concurrent('runs a tagged job as the cluster account with a card, visible to the controller and then to accounting', async () => {
     await onBoth(async (c) => {
       const acct = account(c);
       const uid = c.accounts.uidStart;
@@ -177,7 +178,7 @@ describe('Slurm harness: two real clusters behind slurmrestd v0.0.38', () => {
     });
   });
 
-  it('reports a failing command as FAILED with its exit code', async () => {
+  it.concurrent('reports a failing command as FAILED with its exit code', async () => {
     await onBoth(async (c) => {
       const { jobId } = await submitOk(c, 'echo failing\nexit 3');
       const done = await ctldJobIn(c, jobId, ['COMPLETED', 'FAILED']);
@@ -193,7 +194,7 @@ describe('Slurm harness: two real clusters behind slurmrestd v0.0.38', () => {
     });
   });
 
-  it('runs a 2-task job whose srun steps both run as the account', async () => {
+  it.concurrent('runs a 2-task job whose srun steps both run as the account', async () => {
     await onBoth(async (c) => {
       const { jobId, out } = await submitOk(c, 'srun bash -c \'echo "rank=$SLURM_PROCID of $SLURM_NTASKS user=$(id -un)"\'', { tasks: 2 });
       const done = await ctldJobIn(c, jobId, ['COMPLETED', 'FAILED']);
@@ -215,6 +216,12 @@ describe('Slurm harness: two real clusters behind slurmrestd v0.0.38', () => {
         const j = await ctldJob(c, waiting.jobId);
         return j.job_state === 'PENDING' && j.state_reason === 'Resources' && j.start_time > 0 ? j : undefined;
       });
+      // Accounting knows the pending job under its name, but stores the comment only once the job ended.
+      const dbPending = await until(`accounting of pending job ${waiting.jobId}`, async () => {
+        const r = await rest(c, account(c), 'GET', `/slurmdb/v0.0.38/job/${waiting.jobId}`);
+        return r.status === 200 && r.body.jobs?.[0]?.state.current === 'PENDING' ? r.body.jobs[0] : undefined;
+      });
+      expect(dbPending).toMatchObject({ name: `suanli-${waiting.taskId}`, comment: { job: null } });
       const running = await ctldJob(c, blocker.jobId);
       expect(pending.start_time).toBe(running.end_time);
       expect(running.end_time).toBe(running.start_time + 2 * 60);
@@ -225,7 +232,7 @@ describe('Slurm harness: two real clusters behind slurmrestd v0.0.38', () => {
         expect(del.status).toBe(200);
         expect(del.body.errors).toEqual([]);
       }
-      await dbJobIn(c, waiting.jobId, ['CANCELLED']);
+      expect((await dbJobIn(c, waiting.jobId, ['CANCELLED'])).comment.job).toBe(`suanli-task:${waiting.taskId}`);
       await dbJobIn(c, blocker.jobId, ['CANCELLED']);
     });
   });
