@@ -1,5 +1,6 @@
-import { Button, Result } from 'antd';
+import { Button } from 'antd';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
+import styles from './route-error.module.css';
 
 /**
  * The error page of every route (the route table's `ErrorBoundary`), in Chinese, with a retry. It replaces
@@ -17,21 +18,20 @@ export function RouteError() {
     : loadFailed
       ? '网络连接异常或平台已更新，请重新加载页面。'
       : '页面出现了意外错误，请重新加载；如果问题仍然存在，请联系管理员。';
+  // Plain markup and the Button the login page loads anyway: antd's Result (with its illustrations) would
+  // add ~10 KiB gzip to every first load (measured: login 251.6 → 241.0 KiB) for a page rarely seen.
   return (
-    <div data-testid="route-error" style={{ minHeight: '60vh', display: 'flex', alignItems: 'center', justifyContent: 'center', padding: 24 }}>
-      <Result
-        status={notFound ? '404' : 'error'}
-        title={title}
-        subTitle={subTitle}
-        extra={[
-          <Button key="retry" type="primary" data-testid="route-error-retry" onClick={() => window.location.reload()}>
+    <div data-testid="route-error" role="alert" className={styles.page}>
+      <div className={styles.box}>
+        <h2 className={styles.title}>{title}</h2>
+        <p className={styles.text}>{subTitle}</p>
+        <div className={styles.actions}>
+          <Button type="primary" data-testid="route-error-retry" onClick={() => window.location.reload()}>
             重新加载
-          </Button>,
-          <Button key="home" href={`${import.meta.env.BASE_URL}`}>
-            返回首页
-          </Button>,
-        ]}
-      />
+          </Button>
+          <Button href={import.meta.env.BASE_URL}>返回首页</Button>
+        </div>
+      </div>
     </div>
   );
 }

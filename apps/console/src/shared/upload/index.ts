@@ -11,4 +11,4 @@ export {
   type UploadTarget,
   type UploadItem,
 } from './store';
-export { uploadFile, uploadIdentifier, isRetryable, isAbortError, type UploadFile, type UploadOptions, type UploadProgress, type UploadResult } from './uploader';
+export { uploadFile, uploadIdentifier, isAbortError, type UploadFile, type UploadOptions, type UploadProgress, type UploadResult } from './uploader';
