@@ -125,6 +125,18 @@ export const MoveCopyBody = Type.Object({ paths: Type.Array(UserPath, { minItems
 export const Usage = Type.Object({ used: Type.Integer(), quota: Type.Integer() });
 export type Usage = Static<typeof Usage>;
 
+/**
+ * The name a download is saved under, as the file service names it (Content-Disposition): one file → its
+ * own name; one folder → `<name>.zip`; several entries → `<first>等<n>个文件.zip`, `first` being the first
+ * path of the request. The console announces the same name, so what it says is what the browser saves.
+ */
+export function downloadName(entries: readonly Pick<FileEntry, 'name' | 'type'>[]): string {
+  if (entries.length === 0) return '';
+  const first = entries[0].name;
+  if (entries.length === 1) return entries[0].type === 'file' ? first : `${first}.zip`;
+  return `${first}等${entries.length}个文件.zip`;
+}
+
 export function pathToId(path: string): string {
   const bytes = new TextEncoder().encode(path);
   let bin = '';

@@ -36,7 +36,8 @@ export function fetchSubCenters(): Promise<SubCenter[]> {
 
 export interface FileApi {
   baseUrl: string;
-  list(params: ListParams): Promise<Page<FileEntry>>;
+  /** `silent`: the caller shows a refusal itself (the listing shows why a folder cannot be read). */
+  list(params: ListParams, opts?: { silent?: boolean }): Promise<Page<FileEntry>>;
   /** All sub-directories of `path` (for the directory picker): pages through until files start. */
   listDirs(path: string): Promise<FileEntry[]>;
   mkdir(parentPath: string, name: string, opts?: { silent?: boolean }): Promise<FileEntry>;
@@ -60,8 +61,9 @@ export function createFileApi(baseUrl: string, client: RequestClient = createCli
   const serviceUrl = baseUrl.replace(/\/+$/, '');
   const api: FileApi = {
     baseUrl,
-    list: ({ path, pageNum, pageSize, keyword, sortField, sortOrder }) =>
+    list: ({ path, pageNum, pageSize, keyword, sortField, sortOrder }, opts) =>
       client.post<Page<FileEntry>>('/directory', {
+        silent: opts?.silent,
         params: { path, pageNum, pageSize },
         data: { ...(keyword ? { keyword } : {}), ...(sortField && sortOrder ? { sortField, sortOrder } : {}) },
       }),

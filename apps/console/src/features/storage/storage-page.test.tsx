@@ -105,6 +105,8 @@ describe('StoragePage', () => {
     fireEvent.click(screen.getByTestId('storage-download'));
     await waitFor(() => expect(clicked).toHaveLength(2));
     expect(lastBody('/file/download/ticket')).toEqual({ paths: ['/docs', '/notes.txt'] });
+    // Announced under the name the file service saves it as (not 全部文件.zip).
+    expect(await screen.findByText('docs等2个文件.zip 已开始下载，可在浏览器的下载列表中查看进度')).toBeTruthy();
 
     cleanup();
     renderAt('/storage/detail?center=sz&path=%2Fmodel.bin');
@@ -114,7 +116,7 @@ describe('StoragePage', () => {
     expect(lastBody('/file/download/ticket')).toEqual({ paths: ['/model.bin'] });
     // Only the text preview reads bytes in JS; downloads never do.
     expect(backend.callsTo('/file/download', 'POST')).toHaveLength(0);
-  });
+  }, 30_000);
 
   it('shows the refusal of a ticket as a Chinese toast and starts nothing', async () => {
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
@@ -158,6 +160,36 @@ describe('StoragePage', () => {
     const call = backend.callsTo(`/directory/${pathToId('/')}`, 'POST')[0];
     expect(call.body).toEqual({ name: '实验数据' });
   });
+
+  it('refuses a bad folder name under the field, with no uncaught error and no request', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      renderAt('/storage');
+      await findRow('docs');
+      fireEvent.click(screen.getByTestId('storage-mkdir'));
+      const input = await screen.findByTestId('storage-name-input');
+      fireEvent.change(input, { target: { value: '..' } });
+      fireEvent.click(screen.getByTestId('storage-modal-ok'));
+      expect(await screen.findByText('名称不能为 . 或 ..', undefined, { timeout: 5000 })).toBeTruthy();
+      await new Promise((r) => setTimeout(r, 50));
+      expect(unhandled).toEqual([]);
+      expect(backend.callsTo(`/directory/${pathToId('/')}`, 'POST')).toHaveLength(0);
+      expect(screen.getByTestId('storage-name-input')).toBeTruthy(); // the dialog stays for a correction
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  }, 30_000);
+
+  it('says once, on the page, why a folder from the URL cannot be read', async () => {
+    const error = vi.spyOn(toast, 'error');
+    renderAt('/storage?path=/nope');
+    expect(await screen.findByText('目录不存在：/nope', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByText('无法读取该文件夹')).toBeTruthy();
+    expect(screen.getAllByText(/目录不存在/)).toHaveLength(1);
+    expect(error).not.toHaveBeenCalled();
+  }, 30_000);
 
   it('deletes the selection after confirmation', async () => {
     renderAt('/storage');

@@ -1,7 +1,7 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { PAGE_SIZE_DEFAULT, type FileEntry, type SubCenter } from '@suanli/contracts';
+import { downloadName, PAGE_SIZE_DEFAULT, type FileEntry, type SubCenter } from '@suanli/contracts';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Empty, Flex, Result, Skeleton } from 'antd';
+import { Alert, App, Button, Card, Empty, Flex, Result, Skeleton } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { RequestError } from '../../app/request';
@@ -20,7 +20,7 @@ import { Toolbar } from './components/toolbar';
 import { formatCapacity, UsageBar } from './components/usage-bar';
 import { queryKeys } from '../../app/query-keys';
 import { pickCenter, recallCenter, rememberCenter, refreshCenterAfterUpload, useFileApi, useFileMutations, useSubCenters } from './hooks';
-import { baseName, normalizePath, ROOT } from './paths';
+import { normalizePath, ROOT } from './paths';
 import { prepareUpload } from './upload-plan';
 
 /** `/storage/detail?center=…&path=…` */
@@ -123,7 +123,9 @@ function StorageBrowser({ center, api, path, quotaLeft, onNavigate }: BrowserPro
   const params = { path, ...query, keyword: query.keyword || undefined };
   const list = useQuery({
     queryKey: queryKeys.storage.list(center.id, params),
-    queryFn: () => api.list(params),
+    // Silent: a refusal (a missing folder in the URL, …) is shown once, on the page, with its reason and a
+    // way out — not also as a toast.
+    queryFn: () => api.list(params, { silent: true }),
     placeholderData: keepPreviousData,
   });
 
@@ -170,8 +172,8 @@ function StorageBrowser({ center, api, path, quotaLeft, onNavigate }: BrowserPro
   // multi-GiB file or zip never sits in the page's memory.
   const download = async (entries: FileEntry[]) => {
     if (entries.length === 0) return;
-    const single = entries.length === 1 && entries[0].type === 'file';
-    const label = single ? entries[0].name : `${entries.length === 1 ? entries[0].name : baseName(path) || '全部文件'}.zip`;
+    // The name the file service saves it under (contracts), so the toast names the file the user will find.
+    const label = downloadName(entries);
     const key = `storage-download-${label}`;
     message.open({ key, type: 'loading', content: `正在准备下载 ${label}…`, duration: 0 });
     try {
@@ -260,26 +262,43 @@ function StorageBrowser({ center, api, path, quotaLeft, onNavigate }: BrowserPro
             }
           />
         ) : (
-          <FileTable
-            entries={list.data?.list ?? []}
-            total={list.data?.total ?? 0}
-            loading={list.isFetching}
-            pageNum={query.pageNum}
-            pageSize={query.pageSize}
-            sortField={query.sortField}
-            sortOrder={query.sortOrder}
-            selectedKeys={selected.map((e) => e.path)}
-            emptyText={emptyText}
-            onSelect={(_, rows) => setSelected(rows)}
-            onQueryChange={(q) => {
-              setQuery((prev) => ({ ...prev, ...q }));
-              setSelected([]);
-            }}
-            onOpen={open}
-            onRename={(entry) => setDialog({ kind: 'rename', entry })}
-            onDownload={(entry) => download([entry])}
-            onDelete={(entry) => removePaths([entry]).catch(() => undefined)}
-          />
+          <>
+            {list.isError && (
+              // An earlier page is still shown; say why the requested one is not.
+              <Alert
+                type="warning"
+                showIcon
+                style={{ marginBottom: 12 }}
+                title={list.error instanceof Error ? list.error.message : '无法读取该文件夹'}
+                action={
+                  <Button size="small" onClick={() => list.refetch()}>
+                    重试
+                  </Button>
+                }
+                data-testid="storage-list-error"
+              />
+            )}
+            <FileTable
+              entries={list.data?.list ?? []}
+              total={list.data?.total ?? 0}
+              loading={list.isFetching}
+              pageNum={query.pageNum}
+              pageSize={query.pageSize}
+              sortField={query.sortField}
+              sortOrder={query.sortOrder}
+              selectedKeys={selected.map((e) => e.path)}
+              emptyText={emptyText}
+              onSelect={(_, rows) => setSelected(rows)}
+              onQueryChange={(q) => {
+                setQuery((prev) => ({ ...prev, ...q }));
+                setSelected([]);
+              }}
+              onOpen={open}
+              onRename={(entry) => setDialog({ kind: 'rename', entry })}
+              onDownload={(entry) => download([entry])}
+              onDelete={(entry) => removePaths([entry]).catch(() => undefined)}
+            />
+          </>
         )}
       </DropZone>
 

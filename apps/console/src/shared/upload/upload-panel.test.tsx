@@ -1,7 +1,7 @@
 import { UPLOAD_PANEL_WIDTH, UPLOAD_REFRESH_WARNING } from '@suanli/contracts';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetUploads, useUploadStore, type UploadTask } from './store';
+import { CANCELLED_MESSAGE, configureUploads, resetUploads, useUploadStore, type UploadTask } from './store';
 import { UploadPanelButton, UploadTaskTable } from './upload-panel';
 
 const task = (id: string, patch: Partial<UploadTask> = {}): UploadTask => ({
@@ -48,6 +48,14 @@ describe('UploadTaskTable', () => {
     expect(within(row('u.bin')).getByText('0.20 MB')).toBeTruthy();
   });
 
+  it('shows a cancelled task as 已取消, not 失败, and still offers to resume it', () => {
+    render(<UploadTaskTable tasks={[task('c', { status: 'error', error: CANCELLED_MESSAGE })]} onRetry={() => {}} />);
+    const row = document.querySelector('[data-testid="upload-row"][data-name="c.bin"]') as HTMLElement;
+    expect(within(row).getByText('已取消')).toBeTruthy();
+    expect(within(row).queryByText('失败')).toBeNull();
+    expect(within(row).getByTestId('upload-retry')).toBeTruthy();
+  });
+
   it('offers retry on a failed row and cancel on a running or waiting one', () => {
     const onRetry = vi.fn();
     const onCancel = vi.fn();
@@ -91,6 +99,18 @@ describe('UploadPanelButton', () => {
     expect(screen.queryByTestId('upload-panel')).toBeNull(); // mounting is not a change
     act(() => useUploadStore.getState().remove('b'));
     expect(await screen.findByTestId('upload-panel')).toBeTruthy();
+  });
+
+  it('a task the user cancels in the panel reads 已取消', async () => {
+    configureUploads({ upload: () => new Promise(() => {}), hash: null });
+    render(<UploadPanelButton />);
+    act(() => {
+      useUploadStore.getState().enqueue([{ file: new File(['abc'], 'notes.txt'), dir: '/' }], { baseUrl: 'http://fs.invalid', centerId: 'sz' });
+    });
+    const row = await screen.findByText('notes.txt').then((el) => el.closest('[data-testid="upload-row"]') as HTMLElement);
+    fireEvent.click(within(row).getByTestId('upload-cancel'));
+    expect(await within(row).findByText('已取消')).toBeTruthy();
+    expect(within(row).queryByText('失败')).toBeNull();
   });
 
   it('opens on click and shows the running count as a badge', async () => {

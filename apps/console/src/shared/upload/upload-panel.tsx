@@ -3,9 +3,9 @@ import { formatFileSize, UPLOAD_PANEL_WIDTH, UPLOAD_REFRESH_WARNING, UPLOAD_TABL
 import { Alert, Badge, Button, Flex, Popover, Progress, Table, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useMemo, useState, type HTMLAttributes } from 'react';
-import { selectRunningCount, useUploadStore, type UploadTask } from './store';
+import { CANCELLED_MESSAGE, selectRunningCount, useUploadStore, type UploadTask } from './store';
 
-export const STATUS_LABELS = { waiting: '等待中', error: '失败', success: '成功' } as const;
+export const STATUS_LABELS = { waiting: '等待中', error: '失败', cancelled: CANCELLED_MESSAGE, success: '成功' } as const;
 
 export interface UploadTaskTableProps {
   tasks: UploadTask[];
@@ -78,9 +78,16 @@ function TaskStatus({ task, onRetry, onCancel }: { task: UploadTask } & Pick<Upl
     case 'error':
       return (
         <Flex align="center" gap={4}>
-          <Tooltip title={task.error}>
-            <Typography.Text type="danger">{STATUS_LABELS.error}</Typography.Text>
-          </Tooltip>
+          {/* A task the user stopped did not fail: it says so, in grey, and can still be resumed. */}
+          {task.error === CANCELLED_MESSAGE ? (
+            <Typography.Text type="secondary" data-testid="upload-cancelled">
+              {STATUS_LABELS.cancelled}
+            </Typography.Text>
+          ) : (
+            <Tooltip title={task.error}>
+              <Typography.Text type="danger">{STATUS_LABELS.error}</Typography.Text>
+            </Tooltip>
+          )}
           {onRetry && (
             <Button type="link" size="small" icon={<RedoOutlined />} data-testid="upload-retry" onClick={() => onRetry(task.id)}>
               重试

@@ -17,7 +17,14 @@ export function NameModal({ open, title, initialName, okText = '确定', onSubmi
   const [form] = Form.useForm<{ name: string }>();
   const { busy, run } = useModalSubmit(onSubmit, onClose);
   const submit = async () => {
-    const { name } = await form.validateFields();
+    let name: string;
+    try {
+      ({ name } = await form.validateFields());
+    } catch {
+      // Refused by the field's rule, which shows why under the input; nothing may escape as an uncaught
+      // rejection (the Modal ignores what onOk returns).
+      return;
+    }
     await run(name);
   };
   return (

@@ -40,6 +40,7 @@ export function createFakeBackend() {
     const b = body as Record<string, any>;
     if (method === 'POST' && route === '/directory') {
       const dir = url.searchParams.get('path') ?? '/';
+      if (dir !== '/' && trees[center].get(dir)?.type !== 'dir') return env(null, 1302, `目录不存在：${dir}`);
       let list = children(center, dir);
       if (b?.keyword) list = list.filter((e) => e.name.includes(b.keyword));
       const field = (b?.sortField ?? 'name') as keyof FileEntry;

@@ -46,7 +46,12 @@ export function ContactModal({ kind, hasCurrent, saving, onSendCode, onSubmit, o
 
   const submit = async () => {
     if (!kind) return;
-    const values = await form.validateFields();
+    let values: ContactValues;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return; // the fields show why; the Modal ignores what onOk returns, so nothing may reject
+    }
     try {
       await onSubmit(kind, { target: values.target.trim(), code: values.code });
       form.resetFields();
