@@ -9,10 +9,10 @@ import readline from 'node:readline';
 export function startProcess<T>(
   cmd: string,
   args: string[],
-  opts: { env?: NodeJS.ProcessEnv; cwd?: string; ready: (line: string) => T | undefined; timeoutMs?: number },
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; ready: (line: string) => T | undefined; timeoutMs?: number; uid?: number; gid?: number },
 ): Promise<{ child: ChildProcess; info: T }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'inherit'], uid: opts.uid, gid: opts.gid });
     // A test or benchmark that dies halfway (an uncaught error skips its stop calls) must not leave its
     // servers running: they kept benchmark data and CPU for the rest of the session.
     const killOnExit = () => child.kill('SIGKILL');

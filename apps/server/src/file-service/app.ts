@@ -7,6 +7,7 @@ import { DownloadTickets } from './download-tickets';
 import { FileService } from './file.service';
 import { fileRoutes } from './file.routes';
 import type { FileIdentity } from './identity';
+import type { AccountFsFactory } from './storage/spaces';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,6 +24,8 @@ export interface FileServicePluginOptions {
   chunkSize?: number;
   /** How often abandoned chunks are looked for (they are removed once 24 h old). */
   cleanupIntervalMs?: number;
+  /** How accounts' spaces are opened (default: in this process; WorkerAccounts for real POSIX accounts). */
+  accounts?: AccountFsFactory;
   /** Where the service is registered for lookup, e.g. the gateway's `fileServices`. */
   registry?: Map<string, FileService>;
 }
@@ -33,7 +36,7 @@ export interface FileServicePluginOptions {
  * `/file-service/{id}`; `buildFileService` wraps it into a standalone app.
  */
 export async function fileServicePlugin(app: FastifyInstance, opts: FileServicePluginOptions) {
-  const service = new FileService({ center: opts.center, clock: opts.clock, chunkSize: opts.chunkSize });
+  const service = new FileService({ center: opts.center, clock: opts.clock, chunkSize: opts.chunkSize, accounts: opts.accounts });
   opts.registry?.set(opts.center.id, service);
   const tickets = new DownloadTickets({ service: service.downloads, identity: opts.identity, clock: opts.clock });
   await fileRoutes(app, { service, identity: opts.identity, tickets });
@@ -62,6 +65,7 @@ export interface BuildFileServiceOptions {
   logger?: boolean | { level: string };
   chunkSize?: number;
   cleanupIntervalMs?: number;
+  accounts?: AccountFsFactory;
   /** Console origins allowed to call this service from the browser (it runs on its own host in production). */
   allowedOrigins?: string[];
 }
@@ -89,6 +93,7 @@ export async function buildFileService(opts: BuildFileServiceOptions): Promise<F
     clock: opts.clock ?? Date.now,
     chunkSize: opts.chunkSize,
     cleanupIntervalMs: opts.cleanupIntervalMs,
+    accounts: opts.accounts,
     registry,
   });
   return app;

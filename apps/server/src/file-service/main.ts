@@ -8,11 +8,14 @@
  *   HOST, PORT     listen address (default 0.0.0.0:8081)
  *   ALLOWED_ORIGINS  console origins allowed by CORS, comma-separated
  *   LOG_LEVEL      pino level (default info)
+ *   FS_LAUNCHER_SOCKET  the launcher's socket when the center's accounts are real POSIX users: every file
+ *                  operation then runs in a worker with the account's uid/gid (docs/adr/0004-files-as-the-user.md)
  */
 import path from 'node:path';
 import v8 from 'node:v8';
 import { loadCenters } from '../centers/centers';
 import { buildFileService } from './app';
+import { WorkerAccounts } from './accounts/worker-accounts';
 import { RemoteIdentity } from './identity';
 
 // Streaming uploads allocate ~1 GiB of short-lived socket buffers per GiB received. V8 counts that external
@@ -47,6 +50,7 @@ if (!center) {
 const app = await buildFileService({
   center,
   identity: new RemoteIdentity({ gatewayUrl, center, clock: Date.now }),
+  accounts: env.FS_LAUNCHER_SOCKET ? new WorkerAccounts({ launcherSocket: env.FS_LAUNCHER_SOCKET }) : undefined,
   logger: { level: env.LOG_LEVEL ?? 'info' },
   allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
 });

@@ -140,7 +140,11 @@ export class UploadService {
           if (this.writing.get(key) === 1 && (await fs.staging.uploaded(f.identifier)).length === 0) await this.dropUpload(user, fs, f.identifier);
           throw e;
         }
-        return { uploaded: await fs.staging.uploaded(f.identifier) };
+        const uploaded = await fs.staging.uploaded(f.identifier);
+        // Runs on after this call (and after `fs` is released), so it is told what is complete now.
+        const complete = new Set(uploaded);
+        void this.hasherOf(key, fs, f.identifier, shape).advance(async (k) => complete.has(k));
+        return { uploaded };
       });
     } finally {
       const left = (this.writing.get(key) ?? 1) - 1;
@@ -191,7 +195,6 @@ export class UploadService {
     } finally {
       quota.release();
     }
-    void this.hasherOf(key, fs, identifier, shape).advance((k) => fs.staging.hasChunk(identifier, k));
   }
 
   /**

@@ -80,12 +80,33 @@ export interface AccountFs {
   /** The directories and regular files below `p` (depth first, sorted), for an archive. */
   walk(p: Segs): Promise<WalkedEntry[]>;
   /** The account's upload staging (see chunk-store.ts). */
-  readonly staging: ChunkStore;
+  readonly staging: Staging;
   /** Moves an upload's staged data file to `p` in the home (the merge); returns the new entry's stat. */
   commitStaged(identifier: string, p: Segs): Promise<RawStat>;
   /** Releases whatever the implementation holds (worker connections). */
   release(): void;
 }
+
+/** The staging operations of chunk-store.ts (ChunkStore in this process; forwarded for a worker). */
+export type Staging = Pick<
+  ChunkStore,
+  | 'dataPath'
+  | 'readMeta'
+  | 'ensure'
+  | 'hasData'
+  | 'dataSize'
+  | 'uploaded'
+  | 'hasChunk'
+  | 'markComplete'
+  | 'unmark'
+  | 'writeRange'
+  | 'hashData'
+  | 'exists'
+  | 'remove'
+  | 'stagedBytes'
+  | 'cleanup'
+  | 'identifiers'
+>;
 
 export const fileErr = (code: number, detail: string) => new AppError(code, `${errorText(code)}：${detail}`);
 const errorText = (code: number) => new AppError(code).message;

@@ -199,7 +199,8 @@ export class ChunkStore {
     return removed;
   }
 
-  private async identifiers(): Promise<string[]> {
+  /** The identifiers staged (directories below the root). */
+  async identifiers(): Promise<string[]> {
     try {
       return await this.root.withDir([], (d) => fsp.readdir(d.at()));
     } catch (e) {
