@@ -41,11 +41,17 @@ export function prepareRace(home: string, outside: string, owner?: { uid: number
   }
 }
 
-export async function runRace(opts: { client: FileClient; home: string; seconds: number; swapAs?: { uid: number; gid: number } }) {
+/**
+ * Runs the race for at least `seconds`, and on (up to `maxSeconds`) until every operation got through
+ * `minEach` times — a loaded machine (slow worker starts) must not turn the race into a no-op.
+ */
+export async function runRace(opts: { client: FileClient; home: string; seconds: number; maxSeconds?: number; minEach?: number; swapAs?: { uid: number; gid: number } }) {
   const { client, home, seconds } = opts;
   // The real race directory, held by descriptor: the victim is put back through it, wherever its name is now.
   const raceFd = fs.openSync(path.join(home, 'race'), 'r');
-  const swapper = spawn('python3', [SWAPPER, path.join(home, 'race'), path.join(home, 'racelink'), String(seconds)], {
+  const maxSeconds = opts.maxSeconds ?? seconds * 5;
+  const minEach = opts.minEach ?? 8;
+  const swapper = spawn('python3', [SWAPPER, path.join(home, 'race'), path.join(home, 'racelink'), String(maxSeconds + 5)], {
     stdio: ['ignore', 'pipe', 'inherit'],
     uid: opts.swapAs?.uid,
     gid: opts.swapAs?.gid,
@@ -53,10 +59,12 @@ export async function runRace(opts: { client: FileClient; home: string; seconds:
   let swaps = '';
   swapper.stdout.on('data', (b: Buffer) => (swaps += b));
   const swapperExit = new Promise<number>((resolve) => swapper.on('exit', (code) => resolve(code ?? -1)));
-  const end = Date.now() + seconds * 1000 - 300;
+  const start = Date.now();
   const seen = { downloads: 0, insideReads: 0, leaked: [] as string[], listings: 0, uploads: 0, deletes: 0, swaps: 0, swapperExit: 0 };
+  const enough = () => Math.min(seen.downloads, seen.listings, seen.uploads, seen.deletes) >= minEach;
+  const going = () => Date.now() - start < seconds * 1000 || (!enough() && Date.now() - start < maxSeconds * 1000);
   const loop = async (op: (i: number) => Promise<void>) => {
-    for (let i = 0; Date.now() < end; i++) await op(i);
+    for (let i = 0; going(); i++) await op(i);
   };
   await Promise.all([
     loop(async () => {
@@ -84,6 +92,7 @@ export async function runRace(opts: { client: FileClient; home: string; seconds:
       seen.deletes++;
     }),
   ]);
+  swapper.kill('SIGTERM');
   seen.swapperExit = await swapperExit;
   seen.swaps = Number(swaps);
   fs.closeSync(raceFd);

@@ -129,7 +129,7 @@ describe('files under the user\'s own POSIX account', () => {
     expect(seen.swapperExit).toBe(0);
     expect(seen.swaps).toBeGreaterThan(1000);
     expect(seen.insideReads).toBeGreaterThan(0);
-    for (const n of [seen.downloads, seen.listings, seen.uploads, seen.deletes]) expect(n, JSON.stringify(seen)).toBeGreaterThan(5);
+    for (const n of [seen.downloads, seen.listings, seen.uploads, seen.deletes]) expect(n, JSON.stringify(seen)).toBeGreaterThanOrEqual(8);
     expect(Object.keys(snapshot(aliceHome)).filter((p) => p.includes('.suanli-upload-'))).toEqual([]);
   }, 60_000);
 });
