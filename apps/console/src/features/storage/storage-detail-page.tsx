@@ -42,7 +42,8 @@ export function StorageDetailPage() {
     enabled: Boolean(api),
   });
   const file = entry.data;
-  const kind = file ? previewKind(file) : 'none';
+  // A link is never read through (the service refuses it): nothing to preview.
+  const kind = file && file.type !== 'link' ? previewKind(file) : 'none';
   const preview = useQuery({
     queryKey: queryKeys.storage.preview(centerId, path, file?.updateTime ?? 0),
     queryFn: async (): Promise<Preview> => {
@@ -102,7 +103,7 @@ export function StorageDetailPage() {
           </Descriptions.Item>
           <Descriptions.Item label="修改时间">{formatTime(file.updateTime)}</Descriptions.Item>
           <Descriptions.Item label="所在分中心">{center.name}</Descriptions.Item>
-          <Descriptions.Item label="类型">{file.type === 'dir' ? '文件夹' : '文件'}</Descriptions.Item>
+          <Descriptions.Item label="类型">{file.type === 'dir' ? '文件夹' : file.type === 'link' ? '符号链接（平台不会跟随，不能预览或下载）' : '文件'}</Descriptions.Item>
         </Descriptions>
         <Card size="small" title="内容预览">
           <PreviewBody kind={kind} preview={preview.data} loading={preview.isLoading} failed={preview.isError} />

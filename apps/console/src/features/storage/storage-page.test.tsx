@@ -76,6 +76,17 @@ describe('StoragePage', () => {
     expect(location).toBe('/storage');
   });
 
+  it('shows a symlink as a link (icon and detail), never as a file to preview', async () => {
+    backend.put('sz', '/data-link', 'link', 12);
+    renderAt('/storage');
+    const link = await findRow('data-link');
+    expect(link.getAttribute('data-type')).toBe('link');
+    expect(within(link).getByTestId('storage-link-icon')).toBeTruthy();
+    fireEvent.click(within(link).getByTestId('storage-open'));
+    expect(await screen.findByText('符号链接（平台不会跟随，不能预览或下载）')).toBeTruthy();
+    expect(backend.callsTo('/file/download', 'POST')).toEqual([]);
+  });
+
   it('opens a file on its detail page with a text preview fetched by Range', async () => {
     renderAt('/storage');
     fireEvent.click(within(await findRow('notes.txt')).getByTestId('storage-open'));

@@ -1,4 +1,4 @@
-import { DeleteOutlined, DownloadOutlined, EditOutlined, FileOutlined, FolderFilled, MoreOutlined } from '@ant-design/icons';
+import { DeleteOutlined, DownloadOutlined, EditOutlined, FileOutlined, FolderFilled, LinkOutlined, MoreOutlined } from '@ant-design/icons';
 import { formatFileSize, type FileEntry } from '@suanli/contracts';
 import { App, Button, Dropdown, Flex, Popconfirm, Table, Typography } from 'antd';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
@@ -82,6 +82,9 @@ export function FileTable(props: FileTableProps) {
             <Flex align={screens.md ? 'center' : 'flex-start'} gap={8} component="span" style={{ minWidth: 0 }}>
               {entry.type === 'dir' ? (
                 <FolderFilled style={{ color: '#f7c244', fontSize: 18, flex: 'none' }} />
+              ) : entry.type === 'link' ? (
+                // A symlink made on the cluster (a job, a shell): shown as such, never followed by the platform.
+                <LinkOutlined title="符号链接（平台不会跟随）" data-testid="storage-link-icon" style={{ color: '#8c8c8c', fontSize: 16, flex: 'none' }} />
               ) : (
                 <FileOutlined style={{ color: '#8c8c8c', fontSize: 16, flex: 'none' }} />
               )}
