@@ -57,8 +57,8 @@ export function MessageTable(props: MessageTableProps) {
             strong={!row.viewed}
             ellipsis={wide}
             title={title}
-            // On a phone (no hover) a long title may take two lines.
-            style={wide ? undefined : { display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden', wordBreak: 'break-all' }}
+            // On a phone (no hover to reveal a cut title) the whole title wraps.
+            style={wide ? undefined : { whiteSpace: 'normal', overflowWrap: 'anywhere' }}
             data-testid="msg-title"
           >
             {!wide && !row.viewed && <Badge status="processing" style={{ marginRight: 6 }} />}

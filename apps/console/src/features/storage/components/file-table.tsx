@@ -34,7 +34,7 @@ export const formatTime = (ms: number) => dayjs(ms).format('YYYY-MM-DD HH:mm:ss'
 
 // Wide enough, a cut name is one line with its full text on hover; on a phone (no hover) it may take two.
 const ONE_LINE = { minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
-const TWO_LINES = { minWidth: 0, overflow: 'hidden', display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', wordBreak: 'break-all' } as const;
+const TWO_LINES = { minWidth: 0, overflow: 'hidden', whiteSpace: 'normal', display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', wordBreak: 'break-all' } as const;
 
 const sizeText = (entry: FileEntry) => (entry.type === 'dir' ? '-' : formatFileSize(entry.size));
 
