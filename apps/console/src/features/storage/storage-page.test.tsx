@@ -223,6 +223,36 @@ describe('StoragePage', () => {
     expect(lastBody('/file/rename')).toEqual({ path: '/notes.txt', newName: 'todo.txt' });
   });
 
+  it.each([
+    ['upload-conflict-keep', ['notes (1).txt', 'new.csv']],
+    ['upload-conflict-overwrite', ['notes.txt', 'new.csv']],
+    ['upload-conflict-skip', ['new.csv']],
+  ])('asks before uploading over an existing name (%s)', async (choice, queued) => {
+    renderAt('/storage');
+    await findRow('notes.txt');
+    const input = screen.getByTestId('storage-upload-input') as HTMLInputElement;
+    await act(async () => {
+      fireEvent.change(input, { target: { files: [new File(['new text'], 'notes.txt'), new File(['a,b'], 'new.csv')] } });
+    });
+    const dialog = await screen.findByTestId('upload-conflict', undefined, { timeout: 5000 });
+    expect(dialog.textContent).toContain('“notes.txt”已存在');
+    expect(useUploadStore.getState().tasks).toHaveLength(0); // nothing starts before the answer
+    fireEvent.click(screen.getByTestId(choice));
+    await waitFor(() => expect(useUploadStore.getState().tasks.map((t) => t.name).sort()).toEqual([...queued].sort()));
+    expect(useUploadStore.getState().tasks.every((t) => t.path === '/')).toBe(true);
+  }, 30_000);
+
+  it('queues without asking when no name clashes', async () => {
+    renderAt('/storage');
+    await findRow('notes.txt');
+    const input = screen.getByTestId('storage-upload-input') as HTMLInputElement;
+    await act(async () => {
+      fireEvent.change(input, { target: { files: [new File(['x'], 'fresh.txt')] } });
+    });
+    await waitFor(() => expect(useUploadStore.getState().tasks.map((t) => t.name)).toEqual(['fresh.txt']));
+    expect(screen.queryByTestId('upload-conflict')).toBeNull();
+  }, 30_000);
+
   it('queues picked files into the current folder of the current center', async () => {
     renderAt('/storage?path=/docs');
     await findRow('readme.md');

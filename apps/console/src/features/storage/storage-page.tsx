@@ -22,6 +22,8 @@ import { queryKeys } from '../../app/query-keys';
 import { pickCenter, recallCenter, rememberCenter, refreshCenterAfterUpload, useFileApi, useFileMutations, useSubCenters } from './hooks';
 import { normalizePath, ROOT } from './paths';
 import { prepareUpload } from './upload-plan';
+import { askConflict } from './components/conflict-dialog';
+import { existingNames, resolveConflicts, topLevelNames } from './conflicts';
 
 /** `/storage/detail?center=…&path=…` */
 export function detailHref(centerId: string, path: string): string {
@@ -144,8 +146,20 @@ function StorageBrowser({ center, api, path, quotaLeft, onNavigate }: BrowserPro
       message.warning(`所选文件共 ${formatCapacity(total)}，超过剩余空间 ${formatCapacity(Math.max(0, quotaLeft))}，部分文件可能上传失败`);
     }
     const key = 'storage-prepare-upload';
-    const withDirs = picked.dirs.length > 0 || picked.files.some((f) => f.relativePath.includes('/'));
     try {
+      // The file service would replace same-named files silently: ask first.
+      const existing = await existingNames(api, path);
+      const clashes = [...topLevelNames(picked)].filter((n) => existing.has(n));
+      if (clashes.length > 0) {
+        const choice = await askConflict(modal, clashes);
+        if (!choice) return;
+        picked = resolveConflicts(picked, new Set(clashes), existing, choice);
+        if (picked.files.length === 0 && picked.dirs.length === 0) {
+          message.info('已跳过同名项目，没有需要上传的文件');
+          return;
+        }
+      }
+      const withDirs = picked.dirs.length > 0 || picked.files.some((f) => f.relativePath.includes('/'));
       const items = await prepareUpload(api, path, picked, ({ done, total: n }) =>
         message.open({ key, type: 'loading', content: `正在创建文件夹（${done}/${n}）`, duration: 0 }),
       );
