@@ -11,7 +11,8 @@ export function startJsonProcess<T>(
   cmd: string,
   args: string[],
   env: NodeJS.ProcessEnv = {},
-  readyWhen: (line: string) => boolean = (line) => line.startsWith('{'),
+  // A JSON line that is not a log record (pino's carry "level"; a warning at start must not pass for the ready line).
+  readyWhen: (line: string) => boolean = (line) => line.startsWith('{') && !line.includes('"level":'),
 ): Promise<{ child: ChildProcess; info: T }> {
   return startProcess(cmd, args, {
     env,
