@@ -67,6 +67,38 @@ async function readable(names: Locator, minWidth: number) {
 }
 
 describe('every page from 375 px to 2560 px', () => {
+  it('no page of the console scrolls sideways at 375 or 2560 px', async () => {
+    const routes = [
+      '/console/storage/detail?center=' + CENTER + '&path=' + encodeURIComponent('/' + LONG_FILE),
+      '/console/login/edit',
+      '/console/user-agreement',
+      '/console/training',
+      '/console/quantum',
+      '/console/public-data/dataset',
+    ];
+    const { page: anon, context } = await env.newPage();
+    for (const width of [375, 2560]) {
+      await page.setViewportSize({ width, height: 900 });
+      await anon.setViewportSize({ width, height: 900 });
+      for (const route of routes) {
+        await page.goto(route);
+        await page.waitForLoadState('networkidle');
+        await noHorizontalScroll(page);
+      }
+      for (const route of ['/console/login', '/console/login/register', '/console/login/find']) {
+        await anon.goto(route);
+        await anon.waitForLoadState('networkidle');
+        await noHorizontalScroll(anon);
+      }
+    }
+    await page.goto('/console/storage/detail?center=' + CENTER + '&path=' + encodeURIComponent('/' + LONG_FILE));
+    await page.setViewportSize({ width: 375, height: 900 });
+    await page.getByTestId('storage-detail').waitFor();
+    await noHorizontalScroll(page);
+    await env.shot(page, 'responsive-storage-detail-375');
+    await context.close();
+  });
+
   for (const width of WIDTHS) {
     it(`storage, user centre and messages at ${width} px`, async () => {
       await page.setViewportSize({ width, height: 900 });

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Descriptions, Empty, Flex, Result, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
 import { PageContainer } from '../../shared/ui/page-container';
 import type { FileApi } from './api';
 import { formatTime } from './components/file-table';
@@ -30,6 +31,7 @@ export function StorageDetailPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const { message } = App.useApp();
+  const screens = useBreakpoint();
   const path = normalizePath(params.get('path'));
   const centers = useSubCenters();
   const center = pickCenter(centers.data ?? [], params.get('center'), null);
@@ -92,7 +94,14 @@ export function StorageDetailPage() {
   else
     body = (
       <Flex vertical gap={16}>
-        <Descriptions bordered column={{ xs: 1, md: 2 }} size="middle" data-testid="storage-detail">
+        <Descriptions
+          bordered
+          column={{ xs: 1, md: 2 }}
+          size="middle"
+          // Labels stay on one line; a long name or path wraps in the value instead.
+          styles={{ label: { whiteSpace: 'nowrap' }, content: { overflowWrap: 'anywhere' } }}
+          data-testid="storage-detail"
+        >
           <Descriptions.Item label="名称">{file.name}</Descriptions.Item>
           <Descriptions.Item label="大小">
             {formatFileSize(file.size)}
@@ -126,7 +135,7 @@ export function StorageDetailPage() {
         </Flex>
       }
     >
-      <Card>{body}</Card>
+      <Card styles={{ body: { padding: screens.sm ? 24 : 12 } }}>{body}</Card>
     </PageContainer>
   );
 }
