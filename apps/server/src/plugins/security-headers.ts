@@ -34,8 +34,22 @@ export function registerSecurityHeaders(app: FastifyInstance, connectOrigins: st
   middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (err?: unknown) => {
     if (err) throw err;
   });
-  app.addHook('onRequest', (_req, reply, done) => {
+  // HSTS over plain HTTP is meaningless at best, and pins a host that also serves plain HTTP (a dev box on
+  // localhost) to HTTPS at worst: sent only when the request came over HTTPS — directly, or per the
+  // X-Forwarded-Proto of a proxy listed in trustProxy (Fastify's req.protocol honours exactly that).
+  const hsts = headers['strict-transport-security'];
+  delete headers['strict-transport-security'];
+  app.addHook('onRequest', (req, reply, done) => {
     reply.headers(headers);
+    if (hsts && req.protocol === 'https') reply.header('strict-transport-security', hsts);
     done();
+  });
+  // Answers of the API carry the user's data (profile, messages, orders, tokens): no browser or proxy cache
+  // may keep them. Routes that want caching (avatars, console assets) set their own Cache-Control first.
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    if (!reply.hasHeader('cache-control') && String(reply.getHeader('content-type') ?? '').startsWith('application/json')) {
+      reply.header('cache-control', 'no-store');
+    }
+    done(null, payload);
   });
 }
