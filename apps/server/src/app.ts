@@ -18,6 +18,7 @@ import { createFoundationModule } from './modules/foundation/foundation.module';
 import { createMessageModule } from './modules/message/message.module';
 import { createOrderModule } from './modules/order/order.module';
 import { userRoutes } from './modules/user/user.routes';
+import { loggerOptions } from './lib/log';
 import { registerAuth } from './plugins/auth';
 import { registerClosing } from './plugins/closing';
 import { registerEnvelope } from './plugins/envelope';
@@ -43,7 +44,7 @@ declare module 'fastify' {
  */
 export async function buildApp(config: Config): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.token', 'req.headers.authorization', 'req.headers["agent-token"]'] },
+    logger: loggerOptions(config.logLevel, config.logStream),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },

@@ -31,6 +31,8 @@ export interface Config {
   /** Injectable so tests can move time (session expiry, code expiry, lockouts). */
   clock: () => number;
   logLevel: string;
+  /** Where the log goes (stdout when unset); tests capture it to check what is written. */
+  logStream?: NodeJS.WritableStream;
   /** Seed the demo account on start (npm start). */
   seedDemo: boolean;
 }

@@ -8,6 +8,7 @@ import { FileService } from './file.service';
 import { fileRoutes } from './file.routes';
 import type { FileIdentity } from './identity';
 import type { AccountFsFactory } from './storage/spaces';
+import { loggerOptions } from '../lib/log';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -62,7 +63,7 @@ export interface BuildFileServiceOptions {
   center: CenterConfig;
   identity: FileIdentity;
   clock?: () => number;
-  logger?: boolean | { level: string };
+  logger?: boolean | { level: string; stream?: NodeJS.WritableStream };
   chunkSize?: number;
   cleanupIntervalMs?: number;
   accounts?: AccountFsFactory;
@@ -76,7 +77,7 @@ export interface BuildFileServiceOptions {
  */
 export async function buildFileService(opts: BuildFileServiceOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger === undefined ? false : typeof opts.logger === 'boolean' ? opts.logger : { level: opts.logger.level, redact: ['req.headers.token'] },
+    logger: !opts.logger ? false : opts.logger === true ? loggerOptions('info') : loggerOptions(opts.logger.level, opts.logger.stream),
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   });
