@@ -16,10 +16,15 @@ export function wsUrl(port: number, token?: string) {
   return `ws://127.0.0.1:${port}${WS_PATH}${token === undefined ? '' : `?token=${encodeURIComponent(token)}`}`;
 }
 
-/** Opens a socket; resolves once the handshake is answered (101 → open, anything else → refused). */
+/**
+ * Opens a socket; resolves once the handshake is answered (101 → open, anything else → refused). Sends the
+ * gateway's own origin as Origin, as the console in a browser does, unless `headers` names one; `origin:
+ * ''` sends none.
+ */
 export function openSocket(url: string, headers: Record<string, string> = {}): Promise<OpenResult> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers });
+    const { origin = new URL(url.replace(/^ws/, 'http')).origin, ...rest } = headers;
+    const ws = new WebSocket(url, { headers: origin ? { ...rest, origin } : rest });
     const messages: unknown[] = [];
     const waiters = new Set<{ pred: (m: unknown) => boolean; resolve: (m: unknown) => void }>();
     ws.on('message', (raw) => {

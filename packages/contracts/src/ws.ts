@@ -18,3 +18,9 @@ export const WS_UNREAD_INCREMENT = 'notice.unread.increment' satisfies WsBusines
  */
 /** Silent longer than SOCKET_IDLE_CLOSE_MS (4000 + HTTP 408). The client just reconnects. */
 export const SOCKET_CLOSE_IDLE = 4008;
+/**
+ * More than SOCKET_MAX_FRAMES_PER_SECOND frames from the client within one second (4000 + HTTP 429). The
+ * console sends one keep-alive every SOCKET_KEEPALIVE_MS, so only a misbehaving client ever sees it.
+ */
+export const SOCKET_CLOSE_TOO_MANY_FRAMES = 4029;
+export const SOCKET_MAX_FRAMES_PER_SECOND = 20;

@@ -111,4 +111,26 @@ describe('live updates across gateway processes (Redis)', () => {
     const after = await connect(wsUrl(b.port, token));
     expect(await closedWithin(after, 2_000)).toEqual({ code: 4001, reason: '10307' });
   });
+
+  it('closes at once (4001, 10307) the socket on process B of a session revoked through process A, and pushes nothing to it', async () => {
+    const userId = `u-fanout-live-${randomBytes(4).toString('hex')}`;
+    const victim = await a.app.ctx.sessions.create(userId);
+    const kept = await a.app.ctx.sessions.create(userId);
+    const onB = await connect(wsUrl(b.port, victim.token));
+    const keptOnB = await connect(wsUrl(b.port, kept.token));
+    const onA = await connect(wsUrl(portA, victim.token));
+    try {
+      expect(await closedWithin(onB, 200)).toBeNull();
+      // B re-checks sessions only once a minute: closing within half a second can only come from the bus.
+      await a.app.ctx.sessions.revoke(victim.sessionId, 'logout');
+      await a.app.ctx.notify(userId, { type: 'system', title: '已退出', content: '' });
+      expect(await closedWithin(onB, 500)).toEqual({ code: 4001, reason: '10307' });
+      expect(await closedWithin(onA, 500)).toEqual({ code: 4001, reason: '10307' });
+      expect(await keptOnB.next()).toEqual(increment(1));
+      expect(onB.messages).toEqual([]);
+      expect(onA.messages).toEqual([]);
+    } finally {
+      for (const s of [onA, onB, keptOnB]) s.ws.terminate();
+    }
+  });
 });

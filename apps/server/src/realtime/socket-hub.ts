@@ -1,7 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
-import { SOCKET_CLOSE_BAD_TOKEN, SOCKET_CLOSE_IDLE, SOCKET_IDLE_CLOSE_MS, type WsEvent } from '@suanli/contracts';
-import type { EventBus } from './bus';
+import {
+  ErrorCode,
+  SOCKET_CLOSE_BAD_TOKEN,
+  SOCKET_CLOSE_IDLE,
+  SOCKET_CLOSE_TOO_MANY_FRAMES,
+  SOCKET_IDLE_CLOSE_MS,
+  SOCKET_MAX_FRAMES_PER_SECOND,
+  type WsEvent,
+} from '@suanli/contracts';
+import type { EventBus, Revocation } from './bus';
 
 export interface HubTimings {
   /** Close a socket silent this long (the client sends a keep-alive every 10 s). */
@@ -21,8 +29,13 @@ interface Conn {
   socket: WebSocket;
   userId: string;
   sessionId: string;
+  /** SHA-256 of the token, for revocations that name the token (logout). */
+  tokenHash: string;
   /** performance.now() of the last frame from the client. */
   lastSeen: number;
+  /** Frames received in the current one-second window, and when that window began. */
+  frames: number;
+  windowStart: number;
 }
 
 /** Answers, for a batch of session ids, the close reason (session code) of those no longer valid. */
@@ -41,6 +54,7 @@ export class SocketHub {
   private readonly byUser = new Map<string, Set<Conn>>();
   private readonly conns = new Map<WebSocket, Conn>();
   private readonly unsubscribe: () => void;
+  private readonly unfollow: (() => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
   private lastRecheck = performance.now();
   private rechecking: Promise<void> | undefined;
@@ -63,20 +77,60 @@ export class SocketHub {
     this.startTimer();
   }
 
-  add(socket: WebSocket, userId: string, sessionId: string) {
-    const conn: Conn = { socket, userId, sessionId, lastSeen: performance.now() };
+  /**
+   * `stale`: a revocation happened while the handshake's session was being verified, so the verdict may be
+   * outdated; the session is re-checked at once instead of at the next round.
+   */
+  add(socket: WebSocket, p: { userId: string; sessionId: string; tokenHash: string }, stale = false) {
+    const now = performance.now();
+    const conn: Conn = { socket, userId: p.userId, sessionId: p.sessionId, tokenHash: p.tokenHash, lastSeen: now, frames: 0, windowStart: now };
     this.conns.set(socket, conn);
-    let set = this.byUser.get(userId);
-    if (!set) this.byUser.set(userId, (set = new Set()));
+    let set = this.byUser.get(p.userId);
+    if (!set) this.byUser.set(p.userId, (set = new Set()));
     set.add(conn);
-    // Any frame counts as a sign of life: the console's empty keep-alive, or a ping from other clients.
+    // Any frame counts as a sign of life: the console's empty keep-alive, or a ping from other clients. Each
+    // one also counts toward the per-second bound: a client flooding frames is cut off.
     const seen = () => {
-      conn.lastSeen = performance.now();
+      const t = performance.now();
+      conn.lastSeen = t;
+      if (t - conn.windowStart >= 1_000) {
+        conn.windowStart = t;
+        conn.frames = 0;
+      }
+      if (++conn.frames > SOCKET_MAX_FRAMES_PER_SECOND && this.conns.has(socket)) {
+        this.remove(conn);
+        socket.close(SOCKET_CLOSE_TOO_MANY_FRAMES, 'too many frames');
+        // A peer that keeps sending instead of answering the close is not waited for.
+        setTimeout(() => socket.terminate(), 1_000).unref();
+      }
     };
     socket.on('message', seen);
     socket.on('ping', seen);
     socket.on('pong', seen);
     socket.once('close', () => this.remove(conn));
+    if (stale) void this.recheck([conn]);
+  }
+
+  /** Follows the revocations of a SessionService (`onRevoked`) until the hub closes. */
+  followRevocations(subscribe: (listener: (r: Revocation) => void) => () => void) {
+    this.unfollow.push(subscribe((r) => this.revoked(r)));
+  }
+
+  /**
+   * A session was revoked (logout, password change, reset; here or, through the bus, on another gateway):
+   * its sockets are closed with 4001 at once and get nothing more.
+   */
+  revoked(r: Revocation) {
+    const match: (c: Conn) => boolean =
+      'sessionId' in r
+        ? (c) => c.sessionId === r.sessionId
+        : 'tokenHash' in r
+          ? (c) => c.tokenHash === r.tokenHash
+          : (c) => c.userId === r.userId && c.sessionId !== r.exceptSessionId;
+    const set = 'userId' in r ? this.byUser.get(r.userId) : undefined;
+    for (const conn of [...(set ?? this.conns.values())]) {
+      if (match(conn)) this.drop(conn, SOCKET_CLOSE_BAD_TOKEN, String(ErrorCode.SESSION_REVOKED));
+    }
   }
 
   stats() {
@@ -130,10 +184,11 @@ export class SocketHub {
     }
   }
 
-  /** Closes with 4001 every socket whose session was revoked or expired since its handshake. */
-  async recheck(): Promise<void> {
-    if (!this.conns.size) return;
-    const ids = [...new Set([...this.conns.values()].map((c) => c.sessionId))];
+  /** Closes with 4001 every socket (of `only`) whose session was revoked or expired since its handshake. */
+  async recheck(only?: Conn[]): Promise<void> {
+    const conns = only ?? [...this.conns.values()];
+    if (!conns.length) return;
+    const ids = [...new Set(conns.map((c) => c.sessionId))];
     let bad: Map<string, number>;
     try {
       bad = await this.checkSessions(ids);
@@ -143,9 +198,9 @@ export class SocketHub {
       return;
     }
     if (!bad.size) return;
-    for (const conn of [...this.conns.values()]) {
+    for (const conn of conns) {
       const code = bad.get(conn.sessionId);
-      if (code !== undefined) this.drop(conn, SOCKET_CLOSE_BAD_TOKEN, String(code));
+      if (code !== undefined && this.conns.has(conn.socket)) this.drop(conn, SOCKET_CLOSE_BAD_TOKEN, String(code));
     }
   }
 
@@ -157,6 +212,7 @@ export class SocketHub {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.unsubscribe();
+    for (const stop of this.unfollow.splice(0)) stop();
     const open = [...this.conns.keys()];
     for (const s of open) if (s.readyState === WebSocket.OPEN) s.close(1001, 'server closing');
     const closed = Promise.all(open.map((s) => (s.readyState === WebSocket.CLOSED ? null : new Promise((r) => s.once('close', r)))));

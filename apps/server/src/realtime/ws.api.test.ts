@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SOCKET_CLOSE_BAD_TOKEN, SOCKET_CLOSE_IDLE } from '@suanli/contracts';
+import { SOCKET_CLOSE_BAD_TOKEN, SOCKET_CLOSE_IDLE, SOCKET_CLOSE_TOO_MANY_FRAMES, SOCKET_MAX_FRAMES_PER_SECOND } from '@suanli/contracts';
 import { createTestApp, engines, type TestApp } from '../../test/harness';
+import { call, encryptPassword, login, registerAndLogin } from '../../test/users';
 import { DEFAULT_TIMINGS } from './socket-hub';
 import { closedWithin, connect, openSocket, wsUrl, type TestSocket } from '../../test/ws-client';
 
@@ -68,19 +69,21 @@ describe.each(engines)('live updates socket (%s)', (engine) => {
     expect(t.app.wsHub.stats().sockets).toBe(0);
   });
 
-  it('refuses a foreign Origin with HTTP 403 before any socket exists; allows listed, same-origin and absent Origins', async () => {
+  it('refuses a foreign or absent Origin with HTTP 403 before any socket exists; allows listed and same-origin ones', async () => {
     const { token } = await session('u-ws-origin');
     expect(await openSocket(wsUrl(port, token), { origin: 'https://evil.example' })).toEqual({ kind: 'refused', status: 403 });
     expect(await openSocket(wsUrl(port, token), { origin: 'null' })).toEqual({ kind: 'refused', status: 403 });
     // Near misses of an allowed origin are foreign too.
     expect(await openSocket(wsUrl(port, token), { origin: 'http://127.0.0.1.evil.example' })).toEqual({ kind: 'refused', status: 403 });
+    // A client that states no origin at all (issue 7's probe: it used to be let in).
+    expect(await openSocket(wsUrl(port, token), { origin: '' })).toEqual({ kind: 'refused', status: 403 });
     expect(t.app.wsHub.stats().sockets).toBe(0);
 
-    for (const origin of ['http://127.0.0.1', `http://127.0.0.1:${port}`, undefined]) {
-      const s = await sock(token, origin ? { origin } : {});
+    for (const origin of ['http://127.0.0.1', `http://127.0.0.1:${port}`]) {
+      const s = await sock(token, { origin });
       expect(await closedWithin(s, 200), String(origin)).toBeNull();
     }
-    expect(t.app.wsHub.stats().sockets).toBe(3);
+    expect(t.app.wsHub.stats().sockets).toBe(2);
   });
 
   it('closes a socket silent for the idle timeout (4008) and keeps one that sends keep-alives', async () => {
@@ -102,17 +105,49 @@ describe.each(engines)('live updates socket (%s)', (engine) => {
     }
   });
 
-  it('closes with 4001 the socket of a session revoked after the handshake, on the next re-check', async () => {
+  it('closes with 4001 at once (no re-check round) the sockets of a revoked session, and pushes nothing more to them', async () => {
     const victim = await session('u-ws-later');
     const other = await session('u-ws-later');
     const revokedSock = await sock(victim.token);
     const keptSock = await sock(other.token);
+    // The periodic re-check is a minute away: only the revocation itself can close the socket in time.
+    expect(DEFAULT_TIMINGS.recheckMs).toBeGreaterThanOrEqual(30_000);
     await t.app.ctx.sessions.revoke(victim.sessionId, 'password changed');
-    t.app.wsHub.setTimings({ recheckMs: 100, sweepMs: 50 });
-    expect(await closedWithin(revokedSock, 2_000)).toEqual({ code: SOCKET_CLOSE_BAD_TOKEN, reason: '10307' });
-    expect(await closedWithin(keptSock, 300)).toBeNull();
     await t.app.ctx.notify('u-ws-later', { type: 'system', title: '密码已修改', content: '' });
+    expect(await closedWithin(revokedSock, 500)).toEqual({ code: SOCKET_CLOSE_BAD_TOKEN, reason: '10307' });
+    expect(revokedSock.messages).toEqual([]);
+    expect(await closedWithin(keptSock, 300)).toBeNull();
     expect(await keptSock.next()).toEqual(increment(1));
+  });
+
+  it('closes at once the socket a logout revokes (by token) and those a password change revokes (every other session of the user)', async () => {
+    const { user, token, password } = await registerAndLogin(t.app);
+    const second = await login(t.app, user.username, password);
+    const third = await login(t.app, user.username, password);
+    const [s1, s2, s3] = [await sock(token), await sock(second.token), await sock(third.token)];
+    // Logout revokes by token: only that socket goes.
+    expect((await call(t.app, 'GET', 'user/logout', { token: third.token })).message.code).toBe(0);
+    expect(await closedWithin(s3, 500)).toEqual({ code: SOCKET_CLOSE_BAD_TOKEN, reason: '10307' });
+    // A password change ends every other session of the user: the socket of the session that changed it stays.
+    const res = await call(t.app, 'POST', 'user/password/update', {
+      token,
+      payload: { oldPassword: await encryptPassword(t.app, password), newPassword: await encryptPassword(t.app, 'Qiyue-2046-later') },
+    });
+    expect(res.message.code, res.message.message).toBe(0);
+    expect(await closedWithin(s2, 500)).toEqual({ code: SOCKET_CLOSE_BAD_TOKEN, reason: '10307' });
+    expect(await closedWithin(s1, 300)).toBeNull();
+  });
+
+  it('closes with 4029 a socket that sends more frames per second than allowed; a keep-alive pace is fine', async () => {
+    const { token } = await session('u-ws-flood');
+    const calm = await sock(token);
+    const flood = await sock(token);
+    for (let i = 0; i < SOCKET_MAX_FRAMES_PER_SECOND; i++) calm.ws.send('');
+    for (let i = 0; i < SOCKET_MAX_FRAMES_PER_SECOND * 5; i++) flood.ws.send('');
+    expect(await closedWithin(flood, 2_000)).toEqual({ code: SOCKET_CLOSE_TOO_MANY_FRAMES, reason: 'too many frames' });
+    expect(await closedWithin(calm, 300)).toBeNull();
+    await t.app.ctx.notify('u-ws-flood', { type: 'system', title: '仍在线', content: '' });
+    expect(await calm.next()).toEqual(increment(1));
   });
 
   it('closes with 4001 (10157) a socket whose session expired, without keep-alives extending the session', async () => {

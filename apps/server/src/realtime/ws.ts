@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { ErrorCode, HTTP_STATUS_MESSAGES, SOCKET_CLOSE_BAD_TOKEN, WS_BASE, WS_PATH } from '@suanli/contracts';
 import { AppError } from '../errors';
-import type { SessionService } from '../modules/auth/session.service';
+import { hashToken, type SessionService } from '../modules/auth/session.service';
 import type { SocketHub } from './socket-hub';
 
 /** Why a handshake's token was refused (10133/10157/10307), kept from preHandler to the socket handler. */
@@ -12,21 +12,27 @@ const refused = new WeakMap<FastifyRequest, number>();
 /**
  * Browsers send Origin on every WebSocket handshake and do not enforce same-origin for it, so this is the
  * only thing stopping another site's page from opening sockets with a token it obtained. Allowed: the
- * configured origins, the gateway's own origin (the console it serves), and no Origin at all (non-browser
- * clients, which cannot be driven by a foreign page anyway).
+ * configured origins and the gateway's own origin (the console it serves). A handshake without Origin is
+ * refused too: the socket exists for the console, and a non-browser client (bench, tests, a script) states
+ * the origin it acts for like a browser does — one rule, nothing to special-case (ADR 0004).
  */
 function originAllowed(req: FastifyRequest, allowed: Set<string>): boolean {
   const origin = req.headers.origin;
-  if (origin === undefined) return true;
+  if (origin === undefined) return false;
   return allowed.has(origin) || origin === `${req.protocol}://${req.host}`;
 }
 
+/** Per handshake: the token's hash and the revocation generation its verification started at. */
+const verified = new WeakMap<FastifyRequest, { tokenHash: string; generation: number }>();
+
 /**
  * Registered under WS_BASE. `WS_PATH?token=…`: live updates for the signed-in user.
- * - Foreign Origin → the upgrade is refused with HTTP 403 (no socket is ever opened).
+ * - Foreign or absent Origin → the upgrade is refused with HTTP 403 (no socket is ever opened).
  * - Missing/unknown/expired/revoked token → the handshake completes and the socket is closed at once with
  *   4001, reason the session code, so the console can tell "log in again" from a network failure.
- * - Silent for 60 s → closed with 4008; sessions re-checked every 60 s → 4001 when revoked or expired.
+ * - Session revoked later (logout, password change; on any gateway, through the bus) → 4001 at once.
+ * - More than SOCKET_MAX_FRAMES_PER_SECOND frames in a second → 4029.
+ * - Silent for 60 s → closed with 4008; sessions re-checked every 60 s → 4001 when expired.
  */
 export function wsRoutes(hub: SocketHub, sessions: SessionService, allowedOrigins: Set<string>): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -47,8 +53,10 @@ export function wsRoutes(hub: SocketHub, sessions: SessionService, allowedOrigin
         preHandler: async (req) => {
           // No querystring schema: a repeated or odd token must end as a 4001 close, not a 1005 answer.
           const { token } = req.query as { token?: unknown };
+          const t = typeof token === 'string' ? token : undefined;
+          verified.set(req, { tokenHash: t ? hashToken(t) : '', generation: sessions.generation });
           try {
-            req.principal = await sessions.verify(typeof token === 'string' ? token : undefined);
+            req.principal = await sessions.verify(t);
           } catch (err) {
             // Anything but a session verdict (e.g. the database is down) fails the upgrade with 500 instead.
             if (!(err instanceof AppError)) throw err;
@@ -62,7 +70,8 @@ export function wsRoutes(hub: SocketHub, sessions: SessionService, allowedOrigin
           socket.close(SOCKET_CLOSE_BAD_TOKEN, String(refused.get(req) ?? ErrorCode.NOT_LOGGED_IN));
           return;
         }
-        hub.add(socket, p.userId, p.sessionId);
+        const v = verified.get(req)!;
+        hub.add(socket, { ...p, tokenHash: v.tokenHash }, sessions.generation !== v.generation);
       },
     );
   };

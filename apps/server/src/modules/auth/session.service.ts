@@ -44,6 +44,7 @@ export class SessionService {
   private readonly verified = new Map<string, Verified>();
   /** Bumped by every revocation: a verification that read its row before one finished is not cached. */
   private revocations = 0;
+  private readonly revocationListeners = new Set<(r: Revocation) => void>();
 
   constructor(
     private readonly repo: SessionRepository,
@@ -51,6 +52,20 @@ export class SessionService {
     private readonly bus?: Pick<EventBus, 'publishRevocation' | 'onRevocation'>,
   ) {
     bus?.onRevocation((r) => this.forget(r));
+  }
+
+  /** How many revocations this process has seen; a caller that verified before it changed re-checks. */
+  get generation(): number {
+    return this.revocations;
+  }
+
+  /**
+   * Every revocation this process makes or hears of on the bus, after its cache entries are gone (the
+   * socket hub closes the sockets of revoked sessions at once). Returns the unsubscribe function.
+   */
+  onRevoked(listener: (r: Revocation) => void): () => void {
+    this.revocationListeners.add(listener);
+    return () => void this.revocationListeners.delete(listener);
   }
 
   async create(userId: string, meta: { ip?: string; userAgent?: string } = {}): Promise<{ token: string; sessionId: string }> {
@@ -136,5 +151,6 @@ export class SessionService {
           ? (v) => v.tokenHash === r.tokenHash
           : (v) => v.principal.userId === r.userId && v.principal.sessionId !== r.exceptSessionId;
     for (const [token, v] of this.verified) if (match(v)) this.verified.delete(token);
+    for (const listener of this.revocationListeners) listener(r);
   }
 }
