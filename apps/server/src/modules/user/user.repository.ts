@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/db';
+import type { Database } from '../../db/schema';
 
 export type AccountField = 'username' | 'phone' | 'email';
 
@@ -11,6 +12,17 @@ function isUniqueViolation(err: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
+/**
+ * Usernames compare case-insensitively, through the expression of their unique index (migration 0004);
+ * only ASCII letters are folded, exactly as SQL `lower()` folds the ASCII-only stored names.
+ */
+function matches(field: AccountField, value: string) {
+  return (eb: ExpressionBuilder<Database, 'users'>) =>
+    field === 'username'
+      ? eb(sql<string>`lower(${eb.ref('username')})`, '=', value.replace(/[A-Z]/g, (c) => c.toLowerCase()))
+      : eb(field, '=', value);
+}
+
 export class UserRepository {
   constructor(private readonly db: Db) {}
 
@@ -19,11 +31,11 @@ export class UserRepository {
   }
 
   findBy(field: AccountField, value: string) {
-    return this.db.selectFrom('users').select(USER_COLUMNS).where(field, '=', value).executeTakeFirst();
+    return this.db.selectFrom('users').select(USER_COLUMNS).where(matches(field, value)).executeTakeFirst();
   }
 
   async exists(field: AccountField, value: string): Promise<boolean> {
-    const row = await this.db.selectFrom('users').select('id').where(field, '=', value).executeTakeFirst();
+    const row = await this.db.selectFrom('users').select('id').where(matches(field, value)).executeTakeFirst();
     return row !== undefined;
   }
 

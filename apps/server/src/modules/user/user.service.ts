@@ -52,6 +52,21 @@ function normalize(kind: AccountField, value: string): string {
   return kind === 'email' ? v.toLowerCase() : v;
 }
 
+/**
+ * Not allowed in a nickname, which other users see next to their own names: control characters (Cc), format
+ * characters (Cf: bidi overrides that reverse the text around them, zero-width spaces and joiners that make
+ * two names look alike), line/paragraph separators, private-use, unassigned and lone surrogate code points.
+ */
+const NAME_FORBIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\p{Cs}]/u;
+
+/** A nickname as stored: trimmed, not empty, none of NAME_FORBIDDEN; 1005 naming the field otherwise. */
+export function cleanNickname(raw: string): string {
+  const nickname = raw.trim();
+  if (!nickname) throw invalid('nickname', '不能为空');
+  if (NAME_FORBIDDEN.test(nickname)) throw invalid('nickname', '不能包含控制字符、零宽字符或文字方向控制符');
+  return nickname;
+}
+
 function lockedError(code: number, msLeft: number): AppError {
   const minutes = Math.max(1, Math.ceil(msLeft / 60_000));
   return new AppError(code, `密码错误次数过多，账号已锁定，请${minutes}分钟后再试`);
@@ -136,7 +151,7 @@ export class UserService {
     const password = await this.newPassword('password', body.password, () => this.d.codes.burn(codeId));
     await this.d.codes.consume(codeId);
 
-    const nickname = body.nickname?.trim() || username;
+    const nickname = body.nickname?.trim() ? cleanNickname(body.nickname) : username;
     const created = await this.createAccount({ username, password, nickname, [kind]: target });
     if (!created) throw new AppError(ErrorCode.DUPLICATE, '用户名、手机号或邮箱已被注册');
     return { id: created.id, username };
@@ -218,10 +233,7 @@ export class UserService {
   }
 
   async updateProfile(userId: string, rawNickname: string): Promise<UserInfo> {
-    const nickname = rawNickname.trim();
-    if (!nickname) throw invalid('nickname', '不能为空');
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f]/.test(nickname)) throw invalid('nickname', '包含非法字符');
+    const nickname = cleanNickname(rawNickname);
     await this.mustFind(userId);
     await this.d.users.update(userId, this.d.clock(), { nickname });
     return this.me(userId);
