@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passwordProblem, PASSWORD_RULE_TEXT, targetKind } from './user';
+import { passwordProblem, PASSWORD_RULE_TEXT, PASSWORD_SPACE_TEXT, targetKind } from './user';
 
 describe('passwordProblem', () => {
   it('accepts 8–64 characters with letters and digits', () => {
@@ -14,6 +14,11 @@ describe('passwordProblem', () => {
     for (const p of ['abc1234', `a1${'x'.repeat(63)}`, 'abcdefgh', '12345678', '密码密码密码密码1']) {
       expect(passwordProblem(p), p).toBe(PASSWORD_RULE_TEXT);
     }
+  });
+
+  it('refuses leading or trailing blanks (inner ones are fine)', () => {
+    for (const p of [' Qiyue-2046', 'Qiyue-2046 ', '\tQiyue-2046', 'Qiyue-2046\u3000']) expect(passwordProblem(p), JSON.stringify(p)).toBe(PASSWORD_SPACE_TEXT);
+    expect(passwordProblem('Qiyue 2046 x')).toBeNull();
   });
 });
 

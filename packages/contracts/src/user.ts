@@ -92,15 +92,19 @@ export type UserBrief = Static<typeof UserBrief>;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 64;
 export const PASSWORD_RULE_TEXT = `长度应为 ${PASSWORD_MIN}–${PASSWORD_MAX} 位，且必须同时包含字母和数字`;
+/** Leading/trailing blanks are invisible in a password field and lost by copy-paste: never part of a password. */
+export const PASSWORD_SPACE_TEXT = '不能以空格开头或结尾';
 
 /**
- * The password rule shared by the console's forms and the server: null when acceptable, otherwise the
- * Chinese reason. Counted in characters (code points), not bytes, so it reads the way users count.
+ * The password's shape, shared by the console's forms and the server: null when acceptable, otherwise the
+ * Chinese reason. Counted in characters (code points), not bytes, so it reads the way users count. The
+ * server's policy adds a strength estimate and refuses the current password (password-policy.ts).
  */
 export function passwordProblem(password: string): string | null {
   const length = [...password].length;
   if (length < PASSWORD_MIN || length > PASSWORD_MAX) return PASSWORD_RULE_TEXT;
   if (!/[A-Za-z]/.test(password) || !/\d/.test(password)) return PASSWORD_RULE_TEXT;
+  if (password !== password.trim()) return PASSWORD_SPACE_TEXT;
   return null;
 }
 

@@ -35,6 +35,19 @@ export class SessionRepository {
     return (await this.byHash({ tokenHash }))[0];
   }
 
+  /** Whether a session of the user was created from this address since `since` (login lockout, ADR 0004). */
+  async createdFrom(userId: string, ip: string, since: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('ip', '=', ip)
+      .where('create_time', '>=', since)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   revokeByHash(tokenHash: string, now: number, reason: string) {
     return this.db
       .updateTable('sessions')

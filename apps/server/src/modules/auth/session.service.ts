@@ -20,6 +20,8 @@ const TOUCH_EVERY_MS = 60_000;
  * database (an operator disabling an account), is seen within this time. ADR 0003.
  */
 export const SESSION_CACHE_MS = 2_000;
+/** How long an address a user signed in from counts as theirs for the login lockout. */
+const KNOWN_ADDRESS_MS = 30 * 24 * 3_600_000;
 /** Entries kept at most; the oldest verification is dropped first. */
 const SESSION_CACHE_MAX = 10_000;
 
@@ -80,6 +82,14 @@ export class SessionService {
       userAgent: meta.userAgent ?? null,
     });
     return { token, sessionId };
+  }
+
+  /**
+   * Whether the user signed in from this address within the last 30 days: such an address is the user's
+   * own, and an account-wide login lock set by guesses from elsewhere does not apply to it (ADR 0004).
+   */
+  signedInFrom(userId: string, ip: string): Promise<boolean> {
+    return this.repo.createdFrom(userId, ip, this.clock() - KNOWN_ADDRESS_MS);
   }
 
   /** Resolves a token or throws 10133 (unknown), 10157 (expired) or 10307 (revoked). */

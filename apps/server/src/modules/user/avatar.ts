@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import sharp from 'sharp';
 
 export type ImageKind = 'png' | 'jpg' | 'webp';
 
@@ -19,6 +20,41 @@ export function sniffImage(bytes: Uint8Array): ImageKind | null {
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpg';
   if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'webp';
   return null;
+}
+
+/** Wider or taller than this is refused before decoding (a decompression bomb declares absurd dimensions). */
+export const AVATAR_MAX_SIDE = 4096;
+/** Stored avatars fit in this square: the console shows them at 24–96 px. */
+export const AVATAR_STORED_SIDE = 512;
+const SHARP_FORMAT: Record<ImageKind, string> = { png: 'png', jpg: 'jpeg', webp: 'webp' };
+
+export type ReencodeResult = { ok: true; bytes: Buffer } | { ok: false; reason: 'undecodable' | 'too-large' };
+
+/**
+ * Decodes the image and encodes it afresh in the same format: only pixels survive — no bytes appended after
+ * the image (a polyglot's payload), no metadata (EXIF with GPS position), no extra frames — and it is scaled
+ * down to fit AVATAR_STORED_SIDE. Dimensions come from the header and are checked before any decoding. Runs
+ * on libuv's thread pool (sharp/libvips), not the event loop.
+ */
+export async function reencodeImage(bytes: Buffer, kind: ImageKind): Promise<ReencodeResult> {
+  const limitInputPixels = AVATAR_MAX_SIDE * AVATAR_MAX_SIDE;
+  let meta: sharp.Metadata;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    return { ok: false, reason: 'undecodable' };
+  }
+  if (meta.format !== SHARP_FORMAT[kind] || !meta.width || !meta.height) return { ok: false, reason: 'undecodable' };
+  if (meta.width > AVATAR_MAX_SIDE || meta.height > AVATAR_MAX_SIDE) return { ok: false, reason: 'too-large' };
+  try {
+    const img = sharp(bytes, { limitInputPixels, failOn: 'error' })
+      .rotate() // applies the EXIF orientation before the metadata is dropped
+      .resize(AVATAR_STORED_SIDE, AVATAR_STORED_SIDE, { fit: 'inside', withoutEnlargement: true });
+    const out = kind === 'png' ? img.png() : kind === 'jpg' ? img.jpeg({ quality: 85 }) : img.webp({ quality: 85 });
+    return { ok: true, bytes: await out.toBuffer() };
+  } catch {
+    return { ok: false, reason: 'undecodable' };
+  }
 }
 
 /** Avatars on local disk under `${dataDir}/avatars/`. */

@@ -40,6 +40,15 @@ export class LoginFailureRepository {
     return this.db.deleteFrom('login_failures').where('subject', '=', subject).execute();
   }
 
+  /** Every counter of an account: the account-wide one (`base`) and those per address (`base@ip`). */
+  clearAccount(base: string) {
+    const prefix = `${base}@`;
+    return this.db
+      .deleteFrom('login_failures')
+      .where((eb) => eb.or([eb('subject', '=', base), eb(sql<string>`substr(${eb.ref('subject')}, 1, ${prefix.length})`, '=', prefix)]))
+      .execute();
+  }
+
   /** Drops counters that no longer matter, so guesses at made-up accounts do not pile up rows forever. */
   prune(now: number, windowStart: number) {
     return this.db

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
 import { call, registerAndLogin } from '../../../test/users';
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR-fake-png-body')]);
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('JFIF-fake-jpeg-body')]);
-const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x20, 0, 0, 0]), Buffer.from('WEBPVP8 fake-webp-body')]);
+/** Real images (the server decodes and re-encodes what it stores). */
+const picture = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 40 } } });
+const [PNG, JPEG, WEBP] = await Promise.all([picture(32, 32).png().toBuffer(), picture(32, 32).jpeg().toBuffer(), picture(32, 32).webp().toBuffer()]);
 
 /** A multipart/form-data body with one file part (and optional text fields). */
 function multipart(file: { field?: string; name: string; type: string; bytes: Buffer } | null, fields: Record<string, string> = {}) {
@@ -46,13 +47,14 @@ describe.each(engines)('avatar (%s)', (engine) => {
     expect(res.data.headImage).toMatch(/^\/gateway\/user\/api\/v1\/avatar\/[0-9a-f]{32}\.png$/);
     expect((await call(t.app, 'GET', 'user', { token: a.token })).data.headImage).toBe(res.data.headImage);
     const file = path.join(t.dataDir, 'avatars', path.basename(res.data.headImage));
-    expect(fs.readFileSync(file)).toEqual(PNG);
+    const stored = fs.readFileSync(file);
+    expect(await sharp(stored).metadata()).toMatchObject({ format: 'png', width: 32, height: 32 });
 
     const served = await t.app.inject({ method: 'GET', url: res.data.headImage });
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');
     expect(served.headers['x-content-type-options']).toBe('nosniff');
-    expect(served.rawPayload).toEqual(PNG);
+    expect(served.rawPayload).toEqual(stored);
   });
 
   it('takes the type from the content, not the name or declared type', async () => {
@@ -83,7 +85,10 @@ describe.each(engines)('avatar (%s)', (engine) => {
   it('refuses more than 2 MiB (1310) and accepts exactly 2 MiB', async () => {
     const a = await registerAndLogin(t.app);
     const exact = Buffer.concat([PNG, Buffer.alloc(2 * 1024 * 1024 - PNG.length)]);
-    expect((await upload(a.token, { name: 'big.png', type: 'image/png', bytes: exact })).message.code).toBe(0);
+    const accepted = await upload(a.token, { name: 'big.png', type: 'image/png', bytes: exact });
+    expect(accepted.message.code).toBe(0);
+    // What is stored is the image, not the 2 MiB sent.
+    expect(fs.statSync(path.join(t.dataDir, 'avatars', path.basename(accepted.data.headImage))).size).toBeLessThan(10_000);
     const over = Buffer.concat([exact, Buffer.alloc(1)]);
     const res = await upload(a.token, { name: 'big.png', type: 'image/png', bytes: over });
     expect(res.status).toBe(200);
@@ -125,5 +130,45 @@ describe.each(engines)('avatar (%s)', (engine) => {
       expect(res.headers['content-type']).toContain('application/json');
       expect(body(res).message.code).not.toBe(0);
     }
+  });
+
+  /** Issue 7's probe: avatars were stored byte for byte. */
+  it('stores the image re-encoded: bytes appended after it and its metadata are gone, large ones are scaled down', async () => {
+    const a = await registerAndLogin(t.app);
+    const payload = Buffer.from('<?php system($_GET["c"]); ?><script>alert("APPENDED-PAYLOAD")</script>');
+    const exif = await picture(40, 30).jpeg().withExif({ IFD0: { Copyright: 'EXIF-SECRET-GPS' } }).toBuffer();
+    expect(exif.includes('EXIF-SECRET-GPS')).toBe(true);
+    for (const [bytes, format] of [
+      [Buffer.concat([PNG, payload]), 'png'],
+      [Buffer.concat([JPEG, payload]), 'jpeg'],
+      [Buffer.concat([WEBP, payload]), 'webp'],
+      [exif, 'jpeg'],
+    ] as const) {
+      const res = await upload(a.token, { name: 'x', type: 'image/png', bytes });
+      expect(res.message.code, format).toBe(0);
+      const stored = (await t.app.inject({ method: 'GET', url: res.data.headImage })).rawPayload;
+      expect(stored.includes('APPENDED-PAYLOAD'), format).toBe(false);
+      expect(stored.includes('EXIF-SECRET-GPS'), format).toBe(false);
+      expect((await sharp(stored).metadata()).format).toBe(format);
+    }
+    const large = await upload(a.token, { name: 'large.png', type: 'image/png', bytes: await picture(2000, 1000).png().toBuffer() });
+    const scaled = (await t.app.inject({ method: 'GET', url: large.data.headImage })).rawPayload;
+    expect(await sharp(scaled).metadata()).toMatchObject({ width: 512, height: 256 });
+  });
+
+  it('refuses absurd dimensions (1005 naming file) and images that do not decode (1311), keeping the old avatar', async () => {
+    const a = await registerAndLogin(t.app);
+    const first = (await upload(a.token, { name: 'ok.png', type: 'image/png', bytes: PNG })).data.headImage;
+    const wide = await picture(5000, 1).png().toBuffer();
+    expect((await upload(a.token, { name: 'wide.png', type: 'image/png', bytes: wide })).message).toEqual({
+      code: 1005,
+      message: '参数校验失败：file 图片尺寸过大，宽和高均不能超过 4096 像素',
+    });
+    const broken = Buffer.concat([PNG.subarray(0, 8), Buffer.from('not really a png at all')]);
+    expect((await upload(a.token, { name: 'broken.png', type: 'image/png', bytes: broken })).message).toEqual({
+      code: 1311,
+      message: '图片已损坏或无法识别，请换一张 PNG、JPEG 或 WebP 图片',
+    });
+    expect((await call(t.app, 'GET', 'user', { token: a.token })).data.headImage).toBe(first);
   });
 });

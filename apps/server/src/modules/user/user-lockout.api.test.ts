@@ -109,4 +109,45 @@ describe.each(engines)('login lockout (%s)', (engine) => {
     expect(res.message.code).toBe(0);
     expect((await attempt(a.user.username, 'Res3t-password')).code).toBe(0);
   });
+
+  /** A login from a given client address (inject's remoteAddress; trustProxy is off, so it is req.ip). */
+  const attemptFrom = async (ip: string, account: string, password: string) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/gateway/user/api/v1/user/login',
+      remoteAddress: ip,
+      payload: { account, password: await encryptPassword(t.app, password) },
+    });
+    return JSON.parse(res.body).message as { code: number; message: string };
+  };
+
+  it("does not let a stranger's five wrong passwords lock the user out: the lock holds for the stranger's address", async () => {
+    const a = await registerAndLogin(t.app);
+    for (let i = 0; i < 4; i++) expect(await attemptFrom('10.66.0.1', a.user.username, 'Wr0ng-password')).toEqual(WRONG);
+    expect(await attemptFrom('10.66.0.1', a.user.username, 'Wr0ng-password')).toEqual(LOCKED);
+    // The stranger is locked, even with the right password…
+    expect(await attemptFrom('10.66.0.1', a.user.username, a.password)).toEqual(LOCKED);
+    // …the user is not: from the address they signed in from, nor from a new one.
+    expect((await attempt(a.user.username, a.password)).code).toBe(0);
+    expect((await attemptFrom('10.66.0.2', a.user.username, a.password)).code).toBe(0);
+  });
+
+  it('locks the account for new addresses after 20 failures from many addresses, never for the user\'s own address', async () => {
+    const a = await registerAndLogin(t.app);
+    const answers = [];
+    for (let n = 0; n < 4; n++) for (let i = 0; i < 5; i++) answers.push(await attemptFrom(`10.77.0.${n + 1}`, a.user.username, 'Wr0ng-password'));
+    expect(answers.at(-1)).toEqual(LOCKED);
+    // Brute force across addresses is bounded: a fifth address is refused before its first guess counts.
+    expect(await attemptFrom('10.77.0.99', a.user.username, a.password)).toEqual(LOCKED);
+    // The user's own address (a session was created from it) still gets in.
+    expect((await attempt(a.user.username, a.password)).code).toBe(0);
+    t.clock.advance(15 * 60_000 + 1);
+    expect((await attemptFrom('10.77.0.99', a.user.username, a.password)).code).toBe(0);
+  });
+
+  it('locks made-up accounts across addresses like real ones (the account-wide limit reveals nothing either)', async () => {
+    const ghost = `ghost_${randomBytes(4).toString('hex')}`;
+    for (let n = 0; n < 4; n++) for (let i = 0; i < 5; i++) await attemptFrom(`10.88.0.${n + 1}`, ghost, 'Wr0ng-password');
+    expect(await attemptFrom('10.88.0.99', ghost, 'Wr0ng-password')).toEqual(LOCKED);
+  });
 });

@@ -113,7 +113,8 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext) {
       summary: '登录（账号为用户名、手机号或邮箱）',
       description:
         'password 为 RSA 加密后的 base64（见 /user/rsa-key）。账号不存在、密码错误、密文无法解密均返回 1024 用户名或密码错误；' +
-        '同一账号 15 分钟内失败 5 次即锁定 15 分钟（1024，提示剩余分钟数）；账号被禁用返回 1020。',
+        '同一账号在同一地址 15 分钟内失败 5 次，该地址即被锁定 15 分钟；同一账号各地址合计 15 分钟内失败 20 次，' +
+        '账号对用户 30 天内未登录过的地址锁定 15 分钟（均为 1024，提示剩余分钟数）；账号被禁用返回 1020。',
       security: [],
       body: LoginBody,
       response: { 200: Envelope(UserInfo) },
@@ -139,7 +140,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post<{ Body: Static<typeof PasswordUpdateBody> }>(`${USER_BASE}/user/password/update`, {
     schema: { tags, summary: '修改密码（其他会话全部失效）', body: PasswordUpdateBody, response: { 200: Envelope(Null) } },
     handler: async (req) => {
-      await service.updatePassword(principal(req), req.body.oldPassword, req.body.newPassword);
+      await service.updatePassword(principal(req), req.body.oldPassword, req.body.newPassword, req.ip);
       return ok(null);
     },
   });

@@ -7,7 +7,6 @@ import {
   USER_BASE,
   maskEmail,
   maskPhone,
-  passwordProblem,
   targetKind,
   type ClusterAccount,
   type CodeScene,
@@ -20,15 +19,26 @@ import { newId } from '../../lib/id';
 import type { Principal, SessionService } from '../auth/session.service';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
 import type { AvatarStore } from './avatar';
-import { sniffImage } from './avatar';
+import { AVATAR_MAX_SIDE, reencodeImage, sniffImage } from './avatar';
 import type { LoginFailureRepository } from './login-failure.repository';
 import { hashPassword, verifyPassword } from './password';
+import { passwordPolicyProblem } from './password-policy';
 import type { RsaKeyService } from './rsa-key.service';
 import type { AccountField, UserRepository } from './user.repository';
 import type { VerificationCodeService } from './verification-code.service';
 
 /** Failures are counted over the same 15 minutes the lock lasts. */
 const FAILURE_WINDOW_MS = LOGIN_LOCK_MS;
+/** Failures from all addresses together that lock an account for the addresses that are not the user's own. */
+export const ACCOUNT_MAX_FAILURES = 20;
+
+/** Whose counters a password check uses: the account (`u:<id>` or `a:<field>:<value>`) and the address. */
+interface Guard {
+  account: string;
+  ip: string;
+  /** The user signed in from this address recently (or holds a session): the account-wide lock spares it. */
+  ownAddress: boolean;
+}
 export const AVATAR_URL_PREFIX = `${USER_BASE}/avatar/`;
 
 type UserRow = NonNullable<Awaited<ReturnType<UserRepository['findById']>>>;
@@ -70,6 +80,11 @@ export function cleanNickname(raw: string): string {
 function lockedError(code: number, msLeft: number): AppError {
   const minutes = Math.max(1, Math.ceil(msLeft / 60_000));
   return new AppError(code, `密码错误次数过多，账号已锁定，请${minutes}分钟后再试`);
+}
+
+/** What the password policy knows of an existing account: its names and addresses, and its current hash. */
+function accountOf(u: UserRow) {
+  return { userInputs: [u.username, u.nickname, u.email, u.phone], currentHash: u.password_hash };
 }
 
 export function toUserInfo(u: UserRow, token?: string): UserInfo {
@@ -148,7 +163,9 @@ export class UserService {
     if (await this.d.users.exists('username', username)) throw new AppError(ErrorCode.DUPLICATE, '该用户名已被注册');
     if (await this.d.users.exists(kind, target)) throw new AppError(ErrorCode.DUPLICATE, `该${FIELD_TEXT[kind]}已被注册`);
     const codeId = await this.d.codes.check('register', target, body.code);
-    const password = await this.newPassword('password', body.password, () => this.d.codes.burn(codeId));
+    const password = await this.newPassword('password', body.password, () => this.d.codes.burn(codeId), {
+      userInputs: [username, body.nickname, target],
+    });
     await this.d.codes.consume(codeId);
 
     const nickname = body.nickname?.trim() ? cleanNickname(body.nickname) : username;
@@ -181,9 +198,15 @@ export class UserService {
     const field: AccountField = PATTERNS.phone.test(account) ? 'phone' : account.includes('@') ? 'email' : 'username';
     const value = normalize(field, account);
     const user = await this.d.users.findBy(field, value);
-    // Unknown accounts get a counter of their own, so they lock exactly like real ones.
-    const subject = user ? `u:${user.id}` : `a:${field}:${value}`;
-    await this.verifyGuarded(subject, user?.password_hash ?? null, encPassword, ErrorCode.WRONG_USERNAME_OR_PASSWORD, () => new AppError(ErrorCode.WRONG_USERNAME_OR_PASSWORD));
+    const ip = meta.ip ?? 'unknown';
+    // Unknown accounts get counters of their own and the same address check (against no sessions), so they
+    // lock exactly like real ones after the same work.
+    const guard: Guard = {
+      account: user ? `u:${user.id}` : `a:${field}:${value}`,
+      ip,
+      ownAddress: await this.d.sessions.signedInFrom(user?.id ?? '', ip),
+    };
+    await this.verifyGuarded(guard, user?.password_hash ?? null, encPassword, ErrorCode.WRONG_USERNAME_OR_PASSWORD, () => new AppError(ErrorCode.WRONG_USERNAME_OR_PASSWORD));
     if (!user) throw new AppError(ErrorCode.WRONG_USERNAME_OR_PASSWORD);
     if (user.status === 'disabled') throw new AppError(ErrorCode.NO_PERMISSION, '账号已被禁用');
     const { token } = await this.d.sessions.create(user.id, meta);
@@ -198,12 +221,16 @@ export class UserService {
     return toUserInfo(await this.mustFind(userId));
   }
 
-  /** Old password checked under the login lockout (a stolen session cannot guess it); other sessions end. */
-  async updatePassword(me: Principal, oldEnc: string, newEnc: string): Promise<void> {
+  /**
+   * Old password checked under the login lockout of the caller's address (a stolen session cannot guess it
+   * without locking itself out of logging in too); other sessions end.
+   */
+  async updatePassword(me: Principal, oldEnc: string, newEnc: string, ip = 'unknown'): Promise<void> {
     const user = await this.mustFind(me.userId);
-    const subject = `u:${user.id}`;
-    await this.verifyGuarded(subject, user.password_hash, oldEnc, ErrorCode.WRONG_PASSWORD, () => new AppError(ErrorCode.WRONG_PASSWORD, '原密码错误'));
-    const password = await this.newPassword('newPassword', newEnc, () => this.countFailure(subject));
+    // The caller holds a session of the account: the address is its own for the account-wide lock.
+    const guard: Guard = { account: `u:${user.id}`, ip, ownAddress: true };
+    await this.verifyGuarded(guard, user.password_hash, oldEnc, ErrorCode.WRONG_PASSWORD, () => new AppError(ErrorCode.WRONG_PASSWORD, '原密码错误'));
+    const password = await this.newPassword('newPassword', newEnc, () => this.countFailure(`${guard.account}@${ip}`), accountOf(user));
     await this.d.users.update(user.id, this.d.clock(), { password_hash: await hashPassword(password) });
     await this.d.sessions.revokeAllOfUser(user.id, 'password_changed', me.sessionId);
   }
@@ -217,11 +244,11 @@ export class UserService {
     const user = await this.d.users.findBy(kind, target);
     // Only reachable if the account changed its phone/e-mail after the code was sent.
     if (!user) throw new AppError(ErrorCode.WRONG_CODE, '验证码已失效，请重新获取');
-    const password = await this.newPassword('newPassword', newEnc, () => this.d.codes.burn(codeId));
+    const password = await this.newPassword('newPassword', newEnc, () => this.d.codes.burn(codeId), accountOf(user));
     await this.d.codes.consume(codeId);
     await this.d.users.update(user.id, this.d.clock(), { password_hash: await hashPassword(password) });
     await this.d.sessions.revokeAllOfUser(user.id, 'password_reset');
-    await this.d.failures.clear(`u:${user.id}`);
+    await this.d.failures.clearAccount(`u:${user.id}`);
   }
 
   updatePhone(userId: string, phone: string, code: string): Promise<UserInfo> {
@@ -239,13 +266,19 @@ export class UserService {
     return this.me(userId);
   }
 
-  /** The type comes from the content's magic bytes; the previous avatar file is deleted. */
+  /**
+   * The type comes from the content's magic bytes; what is stored is the image re-encoded (reencodeImage),
+   * never the uploaded bytes. The previous avatar file is deleted.
+   */
   async uploadAvatar(userId: string, bytes: Buffer): Promise<{ headImage: string }> {
     if (bytes.length > AVATAR_MAX_BYTES) throw new AppError(ErrorCode.FILE_TOO_LARGE, '文件过大，头像不能超过 2 MB');
     const kind = sniffImage(bytes);
     if (!kind) throw new AppError(ErrorCode.FILE_TYPE_UNSUPPORTED, '不支持的文件类型，头像仅支持 PNG、JPEG、WebP 图片');
+    const image = await reencodeImage(bytes, kind);
+    if (!image.ok && image.reason === 'too-large') throw invalid('file', `图片尺寸过大，宽和高均不能超过 ${AVATAR_MAX_SIDE} 像素`);
+    if (!image.ok) throw new AppError(ErrorCode.FILE_TYPE_UNSUPPORTED, '图片已损坏或无法识别，请换一张 PNG、JPEG 或 WebP 图片');
     const user = await this.mustFind(userId);
-    const name = await this.d.avatars.save(bytes, kind);
+    const name = await this.d.avatars.save(image.bytes, kind);
     const headImage = `${AVATAR_URL_PREFIX}${name}`;
     await this.d.users.update(userId, this.d.clock(), { head_image: headImage });
     if (user.head_image?.startsWith(AVATAR_URL_PREFIX)) await this.d.avatars.remove(user.head_image.slice(AVATAR_URL_PREFIX.length));
@@ -304,41 +337,55 @@ export class UserService {
    * field. An undecryptable value first costs the caller a try (`penalize`), so the field cannot be used
    * as an unlimited decryption oracle.
    */
-  private async newPassword(field: string, enc: string, penalize: () => Promise<unknown>): Promise<string> {
+  private async newPassword(
+    field: string,
+    enc: string,
+    penalize: () => Promise<unknown>,
+    account: { userInputs: (string | null | undefined)[]; currentHash?: string },
+  ): Promise<string> {
     const password = await this.d.rsa.decrypt(enc);
     if (password === null) {
       await penalize();
       throw invalid(field, '无法解密，请刷新页面后重试');
     }
-    const problem = passwordProblem(password);
+    const problem = await passwordPolicyProblem(password, account);
     if (problem) throw invalid(field, problem);
     return password;
   }
 
   /**
-   * Checks an encrypted password under the lockout: at most 5 tries per subject per 15 minutes, then locked
-   * for 15 minutes. The try is counted before checking, so parallel guesses cannot exceed the limit, and
-   * the decrypt + argon2 work is the same whether the account exists, the ciphertext decrypts or not.
+   * Checks an encrypted password under the lockout (ADR 0004): at most LOGIN_MAX_FAILURES tries per account
+   * and address per 15 minutes, then that address is locked out of the account for 15 minutes; and at most
+   * ACCOUNT_MAX_FAILURES tries per account from all addresses together, then the account is locked for
+   * 15 minutes except from the user's own addresses — so a stranger's guesses never lock the user out of
+   * where they sign in. Each try is counted before checking, so parallel guesses cannot exceed the limits,
+   * and the decrypt + argon2 work is the same whether the account exists, the ciphertext decrypts or not.
    */
-  private async verifyGuarded(subject: string, storedHash: string | null, enc: string, lockCode: number, wrong: () => AppError): Promise<void> {
+  private async verifyGuarded(g: Guard, storedHash: string | null, enc: string, lockCode: number, wrong: () => AppError): Promise<void> {
     const now = this.d.clock();
-    const state = await this.d.failures.find(subject);
-    if (state?.locked_until != null && state.locked_until > now) throw lockedError(lockCode, state.locked_until - now);
-    const tries = await this.d.failures.countAttempt(subject, now, now - FAILURE_WINDOW_MS);
-    if (tries > LOGIN_MAX_FAILURES) {
-      await this.d.failures.lock(subject, now + LOGIN_LOCK_MS);
+    const pair = `${g.account}@${g.ip}`;
+    for (const subject of g.ownAddress ? [pair] : [pair, g.account]) {
+      const state = await this.d.failures.find(subject);
+      if (state?.locked_until != null && state.locked_until > now) throw lockedError(lockCode, state.locked_until - now);
+    }
+    const windowStart = now - FAILURE_WINDOW_MS;
+    const tries = await this.d.failures.countAttempt(pair, now, windowStart);
+    const accountTries = await this.d.failures.countAttempt(g.account, now, windowStart);
+    const over = tries > LOGIN_MAX_FAILURES ? pair : !g.ownAddress && accountTries > ACCOUNT_MAX_FAILURES ? g.account : null;
+    if (over) {
+      await this.d.failures.lock(over, now + LOGIN_LOCK_MS);
       throw lockedError(lockCode, LOGIN_LOCK_MS);
     }
     const password = await this.d.rsa.decrypt(enc);
     if (await verifyPassword(storedHash, password)) {
-      await this.d.failures.clear(subject);
+      // Only this address's counter: the account-wide one keeps counting a stranger's guesses.
+      await this.d.failures.clear(pair);
       return;
     }
-    await this.d.failures.prune(now, now - FAILURE_WINDOW_MS);
-    if (tries >= LOGIN_MAX_FAILURES) {
-      await this.d.failures.lock(subject, now + LOGIN_LOCK_MS);
-      throw lockedError(lockCode, LOGIN_LOCK_MS);
-    }
+    await this.d.failures.prune(now, windowStart);
+    if (accountTries >= ACCOUNT_MAX_FAILURES) await this.d.failures.lock(g.account, now + LOGIN_LOCK_MS);
+    if (tries >= LOGIN_MAX_FAILURES) await this.d.failures.lock(pair, now + LOGIN_LOCK_MS);
+    if (tries >= LOGIN_MAX_FAILURES || (!g.ownAddress && accountTries >= ACCOUNT_MAX_FAILURES)) throw lockedError(lockCode, LOGIN_LOCK_MS);
     throw wrong();
   }
 
