@@ -7,7 +7,7 @@ import { WS_PATH } from '@suanli/contracts';
 import { createTestApp, engines, type TestApp } from '../../test/harness';
 import { buildFileService } from '../file-service/app';
 import { RemoteIdentity } from '../file-service/identity';
-import { FileClient } from '../file-service/test-client';
+import { FileClient } from '../../test/file-client';
 import { connect, wsUrl } from '../realtime/test-client';
 import { REDACTED, redactUrl } from './log';
 
