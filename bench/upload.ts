@@ -110,11 +110,14 @@ const token = gw.info.token;
 const fsPort = await freePort();
 let fileService = await startFileService(gatewayUrl, fsPort);
 const baseUrl = `http://127.0.0.1:${fsPort}`;
-const home = (
+// The API shows the home as the center's users see it (/home/<account>); on this machine it is under the
+// center's storage root in the data dir (config/centers.yaml).
+const account = (
   (await fetch(`${gatewayUrl}/gateway/user/api/v1/agent/user/get?subCenterId=${CENTER}`, { headers: { token } }).then((r) => r.json())) as {
-    data: { homeDir: string }[];
+    data: { account: string }[];
   }
-).data[0].homeDir;
+).data[0].account;
+const home = path.join(dataDir, 'centers', CENTER, 'home', account);
 
 /** CPU seconds a process has used (utime + stime from /proc, USER_HZ 100). */
 const cpuOf = (pid: number) => {

@@ -25,6 +25,11 @@ export interface CenterConfig {
   scheduler: { kind: 'local' | 'slurm'; [k: string]: unknown };
   /** Absolute path of this center's storage (homes live under `home/<account>`). */
   storageRoot: string;
+  /**
+   * Where homes are as the center's users see them (login node, jobs): `${homePrefix}/<account>`, what the
+   * console shows. The gateway's own disk path (`storageRoot`) is never sent to a browser. Default `/home`.
+   */
+  homePrefix: string;
   /** Per-user storage quota on this center, bytes. */
   quotaBytes: number;
   /** Static pool of cluster accounts: `${prefix}${n}` with uid uidStart+n. */
@@ -48,6 +53,8 @@ export function loadCenters(file: string, dataDir: string): CenterConfig[] {
     const cardTypes = (c.cardTypes as CenterCardType[] | undefined) ?? [];
     if (!cardTypes.length) throw new Error(`${where}: no cardTypes`);
     const storageRoot = String(c.storageRoot ?? `centers/${id}`);
+    const homePrefix = String(c.homePrefix ?? '/home').replace(/\/+$/, '');
+    if (!homePrefix.startsWith('/')) throw new Error(`${where}: homePrefix must be an absolute path`);
     return {
       id,
       name: String(c.name ?? id),
@@ -57,6 +64,7 @@ export function loadCenters(file: string, dataDir: string): CenterConfig[] {
       loginHost: String(c.loginHost ?? '127.0.0.1'),
       scheduler: (c.scheduler as CenterConfig['scheduler']) ?? { kind: 'local' },
       storageRoot: path.isAbsolute(storageRoot) ? storageRoot : path.join(dataDir, storageRoot),
+      homePrefix,
       quotaBytes: Math.round(Number(c.quotaGB ?? 50) * 1024 ** 3),
       accounts: (c.accounts as CenterConfig['accounts']) ?? { prefix: `u${id.slice(0, 3)}`, uidStart: 20000, size: 1000 },
       cardTypes,

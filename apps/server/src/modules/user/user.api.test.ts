@@ -451,6 +451,18 @@ describe.each(engines)('user api (%s)', (engine) => {
       expect(bAccount.uid).not.toBe(ensured.data[0].uid);
     });
 
+    /** Issue 7's probe: the gateway's absolute disk path of the home was sent to the browser. */
+    it('shows the home as the user sees it on the center (/home/<account>), never the gateway\'s disk path', async () => {
+      const a = await registerAndLogin(t.app);
+      const [acc] = (await call(t.app, 'GET', 'agent/user/get', { token: a.token, query: { subCenterId: 'gz-ascend' } })).data;
+      expect(acc.homeDir).toBe(`/home/${acc.account}`);
+      const listed = (await call(t.app, 'GET', 'agent/user/get', { token: a.token })).data;
+      expect(listed.map((x: { homeDir: string }) => x.homeDir)).toEqual([`/home/${acc.account}`]);
+      expect(JSON.stringify(listed)).not.toContain(t.dataDir);
+      // The files are still where the file service keeps them.
+      expect((await t.app.ctx.clusterAccounts.ensure(a.user.id, 'gz-ascend')).homeDir.startsWith(t.dataDir)).toBe(true);
+    });
+
     it('answers 1205 for an unknown center and 1005 naming subCenterId for a malformed one', async () => {
       const a = await registerAndLogin(t.app);
       expect((await call(t.app, 'GET', 'agent/user/get', { token: a.token, query: { subCenterId: 'nope' } })).message.code).toBe(1205);

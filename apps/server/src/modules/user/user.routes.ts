@@ -56,6 +56,7 @@ export function createUserService(app: FastifyInstance, ctx: AppContext): { serv
     sessions: ctx.sessions,
     clusterAccounts: ctx.clusterAccounts,
     avatars: new AvatarStore(path.join(ctx.config.dataDir, 'avatars')),
+    centers: ctx.centers,
     clock: ctx.clock,
   });
   return { service, rsa };

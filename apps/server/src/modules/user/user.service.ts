@@ -16,6 +16,7 @@ import {
 } from '@suanli/contracts';
 import { AppError, invalid } from '../../errors';
 import { newId } from '../../lib/id';
+import type { CenterConfig } from '../../centers/centers';
 import type { Principal, SessionService } from '../auth/session.service';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
 import type { AvatarStore } from './avatar';
@@ -51,6 +52,7 @@ export interface UserServiceDeps {
   sessions: SessionService;
   clusterAccounts: ClusterAccountService;
   avatars: AvatarStore;
+  centers: CenterConfig[];
   clock: () => number;
 }
 
@@ -291,8 +293,12 @@ export class UserService {
 
   /** The caller's cluster accounts; with a center, the account there (created on first use). */
   async agentUsers(userId: string, subCenterId?: string): Promise<ClusterAccount[]> {
-    if (subCenterId) return [await this.d.clusterAccounts.ensure(userId, subCenterId)];
-    return this.d.clusterAccounts.list(userId);
+    const accounts = subCenterId ? [await this.d.clusterAccounts.ensure(userId, subCenterId)] : await this.d.clusterAccounts.list(userId);
+    // The home as the user sees it on the center, never where the gateway keeps it on its own disk.
+    return accounts.map((a) => {
+      const prefix = this.d.centers.find((c) => c.id === a.subCenterId)?.homePrefix ?? '/home';
+      return { ...a, homeDir: `${prefix}/${a.account}` };
+    });
   }
 
   /** For invitations: public fields of active users only; phone and e-mail are never selected. */
