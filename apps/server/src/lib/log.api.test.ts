@@ -8,7 +8,7 @@ import { createTestApp, engines, type TestApp } from '../../test/harness';
 import { buildFileService } from '../file-service/app';
 import { RemoteIdentity } from '../file-service/identity';
 import { FileClient } from '../../test/file-client';
-import { connect, wsUrl } from '../realtime/test-client';
+import { connect, wsUrl } from '../../test/ws-client';
 import { REDACTED, redactUrl } from './log';
 
 /** Collects everything a logger writes. */
