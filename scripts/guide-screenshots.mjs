@@ -7,7 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const from = path.join(repoRoot, 'e2e/artifacts');
+/** `node scripts/guide-screenshots.mjs [artifactsDir]`: another checkout's e2e run may be the source. */
+const from = process.argv[2] ? path.resolve(process.argv[2]) : path.join(repoRoot, 'e2e/artifacts');
 const to = path.join(repoRoot, 'docs/guide/images');
 
 /** e2e screenshot (e2e/*.e2e.ts `env.shot` name) → guide image name. */
@@ -27,7 +28,7 @@ const SHOTS = {
 
 const missing = Object.keys(SHOTS).filter((s) => !fs.existsSync(path.join(from, `${s}.png`)));
 if (missing.length) {
-  console.error(`✗ not in e2e/artifacts (run npm run test:e2e first): ${missing.join(', ')}`);
+  console.error(`✗ not in ${from} (run npm run test:e2e first): ${missing.join(', ')}`);
   process.exit(1);
 }
 fs.mkdirSync(to, { recursive: true });
