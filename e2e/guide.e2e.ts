@@ -26,8 +26,7 @@ function watch(page: Page) {
   const problems: string[] = [];
   page.on('requestfailed', (r) => problems.push(`failed: ${r.url()}`));
   page.on('response', (r) => {
-    // The browser's own favicon probe is not part of the page.
-    if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) problems.push(`${r.status()}: ${r.url()}`);
+    if (r.status() >= 400) problems.push(`${r.status()}: ${r.url()}`);
   });
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console: ${m.text()}`);

@@ -163,6 +163,7 @@ export function buildGuide({ srcDir = GUIDE_SRC, outDir = GUIDE_OUT } = {}) {
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>${esc(docTitle)}</title>
   <link rel="stylesheet" href="${css}">
+  <link rel="icon" href="data:,"><!-- no icon: spares the browser's /favicon.ico probe (a 404) -->
 </head>
 <body>
   <header class="top">
