@@ -10,7 +10,7 @@ import { wsRoutes } from './ws';
 export function createRealtimeModule(deps: Pick<AppContext, 'db' | 'clock' | 'bus' | 'sessions' | 'config' | 'log'>) {
   const sessionState = new SessionStateRepository(deps.db);
   const hub = new SocketHub(deps.bus, (ids) => sessionState.invalid(ids, deps.clock()), deps.log);
-  // Revocations made here or heard on the bus close the sockets of those sessions at once (ADR 0004).
+  // Revocations made here or heard on the bus close the sockets of those sessions at once (ADR 0005).
   hub.followRevocations((listener) => deps.sessions.onRevoked(listener));
   const allowedOrigins = new Set(deps.config.allowedOrigins.map((o) => o.replace(/\/+$/, '')));
   return { hub, routes: wsRoutes(hub, deps.sessions, allowedOrigins) };

@@ -14,7 +14,7 @@ const refused = new WeakMap<FastifyRequest, number>();
  * only thing stopping another site's page from opening sockets with a token it obtained. Allowed: the
  * configured origins and the gateway's own origin (the console it serves). A handshake without Origin is
  * refused too: the socket exists for the console, and a non-browser client (bench, tests, a script) states
- * the origin it acts for like a browser does — one rule, nothing to special-case (ADR 0004).
+ * the origin it acts for like a browser does — one rule, nothing to special-case (ADR 0005).
  */
 function originAllowed(req: FastifyRequest, allowed: Set<string>): boolean {
   const origin = req.headers.origin;

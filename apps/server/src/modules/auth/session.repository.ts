@@ -35,7 +35,7 @@ export class SessionRepository {
     return (await this.byHash({ tokenHash }))[0];
   }
 
-  /** Whether a session of the user was created from this address since `since` (login lockout, ADR 0004). */
+  /** Whether a session of the user was created from this address since `since` (login lockout, ADR 0005). */
   async createdFrom(userId: string, ip: string, since: number): Promise<boolean> {
     const row = await this.db
       .selectFrom('sessions')

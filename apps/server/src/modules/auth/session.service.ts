@@ -86,7 +86,7 @@ export class SessionService {
 
   /**
    * Whether the user signed in from this address within the last 30 days: such an address is the user's
-   * own, and an account-wide login lock set by guesses from elsewhere does not apply to it (ADR 0004).
+   * own, and an account-wide login lock set by guesses from elsewhere does not apply to it (ADR 0005).
    */
   signedInFrom(userId: string, ip: string): Promise<boolean> {
     return this.repo.createdFrom(userId, ip, this.clock() - KNOWN_ADDRESS_MS);

@@ -360,7 +360,7 @@ export class UserService {
   }
 
   /**
-   * Checks an encrypted password under the lockout (ADR 0004): at most LOGIN_MAX_FAILURES tries per account
+   * Checks an encrypted password under the lockout (ADR 0005): at most LOGIN_MAX_FAILURES tries per account
    * and address per 15 minutes, then that address is locked out of the account for 15 minutes; and at most
    * ACCOUNT_MAX_FAILURES tries per account from all addresses together, then the account is locked for
    * 15 minutes except from the user's own addresses — so a stranger's guesses never lock the user out of
