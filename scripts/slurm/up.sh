@@ -71,7 +71,7 @@ chmod 755 "$M"
 echo "$M/munged.pid" >>"$WORK/pidfiles"
 
 # ── the two clusters ──
-# name  gres-type  partition  account-prefix  uid-start  node
+# harness id, gres type, partition, account prefix, first uid (overridable for sites with those uids taken)
 CLUSTERS=(
   "a a100 gpu-a100 ${SUANLI_SLURM_PREFIX_A:-sla} ${SUANLI_SLURM_UID_A:-61001}"
   "b ascend npu-910b ${SUANLI_SLURM_PREFIX_B:-slb} ${SUANLI_SLURM_UID_B:-62001}"
