@@ -174,6 +174,8 @@ export class UploadService {
     const { identifier, chunkNumber: n } = f;
     const key = `${user.account}/${identifier}`;
     const expected = expectedChunkLength(n, shape);
+    // A data file made anew (its bytes were lost) invalidates whatever the running hash has read of the old one.
+    if (!(await fs.staging.hasData(identifier))) this.forgetHash(key);
     await fs.staging.ensure(identifier, shape);
     this.stagers.set(user.account, user);
     const replaced = (await fs.staging.hasChunk(identifier, n)) ? expected : 0;
