@@ -49,6 +49,9 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          // What a person sees after a click arrives through a server round trip and a re-render; on a loaded
+          // 2-core machine that passed vitest's 1 s default for expect.poll (the unread badge after 全部已读).
+          expect: { poll: { timeout: 10_000, interval: 100 } },
         },
       },
     ],
