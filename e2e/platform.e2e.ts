@@ -120,7 +120,8 @@ describe('account journey', () => {
     await signIn(page, username, password);
     await page.goto('/console/no/such/page');
     await page.waitForURL(/\/console\/training$/);
-    await expect(page.getByTestId('under-construction').isVisible()).resolves.toBe(true);
+    // The page's chunk loads after the redirect: wait for it to show rather than look once.
+    await page.getByTestId('under-construction').waitFor({ state: 'visible' });
     await context.close();
   });
 });
