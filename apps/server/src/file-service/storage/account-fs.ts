@@ -223,35 +223,37 @@ export class LocalAccountFs implements AccountFs {
   }
 
   async rename(from: Segs, to: Segs) {
-    return this.inDir(parentOf(from), (src) =>
-      this.inDir(parentOf(to), async (dst) => {
-        if (!(await lstatAt(src, nameOf(from)))) throw fileErr(ErrorCode.FILE_NOT_FOUND, userPathOf(from));
-        const there = await lstatAt(dst, nameOf(to));
-        if (there) throw clash(there, to);
-        try {
-          await fsp.rename(src.at(nameOf(from)), dst.at(nameOf(to)));
-        } catch (e) {
-          // A directory into itself or below: the kernel refuses it.
-          if (errCode(e) === 'EINVAL') throw illegalPath('不能将目录移动到其自身或子目录中');
-          if (errCode(e) !== 'EXDEV') throw e;
-          await copyEntry(src, nameOf(from), dst, nameOf(to), to);
-          await removeAt(src, nameOf(from));
-        }
-        return (await lstatAt(dst, nameOf(to)))!;
-      }),
-    { missingCode: ErrorCode.FILE_NOT_FOUND, whole: from });
+    return this.transfer(from, to, async (src, dst) => {
+      try {
+        await fsp.rename(src.at(nameOf(from)), dst.at(nameOf(to)));
+      } catch (e) {
+        // A directory into itself or below: the kernel refuses it.
+        if (errCode(e) === 'EINVAL') throw illegalPath('不能将目录移动到其自身或子目录中');
+        if (errCode(e) !== 'EXDEV') throw e;
+        await copyEntry(src, nameOf(from), dst, nameOf(to), to);
+        await removeAt(src, nameOf(from));
+      }
+    });
   }
 
   async copy(from: Segs, to: Segs) {
-    return this.inDir(parentOf(from), (src) =>
-      this.inDir(parentOf(to), async (dst) => {
-        if (!(await lstatAt(src, nameOf(from)))) throw fileErr(ErrorCode.FILE_NOT_FOUND, userPathOf(from));
-        const there = await lstatAt(dst, nameOf(to));
-        if (there) throw clash(there, to);
-        await copyEntry(src, nameOf(from), dst, nameOf(to), to);
-        return (await lstatAt(dst, nameOf(to)))!;
-      }),
-    { missingCode: ErrorCode.FILE_NOT_FOUND, whole: from });
+    return this.transfer(from, to, (src, dst) => copyEntry(src, nameOf(from), dst, nameOf(to), to));
+  }
+
+  /** Both parent directories open, the source there and the destination free (1301 / 1303 / 1304), then `act`. */
+  private transfer(from: Segs, to: Segs, act: (src: DirHandle, dst: DirHandle) => Promise<void>): Promise<RawStat> {
+    return this.inDir(
+      parentOf(from),
+      (src) =>
+        this.inDir(parentOf(to), async (dst) => {
+          if (!(await lstatAt(src, nameOf(from)))) throw fileErr(ErrorCode.FILE_NOT_FOUND, userPathOf(from));
+          const there = await lstatAt(dst, nameOf(to));
+          if (there) throw clash(there, to);
+          await act(src, dst);
+          return (await lstatAt(dst, nameOf(to)))!;
+        }),
+      { missingCode: ErrorCode.FILE_NOT_FOUND, whole: from },
+    );
   }
 
   async treeBytes(p: Segs) {
