@@ -832,6 +832,19 @@ describe.each(engines)('file service (%s)', (engine) => {
       expect(body.message.message).toContain('chunkNumber');
     });
 
+    it('leaves no temp file behind when a multipart body ends without its closing boundary', async () => {
+      fs.mkdirSync(path.join(aliceHome, 'malformed'), { recursive: true });
+      const boundary = 'b0123456789';
+      const body = Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="path"\r\n\r\n/malformed\r\n`),
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="m.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+        randomBytes(200 * 1024),
+      ]);
+      const res = await fetch(`${alice.api}/file/upload`, { method: 'POST', headers: { token: alice.token!, 'content-type': `multipart/form-data; boundary=${boundary}` }, body });
+      expect((await res.json()).message.code).not.toBe(0);
+      await expect.poll(() => fs.readdirSync(path.join(aliceHome, 'malformed')), { timeout: 5000 }).toEqual([]);
+    });
+
     it('leaves no temp file behind when an upload is cut off mid-stream', async () => {
       fs.mkdirSync(path.join(aliceHome, 'cut'), { recursive: true });
       const req = partialMultipart(`${alice.api}/file/upload`, alice.token!, { path: '/cut' }, 'cut.bin', randomBytes(512 * 1024), 256 * 1024);
