@@ -5,6 +5,7 @@ import { Providers } from './providers';
 import { RouteError } from './route-error';
 import { buildRoutes } from './routes';
 import { useUserStore } from './stores/user-store';
+import { IdleSocket } from '../test/idle-socket';
 
 // A page of the real route table fails to render: what the user then sees is the route table's own error
 // page, never React Router's English developer page.
@@ -14,15 +15,6 @@ vi.mock('../features/quantum/routes', () => ({
   },
   ComingSoonPage: () => null,
 }));
-class IdleSocket {
-  readyState = 0;
-  onopen = null;
-  onmessage = null;
-  onclose = null;
-  onerror = null;
-  send() {}
-  close() {}
-}
 
 beforeAll(() => {
   vi.stubGlobal('WebSocket', IdleSocket);

@@ -6,6 +6,7 @@ import { Providers } from './providers';
 import { pageTitle } from './page-title';
 import { buildRoutes, LAYOUT_ROUTES, menuKeyOf, PLAIN_ROUTES, type RouteHandle } from './routes';
 import { useUserStore } from './stores/user-store';
+import { IdleSocket } from '../test/idle-socket';
 
 /** Every route of the spec's table (design/console.md), with parameters filled in. */
 const SPEC_PATHS: [path: string, menuKey: string][] = [
@@ -99,16 +100,6 @@ describe('page titles', () => {
 });
 
 describe('navigation through the real route table', () => {
-  class IdleSocket {
-    readyState = 0;
-    onopen = null;
-    onmessage = null;
-    onclose = null;
-    onerror = null;
-    send() {}
-    close() {}
-  }
-
   beforeAll(() => {
     vi.stubGlobal('WebSocket', IdleSocket);
     vi.stubGlobal(

@@ -3,8 +3,9 @@
 // run in plain Node against a fake file service on a real socket.
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { chunkCountOf, expectedChunkLength } from '@suanli/contracts';
 import { configureTransport, RequestError } from '../http/transport';
-import { chunkLength, totalChunksOf, uploadFile, uploadIdentifier, type UploadFile, type UploadOptions, type UploadProgress } from './uploader';
+import { uploadFile, uploadIdentifier, type UploadFile, type UploadOptions, type UploadProgress } from './uploader';
 import { startFakeFileService, type FakeFileService } from './test/fake-file-service';
 
 const CHUNK = 1000;
@@ -36,11 +37,11 @@ const base = (extra: Partial<UploadOptions> & { file: UploadFile }): UploadOptio
 
 describe('chunk arithmetic', () => {
   it('counts 1-based chunks with a short last one and one chunk for an empty file', () => {
-    expect(totalChunksOf(9500, 1000)).toBe(10);
-    expect(totalChunksOf(10_000, 1000)).toBe(10);
-    expect(totalChunksOf(0, 1000)).toBe(1);
-    expect(chunkLength(10, 9500, 1000)).toBe(500);
-    expect(chunkLength(1, 9500, 1000)).toBe(1000);
+    expect(chunkCountOf(9500, 1000)).toBe(10);
+    expect(chunkCountOf(10_000, 1000)).toBe(10);
+    expect(chunkCountOf(0, 1000)).toBe(1);
+    expect(expectedChunkLength(10, { totalSize: 9500, totalChunks: 10, chunkSize: 1000 })).toBe(500);
+    expect(expectedChunkLength(1, { totalSize: 9500, totalChunks: 10, chunkSize: 1000 })).toBe(1000);
   });
 
   it('derives the same identifier for the same file and destination, a different one elsewhere', async () => {

@@ -12,7 +12,10 @@
  */
 import { sha256 } from 'hash-wasm';
 import {
+  chunkCountOf,
+  chunkOffset,
   ErrorCode,
+  expectedChunkLength,
   FILE_API_PREFIX,
   HTTP_TIMEOUT_MS,
   SMALL_UPLOAD_MAX,
@@ -102,15 +105,6 @@ function abortError(): Error {
  */
 export async function uploadIdentifier(file: UploadFile, targetDir: string): Promise<string> {
   return sha256(JSON.stringify([targetDir, file.name, file.size, file.lastModified ?? 0]));
-}
-
-export function totalChunksOf(size: number, chunkSize: number): number {
-  return Math.max(1, Math.ceil(size / chunkSize));
-}
-
-/** Byte length of chunk `n` (1-based). */
-export function chunkLength(n: number, size: number, chunkSize: number): number {
-  return Math.max(0, Math.min(chunkSize, size - (n - 1) * chunkSize));
 }
 
 export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
@@ -207,14 +201,15 @@ export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
 
     const chunkSize = status.chunkSize;
     if (!Number.isInteger(chunkSize) || chunkSize <= 0) throw new RequestError('business', errorMessage(ErrorCode.UPLOAD_FAILED), ErrorCode.UPLOAD_FAILED);
-    const totalChunks = totalChunksOf(total, chunkSize);
+    const totalChunks = chunkCountOf(total, chunkSize);
+    const shape = { totalSize: total, totalChunks, chunkSize };
     const sent: number[] = [];
     const onServer = new Set<number>();
     let loaded = 0;
     const markStored = (n: number) => {
       if (n < 1 || n > totalChunks || onServer.has(n)) return;
       onServer.add(n);
-      loaded += chunkLength(n, total, chunkSize);
+      loaded += expectedChunkLength(n, shape);
     };
 
     // When the hash becomes known mid-upload, ask once whether the server already has this content; if so
@@ -240,7 +235,7 @@ export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
 
     const sendChunk = (n: number) =>
       withRetry(() => {
-        const start = (n - 1) * chunkSize;
+        const start = chunkOffset(n, shape);
         const form = new FormData();
         // Fields before the file part so a streaming server knows where the bytes go before they arrive.
         form.append('identifier', identifier);
