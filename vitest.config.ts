@@ -11,6 +11,18 @@ const slurmTier = ['apps/server/src/executors/slurm/**/*.int.test.ts', 'apps/ser
  */
 export default defineConfig({
   test: {
+    /**
+     * React DOM's scheduler can still run a passive-effects flush of a console test after vitest tore that
+     * file's happy-dom environment down (its tasks come from Node's setImmediate, which the environment does
+     * not own). It then reads `window.event` and throws: seen only on a loaded CI machine, after every
+     * assertion of the file ran, in a different file each time, although test-setup.ts unmounts and settles.
+     * Those errors say nothing about the code under test, so exactly they are ignored; any other unhandled
+     * error (and this one from anywhere but React's scheduler) still fails the run.
+     */
+    onUnhandledError(error) {
+      const stack = String((error as { stack?: string }).stack ?? '');
+      if (error.name === 'ReferenceError' && /^(window|document) is not defined$/.test(error.message) && /react-dom|scheduler/.test(stack)) return false;
+    },
     projects: [
       { test: { name: 'contracts', include: ['packages/contracts/src/**/*.test.ts'] } },
       {
@@ -35,6 +47,9 @@ export default defineConfig({
           name: 'server-slurm',
           include: slurmTier,
           globalSetup: ['apps/server/test/slurm-harness.ts'],
+          // The files share two one-node clusters: run alone, so one file's jobs never fill the cards another
+          // file expects free (queueing and 智能调度 assertions).
+          fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

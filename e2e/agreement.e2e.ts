@@ -19,7 +19,15 @@ describe('user agreement from registration', () => {
     const [tab] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: '《用户协议》' }).click()]);
     await tab.getByTestId('user-agreement').waitFor();
     expect(new URL(tab.url()).pathname).toBe('/console/user-agreement');
-    await Promise.all([tab.waitForEvent('close'), tab.getByTestId('agreement-back').click()]);
+    // The tab may close while Playwright still finishes the click (a race seen in CI): that error is the
+    // expected outcome when the tab is gone; the awaited close event is what the test asserts on.
+    const clicked = tab
+      .getByTestId('agreement-back')
+      .click()
+      .catch((error: unknown) => {
+        if (!tab.isClosed()) throw error;
+      });
+    await Promise.all([tab.waitForEvent('close'), clicked]);
     expect(tab.isClosed()).toBe(true);
     // The register form is untouched in its own tab.
     expect(await page.getByTestId('reg-username').inputValue()).toBe('keeps_my_input');

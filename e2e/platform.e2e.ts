@@ -124,7 +124,7 @@ describe('account journey', () => {
     await page.goto('/console/no/such/page');
     await page.waitForURL(/\/console\/training$/);
     // The page's chunk loads after the redirect: wait for it to show rather than look once.
-    await page.getByTestId('under-construction').waitFor({ state: 'visible' });
+    await page.getByTestId('training-create').waitFor({ state: 'visible' });
     await context.close();
   });
 });
@@ -164,7 +164,7 @@ describe('live updates', () => {
       await page.goto(p);
       await page.getByTestId('coming-soon').waitFor();
     }
-    await page.goto('/console/dataset');
+    await page.goto('/console/workorder');
     await page.getByTestId('under-construction').waitFor();
     await expect(page.locator('.ant-table-row').count()).resolves.toBe(0);
     await env.shot(page, '07-under-construction');

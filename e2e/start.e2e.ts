@@ -75,3 +75,20 @@ it('the demo account signs in through Chromium', async () => {
     await browser.close();
   }
 });
+
+it('runs the demo training task to 运行成功 with its log and loss curve (no Slurm needed)', async () => {
+  const login = JSON.parse(execFileSync(path.join(repoRoot, 'scripts/curl-login.sh'), [base, 'demo', 'Demo@123456'], { encoding: 'utf8' }));
+  const token = login.data.token as string;
+  const api = (p: string, init: RequestInit = {}) =>
+    fetch(`${base}/gateway/training/api/v1${p}`, { ...init, headers: { token, 'content-type': 'application/json' } }).then((r) => r.json());
+  const link = /示例训练任务: \S+\/training\/detail\/train\/(\S+)/.exec(output);
+  expect(link, output).not.toBeNull();
+  const id = link![1];
+  await expect.poll(async () => (await api(`/tasks/${id}`)).data.state, { timeout: 60_000, interval: 500 }).toBe('SUCCEEDED');
+  const page = (await api('/tasks/action/page', { method: 'POST', body: JSON.stringify({ pageNum: 1, pageSize: 10 }) })).data;
+  expect(page.list.map((t: { name: string }) => t.name)).toContain('示例：线性回归训练');
+  expect((await api(`/tasks/${id}/log`)).data.content).toContain('训练完成');
+  const metrics = (await api(`/tasks/${id}/metrics`)).data.points as { step: number; loss: number }[];
+  expect(metrics).toHaveLength(40);
+  expect(metrics[39].loss).toBeLessThan(metrics[0].loss / 100);
+});

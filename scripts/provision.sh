@@ -4,6 +4,15 @@
 #   openssl                    RSA interop test (openssl pkeyutl)
 #   slurm-wlm slurmdbd slurmrestd munge mariadb-client
 #                              two real Slurm clusters with accounting (scripts/slurm/up.sh)
+#   python3-numpy openmpi-bin libopenmpi-dev lammps
+#                              what the platform Slurm templates run (config/slurm-templates/)
+#   openssh-server openssh-client python3
+#                              web shell and key pairs: real sshd for the SSH transport tests and the clusters'
+#                              login nodes (scripts/slurm/sshd.sh), ssh-keygen checks; the local shell's pty bridge
+#   jupyter-notebook python3-ipykernel
+#                              develop tasks' default IDE (ide-jupyter.api.test.ts)
+#   docker-registry skopeo     the platform's OCI registry (CNCF distribution) and an independent client for
+#                              the image tests (issue 11)
 # PostgreSQL, Redis and MariaDB are expected to be running already (127.0.0.1:5432 trust, 127.0.0.1:6379,
 # 127.0.0.1:3306 root without password).
 set -euo pipefail
@@ -16,6 +25,17 @@ command -v slurmdbd >/dev/null 2>&1 || need+=(slurmdbd)
 command -v slurmrestd >/dev/null 2>&1 || need+=(slurmrestd)
 command -v munged >/dev/null 2>&1 || need+=(munge)
 command -v mysql >/dev/null 2>&1 || need+=(mariadb-client)
+/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || need+=(python3-numpy)
+command -v mpirun >/dev/null 2>&1 || need+=(openmpi-bin)
+command -v mpicc >/dev/null 2>&1 || need+=(libopenmpi-dev)
+command -v lmp >/dev/null 2>&1 || need+=(lammps)
+[ -x /usr/sbin/sshd ] || need+=(openssh-server)
+[ -x /usr/bin/python3 ] || need+=(python3)
+command -v ssh >/dev/null 2>&1 || need+=(openssh-client)
+command -v jupyter-notebook >/dev/null 2>&1 || need+=(jupyter-notebook)
+/usr/bin/python3 -c 'import ipykernel' >/dev/null 2>&1 || need+=(python3-ipykernel)
+command -v docker-registry >/dev/null 2>&1 || need+=(docker-registry)
+command -v skopeo >/dev/null 2>&1 || need+=(skopeo)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq

@@ -49,6 +49,8 @@ export default defineConfig({
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 30 },
             // Charts only load with the pages that draw them.
             { name: 'echarts', test: /node_modules[\\/](echarts|zrender)[\\/]/, priority: 20 },
+            // The terminal only loads with the Shell工具 page.
+            { name: 'xterm', test: /node_modules[\\/]@xterm[\\/]/, priority: 20 },
           ],
         },
       },

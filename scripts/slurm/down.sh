@@ -16,7 +16,7 @@ DB_ADMIN=${SUANLI_SLURM_DB_ADMIN:-root}
 ours() { # pid → true when it is one of our daemons
   local exe
   exe=$(readlink "/proc/$1/exe" 2>/dev/null) || return 1
-  case "$exe" in */slurmctld | */slurmd | */slurmdbd | */slurmrestd | */munged) return 0 ;; *) return 1 ;; esac
+  case "$exe" in */slurmctld | */slurmd | */slurmdbd | */slurmrestd | */munged | */sshd) return 0 ;; *) return 1 ;; esac
 }
 
 pids=()

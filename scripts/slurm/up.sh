@@ -55,7 +55,7 @@ read -r -a PORTS <<<"$(node -e '
     }
     servers.forEach((s) => s.close());
     console.log(ports.join(" "));
-  })();' 8)"
+  })();' 10)"
 
 # ── munge: one daemon with its own key and socket, shared by both clusters ──
 M="$WORK/munge"
@@ -102,6 +102,10 @@ for spec in "${CLUSTERS[@]}"; do
   for acct in $ACCOUNTS; do
     install -d -m 700 -o "$acct" -g "$acct" "$WORK/storage/$NAME/home/$acct"
   done
+  # The cluster's login node (web shell, key pairs): sshd on its own port.
+  # shellcheck disable=SC2086
+  "$HERE/sshd.sh" "$C/sshd" "${PORTS[$((8 + i))]}" "$WORK/storage/$NAME/home" $ACCOUNTS || die "sshd of cluster $NAME did not start"
+  echo "$C/sshd/sshd.pid" >>"$WORK/pidfiles"
 
   mysql_admin -e "CREATE USER IF NOT EXISTS '$DB_USER'@'%' IDENTIFIED BY '$DB_PASS';
     ALTER USER '$DB_USER'@'%' IDENTIFIED BY '$DB_PASS';
@@ -267,7 +271,7 @@ $sep{ "id": "$NAME", "cluster": "$CLUSTER", "restUrl": "http://127.0.0.1:$RESTD_
   "jwtKeyFile": "$WORK/$NAME/jwt.key", "slurmConf": "$WORK/$NAME/slurm.conf",
   "partitions": ["$PART"], "gres": [{ "name": "gpu", "type": "$GRES", "perNode": 2 }], "nodes": ["$NODE"],
   "account": "suanli", "accounts": { "prefix": "$PREFIX", "uidStart": $UIDSTART, "names": [${accts%,}] },
-  "storageRoot": "$WORK/storage/$NAME" }
+  "storageRoot": "$WORK/storage/$NAME", "sshPort": $(cat "$WORK/$NAME/sshd/ssh.port") }
 EOF
     sep=','
   done <"$WORK/clusters"

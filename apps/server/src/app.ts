@@ -2,22 +2,33 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
+import websocket from '@fastify/websocket';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { AVATAR_MAX_BYTES, FOUNDATION_BASE, MESSAGE_BASE, ORDER_BASE, WS_BASE } from '@suanli/contracts';
+import { AVATAR_MAX_BYTES, DATASET_BASE, ESHELL_BASE, IMAGE_BASE, FOUNDATION_BASE, IDE_PROXY_BASE, KEYPAIR_BASE, RESOURCE_BASE, MESSAGE_BASE, MODEL_BASE, ORDER_BASE, SLURM_BASE, TRAINING_BASE, USER_BASE, WS_BASE } from '@suanli/contracts';
 import { loadCenters } from './centers/centers';
 import type { Config } from './config';
 import type { AppContext, Infra } from './context';
 import { migrate, openDb } from './db/db';
-import { SessionRepository } from './modules/auth/session.repository';
-import { SessionService } from './modules/auth/session.service';
+import { createAuthModule } from './modules/auth/auth.module';
 import { createMailModule } from './mail/mail.module';
+import { createAccessLogModule } from './modules/access-log/access-log.module';
+import { createEshellModule } from './modules/eshell/eshell.module';
+import { createAssetModule } from './modules/asset/asset.module';
+import { createImageModule } from './modules/image/image.module';
+import { createKeypairModule } from './modules/keypair/keypair.module';
+import { createResourceModule } from './modules/resource/resource.module';
 import { createClusterAccountModule } from './modules/cluster-account/cluster-account.module';
 import { createFoundationModule } from './modules/foundation/foundation.module';
 import { createMessageModule } from './modules/message/message.module';
 import { createOrderModule } from './modules/order/order.module';
-import { userRoutes } from './modules/user/user.routes';
+import { createSlurmModule } from './modules/slurm/slurm.module';
+import { createTaskModule } from './modules/task/task.module';
+import { ImageCatalogue } from './modules/training/image-catalogue';
+import { createTrainingModule } from './modules/training/training.module';
+import { createExecutor } from './executors/create-executor';
+import { createUserModule } from './modules/user/user.module';
 import { loggerOptions } from './lib/log';
 import { registerAuth } from './plugins/auth';
 import { registerClosing } from './plugins/closing';
@@ -28,6 +39,10 @@ import { registerSecurityHeaders } from './plugins/security-headers';
 import { createBus } from './realtime/bus';
 import { createRealtimeModule } from './realtime/realtime.module';
 import type { SocketHub } from './realtime/socket-hub';
+import type { UserService } from './modules/user/user.service';
+import type { EshellService } from './modules/eshell/eshell.service';
+import type { KeyPairService } from './modules/keypair/keypair.service';
+import type { ResourceService } from './modules/resource/resource.service';
 import { mountFileServices } from './file-service/mount';
 
 declare module 'fastify' {
@@ -35,6 +50,18 @@ declare module 'fastify' {
     ctx: AppContext;
     /** The live-updates hub of this process (tests shorten its timings; benches read its stats). */
     wsHub: SocketHub;
+    /** Accounts (the demo seed creates one through it). */
+    users: UserService;
+    /** The task engine (the demo seed submits through it; tests drive its poller and executors). */
+    tasks: ReturnType<typeof createTaskModule>;
+    /** The web shell (tests shorten its idle timeout and read its open shells). */
+    eshell: EshellService;
+    keypairs: KeyPairService;
+    resources: ResourceService;
+    /** Datasets and models (tests wait for copies with `datasets.idle()`; the demo seed creates public ones). */
+    assets: Awaited<ReturnType<typeof createAssetModule>>;
+    /** Images (the registry harness reads the token certificate the registry must trust). */
+    images: Awaited<ReturnType<typeof createImageModule>>;
   }
 }
 
@@ -58,7 +85,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   // Modules, in boot order (docs/adding-a-module.md): each is built from infra and the services of the
   // modules before it, and nothing is patched in afterwards. First those whose services are in the context.
-  const sessions = new SessionService(new SessionRepository(handle.db), config.clock, bus);
+  const { sessions } = createAuthModule(infra);
   const message = createMessageModule(infra);
   const clusterAccount = createClusterAccountModule(infra);
   const mail = createMailModule(infra);
@@ -70,13 +97,46 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     notify: message.notify,
     notifyEach: message.notifyEach,
   });
+  const user = await createUserModule(ctx);
   const foundation = createFoundationModule(ctx);
   const order = createOrderModule(ctx);
   const realtime = createRealtimeModule(ctx);
+  const images = ImageCatalogue.load(config.centersFile, centers);
+  const image = await createImageModule(ctx);
+  const executors = new Map(centers.map((c) => [c.id, createExecutor(c, { dataDir: config.dataDir, local: config.compute?.local })]));
+  // A task's image: a public one of the catalogue, or a private one named by its registry reference.
+  const task = createTaskModule(ctx, executors, (id) => images.get(id) ?? image.service.lookup(id));
+  // Operators see everyone's access records and approve publications to the public hall.
+  const isOperator = (id: string) => user.service.me(id).then((u) => u.roles.includes('operator'), () => false);
+  const accessLog = createAccessLogModule(ctx, isOperator);
+  const assets = await createAssetModule(ctx, task.service, isOperator);
+  const training = createTrainingModule(ctx, task.service, images, image.service, accessLog.service, assets.resolveMounts);
+  task.afterPoll(() => training.ide.sweep());
+  const slurm = createSlurmModule(ctx, task.service);
+  const boundAddress = () => {
+    const a = app.server.address();
+    return a && typeof a === 'object' ? a.address : undefined;
+  };
+  const keypair = createKeypairModule(ctx);
+  const resource = createResourceModule(ctx, executors);
+  task.afterPoll((id) => resource.service.sample(id));
+  const eshell = createEshellModule(ctx, accessLog.service, realtime.guards, keypair.service, boundAddress);
 
   app.decorate('ctx', ctx);
   app.decorate('wsHub', realtime.hub);
+  app.decorate('users', user.service);
+  app.decorate('tasks', task);
+  app.decorate('eshell', eshell.service);
+  app.decorate('keypairs', keypair.service);
+  app.decorate('resources', resource.service);
+  app.decorate('assets', assets);
+  app.decorate('images', image);
+  // Polling starts once the app is ready; it stops (handing its centers over) before the database closes.
+  app.addHook('onReady', () => task.start());
   app.addHook('preClose', () => realtime.hub.close());
+  app.addHook('preClose', () => eshell.service.close());
+  app.addHook('preClose', () => assets.close());
+  app.addHook('preClose', () => image.close());
   app.addHook('onClose', async () => {
     await bus.close();
     await handle.close();
@@ -84,6 +144,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   registerEnvelope(app);
   registerClosing(app);
+  // After registerClosing's hook, which must see the answers in flight the moment closing starts.
+  app.addHook('preClose', () => task.close());
   registerSecurityHeaders(app, centers.flatMap((c) => (c.fileServiceUrl ? [new URL(c.fileServiceUrl).origin] : [])));
   await registerRateLimit(app, config);
   // After helmet and rate limiting, so refused requests still get the headers and still count.
@@ -106,10 +168,28 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   // The one route table of the gateway: each module's routes plugin under its contract's base path.
   await app.register(foundation.routes, { prefix: FOUNDATION_BASE });
-  await userRoutes(app, ctx);
+  await app.register(user.routes, { prefix: USER_BASE });
   await app.register(message.routes, { prefix: MESSAGE_BASE });
   await app.register(order.routes, { prefix: ORDER_BASE });
-  await app.register(realtime.routes, { prefix: WS_BASE });
+  await app.register(training.routes, { prefix: TRAINING_BASE });
+  await app.register(training.proxyRoutes, { prefix: IDE_PROXY_BASE });
+  await app.register(slurm.routes, { prefix: SLURM_BASE });
+  await app.register(eshell.routes, { prefix: ESHELL_BASE });
+  await app.register(keypair.routes, { prefix: KEYPAIR_BASE });
+  await app.register(resource.routes, { prefix: RESOURCE_BASE });
+  await app.register(assets.datasetRoutes, { prefix: DATASET_BASE });
+  await app.register(assets.modelRoutes, { prefix: MODEL_BASE });
+  await app.register(image.routes, { prefix: IMAGE_BASE });
+  // The sockets: @fastify/websocket adds an onRequest and an onResponse hook to every route of the scope it
+  // is registered in; registered in this scope, only the socket routes pay them, not every API call.
+  await app.register(
+    async (sockets) => {
+      await sockets.register(websocket, { options: { maxPayload: 64 * 1024 } });
+      await sockets.register(realtime.routes);
+      await sockets.register(eshell.socketRoutes);
+    },
+    { prefix: WS_BASE },
+  );
   await mountFileServices(app, ctx);
   await serveConsole(app, config);
   await registerGuide(app, config);

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import type { LocalExecutorOptions } from './executors/local/local-executor';
+import type { RegistrySettings } from './modules/image/image.service';
 
 /** Everything the gateway needs to start; tests build one with `testConfig`, `main.ts` from the env. */
 export interface Config {
@@ -35,6 +37,39 @@ export interface Config {
   logStream?: NodeJS.WritableStream;
   /** Seed the demo account on start (npm start). */
   seedDemo: boolean;
+  /** Timings of the task engine (modules/task); defaults in task.module.ts. Tests shorten them. */
+  compute?: ComputeConfig;
+  /** The platform's OCI registry (REGISTRY_URL …); images answer 2401 without it. See docs/adr/0009-image-registry.md. */
+  registry?: RegistrySettings;
+  /** Web shell (modules/eshell); defaults in eshell.service.ts. Tests shorten the idle timeout. */
+  shell?: ShellConfig;
+}
+
+export interface ShellConfig {
+  /** No input for this long closes a shell (default 30 min). SHELL_IDLE_TIMEOUT_MS. */
+  idleTimeoutMs?: number;
+  /** Open shells per user and gateway process (default 8). SHELL_MAX_SESSIONS. */
+  maxSessionsPerUser?: number;
+}
+
+export interface ComputeConfig {
+  /** Each center's poll interval (≤ 2 s budget). TASK_POLL_MS. */
+  pollIntervalMs?: number;
+  /** Poller lease: a dead leader's centers are taken over after this (+ one interval). TASK_LEASE_MS. */
+  leaseMs?: number;
+  /** A submit that failed for a transient reason is retried after this. TASK_SUBMIT_RETRY_MS. */
+  submitRetryMs?: number;
+  /** This replica's name in the lease table (default: random per process). */
+  holder?: string;
+  /**
+   * Knobs of the local executor (poll interval, kill grace, minute length). Tests shorten the minute so a
+   * time limit (最长运行时长, in minutes) can be reached through the API in seconds; unset in production.
+   */
+  local?: Omit<LocalExecutorOptions, 'stateDir' | 'clock'>;
+  /** How long before a develop task's 最长运行时长 its owner is warned. Default 10 min. */
+  expiryWarnMs?: number;
+  /** How often a center's inventory is sampled for 资源 (after a poll, by the leader). Default 30 000. */
+  resourceSampleMs?: number;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -75,6 +110,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clock: Date.now,
     logLevel: env.LOG_LEVEL ?? 'info',
     seedDemo: env.SEED_DEMO !== 'false',
+    registry: env.REGISTRY_URL
+      ? {
+          url: env.REGISTRY_URL.replace(/\/+$/, ''),
+          address: env.REGISTRY_ADDRESS ?? new URL(env.REGISTRY_URL).host,
+          service: env.REGISTRY_SERVICE ?? 'suanli-registry',
+          issuer: env.REGISTRY_ISSUER ?? 'suanli-gateway',
+        }
+      : undefined,
+    compute: {
+      pollIntervalMs: env.TASK_POLL_MS ? Number(env.TASK_POLL_MS) : undefined,
+      leaseMs: env.TASK_LEASE_MS ? Number(env.TASK_LEASE_MS) : undefined,
+      submitRetryMs: env.TASK_SUBMIT_RETRY_MS ? Number(env.TASK_SUBMIT_RETRY_MS) : undefined,
+    },
+    shell: {
+      idleTimeoutMs: env.SHELL_IDLE_TIMEOUT_MS ? Number(env.SHELL_IDLE_TIMEOUT_MS) : undefined,
+      maxSessionsPerUser: env.SHELL_MAX_SESSIONS ? Number(env.SHELL_MAX_SESSIONS) : undefined,
+    },
   };
 }
 

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { createUserService } from './modules/user/user.routes';
 import { UserRepository } from './modules/user/user.repository';
+import path from 'node:path';
+import { PLATFORM_ACCOUNT, seedPublicAssets, unusablePassword } from './modules/asset/public-seed';
+import { submitDemoTask } from './modules/training/demo-task';
 
 export const DEMO_ACCOUNT = { username: 'demo', password: 'Demo@123456', nickname: '演示用户', email: 'demo@suanli.local' } as const;
 
@@ -11,10 +13,32 @@ export const DEMO_ACCOUNT = { username: 'demo', password: 'Demo@123456', nicknam
 export async function seedDemo(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
   const existing = await new UserRepository(ctx.db).findBy('username', DEMO_ACCOUNT.username);
+  let demoTask = '';
   if (!existing) {
-    const { service } = createUserService(app, ctx);
-    await service.createAccount(DEMO_ACCOUNT);
+    const created = await app.users.createAccount(DEMO_ACCOUNT);
+    // A first start also runs a small real training task, so the task pages have something live to show.
+    if (created) {
+      const task = await submitDemoTask(app.tasks.service, ctx.clusterAccounts, { userId: created.id, sessionId: 'seed' }).catch((err: unknown) => {
+        app.log.warn({ err }, 'demo task not submitted');
+        return null;
+      });
+      if (task) demoTask = `${ctx.config.publicUrl}/console/training/detail/train/${task.id}`;
+    }
   }
+  // The public hall's seed datasets and model, owned by the platform account.
+  const users = new UserRepository(ctx.db);
+  await seedPublicAssets({
+    dir: path.join(path.dirname(ctx.config.centersFile), 'public-assets'),
+    centers: ctx.centers,
+    clusterAccounts: ctx.clusterAccounts,
+    services: { dataset: app.assets.datasets, model: app.assets.models },
+    platformUser: async () => {
+      const found = await users.findBy('username', PLATFORM_ACCOUNT.username);
+      if (found) return found.id;
+      const created = await app.users.createAccount({ ...PLATFORM_ACCOUNT, password: unusablePassword() });
+      return created?.id ?? (await users.findBy('username', PLATFORM_ACCOUNT.username))!.id;
+    },
+  }).catch((err: unknown) => app.log.warn({ err }, 'public assets not seeded'));
   const url = `${ctx.config.publicUrl}/console`;
   console.log(
     [
@@ -25,6 +49,7 @@ export async function seedDemo(app: FastifyInstance): Promise<void> {
       `  │ 密码:     ${DEMO_ACCOUNT.password}${existing ? '（若已修改则以修改后的为准）' : ''}`,
       // Phone codes always land in the outbox (no SMS provider yet); e-mail too unless SMTP is configured.
       `  │ 验证码发件箱: ${ctx.config.dataDir}/outbox/messages.jsonl`,
+      ...(demoTask ? [`  │ 示例训练任务: ${demoTask}`] : []),
       '  └─────────────────────────────────────────────────',
       '',
     ].join('\n'),

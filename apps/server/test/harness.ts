@@ -86,6 +86,7 @@ export async function createTestApp(engine: Engine, overrides: Partial<Config> =
     clock: clock.fn,
     logLevel: 'warn',
     seedDemo: false,
+    compute: { pollIntervalMs: 200, leaseMs: 3000, submitRetryMs: 1000 },
     ...overrides,
   };
   const app = await buildApp(config);
@@ -97,7 +98,8 @@ export async function createTestApp(engine: Engine, overrides: Partial<Config> =
     close: async () => {
       await app.close();
       await pgDb?.drop();
-      if (!overrides.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      // Supervisors of local-executor jobs may still be writing exit files: rmSync retries ENOTEMPTY.
+      if (!overrides.dataDir) fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
     },
   };
 }

@@ -36,6 +36,8 @@ export interface SlurmClusterInfo {
   accounts: { prefix: string; uidStart: number; names: string[] };
   /** Homes are `${storageRoot}/home/<account>`, owned by the account. */
   storageRoot: string;
+  /** The cluster's login node: an OpenSSH sshd on 127.0.0.1 (scripts/slurm/sshd.sh), public keys only. */
+  sshPort: number;
 }
 
 export interface SlurmHarness {

@@ -9,12 +9,6 @@ export type DictEntry = Static<typeof DictEntry>;
 export const DictParams = Type.Object({ dictName: Type.String({ minLength: 1, maxLength: 64 }) });
 export type DictParams = Static<typeof DictParams>;
 
-export const JOB_STATES = [
-  'CREATED', 'SUBMITTING', 'SUBMIT_FAILED', 'QUEUED', 'STARTING', 'RUNNING',
-  'STOPPING', 'STOPPED', 'SUCCEEDED', 'FAILED', 'UNDERPOWERED',
-] as const;
-export type JobState = (typeof JOB_STATES)[number];
-export const TERMINAL_JOB_STATES: readonly JobState[] = ['SUBMIT_FAILED', 'STOPPED', 'SUCCEEDED', 'FAILED', 'UNDERPOWERED'];
 
 function dict(pairs: [string, string][]): DictEntry[] {
   return pairs.map(([dictValue, dictLabel], i) => ({ dictLabel, dictValue, sort: i + 1 }));

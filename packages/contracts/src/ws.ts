@@ -1,3 +1,13 @@
+import type { ImageImport } from './image';
+import type { JobState, TaskKind } from './task';
+
+/** A task moved (design/api-contract.md): the console updates its query cache from it, never by polling. */
+export interface TaskStateChanged {
+  taskId: string;
+  kind: TaskKind;
+  state: JobState;
+  reason: string;
+}
 /**
  * Live updates (`WS_PATH`, token in the `token` query parameter). Server → client JSON events; the client
  * sends an empty message every SOCKET_KEEPALIVE_MS and the server closes sockets silent for
@@ -5,11 +15,26 @@
  */
 export type WsEvent =
   | { businessType: 'notice.unread.increment'; data: { count: number } }
-  | { businessType: 'task.state.changed'; data: { taskId: string; kind: 'training' | 'slurm'; state: string } }
-  | { businessType: 'comp-power.changed'; data: Record<string, never> };
+  | { businessType: 'task.state.changed'; data: TaskStateChanged }
+  | { businessType: 'comp-power.changed'; data: Record<string, never> }
+  | { businessType: 'asset.version.changed'; data: AssetVersionChanged }
+  | { businessType: 'image.import.changed'; data: ImageImport };
 export type WsBusinessType = WsEvent['businessType'];
 
 export const WS_UNREAD_INCREMENT = 'notice.unread.increment' satisfies WsBusinessType;
+export const WS_TASK_STATE_CHANGED = 'task.state.changed' satisfies WsBusinessType;
+/** A dataset or model version is being copied (progress at most twice a second), is ready, or failed. */
+export const WS_ASSET_VERSION_CHANGED = 'asset.version.changed' satisfies WsBusinessType;
+/** An image import moved on (progress at most twice a second), succeeded or failed: the whole import. */
+export const WS_IMAGE_IMPORT_CHANGED = 'image.import.changed' satisfies WsBusinessType;
+export interface AssetVersionChanged {
+  kind: 'dataset' | 'model';
+  assetId: string;
+  versionId: string;
+  state: 'creating' | 'ready' | 'failed';
+  reason: string;
+  copiedBytes: number;
+}
 
 /**
  * Close codes besides SOCKET_CLOSE_BAD_TOKEN (4001, with the session code 10133/10157/10307 as the close

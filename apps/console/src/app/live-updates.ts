@@ -18,9 +18,25 @@ export function applyLiveEvent(client: QueryClient, event: WsEvent): void {
     case 'task.state.changed':
       client.invalidateQueries({ queryKey: queryKeys.tasksRoot[event.data.kind] ?? queryKeys.tasksRoot.training });
       client.invalidateQueries({ queryKey: queryKeys.compPowersRoot });
+      // 资源 shows the caller's running tasks and the cards they hold.
+      client.invalidateQueries({ queryKey: queryKeys.resource.root });
       break;
     case 'comp-power.changed':
       client.invalidateQueries({ queryKey: queryKeys.compPowersRoot });
+      break;
+    case 'asset.version.changed':
+      // Progress and the end of a copy: the lists and details of that kind (files and README of a ready
+      // version never change, so their keys are left alone).
+      client.invalidateQueries({ queryKey: queryKeys.asset.root(event.data.kind), predicate: (q) => q.queryKey[2] === 'list' || q.queryKey[2] === 'detail' });
+      break;
+    case 'image.import.changed':
+      // The event is the whole import: written as is (progress without a request); once it is over, the
+      // caller's images and the task form's picker show the result.
+      client.setQueryData(queryKeys.image.import(event.data.id), event.data);
+      if (event.data.state !== 'running') {
+        client.invalidateQueries({ queryKey: queryKeys.image.root, predicate: (q) => q.queryKey[1] !== 'import' });
+        client.invalidateQueries({ queryKey: queryKeys.imagesRoot });
+      }
       break;
   }
 }
@@ -34,6 +50,8 @@ export function startLiveUpdates(client: QueryClient): { stop(): void } {
     onOpen: () => {
       client.invalidateQueries({ queryKey: queryKeys.messagesRoot });
       client.invalidateQueries({ queryKey: queryKeys.compPowersRoot });
+      client.invalidateQueries({ queryKey: queryKeys.tasksRoot.training });
+      client.invalidateQueries({ queryKey: queryKeys.tasksRoot.slurm });
     },
     // The server refused the token: ask the gateway, whose answer (10133/10157/10307) the pipeline turns
     // into the usual redirect to login. A network failure here stays quiet.

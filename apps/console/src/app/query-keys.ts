@@ -16,6 +16,78 @@ export const queryKeys = {
   dict: (name: string) => ['dicts', name] as const,
   /** Roots for `task.state.changed`, by the event's `kind`. */
   tasksRoot: { training: ['training'], slurm: ['slurm-task'] } as const,
+  /**
+   * AI计算 › 训练任务. Lists, details and the placement preview sit under the `training` root, so a
+   * `task.state.changed` of kind `training` refreshes every one of them (and the preview's free capacity).
+   */
+  training: {
+    root: ['training'] as const,
+    list: (query: object) => ['training', 'list', query] as const,
+    detail: (id: string) => ['training', 'detail', id] as const,
+    placement: (query: object) => ['training', 'placement', query] as const,
+  },
+  /**
+   * 科学计算 › 任务管理. Lists and details sit under the `slurm-task` root (= tasksRoot.slurm), so a
+   * `task.state.changed` of kind `slurm` refreshes every one of them.
+   */
+  slurmTask: {
+    root: ['slurm-task'] as const,
+    list: (query: object) => ['slurm-task', 'list', query] as const,
+    detail: (id: string) => ['slurm-task', 'detail', id] as const,
+  },
+  /** 科学计算 › 任务模板 (not moved by task events; saving a task as a template refreshes them). */
+  slurmTemplate: {
+    root: ['slurm-template'] as const,
+    list: (query: object) => ['slurm-template', 'list', query] as const,
+    detail: (id: string) => ['slurm-template', 'detail', id] as const,
+  },
+  /** A sub-center's partitions (cards per node, nodes): the task forms bound card and node counts with them. */
+  subCenterDetail: (centerId: string) => ['sub-centers', centerId, 'detail'] as const,
+  /**
+   * The task form's image catalogue per card type: the public images (config) and the caller's private tags
+   * (refreshed when an image import finishes).
+   */
+  images: (cardTypeId: string | undefined) => ['images', 'public', cardTypeId ?? ''] as const,
+  imagesRoot: ['images'] as const,
+  /** 镜像 › 公共镜像: the public part of the catalogue (config). */
+  imagesPublic: ['images', 'catalogue'] as const,
+  /** Shell工具: which centers offer a terminal, and the caller's session records. */
+  eshell: {
+    centers: ['eshell', 'centers'] as const,
+    sessionsRoot: ['eshell', 'sessions'] as const,
+    sessions: (query: object) => ['eshell', 'sessions', query] as const,
+  },
+  /** 资源: overview, series, vendors, card-hours; refreshed on a timer and on task.state.changed. */
+  resource: {
+    root: ['resource'] as const,
+    overview: ['resource', 'overview'] as const,
+    utilization: (hours: number) => ['resource', 'utilization', hours] as const,
+    vendors: ['resource', 'vendors'] as const,
+    cardHours: (days: number) => ['resource', 'card-hours', days] as const,
+  },
+  /**
+   * 数据集 / 模型: everything of a kind under ['asset', kind], so one `asset.version.changed` refreshes its
+   * lists and details (a version's progress and state).
+   */
+  asset: {
+    root: (kind: string) => ['asset', kind] as const,
+    list: (kind: string, query: object) => ['asset', kind, 'list', query] as const,
+    detail: (kind: string, id: string) => ['asset', kind, 'detail', id] as const,
+    files: (kind: string, id: string, versionId: string, path: string) => ['asset', kind, 'files', id, versionId, path] as const,
+    readme: (kind: string, id: string, versionId: string) => ['asset', kind, 'readme', id, versionId] as const,
+    mountable: (kind: string, centerId: string) => ['asset', kind, 'list', 'mountable', centerId] as const,
+  },
+  /** 镜像: the registry (address, namespace), the caller's repositories, one repository's tags. */
+  image: {
+    root: ['image'] as const,
+    registry: ['image', 'registry'] as const,
+    mine: ['image', 'mine'] as const,
+    detail: (name: string) => ['image', 'detail', name] as const,
+    /** One import from storage; `image.import.changed` writes its progress here. */
+    import: (id: string) => ['image', 'import', id] as const,
+  },
+  /** 密钥对: the caller's keys with their installs. */
+  keypairs: ['keypairs'] as const,
   storage: {
     centers: ['storage', 'sub-centers'] as const,
     /** One invalidation of this refreshes a center's listings, usage and file details. */

@@ -130,7 +130,7 @@ describe('navigation through the real route table', () => {
     useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', token: 't1', createTime: 1 });
     const router = renderAt('/no/such/page');
     await waitFor(() => expect(router.state.location.pathname).toBe('/training'));
-    expect(await screen.findByText('功能建设中')).toBeTruthy();
+    expect(await screen.findByTestId('training-create')).toBeTruthy();
     expect(screen.getByTestId('app-header')).toBeTruthy();
   });
 

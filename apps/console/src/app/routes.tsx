@@ -41,6 +41,8 @@ const groups = {
   model: () => import('../features/model/routes'),
   pay: () => import('../features/pay/routes'),
   slurmTemplate: () => import('../features/slurm-template/routes'),
+  // Its own group: xterm.js loads with this page only.
+  eshell: () => import('../features/eshell/routes'),
   slurmTask: () => import('../features/slurm-task/routes'),
   publicData: () => import('../features/public-data/routes'),
   agreement: () => import('../features/agreement/routes'),
@@ -93,7 +95,9 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/pay/alipay', title: '支付宝支付', page: () => groups.pay().then((m) => m.AlipayPage) },
 
   { path: '/slurm-template', title: '任务模板', page: () => groups.slurmTemplate().then((m) => m.SlurmTemplatePage) },
-  { path: '/slurm-template/eshell', menuKey: 'eshell', title: 'Shell工具', page: () => groups.slurmTemplate().then((m) => m.EshellPage) },
+  { path: '/slurm-template/form', title: '新建任务模板', page: () => groups.slurmTemplate().then((m) => m.SlurmTemplateFormPage) },
+  { path: '/slurm-template/form/:id', title: '编辑任务模板', page: () => groups.slurmTemplate().then((m) => m.SlurmTemplateFormPage) },
+  { path: '/slurm-template/eshell', menuKey: 'eshell', title: 'Shell工具', page: () => groups.eshell().then((m) => m.EshellPage) },
 
   { path: '/slurm-task', title: '任务管理', page: () => groups.slurmTask().then((m) => m.SlurmTaskListPage) },
   { path: '/slurm-task/task/:type', title: '提交作业', page: () => groups.slurmTask().then((m) => m.SlurmTaskFormPage) },

@@ -13,7 +13,32 @@ export interface CenterCardType {
   memoryGBPerCard: number;
   /** Scheduler partition serving this card type. */
   partition: string;
+  /** Slurm gres `name:type` a card of this type is requested as (`gpu:a100`); absent for CPU-only types. */
+  gres?: string;
 }
+
+/** The embedded default: process groups on this host against the simulated inventory of `cardTypes`. */
+export interface LocalSchedulerConfig {
+  kind: 'local';
+}
+
+/** A real Slurm cluster through slurmrestd (docs/operations/slurm-center.md, "Center keys"). */
+export interface SlurmSchedulerConfig {
+  kind: 'slurm';
+  /** Slurm ClusterName (lower case). */
+  cluster: string;
+  restUrl: string;
+  /** Which adapter shapes to use (executors/slurm). */
+  apiVersion: 'v0.0.38';
+  /** HS256 key the gateway mints per-account tokens with… */
+  jwtKeyFile?: string;
+  /** …or a command printing a token for the account appended as its last argument. */
+  tokenCommand?: string[];
+  /** The Slurm account the pool's users are associated with. */
+  account: string;
+}
+
+export type SchedulerConfig = LocalSchedulerConfig | SlurmSchedulerConfig;
 
 export interface CenterConfig {
   id: string;
@@ -22,7 +47,24 @@ export interface CenterConfig {
   description: string;
   status: 'online' | 'maintenance' | 'offline';
   loginHost: string;
-  scheduler: { kind: 'local' | 'slurm'; [k: string]: unknown };
+  /** SSH port of the login node (web shell, key pairs, develop tasks' SSH command). Default 22. */
+  loginPort: number;
+  /**
+   * How the web shell reaches this center: `ssh` to the login node (default for Slurm centers) or `local`,
+   * a shell on the gateway's host (default for the embedded local scheduler; offered on loopback only).
+   */
+  shell?: 'ssh' | 'local';
+  /**
+   * Fingerprint of the login node's host key as `ssh-keygen -lf` prints it (`SHA256:…`): the web shell
+   * refuses a login node that shows another key. Unset: the first key shown is accepted.
+   */
+  loginHostKey?: string;
+  scheduler: SchedulerConfig;
+  /**
+   * How an image is launched on this center: a command prefix with `{uri}` (e.g. `apptainer exec --nv {uri}`)
+   * the job's command runs under. Absent: the image is recorded and the command runs on the host.
+   */
+  imageLauncher?: string;
   /** Absolute path of this center's storage (homes live under `home/<account>`). */
   storageRoot: string;
   /**
@@ -62,7 +104,11 @@ export function loadCenters(file: string, dataDir: string): CenterConfig[] {
       description: String(c.description ?? ''),
       status: (c.status as CenterConfig['status']) ?? 'online',
       loginHost: String(c.loginHost ?? '127.0.0.1'),
-      scheduler: (c.scheduler as CenterConfig['scheduler']) ?? { kind: 'local' },
+      loginPort: Number(c.loginPort ?? 22),
+      shell: c.shell === 'ssh' || c.shell === 'local' ? c.shell : undefined,
+      loginHostKey: parseHostKey(c.loginHostKey, where),
+      scheduler: parseScheduler(c.scheduler, where),
+      imageLauncher: c.imageLauncher ? String(c.imageLauncher) : undefined,
       storageRoot: path.isAbsolute(storageRoot) ? storageRoot : path.join(dataDir, storageRoot),
       homePrefix,
       quotaBytes: Math.round(Number(c.quotaGB ?? 50) * 1024 ** 3),
@@ -71,4 +117,30 @@ export function loadCenters(file: string, dataDir: string): CenterConfig[] {
       fileServiceUrl: c.fileServiceUrl ? String(c.fileServiceUrl) : undefined,
     };
   });
+}
+
+function parseHostKey(raw: unknown, where: string): string | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const v = String(raw);
+  if (!/^SHA256:[A-Za-z0-9+/]{43}$/.test(v)) throw new Error(`${where}: loginHostKey must be a SHA256:… fingerprint as ssh-keygen -lf prints it`);
+  return v;
+}
+
+function parseScheduler(raw: unknown, where: string): SchedulerConfig {
+  const s = (raw ?? { kind: 'local' }) as Record<string, unknown>;
+  if (s.kind === 'local') return { kind: 'local' };
+  if (s.kind !== 'slurm') throw new Error(`${where}: scheduler.kind must be local or slurm`);
+  for (const k of ['cluster', 'restUrl', 'account']) if (!s[k]) throw new Error(`${where}: scheduler.${k} is required for slurm`);
+  if (!s.jwtKeyFile && !s.tokenCommand) throw new Error(`${where}: scheduler needs jwtKeyFile or tokenCommand`);
+  const apiVersion = String(s.apiVersion ?? 'v0.0.38');
+  if (apiVersion !== 'v0.0.38') throw new Error(`${where}: scheduler.apiVersion ${apiVersion} has no adapter (supported: v0.0.38)`);
+  return {
+    kind: 'slurm',
+    cluster: String(s.cluster).toLowerCase(),
+    restUrl: String(s.restUrl).replace(/\/+$/, ''),
+    apiVersion,
+    jwtKeyFile: s.jwtKeyFile ? String(s.jwtKeyFile) : undefined,
+    tokenCommand: Array.isArray(s.tokenCommand) ? s.tokenCommand.map(String) : undefined,
+    account: String(s.account),
+  };
 }

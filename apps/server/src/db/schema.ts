@@ -97,6 +97,192 @@ export interface CompPowerBucketsTable {
   create_time: number;
 }
 
+export interface TasksTable {
+  id: string;
+  owner_id: string;
+  kind: string;
+  type: string;
+  name: string;
+  sub_center_id: string;
+  placement_reason: string;
+  /** The cluster account the job runs as on that center. */
+  account: string;
+  card_type_id: string;
+  card_num: number;
+  node_num: number;
+  image_id: string;
+  command: string;
+  /** User-visible path inside the home. */
+  work_dir: string;
+  /** JSON array of {name, value}. */
+  env: string;
+  max_duration_min: number;
+  template_id: string | null;
+  /** JSON object of template parameter values (slurm tasks). */
+  params: string | null;
+  /** JSON array of resolved mounts (TaskMount); '[]' when none (the column's default). */
+  mounts: string;
+  state: string;
+  reason: string;
+  estimated_start: number | null;
+  job_id: string | null;
+  exit_code: number | null;
+  /** User-visible path of the log. */
+  log_path: string;
+  submit_attempts: number;
+  create_time: number;
+  update_time: number;
+  start_time: number | null;
+  end_time: number | null;
+  /** 1 once the owner was warned that 最长运行时长 is near (develop tasks). */
+  expiry_warned: number;
+}
+
+export interface TaskEventsTable {
+  id: string;
+  task_id: string;
+  state: string;
+  reason: string;
+  time: number;
+}
+
+export interface SlurmTemplatesTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  description: string;
+  category: string;
+  script: string;
+  /** JSON array of template parameters. */
+  params: string;
+  /** JSON object of default resources (partition/cardType, nodes, ntasks, time limit). */
+  defaults: string;
+  create_time: number;
+  update_time: number;
+}
+
+/** One holder per name until expires_at (the poller of each center; see modules/task/lease.repository.ts). */
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  expires_at: number;
+}
+
+/** A web shell or develop-task proxy session (migration 0008, modules/access-log). */
+export interface AccessSessionsTable {
+  id: string;
+  kind: string;
+  user_id: string;
+  sub_center_id: string;
+  account: string;
+  target: string;
+  client_ip: string;
+  start_time: number;
+  end_time: number | null;
+  end_reason: string;
+}
+
+export interface KeyPairsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  type: string;
+  bits: number;
+  public_key: string;
+  fingerprint: string;
+  source: string;
+  create_time: number;
+}
+
+export interface KeyInstallsTable {
+  key_id: string;
+  sub_center_id: string;
+  account: string;
+  install_time: number;
+}
+
+export interface PlatformKeysTable {
+  user_id: string;
+  public_key: string;
+  private_key_enc: string;
+  create_time: number;
+}
+
+export interface ResourceSamplesTable {
+  sub_center_id: string;
+  card_type_id: string;
+  at: number;
+  online: number;
+  total: number;
+  allocated: number;
+  queued: number;
+  nodes_total: number;
+  nodes_idle: number;
+}
+
+/** Datasets and models (kind); tags and metrics are JSON text. */
+export interface AssetsTable {
+  id: string;
+  kind: string;
+  owner_id: string;
+  name: string;
+  description: string;
+  tags: string;
+  license: string;
+  visibility: string;
+  publish_state: string;
+  framework: string;
+  format: string;
+  metrics: string;
+  create_time: number;
+  update_time: number;
+}
+
+export interface AssetVersionsTable {
+  id: string;
+  asset_id: string;
+  version: number;
+  sub_center_id: string;
+  source_path: string;
+  state: string;
+  reason: string;
+  size_bytes: number;
+  file_count: number;
+  digest: string;
+  note: string;
+  source_task_id: string | null;
+  create_time: number;
+}
+
+export interface AssetSharesTable {
+  asset_id: string;
+  user_id: string;
+  create_time: number;
+}
+
+export interface RegistryCredentialsTable {
+  user_id: string;
+  password_hash: string;
+  create_time: number;
+}
+
+export interface ImageImportsTable {
+  id: string;
+  owner_id: string;
+  sub_center_id: string;
+  path: string;
+  repository: string;
+  tag: string;
+  format: string;
+  /** running | succeeded | failed */
+  state: string;
+  percent: number;
+  message: string;
+  digest: string;
+  create_time: number;
+  update_time: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -107,4 +293,18 @@ export interface Database {
   message_counts: MessageCountsTable;
   cluster_accounts: ClusterAccountsTable;
   comp_power_buckets: CompPowerBucketsTable;
+  tasks: TasksTable;
+  task_events: TaskEventsTable;
+  slurm_templates: SlurmTemplatesTable;
+  leases: LeasesTable;
+  access_sessions: AccessSessionsTable;
+  key_pairs: KeyPairsTable;
+  key_installs: KeyInstallsTable;
+  platform_keys: PlatformKeysTable;
+  resource_samples: ResourceSamplesTable;
+  assets: AssetsTable;
+  asset_versions: AssetVersionsTable;
+  asset_shares: AssetSharesTable;
+  registry_credentials: RegistryCredentialsTable;
+  image_imports: ImageImportsTable;
 }

@@ -1,4 +1,4 @@
-import { ErrorCode } from '@suanli/contracts';
+import { downloadName, ErrorCode } from '@suanli/contracts';
 import type { FileUser } from './identity';
 import { fileErr, refuseLink, userPathOf, type AccountFs, type OpenedFile, type Segs, type WalkedEntry } from './storage/account-fs';
 import { parseUserPath } from './storage/paths';
@@ -55,15 +55,14 @@ export class DownloadService {
       }
       const first = [...used][0];
       keep = true;
-      return { kind: 'zip', name: zipName(first, roots.length), items, fs, release: () => fs.release() };
+      // The name the console announced (contracts' downloadName), from the same rule.
+      const name = downloadName(roots.map((r, i) => ({ name: i === 0 ? first : '', type: r.type === 'file' ? ('file' as const) : ('dir' as const) })));
+      return { kind: 'zip', name, items, fs, release: () => fs.release() };
     } finally {
       if (!keep) fs.release();
     }
   }
 }
-
-/** The archive's name: `<name>.zip` for one folder, `<first>等N个文件.zip` for several paths. */
-export const zipName = (first: string, count: number) => (count === 1 ? `${first}.zip` : `${first}等${count}个文件.zip`);
 
 const zipItemOf = (segs: Segs, entry: string, w: WalkedEntry): ZipItem => ({ segs: [...segs, ...w.rel], entry: `${entry}/${w.rel.join('/')}`, stat: w.stat });
 

@@ -24,7 +24,8 @@ export interface FileIdentity {
 /** Account names become directory names on disk; anything else is refused before it gets there. */
 const ACCOUNT = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
 
-function toFileUser(center: CenterConfig, a: ClusterAccount | undefined): FileUser {
+/** The file user of a cluster account on a center (also what the gateway's own file work runs as). */
+export function toFileUser(center: CenterConfig, a: ClusterAccount | undefined): FileUser {
   if (!a) throw new AppError(ErrorCode.INTERNAL_FAILED, '未找到该分中心的集群账号');
   if (a.status === 'disabled') throw new AppError(ErrorCode.NO_PERMISSION, '该分中心的集群账号已停用');
   if (!ACCOUNT.test(a.account)) throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE, '集群账号名称不合法');

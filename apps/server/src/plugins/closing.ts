@@ -17,11 +17,20 @@ import type { FastifyInstance } from 'fastify';
  */
 export function registerClosing(app: FastifyInstance): void {
   const sockets = new Set<Socket>();
+  let closing = false;
   app.server.on('connection', (socket: Socket) => {
+    // A connection opened while closing would only get 503s; one that never sends a request is not "idle"
+    // to server.close() and held the close up until the client gave up (a keep-alive client reconnecting
+    // right after an aborted download did exactly that).
+    if (closing) {
+      socket.destroy();
+      return;
+    }
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
   app.addHook('preClose', async () => {
+    closing = true;
     for (const socket of sockets) {
       // The answer Node is currently writing on this connection (null between requests and once upgraded).
       const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import { SessionStateRepository } from './session-state.repository';
 import { SocketHub } from './socket-hub';
-import { wsRoutes } from './ws';
+import { socketGuards, wsRoutes } from './ws';
 
 /**
  * Live updates: the socket hub of this process (fed by the bus every module publishes to through `notify`)
@@ -13,5 +13,6 @@ export function createRealtimeModule(deps: Pick<AppContext, 'db' | 'clock' | 'bu
   // Revocations made here or heard on the bus close the sockets of those sessions at once (ADR 0005).
   hub.followRevocations((listener) => deps.sessions.onRevoked(listener));
   const allowedOrigins = new Set(deps.config.allowedOrigins.map((o) => o.replace(/\/+$/, '')));
-  return { hub, routes: wsRoutes(hub, deps.sessions, allowedOrigins) };
+  // The handshake rules (Origin, token) other sockets under WS_BASE share (the web shell).
+  return { hub, guards: socketGuards(deps.sessions, allowedOrigins), routes: wsRoutes(hub, deps.sessions, allowedOrigins) };
 }

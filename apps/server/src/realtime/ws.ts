@@ -1,4 +1,3 @@
-import websocket from '@fastify/websocket';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { ErrorCode, HTTP_STATUS_MESSAGES, SOCKET_CLOSE_BAD_TOKEN, WS_BASE, WS_PATH } from '@suanli/contracts';
@@ -16,7 +15,7 @@ const refused = new WeakMap<FastifyRequest, number>();
  * refused too: the socket exists for the console, and a non-browser client (bench, tests, a script) states
  * the origin it acts for like a browser does — one rule, nothing to special-case (ADR 0005).
  */
-function originAllowed(req: FastifyRequest, allowed: Set<string>): boolean {
+export function originAllowed(req: FastifyRequest, allowed: Set<string>): boolean {
   const origin = req.headers.origin;
   if (origin === undefined) return false;
   return allowed.has(origin) || origin === `${req.protocol}://${req.host}`;
@@ -25,54 +24,68 @@ function originAllowed(req: FastifyRequest, allowed: Set<string>): boolean {
 /** Per handshake: the token's hash and the revocation generation its verification started at. */
 const verified = new WeakMap<FastifyRequest, { tokenHash: string; generation: number }>();
 
+/** What a socket handshake's guards concluded: the caller, or the session code it was refused with. */
+export type SocketCaller =
+  | { ok: true; userId: string; sessionId: string; tokenHash: string; stale: boolean }
+  | { ok: false; code: number };
+
 /**
- * Registered under WS_BASE. `WS_PATH?token=…`: live updates for the signed-in user.
+ * The handshake rules every socket under WS_BASE shares (the live updates, the web shell), as route
+ * options plus a reader of the verdict for the socket handler:
  * - Foreign or absent Origin → the upgrade is refused with HTTP 403 (no socket is ever opened).
- * - Missing/unknown/expired/revoked token → the handshake completes and the socket is closed at once with
- *   4001, reason the session code, so the console can tell "log in again" from a network failure.
+ * - Missing/unknown/expired/revoked token → the handshake completes and the handler closes the socket at
+ *   once with 4001, reason the session code, so the console can tell "log in again" from a network failure.
+ */
+export function socketGuards(sessions: SessionService, allowedOrigins: Set<string>) {
+  return {
+    options: {
+      // The token travels in the query (browsers cannot set headers on a WebSocket), so the header-based
+      // auth hook is skipped and the token is verified here.
+      config: { public: true },
+      onRequest: async (req: FastifyRequest) => {
+        if (!originAllowed(req, allowedOrigins)) throw new AppError(ErrorCode.NO_PERMISSION, HTTP_STATUS_MESSAGES[403], 403);
+      },
+      preHandler: async (req: FastifyRequest) => {
+        // No querystring schema: a repeated or odd token must end as a 4001 close, not a 1005 answer.
+        const { token } = req.query as { token?: unknown };
+        const t = typeof token === 'string' ? token : undefined;
+        verified.set(req, { tokenHash: t ? hashToken(t) : '', generation: sessions.generation });
+        try {
+          req.principal = await sessions.verify(t);
+        } catch (err) {
+          // Anything but a session verdict (e.g. the database is down) fails the upgrade with 500 instead.
+          if (!(err instanceof AppError)) throw err;
+          refused.set(req, err.code);
+        }
+      },
+    },
+    /** `stale`: a revocation happened while the session was being verified; re-check it at once. */
+    caller(req: FastifyRequest): SocketCaller {
+      const p = req.principal;
+      if (!p) return { ok: false, code: refused.get(req) ?? ErrorCode.NOT_LOGGED_IN };
+      const v = verified.get(req)!;
+      return { ok: true, userId: p.userId, sessionId: p.sessionId, tokenHash: v.tokenHash, stale: sessions.generation !== v.generation };
+    },
+  };
+}
+
+/**
+ * `WS_PATH?token=…`: live updates for the signed-in user, registered under WS_BASE in the scope that has
+ * @fastify/websocket (app.ts). Handshake rules: socketGuards.
  * - Session revoked later (logout, password change; on any gateway, through the bus) → 4001 at once.
  * - More than SOCKET_MAX_FRAMES_PER_SECOND frames in a second → 4029.
  * - Silent for 60 s → closed with 4008; sessions re-checked every 60 s → 4001 when expired.
  */
 export function wsRoutes(hub: SocketHub, sessions: SessionService, allowedOrigins: Set<string>): FastifyPluginAsyncTypebox {
+  const guards = socketGuards(sessions, allowedOrigins);
   return async (app) => {
-    // @fastify/websocket adds an onRequest and an onResponse hook to every route of the scope it is
-    // registered in; registered in this plugin, only the socket routes pay them, not every API call.
-    await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
-
-    app.get(
-      WS_PATH.slice(WS_BASE.length),
-      {
-        websocket: true,
-        // The token travels in the query (browsers cannot set headers on a WebSocket), so the header-based
-        // auth hook is skipped and the token is verified here.
-        config: { public: true },
-        onRequest: async (req) => {
-          if (!originAllowed(req, allowedOrigins)) throw new AppError(ErrorCode.NO_PERMISSION, HTTP_STATUS_MESSAGES[403], 403);
-        },
-        preHandler: async (req) => {
-          // No querystring schema: a repeated or odd token must end as a 4001 close, not a 1005 answer.
-          const { token } = req.query as { token?: unknown };
-          const t = typeof token === 'string' ? token : undefined;
-          verified.set(req, { tokenHash: t ? hashToken(t) : '', generation: sessions.generation });
-          try {
-            req.principal = await sessions.verify(t);
-          } catch (err) {
-            // Anything but a session verdict (e.g. the database is down) fails the upgrade with 500 instead.
-            if (!(err instanceof AppError)) throw err;
-            refused.set(req, err.code);
-          }
-        },
-      },
-      (socket, req) => {
-        const p = req.principal;
-        if (!p) {
-          socket.close(SOCKET_CLOSE_BAD_TOKEN, String(refused.get(req) ?? ErrorCode.NOT_LOGGED_IN));
-          return;
-        }
-        const v = verified.get(req)!;
-        hub.add(socket, { ...p, tokenHash: v.tokenHash }, sessions.generation !== v.generation);
-      },
-    );
+    app.get(WS_PATH.slice(WS_BASE.length), { websocket: true, ...guards.options }, (socket, req) => {
+      const c = guards.caller(req);
+      if (!c.ok) {
+        socket.close(SOCKET_CLOSE_BAD_TOKEN, String(c.code));
+        return;
+      }
+      hub.add(socket, { userId: c.userId, sessionId: c.sessionId, tokenHash: c.tokenHash }, c.stale);
+    });
   };
 }

@@ -8,6 +8,7 @@
 import { FILE_API_PREFIX, FOUNDATION_BASE, pathToId, type DownloadTicket, type FileEntry, type Page, type SubCenter, type Usage } from '@suanli/contracts';
 import { request } from '../../app/request';
 import { createClient, type RequestClient } from '../../shared/http/client';
+import { browserDownload } from '../../shared/http/browser-download';
 import { RequestError, send } from '../../shared/http/transport';
 
 export type SortField = 'name' | 'size' | 'updateTime';
@@ -90,27 +91,11 @@ export function createFileApi(baseUrl: string, client: RequestClient = createCli
     async download(paths) {
       const ticket = await client.post<DownloadTicket>('/file/download/ticket', { data: { paths } });
       // The ticket URL is relative to the service and needs no token header, so the browser can fetch it itself.
-      navigateDownload(`${serviceUrl}${ticket.url}`);
+      browserDownload(`${serviceUrl}${ticket.url}`);
     },
     read: (path, opts = {}) => streamDownload(client, path, opts),
   };
   return api;
-}
-
-/**
- * Hands a URL to the browser's download manager: a hidden `<a download>` click, so the page stays where it
- * is. The server names the file (Content-Disposition); a refused ticket answers an HTTP error, which the
- * browser shows as a failed download rather than saving it.
- */
-function navigateDownload(url: string): void {
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = '';
-  a.rel = 'noopener';
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
 }
 
 /**

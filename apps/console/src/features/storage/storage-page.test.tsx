@@ -56,6 +56,13 @@ afterEach(() => {
 });
 
 describe('StoragePage', () => {
+  it('在此打开终端 opens Shell工具 on this center in the folder shown', async () => {
+    renderAt('/storage?path=%2Fdocs');
+    await findRow('readme.md');
+    fireEvent.click(screen.getByTestId('storage-open-terminal'));
+    expect(location).toBe('/slurm-template/eshell?center=sz&cwd=%2Fdocs');
+  });
+
   it('lists the home folder of the first center with sizes, remembers the center, and opens folders', async () => {
     renderAt('/storage');
     const docs = await findRow('docs');

@@ -1,4 +1,4 @@
-import { ReloadOutlined } from '@ant-design/icons';
+import { CodeOutlined, ReloadOutlined } from '@ant-design/icons';
 import { downloadName, PAGE_SIZE_DEFAULT, type FileEntry, type SubCenter } from '@suanli/contracts';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Empty, Flex, Result, Skeleton } from 'antd';
@@ -39,6 +39,7 @@ export function StoragePage() {
   const api = useFileApi(center);
   const centerId = center?.id;
   const screens = useBreakpoint();
+  const navigate = useNavigate();
 
   useEffect(() => {
     if (centerId) rememberCenter(centerId);
@@ -73,6 +74,15 @@ export function StoragePage() {
         <Flex gap={16} align="center" wrap>
           {usage.data && <UsageBar usage={usage.data} />}
           <CenterSelect centers={centers.data ?? []} value={centerId} loading={centers.isLoading} onChange={(id) => go({ center: id })} />
+          {centerId && (
+            <Button
+              icon={<CodeOutlined />}
+              data-testid="storage-open-terminal"
+              onClick={() => navigate(`/slurm-template/eshell?${new URLSearchParams({ center: centerId, cwd: path })}`)}
+            >
+              在此打开终端
+            </Button>
+          )}
         </Flex>
       }
     >

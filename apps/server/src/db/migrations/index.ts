@@ -3,6 +3,15 @@ import * as m0001 from './0001_foundation';
 import * as m0002 from './0002_user';
 import * as m0003 from './0003_message_paging';
 import * as m0004 from './0004_username_nocase';
+import * as m0005 from './0005_compute';
+import * as m0006 from './0006_resource';
+import * as m0007 from './0007_keypair';
+import * as m0008 from './0008_access_sessions';
+import * as m0009 from './0009_develop';
+import * as m0010 from './0010_assets';
+import * as m0011 from './0011_image_imports';
+import * as m0012 from './0012_task_mounts';
+import * as m0013 from './0013_registry';
 
 /** Every migration, in order. One set for both engines; keep column types portable (see schema.ts). */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +19,13 @@ export const migrations: Record<string, Migration> = {
   '0002_user': m0002,
   '0003_message_paging': m0003,
   '0004_username_nocase': m0004,
+  '0005_compute': m0005,
+  '0006_resource': m0006,
+  '0007_keypair': m0007,
+  '0008_access_sessions': m0008,
+  '0009_develop': m0009,
+  '0010_assets': m0010,
+  '0011_image_imports': m0011,
+  '0012_task_mounts': m0012,
+  '0013_registry': m0013,
 };

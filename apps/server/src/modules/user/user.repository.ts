@@ -1,16 +1,12 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/db';
 import type { Database } from '../../db/schema';
+import { isUniqueViolation } from '../../db/unique';
 
 export type AccountField = 'username' | 'phone' | 'email';
 
 const USER_COLUMNS = ['id', 'username', 'nickname', 'phone', 'email', 'password_hash', 'head_image', 'roles', 'status', 'create_time'] as const;
 
-/** Whether a failed write hit a unique index (a concurrent request took the name/phone/email first). */
-function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: string }).code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
 
 /**
  * Usernames compare case-insensitively, through the expression of their unique index (migration 0004);

@@ -1,8 +1,6 @@
 import {
   AVATAR_MAX_BYTES,
   ErrorCode,
-  LOGIN_LOCK_MS,
-  LOGIN_MAX_FAILURES,
   PATTERNS,
   USER_BASE,
   maskEmail,
@@ -21,32 +19,20 @@ import type { Principal, SessionService } from '../auth/session.service';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
 import type { AvatarStore } from './avatar';
 import { AVATAR_MAX_SIDE, reencodeImage, sniffImage } from './avatar';
-import type { LoginFailureRepository } from './login-failure.repository';
-import { hashPassword, verifyPassword } from './password';
+import type { Guard, LoginGuard } from './login-guard';
+import { hashPassword } from './password';
 import { passwordPolicyProblem } from './password-policy';
 import type { RsaKeyService } from './rsa-key.service';
 import type { AccountField, UserRepository } from './user.repository';
 import type { VerificationCodeService } from './verification-code.service';
 
-/** Failures are counted over the same 15 minutes the lock lasts. */
-const FAILURE_WINDOW_MS = LOGIN_LOCK_MS;
-/** Failures from all addresses together that lock an account for the addresses that are not the user's own. */
-export const ACCOUNT_MAX_FAILURES = 20;
-
-/** Whose counters a password check uses: the account (`u:<id>` or `a:<field>:<value>`) and the address. */
-interface Guard {
-  account: string;
-  ip: string;
-  /** The user signed in from this address recently (or holds a session): the account-wide lock spares it. */
-  ownAddress: boolean;
-}
 export const AVATAR_URL_PREFIX = `${USER_BASE}/avatar/`;
 
 type UserRow = NonNullable<Awaited<ReturnType<UserRepository['findById']>>>;
 
 export interface UserServiceDeps {
   users: UserRepository;
-  failures: LoginFailureRepository;
+  guard: LoginGuard;
   codes: VerificationCodeService;
   rsa: RsaKeyService;
   sessions: SessionService;
@@ -77,11 +63,6 @@ export function cleanNickname(raw: string): string {
   if (!nickname) throw invalid('nickname', '不能为空');
   if (NAME_FORBIDDEN.test(nickname)) throw invalid('nickname', '不能包含控制字符、零宽字符或文字方向控制符');
   return nickname;
-}
-
-function lockedError(code: number, msLeft: number): AppError {
-  const minutes = Math.max(1, Math.ceil(msLeft / 60_000));
-  return new AppError(code, `密码错误次数过多，账号已锁定，请${minutes}分钟后再试`);
 }
 
 /** What the password policy knows of an existing account: its names and addresses, and its current hash. */
@@ -208,7 +189,7 @@ export class UserService {
       ip,
       ownAddress: await this.d.sessions.signedInFrom(user?.id ?? '', ip),
     };
-    await this.verifyGuarded(guard, user?.password_hash ?? null, encPassword, ErrorCode.WRONG_USERNAME_OR_PASSWORD, () => new AppError(ErrorCode.WRONG_USERNAME_OR_PASSWORD));
+    await this.d.guard.verify(guard, user?.password_hash ?? null, encPassword, ErrorCode.WRONG_USERNAME_OR_PASSWORD, () => new AppError(ErrorCode.WRONG_USERNAME_OR_PASSWORD));
     if (!user) throw new AppError(ErrorCode.WRONG_USERNAME_OR_PASSWORD);
     if (user.status === 'disabled') throw new AppError(ErrorCode.NO_PERMISSION, '账号已被禁用');
     const { token } = await this.d.sessions.create(user.id, meta);
@@ -231,8 +212,8 @@ export class UserService {
     const user = await this.mustFind(me.userId);
     // The caller holds a session of the account: the address is its own for the account-wide lock.
     const guard: Guard = { account: `u:${user.id}`, ip, ownAddress: true };
-    await this.verifyGuarded(guard, user.password_hash, oldEnc, ErrorCode.WRONG_PASSWORD, () => new AppError(ErrorCode.WRONG_PASSWORD, '原密码错误'));
-    const password = await this.newPassword('newPassword', newEnc, () => this.countFailure(`${guard.account}@${ip}`), accountOf(user));
+    await this.d.guard.verify(guard, user.password_hash, oldEnc, ErrorCode.WRONG_PASSWORD, () => new AppError(ErrorCode.WRONG_PASSWORD, '原密码错误'));
+    const password = await this.newPassword('newPassword', newEnc, () => this.d.guard.countFailure(`${guard.account}@${ip}`), accountOf(user));
     await this.d.users.update(user.id, this.d.clock(), { password_hash: await hashPassword(password) });
     await this.d.sessions.revokeAllOfUser(user.id, 'password_changed', me.sessionId);
   }
@@ -250,7 +231,7 @@ export class UserService {
     await this.d.codes.consume(codeId);
     await this.d.users.update(user.id, this.d.clock(), { password_hash: await hashPassword(password) });
     await this.d.sessions.revokeAllOfUser(user.id, 'password_reset');
-    await this.d.failures.clearAccount(`u:${user.id}`);
+    await this.d.guard.clearAccount(`u:${user.id}`);
   }
 
   updatePhone(userId: string, phone: string, code: string): Promise<UserInfo> {
@@ -357,49 +338,5 @@ export class UserService {
     const problem = await passwordPolicyProblem(password, account);
     if (problem) throw invalid(field, problem);
     return password;
-  }
-
-  /**
-   * Checks an encrypted password under the lockout (ADR 0005): at most LOGIN_MAX_FAILURES tries per account
-   * and address per 15 minutes, then that address is locked out of the account for 15 minutes; and at most
-   * ACCOUNT_MAX_FAILURES tries per account from all addresses together, then the account is locked for
-   * 15 minutes except from the user's own addresses — so a stranger's guesses never lock the user out of
-   * where they sign in. Each try is counted before checking, so parallel guesses cannot exceed the limits,
-   * and the decrypt + argon2 work is the same whether the account exists, the ciphertext decrypts or not.
-   */
-  private async verifyGuarded(g: Guard, storedHash: string | null, enc: string, lockCode: number, wrong: () => AppError): Promise<void> {
-    const now = this.d.clock();
-    const pair = `${g.account}@${g.ip}`;
-    for (const subject of g.ownAddress ? [pair] : [pair, g.account]) {
-      const state = await this.d.failures.find(subject);
-      if (state?.locked_until != null && state.locked_until > now) throw lockedError(lockCode, state.locked_until - now);
-    }
-    const windowStart = now - FAILURE_WINDOW_MS;
-    const tries = await this.d.failures.countAttempt(pair, now, windowStart);
-    const accountTries = await this.d.failures.countAttempt(g.account, now, windowStart);
-    const over = tries > LOGIN_MAX_FAILURES ? pair : !g.ownAddress && accountTries > ACCOUNT_MAX_FAILURES ? g.account : null;
-    if (over) {
-      await this.d.failures.lock(over, now + LOGIN_LOCK_MS);
-      throw lockedError(lockCode, LOGIN_LOCK_MS);
-    }
-    const password = await this.d.rsa.decrypt(enc);
-    if (await verifyPassword(storedHash, password)) {
-      // Only this address's counter: the account-wide one keeps counting a stranger's guesses.
-      await this.d.failures.clear(pair);
-      return;
-    }
-    await this.d.failures.prune(now, windowStart);
-    if (accountTries >= ACCOUNT_MAX_FAILURES) await this.d.failures.lock(g.account, now + LOGIN_LOCK_MS);
-    if (tries >= LOGIN_MAX_FAILURES) await this.d.failures.lock(pair, now + LOGIN_LOCK_MS);
-    if (tries >= LOGIN_MAX_FAILURES || (!g.ownAddress && accountTries >= ACCOUNT_MAX_FAILURES)) throw lockedError(lockCode, LOGIN_LOCK_MS);
-    throw wrong();
-  }
-
-  /** Counts a failure outside a password check (an undecryptable new password) toward the same lockout. */
-  private async countFailure(subject: string): Promise<void> {
-    const now = this.d.clock();
-    if ((await this.d.failures.countAttempt(subject, now, now - FAILURE_WINDOW_MS)) >= LOGIN_MAX_FAILURES) {
-      await this.d.failures.lock(subject, now + LOGIN_LOCK_MS);
-    }
   }
 }

@@ -1,0 +1,427 @@
+import { DeleteOutlined, DownloadOutlined, EditOutlined, ExperimentOutlined, FileOutlined, FolderOutlined, PlusOutlined, SendOutlined, ShareAltOutlined } from '@ant-design/icons';
+import { formatFileSize, type AssetDetail, type AssetKind, type AssetUpdate, type AssetVersion, type AssetVersionCreate } from '@suanli/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Breadcrumb, Button, Card, Descriptions, Empty, Form, Modal, Popconfirm, Result, Select, Space, Spin, Table, Tabs, Tag, Typography } from 'antd';
+import { useMemo, useState, type ReactNode } from 'react';
+import Markdown from 'react-markdown';
+import { useNavigate, useParams } from 'react-router';
+import remarkGfm from 'remark-gfm';
+import { toast } from '../../app/feedback';
+import { queryKeys } from '../../app/query-keys';
+import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
+import { PageContainer } from '../../shared/ui/page-container';
+import { formatTime } from '../training/task-view';
+import { assetCalls, KIND_LABEL, type AssetCalls } from './api';
+import { AssetFormModal, SourceFields } from './asset-form';
+import { VISIBILITY_TAG } from './asset-index-page';
+import styles from './asset.module.css';
+
+const STATE: Record<AssetVersion['state'], { color: string; text: string }> = {
+  creating: { color: 'processing', text: '生成中' },
+  ready: { color: 'success', text: '可用' },
+  failed: { color: 'error', text: '失败' },
+};
+
+function VersionState({ v }: { v: AssetVersion }) {
+  if (v.state !== 'creating') return <Tag color={STATE[v.state].color}>{STATE[v.state].text}</Tag>;
+  return (
+    <Space direction="vertical" size={0} style={{ minWidth: 140 }}>
+      <Tag color="processing">生成中</Tag>
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        已复制 {formatFileSize(v.copiedBytes)}
+      </Typography.Text>
+    </Space>
+  );
+}
+
+/** Versions on a phone: one small card each instead of a wide table. */
+function VersionCards({ versions, actions }: { versions: AssetVersion[]; actions: (v: AssetVersion) => ReactNode }) {
+  if (!versions.length) return <Empty description="还没有版本" />;
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} data-testid="asset-versions">
+      {versions.map((v) => (
+        <Card key={v.id} size="small">
+          <Space wrap>
+            <b data-testid="asset-version-no">v{v.version}</b>
+            {v.state === 'failed' ? <Typography.Text type="danger">{v.reason || '失败'}</Typography.Text> : <VersionState v={v} />}
+            {v.state === 'ready' ? (
+              <Typography.Text type="secondary">
+                {formatFileSize(v.sizeBytes)} · {v.fileCount} 个文件
+              </Typography.Text>
+            ) : null}
+          </Space>
+          <div className={styles.cardMeta}>
+            <span>
+              {v.subCenterName} {v.sourcePath}
+            </span>
+            {v.note ? <span>{v.note}</span> : null}
+            <span>{formatTime(v.createTime)}</span>
+          </div>
+          <div>{actions(v)}</div>
+        </Card>
+      ))}
+    </Space>
+  );
+}
+
+/** The README of a version, rendered as GitHub-flavoured Markdown (tables, task lists) with raw HTML left out (`skipHtml`). */
+function ReadmeView({ calls, asset, version }: { calls: AssetCalls; asset: AssetDetail; version: AssetVersion }) {
+  const readme = useQuery({ queryKey: queryKeys.asset.readme(calls.kind, asset.id, version.id), queryFn: () => calls.readme(asset.id, version.id) });
+  if (readme.isLoading) return <Spin className={styles.loading} />;
+  if (!readme.data?.markdown) return <Empty description="该版本没有 README.md" data-testid="asset-readme-empty" />;
+  return (
+    <div className={styles.markdown} data-testid="asset-readme">
+      <Markdown remarkPlugins={[remarkGfm]} skipHtml>{readme.data.markdown}</Markdown>
+    </div>
+  );
+}
+
+/** A read-only file browser over one version: folders to enter, files to download. */
+function FilesView({ calls, asset, version }: { calls: AssetCalls; asset: AssetDetail; version: AssetVersion }) {
+  const [dir, setDir] = useState('/');
+  const files = useQuery({ queryKey: queryKeys.asset.files(calls.kind, asset.id, version.id, dir), queryFn: () => calls.files(asset.id, version.id, dir) });
+  const segs = dir.split('/').filter(Boolean);
+  const join = (name: string) => `${dir.replace(/\/$/, '')}/${name}`;
+  return (
+    <>
+      <Breadcrumb
+        className={styles.versionBar}
+        items={[{ title: <a onClick={() => setDir('/')}>根目录</a> }, ...segs.map((s, i) => ({ title: <a onClick={() => setDir(`/${segs.slice(0, i + 1).join('/')}`)}>{s}</a> }))]}
+      />
+      <Table
+        size="small"
+        rowKey="name"
+        loading={files.isLoading}
+        dataSource={files.data ?? []}
+        pagination={false}
+        scroll={{ x: 480 }}
+        locale={{ emptyText: '空文件夹' }}
+        data-testid="asset-files"
+        columns={[
+          {
+            title: '名称',
+            dataIndex: 'name',
+            render: (name: string, e) =>
+              e.type === 'dir' ? (
+                <a onClick={() => setDir(join(name))} data-testid="asset-file-dir">
+                  <FolderOutlined /> {name}
+                </a>
+              ) : (
+                <span data-testid="asset-file">
+                  <FileOutlined /> {name}
+                </span>
+              ),
+          },
+          { title: '大小', dataIndex: 'size', width: 120, render: (n: number, e) => (e.type === 'dir' ? '—' : formatFileSize(n)) },
+          {
+            title: '操作',
+            width: 90,
+            render: (_: unknown, e) =>
+              e.type === 'file' ? (
+                <Button size="small" type="link" icon={<DownloadOutlined />} onClick={() => void calls.download(asset.id, version.id, join(e.name))}>
+                  下载
+                </Button>
+              ) : null,
+          },
+        ]}
+      />
+    </>
+  );
+}
+
+/**
+ * /dataset/detail/:id and /model/detail/:id; also the public hall's detail (`hall`), where a non-owner can
+ * 添加到我的.
+ */
+export function AssetDetailPage({ kind, hall = false }: { kind: AssetKind; hall?: boolean }) {
+  const { id = '' } = useParams();
+  const calls = useMemo(() => assetCalls(kind), [kind]);
+  const label = KIND_LABEL[kind];
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const detail = useQuery({ queryKey: queryKeys.asset.detail(kind, id), queryFn: () => calls.detail(id) });
+  const [tab, setTab] = useState('versions');
+  const [picked, setPicked] = useState<string | undefined>();
+  const [dialog, setDialog] = useState<'edit' | 'version' | 'share' | null>(null);
+  const [versionForm] = Form.useForm<AssetVersionCreate>();
+  const [shareNames, setShareNames] = useState<string[]>([]);
+  const screens = useBreakpoint();
+
+  const refresh = (d?: AssetDetail) => {
+    if (d) client.setQueryData(queryKeys.asset.detail(kind, id), d);
+    void client.invalidateQueries({ queryKey: queryKeys.asset.root(kind) });
+  };
+  const update = useMutation({ mutationFn: (b: AssetUpdate) => calls.update(id, b), onSuccess: (d) => (refresh(d), setDialog(null), toast.success('已保存')) });
+  const addVersion = useMutation({
+    mutationFn: (b: AssetVersionCreate) => calls.addVersion(id, b),
+    onSuccess: (v) => (refresh(), setDialog(null), setTab('versions'), toast.success(`正在生成 v${v.version}，完成后可用`)),
+  });
+  const removeVersion = useMutation({ mutationFn: (vid: string) => calls.removeVersion(id, vid), onSuccess: () => (refresh(), toast.success('版本已删除')) });
+  const share = useMutation({ mutationFn: (names: string[]) => calls.share(id, names), onSuccess: (d) => (refresh(d), setShareNames([]), toast.success('已共享')) });
+  const unshare = useMutation({ mutationFn: (userId: string) => calls.unshare(id, userId), onSuccess: (d) => (refresh(d), toast.success('已取消共享')) });
+  const addToMine = useMutation({
+    mutationFn: () => calls.addToMine(id),
+    onSuccess: (d) => (refresh(d), toast.success(`已添加到“共享${label}”`)),
+  });
+  // 用于训练: added to the caller's list (what the task form offers), then the form with the newest version.
+  const trainWith = useMutation({
+    mutationFn: async (versionId: string) => {
+      await calls.addToMine(id);
+      return versionId;
+    },
+    onSuccess: (versionId) => navigate(`/training/task/train?${kind}=${encodeURIComponent(`${id}:${versionId}`)}`),
+  });
+  const publish = useMutation({ mutationFn: () => calls.publish(id), onSuccess: (d) => (refresh(d), toast.success('已提交公开申请，等待运营审核')) });
+  const remove = useMutation({
+    mutationFn: () => calls.remove(id),
+    onSuccess: () => {
+      toast.success(`${label}已删除`);
+      void client.invalidateQueries({ queryKey: queryKeys.asset.root(kind) });
+      navigate(`/${kind}`);
+    },
+  });
+
+  if (detail.isLoading) return <Spin className={styles.loading} />;
+  const a = detail.data;
+  if (!a) return <Result status="404" title={`${label}不存在或无权查看`} extra={<Button onClick={() => navigate(hall ? `/public-data/${kind}` : `/${kind}`)}>返回{hall ? '公共资源大厅' : `${label}列表`}</Button>} />;
+
+  const versionActions = (v: AssetVersion) => (
+    <Space size={0}>
+      {v.state === 'ready' ? (
+        <Button type="link" size="small" onClick={() => (setPicked(v.id), setTab('files'))}>
+          浏览文件
+        </Button>
+      ) : null}
+      {a.mine && v.state !== 'creating' ? (
+        <Popconfirm title={`删除 v${v.version}？`} okText="删除" okButtonProps={{ danger: true }} cancelText="取消" onConfirm={() => removeVersion.mutate(v.id)}>
+          <Button type="link" size="small" danger>
+            删除
+          </Button>
+        </Popconfirm>
+      ) : null}
+    </Space>
+  );
+  const readyVersions = a.versions.filter((v) => v.state === 'ready');
+  const version = readyVersions.find((v) => v.id === picked) ?? readyVersions[0];
+  const vis = VISIBILITY_TAG[a.visibility];
+  const picker = readyVersions.length ? (
+    <div className={styles.versionBar}>
+      <span>版本</span>
+      <Select
+        data-testid="asset-version-pick"
+        value={version?.id}
+        onChange={setPicked}
+        style={{ minWidth: 160 }}
+        options={readyVersions.map((v) => ({ value: v.id, label: `v${v.version}${v.note ? ` · ${v.note}` : ''}` }))}
+      />
+    </div>
+  ) : null;
+
+  return (
+    <PageContainer
+      title={
+        <Space wrap>
+          <span data-testid="asset-title">{a.name}</span>
+          {a.mine ? (
+            <Tag color={vis.color}>{vis.text}</Tag>
+          ) : a.visibility === 'public' ? (
+            <Tag color="green">公开 · 只读</Tag>
+          ) : (
+            <Tag color="purple">{a.ownerName} 共享（只读）</Tag>
+          )}
+          {a.publishState === 'pending' ? <Tag color="gold">公开审核中</Tag> : null}
+        </Space>
+      }
+      description={a.description || undefined}
+      extra={
+        a.mine ? (
+          <Space wrap>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => (versionForm.resetFields(), setDialog('version'))} data-testid="asset-add-version">
+              新建版本
+            </Button>
+            <Button icon={<ShareAltOutlined />} onClick={() => setDialog('share')} data-testid="asset-share-open">
+              共享
+            </Button>
+            <Button icon={<EditOutlined />} onClick={() => setDialog('edit')} data-testid="asset-edit">
+              编辑
+            </Button>
+            {a.publishState === 'none' ? (
+              <Popconfirm title={`申请将该${label}发布到公共资源大厅？`} description="运营审核通过后，所有用户都可查看和使用。" okText="申请" cancelText="取消" onConfirm={() => publish.mutate()}>
+                <Button icon={<SendOutlined />} data-testid="asset-publish">
+                  申请公开
+                </Button>
+              </Popconfirm>
+            ) : null}
+            <Popconfirm title={`删除该${label}及其全部版本？`} description="删除后不可恢复。" okText="删除" okButtonProps={{ danger: true }} cancelText="取消" onConfirm={() => remove.mutate()}>
+              <Button danger icon={<DeleteOutlined />} data-testid="asset-delete">
+                删除
+              </Button>
+            </Popconfirm>
+          </Space>
+        ) : hall ? (
+          <Space wrap>
+            <Button onClick={() => navigate(`/public-data/${kind}`)}>返回大厅</Button>
+            {a.versions.some((v) => v.state === 'ready') ? (
+              <Button
+                icon={<ExperimentOutlined />}
+                loading={trainWith.isPending}
+                onClick={() => trainWith.mutate(a.versions.find((v) => v.state === 'ready')!.id)}
+                data-testid="asset-use-for-training"
+              >
+                用于训练
+              </Button>
+            ) : null}
+            <Button type="primary" loading={addToMine.isPending} onClick={() => addToMine.mutate()} data-testid="asset-add-to-mine">
+              添加到我的
+            </Button>
+          </Space>
+        ) : null
+      }
+    >
+      <Card>
+        <Descriptions size="small" column={{ xs: 1, sm: 2, lg: 3 }}>
+          <Descriptions.Item label="所有者">{a.ownerName}</Descriptions.Item>
+          <Descriptions.Item label="许可协议">{a.license || '—'}</Descriptions.Item>
+          <Descriptions.Item label="标签">{a.tags.length ? a.tags.map((t) => <Tag key={t}>{t}</Tag>) : '—'}</Descriptions.Item>
+          {kind === 'model' ? (
+            <>
+              <Descriptions.Item label="框架">{a.framework || '—'}</Descriptions.Item>
+              <Descriptions.Item label="格式">{a.format || '—'}</Descriptions.Item>
+              <Descriptions.Item label="指标">
+                {Object.keys(a.metrics).length
+                  ? Object.entries(a.metrics).map(([k, v]) => (
+                      <Tag key={k} color="geekblue">
+                        {k} = {v}
+                      </Tag>
+                    ))
+                  : '—'}
+              </Descriptions.Item>
+            </>
+          ) : null}
+          <Descriptions.Item label="创建时间">{formatTime(a.createTime)}</Descriptions.Item>
+          <Descriptions.Item label="更新时间">{formatTime(a.updateTime)}</Descriptions.Item>
+        </Descriptions>
+      </Card>
+      <Card>
+        <Tabs
+          activeKey={tab}
+          onChange={setTab}
+          items={[
+            {
+              key: 'versions',
+              label: `版本（${a.versions.length}）`,
+              children: !screens.md ? (
+                <VersionCards versions={a.versions} actions={versionActions} />
+              ) : (
+                <Table
+                  rowKey="id"
+                  size="small"
+                  dataSource={a.versions}
+                  pagination={false}
+                  scroll={{ x: 760 }}
+                  data-testid="asset-versions"
+                  locale={{ emptyText: a.mine ? '还没有版本：点击“新建版本”从存储中的文件夹生成' : '还没有版本' }}
+                  columns={[
+                    { title: '版本', dataIndex: 'version', width: 70, render: (n: number) => <b data-testid="asset-version-no">v{n}</b> },
+                    { title: '状态', width: 150, render: (_: unknown, v) => (v.state === 'failed' ? <Typography.Text type="danger">{v.reason || '失败'}</Typography.Text> : <VersionState v={v} />) },
+                    { title: '大小', width: 110, render: (_: unknown, v) => (v.state === 'ready' ? formatFileSize(v.sizeBytes) : '—') },
+                    { title: '文件数', dataIndex: 'fileCount', width: 80, render: (n: number, v) => (v.state === 'ready' ? n : '—') },
+                    { title: '来源', render: (_: unknown, v) => `${v.subCenterName} ${v.sourcePath}` },
+                    { title: '说明', dataIndex: 'note', render: (s: string) => s || '—' },
+                    { title: '创建时间', dataIndex: 'createTime', width: 170, render: (t: number) => formatTime(t) },
+                    {
+                      title: '操作',
+                      width: 150,
+                      fixed: 'right',
+                      render: (_: unknown, v) => versionActions(v),
+                    },
+                  ]}
+                />
+              ),
+            },
+            {
+              key: 'readme',
+              label: '说明',
+              children: version ? (
+                <>
+                  {picker}
+                  <ReadmeView calls={calls} asset={a} version={version} />
+                </>
+              ) : (
+                <Empty description="还没有可用的版本" />
+              ),
+            },
+            {
+              key: 'files',
+              label: '文件',
+              children: version ? (
+                <>
+                  {picker}
+                  <FilesView key={version.id} calls={calls} asset={a} version={version} />
+                </>
+              ) : (
+                <Empty description="还没有可用的版本" />
+              ),
+            },
+          ]}
+        />
+      </Card>
+
+      <AssetFormModal kind={kind} open={dialog === 'edit'} initial={a} submitting={update.isPending} onCancel={() => setDialog(null)} onSubmit={(b) => update.mutate(b as AssetUpdate)} />
+      <Modal
+        title="新建版本"
+        open={dialog === 'version'}
+        onCancel={() => setDialog(null)}
+        onOk={() => versionForm.submit()}
+        okText="生成版本"
+        cancelText="取消"
+        confirmLoading={addVersion.isPending}
+        okButtonProps={{ 'data-testid': 'asset-version-ok' } as Record<`data-${string}`, string>}
+        destroyOnHidden
+      >
+        <Form form={versionForm} layout="vertical" onFinish={(v) => addVersion.mutate(v)}>
+          <SourceFields prefix={[]} required />
+        </Form>
+      </Modal>
+      <Modal title={`共享${label}`} open={dialog === 'share'} onCancel={() => setDialog(null)} footer={null} destroyOnHidden>
+        <Typography.Paragraph type="secondary">共享的用户可以查看、下载和在训练任务中挂载，不能修改或删除。</Typography.Paragraph>
+        <Space.Compact style={{ width: '100%' }}>
+          <Select
+            mode="tags"
+            value={shareNames}
+            onChange={setShareNames}
+            tokenSeparators={[',', '，', ' ']}
+            placeholder="输入用户名后回车"
+            style={{ width: '100%' }}
+            open={false}
+            data-testid="asset-share-names"
+          />
+          <Button type="primary" disabled={!shareNames.length} loading={share.isPending} onClick={() => share.mutate(shareNames)} data-testid="asset-share-ok">
+            共享
+          </Button>
+        </Space.Compact>
+        <Table
+          style={{ marginTop: 16 }}
+          size="small"
+          rowKey="userId"
+          pagination={false}
+          dataSource={a.shares}
+          locale={{ emptyText: '尚未共享给任何人' }}
+          columns={[
+            { title: '用户名', dataIndex: 'username' },
+            { title: '昵称', dataIndex: 'nickname', render: (s: string) => s || '—' },
+            {
+              title: '操作',
+              width: 90,
+              render: (_: unknown, s) => (
+                <Button type="link" size="small" danger onClick={() => unshare.mutate(s.userId)}>
+                  取消共享
+                </Button>
+              ),
+            },
+          ]}
+        />
+      </Modal>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,202 @@
+import { CloudUploadOutlined, DeleteOutlined, KeyOutlined } from '@ant-design/icons';
+import { formatFileSize, type ImageRepository } from '@suanli/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Descriptions, Empty, Popconfirm, Result, Space, Spin, Table, Tabs, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { toast } from '../../app/feedback';
+import { queryKeys } from '../../app/query-keys';
+import { PageContainer } from '../../shared/ui/page-container';
+import { formatTime } from '../training/task-view';
+import { ImageImportCard } from './image-import-card';
+import { deleteTag, imageDetail, listMyImages, publicImages, registryInfo, resetCredential } from './api';
+
+const detailPath = (name: string) => `/image/detail/${encodeURIComponent(name)}`;
+const Code = ({ children, testId }: { children: string; testId?: string }) => (
+  <Typography.Paragraph copyable={{ text: children }} code style={{ marginBottom: 8, overflowWrap: 'anywhere' }} data-testid={testId}>
+    {children}
+  </Typography.Paragraph>
+);
+
+/** The registry is optional in the embedded default: say so instead of failing. */
+function useRegistry() {
+  return useQuery({ queryKey: queryKeys.image.registry, queryFn: registryInfo, retry: false });
+}
+
+/** /image: 公共镜像 (the catalogue) and 我的镜像 (the caller's namespace in the registry). */
+export function ImageListPage() {
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('tab') === 'mine' ? 'mine' : 'public';
+  const navigate = useNavigate();
+  const catalogue = useQuery({ queryKey: queryKeys.imagesPublic, queryFn: publicImages, enabled: tab === 'public' });
+  const registry = useRegistry();
+  const mine = useQuery({ queryKey: queryKeys.image.mine, queryFn: listMyImages, enabled: tab === 'mine' && registry.isSuccess });
+  return (
+    <PageContainer
+      title="镜像"
+      description="训练与开发任务使用的容器镜像：平台公共镜像，以及推送到平台镜像仓库的私有镜像。"
+      extra={
+        <Button type="primary" icon={<CloudUploadOutlined />} onClick={() => navigate('/image/form')} data-testid="image-push-open">
+          推送私有镜像
+        </Button>
+      }
+    >
+      <Card>
+        <Tabs
+          activeKey={tab}
+          onChange={(k) => setParams(k === 'mine' ? { tab: 'mine' } : {}, { replace: true })}
+          items={[
+            {
+              key: 'public',
+              label: '公共镜像',
+              children: (
+                <Table
+                  rowKey="id"
+                  size="small"
+                  loading={catalogue.isLoading}
+                  dataSource={catalogue.data ?? []}
+                  pagination={false}
+                  scroll={{ x: 720 }}
+                  data-testid="image-public"
+                  columns={[
+                    { title: '名称', dataIndex: 'name', render: (n: string, i) => (<Space direction="vertical" size={0}><b>{n}</b><Typography.Text type="secondary">{i.description}</Typography.Text></Space>) },
+                    { title: '框架', dataIndex: 'framework', width: 110 },
+                    { title: '加速库', dataIndex: 'accelerator', width: 120, render: (s: string) => s || 'CPU' },
+                    { title: '适用卡型厂商', dataIndex: 'cardVendors', width: 200, render: (v: string[]) => v.map((x) => <Tag key={x}>{x}</Tag>) },
+                  ]}
+                />
+              ),
+            },
+            {
+              key: 'mine',
+              label: '我的镜像',
+              children: registry.isError ? (
+                <Alert type="info" showIcon message="平台镜像仓库未配置" description="管理员配置镜像仓库（REGISTRY_URL）后，可在此推送和管理私有镜像。" data-testid="image-no-registry" />
+              ) : mine.isLoading || registry.isLoading ? (
+                <Spin style={{ display: 'block', margin: 48 }} />
+              ) : (mine.data ?? []).length === 0 ? (
+                <Empty description="还没有私有镜像：点击“推送私有镜像”查看推送方法" data-testid="image-mine-empty" />
+              ) : (
+                <Table
+                  rowKey="name"
+                  size="small"
+                  dataSource={mine.data}
+                  pagination={false}
+                  scroll={{ x: 560 }}
+                  data-testid="image-mine"
+                  columns={[
+                    { title: '仓库', dataIndex: 'name', render: (n: string) => <a onClick={() => navigate(detailPath(n))} data-testid="image-repo">{n}</a> },
+                    { title: '标签', dataIndex: 'tags', render: (tags: ImageRepository['tags']) => tags.map((t) => <Tag key={t.tag}>{t.tag}</Tag>) },
+                    { title: '大小', width: 120, render: (_: unknown, r: ImageRepository) => formatFileSize(Math.max(...r.tags.map((t) => t.sizeBytes))) },
+                  ]}
+                />
+              ),
+            },
+          ]}
+        />
+      </Card>
+    </PageContainer>
+  );
+}
+
+/** /image/form: how to push into the caller's namespace, and the registry password (shown once on reset). */
+export function PrivateImageFormPage() {
+  const registry = useRegistry();
+  const client = useQueryClient();
+  const [password, setPassword] = useState<string | null>(null);
+  const reset = useMutation({
+    mutationFn: resetCredential,
+    onSuccess: (c) => {
+      setPassword(c.password);
+      void client.invalidateQueries({ queryKey: queryKeys.image.registry });
+    },
+  });
+  if (registry.isLoading) return <Spin style={{ display: 'block', margin: 48 }} />;
+  if (!registry.data) return <Result status="info" title="平台镜像仓库未配置" subTitle="管理员配置镜像仓库（REGISTRY_URL）后，可推送私有镜像。" />;
+  const { address, namespace, username, hasCredential } = registry.data;
+  return (
+    <PageContainer title="推送私有镜像" description={`私有镜像位于命名空间 ${namespace}/ 下，只有您可以拉取和推送。`}>
+      <Card title="1. 镜像仓库密码">
+        <Typography.Paragraph type="secondary">用于 docker login；与登录密码不同，仅在生成时显示一次，平台只保存其摘要。</Typography.Paragraph>
+        {password ? (
+          <Alert type="success" showIcon message="新的镜像仓库密码（请立即保存）" description={<Code testId="image-password">{password}</Code>} style={{ marginBottom: 12 }} />
+        ) : null}
+        <Popconfirm
+          title={hasCredential ? '重置后旧密码立即失效，确定重置？' : '生成镜像仓库密码？'}
+          okText="确定"
+          cancelText="取消"
+          onConfirm={() => reset.mutate()}
+        >
+          <Button icon={<KeyOutlined />} loading={reset.isPending} data-testid="image-reset-credential">
+            {hasCredential ? '重置密码' : '生成密码'}
+          </Button>
+        </Popconfirm>
+      </Card>
+      <Card title="2. 登录并推送">
+        <Code testId="image-login">{`docker login ${address} -u ${username}`}</Code>
+        <Code>{`docker tag my-image:latest ${address}/${namespace}/my-image:latest`}</Code>
+        <Code testId="image-push">{`docker push ${address}/${namespace}/my-image:latest`}</Code>
+        <Typography.Paragraph type="secondary">不使用 Docker 时也可用 skopeo：</Typography.Paragraph>
+        <Code>{`skopeo copy docker-archive:my-image.tar docker://${address}/${namespace}/my-image:latest --dest-creds ${username}:<镜像仓库密码>`}</Code>
+      </Card>
+      <ImageImportCard namespace={namespace} />
+    </PageContainer>
+  );
+}
+
+/** /image/detail/:id (id = the repository name): tags with digest, size, layers, created, and delete. */
+export function PrivateImageDetailPage() {
+  const name = decodeURIComponent(useParams().id ?? '');
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const detail = useQuery({ queryKey: queryKeys.image.detail(name), queryFn: () => imageDetail(name), retry: false });
+  const remove = useMutation({
+    mutationFn: (tag: string) => deleteTag(name, tag),
+    onSuccess: () => {
+      toast.success('标签已删除');
+      void client.invalidateQueries({ queryKey: queryKeys.image.root });
+    },
+  });
+  if (detail.isLoading) return <Spin style={{ display: 'block', margin: 48 }} />;
+  if (!detail.data) return <Result status="404" title="镜像不存在或已删除" extra={<Button onClick={() => navigate('/image?tab=mine')}>返回我的镜像</Button>} />;
+  return (
+    <PageContainer title={<span data-testid="image-title">{name}</span>} description="私有镜像">
+      <Card>
+        <Table
+          rowKey="tag"
+          size="small"
+          dataSource={detail.data.tags}
+          pagination={false}
+          scroll={{ x: 900 }}
+          data-testid="image-tags"
+          expandable={{ expandedRowRender: (t) => <Code>{t.pullCommand}</Code> }}
+          columns={[
+            { title: '标签', dataIndex: 'tag', render: (s: string) => <b>{s}</b> },
+            { title: '摘要', dataIndex: 'digest', render: (s: string) => <Typography.Text copyable={{ text: s }} style={{ fontFamily: 'monospace', fontSize: 12 }}>{s.slice(0, 19)}…</Typography.Text> },
+            { title: '大小', dataIndex: 'sizeBytes', width: 110, render: (n: number) => formatFileSize(n) },
+            { title: '层数', dataIndex: 'layers', width: 70 },
+            { title: '创建时间', dataIndex: 'created', width: 170, render: (t: number | null) => (t ? formatTime(t) : '—') },
+            {
+              title: '操作',
+              width: 90,
+              render: (_: unknown, t) => (
+                <Popconfirm title={`删除标签 ${t.tag}？`} description="指向同一摘要的其他标签会一并删除。" okText="删除" okButtonProps={{ danger: true }} cancelText="取消" onConfirm={() => remove.mutate(t.tag)}>
+                  <Button type="link" size="small" danger icon={<DeleteOutlined />}>
+                    删除
+                  </Button>
+                </Popconfirm>
+              ),
+            },
+          ]}
+        />
+      </Card>
+      <Card>
+        <Descriptions size="small" column={1}>
+          <Descriptions.Item label="拉取">
+            <Code>{detail.data.tags[0]?.pullCommand ?? ''}</Code>
+          </Descriptions.Item>
+        </Descriptions>
+      </Card>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,405 @@
+import { ArrowLeftOutlined } from '@ant-design/icons';
+import {
+  TASK_DEFAULT_DURATION_MINUTES,
+  TASK_MAX_DURATION_MINUTES,
+  TASK_NAME_MAX,
+  TEMPLATE_SCRIPT_MAX,
+  type CardType,
+  type EnvVar,
+  type SlurmTaskCreate,
+  type SlurmTaskType,
+  type SlurmTemplate,
+} from '@suanli/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Col, Collapse, Form, Input, InputNumber, Result, Row, Segmented, Select, Space, Typography } from 'antd';
+import { useEffect, useMemo, useRef } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { toast } from '../../app/feedback';
+import { queryKeys } from '../../app/query-keys';
+import { dayjs } from '../../shared/dayjs';
+import { PageContainer } from '../../shared/ui/page-container';
+import { getTemplate } from '../slurm-template/api';
+import { ParamFields, paramDefaults, paramPayload, type ParamValues } from '../slurm-template/components/param-fields';
+import { MONO, SOURCE_LABELS, STARTER_CUSTOM_SCRIPT } from '../slurm-template/template-view';
+import { useSubCenters } from '../storage/hooks';
+import { getSubCenterDetail } from '../training/api';
+import { EnvList } from '../training/components/env-list';
+import { FolderInput } from '../storage/components/folder-input';
+import { createSlurmTask } from './api';
+import { useTemplateChoices } from './hooks';
+import { detailPath, formPath, isSlurmType, LIST_PATH, SLURM_TYPE_LABELS } from './task-view';
+
+type DurationUnit = 'minute' | 'hour';
+const UNIT_MINUTES: Record<DurationUnit, number> = { minute: 1, hour: 60 };
+const LIMIT = 64;
+
+interface FormValues {
+  name: string;
+  templateId?: string;
+  params?: ParamValues;
+  script?: string;
+  subCenterId?: string;
+  cardTypeId?: string;
+  cardNum: number;
+  nodeNum: number;
+  workDir: string;
+  env: EnvVar[];
+  duration: number;
+  durationUnit: DurationUnit;
+}
+
+function durationOf(minutes: number): { duration: number; durationUnit: DurationUnit } {
+  return minutes % 60 === 0 ? { duration: minutes / 60, durationUnit: 'hour' } : { duration: minutes, durationUnit: 'minute' };
+}
+
+/** A task name from the template's: `<template>-MMDD-HHmm`, within the limit. */
+function nameFor(template: SlurmTemplate): string {
+  const suffix = `-${dayjs().format('MMDD-HHmm')}`;
+  return template.name.slice(0, TASK_NAME_MAX - suffix.length) + suffix;
+}
+
+/** A CPU partition's card type: no accelerator memory (`CPU 通用型`). */
+const isCpuType = (t: CardType) => t.memoryGB === 0;
+
+/** The template's card type when the center offers it; for a CPU-only run the center's CPU type; else the first. */
+function preferredCardType(cardTypes: CardType[], suggested: string | undefined, cpuOnly: boolean): CardType | undefined {
+  return cardTypes.find((t) => t.id === suggested) ?? (cpuOnly ? cardTypes.find(isCpuType) : cardTypes.find((t) => !isCpuType(t))) ?? cardTypes[0];
+}
+
+/** 提交作业 (/slurm-task/task/template, /slurm-task/task/custom). */
+export function SlurmTaskFormPage() {
+  const { type } = useParams();
+  if (!isSlurmType(type)) {
+    return (
+      <PageContainer title="提交作业">
+        <Card>
+          <Result status="404" title="未知的任务类型" subTitle="请选择从模板创建或自定义脚本。" />
+        </Card>
+      </PageContainer>
+    );
+  }
+  return <SlurmTaskForm key={type} type={type} />;
+}
+
+function SlurmTaskForm({ type }: { type: SlurmTaskType }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useSearchParams();
+  const [form] = Form.useForm<FormValues>();
+  const fromTemplate = type === 'template';
+
+  const centersQuery = useSubCenters();
+  const centers = useMemo(() => centersQuery.data ?? [], [centersQuery.data]);
+  const subCenterId = Form.useWatch('subCenterId', form);
+  const cardTypeId = Form.useWatch('cardTypeId', form);
+  const center = centers.find((c) => c.id === subCenterId);
+  const cardTypes = useMemo(() => center?.cardTypes ?? [], [center]);
+
+  // The center's partition for the card type bounds cards per node and nodes.
+  const detail = useQuery({
+    queryKey: queryKeys.subCenterDetail(subCenterId ?? ''),
+    queryFn: () => getSubCenterDetail(subCenterId!),
+    enabled: Boolean(subCenterId),
+    staleTime: 5 * 60_000,
+  });
+  const bounds = useMemo(() => {
+    const p = detail.data?.partitions.find((x) => x.cardTypeId === cardTypeId);
+    return { cards: Math.min(p?.cardsPerNode ?? LIMIT, LIMIT), nodes: Math.min(p?.nodes ?? LIMIT, LIMIT) };
+  }, [detail.data, cardTypeId]);
+
+  // The first online center until the user picks one.
+  useEffect(() => {
+    if (!centers.length || form.getFieldValue('subCenterId')) return;
+    const first = centers.find((c) => c.status === 'online') ?? centers[0];
+    form.setFieldsValue({ subCenterId: first.id });
+  }, [centers, form]);
+
+  // A card type the center does not offer is replaced (the template's suggestion, the CPU type for 0 cards, else the first).
+  const templateId = Form.useWatch('templateId', form);
+  const template = useQuery({
+    queryKey: queryKeys.slurmTemplate.detail(templateId ?? ''),
+    queryFn: () => getTemplate(templateId!),
+    enabled: fromTemplate && Boolean(templateId),
+  });
+  useEffect(() => {
+    if (!cardTypes.length || cardTypes.some((t) => t.id === cardTypeId)) return;
+    const cpuOnly = Number(form.getFieldValue('cardNum')) === 0;
+    form.setFieldsValue({ cardTypeId: preferredCardType(cardTypes, template.data?.defaults.cardTypeId, cpuOnly)?.id });
+  }, [cardTypes, cardTypeId, template.data, form]);
+
+  // ?templateId=… chooses the template (使用此模板 on the template list).
+  const requested = search.get('templateId');
+  useEffect(() => {
+    if (fromTemplate && requested && !form.getFieldValue('templateId')) form.setFieldsValue({ templateId: requested });
+  }, [fromTemplate, requested, form]);
+
+  // A newly loaded template fills its parameters' defaults and its suggested resources, once per template.
+  const applied = useRef<string | null>(null);
+  useEffect(() => {
+    const t = template.data;
+    if (!t || applied.current === t.id) return;
+    applied.current = t.id;
+    form.setFieldValue('params', paramDefaults(t.params));
+    const pick = preferredCardType(cardTypes, t.defaults.cardTypeId, t.defaults.cardNum === 0);
+    form.setFieldsValue({
+      cardNum: t.defaults.cardNum,
+      nodeNum: t.defaults.nodeNum,
+      ...durationOf(t.defaults.maxDurationMinutes),
+      ...(pick ? { cardTypeId: pick.id } : {}),
+      ...(!(form.getFieldValue('name') as string | undefined)?.trim() ? { name: nameFor(t) } : {}),
+    });
+  }, [template.data, cardTypes, form]);
+
+  const choices = useTemplateChoices();
+  const templateOptions = (['platform', 'user'] as const)
+    .map((source) => ({
+      label: `${SOURCE_LABELS[source]}模板`,
+      options: choices.list.filter((t) => t.source === source).map((t) => ({ value: t.id, label: t.category ? `${t.name}（${t.category}）` : t.name })),
+    }))
+    .filter((g) => g.options.length);
+  // A template outside the first page (or just created) is still shown by name.
+  if (template.data && !choices.byId.has(template.data.id)) templateOptions.push({ label: '已选模板', options: [{ value: template.data.id, label: template.data.name }] });
+
+  const submit = useMutation({
+    mutationFn: (body: SlurmTaskCreate) => createSlurmTask(body),
+    onSuccess: (task) => {
+      toast.success('任务已提交');
+      void queryClient.invalidateQueries({ queryKey: queryKeys.slurmTask.root });
+      navigate(detailPath(task));
+    },
+  });
+
+  const onFinish = (v: FormValues) => {
+    const common = {
+      name: v.name.trim(),
+      type,
+      subCenterId: v.subCenterId!,
+      cardTypeId: v.cardTypeId!,
+      cardNum: v.cardNum,
+      nodeNum: v.nodeNum,
+      workDir: v.workDir.trim() || '/',
+      env: (v.env ?? []).map((e) => ({ name: e.name.trim(), value: e.value ?? '' })),
+      maxDurationMinutes: v.duration * UNIT_MINUTES[v.durationUnit],
+    };
+    if (fromTemplate) {
+      if (!template.data) {
+        toast.warning('模板尚未加载完成，请稍候再提交');
+        return;
+      }
+      submit.mutate({ ...common, templateId: template.data.id, params: paramPayload(template.data.params, v.params) });
+    } else {
+      submit.mutate({ ...common, script: v.script ?? '' });
+    }
+  };
+
+  const centerOptions = centers.map((c) => ({
+    value: c.id,
+    label: c.status === 'online' ? c.name : `${c.name}（${c.status === 'maintenance' ? '维护中' : '离线'}）`,
+    disabled: c.status !== 'online',
+  }));
+  const cardOptions = cardTypes.map((t) => ({ value: t.id, label: `${t.name}（空闲 ${t.available}/${t.total}）` }));
+
+  return (
+    <PageContainer
+      title={`提交作业 · ${SLURM_TYPE_LABELS[type]}`}
+      description={fromTemplate ? '选择任务模板并填写参数，平台据此生成 sbatch 脚本并提交到所选分中心。' : '编写 sbatch 脚本，提交到所选分中心的 Slurm 集群。'}
+      extra={
+        <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(LIST_PATH)}>
+          返回列表
+        </Button>
+      }
+    >
+      <div style={{ overflowX: 'auto', maxWidth: '100%' }}>
+        <Segmented<SlurmTaskType>
+          value={type}
+          onChange={(t) => navigate(formPath(t))}
+          options={(Object.keys(SLURM_TYPE_LABELS) as SlurmTaskType[]).map((t) => ({ value: t, label: <span data-testid={`slurm-form-tab-${t}`}>{SLURM_TYPE_LABELS[t]}</span> }))}
+        />
+      </div>
+      <Form<FormValues>
+        form={form}
+        layout="vertical"
+        initialValues={{
+          cardNum: 0,
+          nodeNum: 1,
+          workDir: '/',
+          env: [],
+          ...durationOf(TASK_DEFAULT_DURATION_MINUTES),
+          ...(fromTemplate ? {} : { script: STARTER_CUSTOM_SCRIPT }),
+        }}
+        onFinish={onFinish}
+        scrollToFirstError
+        data-testid="slurm-form"
+        style={{ display: 'flex', flexDirection: 'column', gap: 16, maxWidth: 1100 }}
+      >
+        {fromTemplate ? (
+          <Card title="任务模板">
+            <Form.Item label="模板" name="templateId" rules={[{ required: true, message: '请选择任务模板' }]}>
+              <Select
+                showSearch={{ optionFilterProp: 'label' }}
+                placeholder="请选择任务模板"
+                loading={choices.isLoading}
+                options={templateOptions}
+                notFoundContent="暂无可用模板"
+                onChange={(id: string) => {
+                  const next = new URLSearchParams(search);
+                  if (id) next.set('templateId', id);
+                  else next.delete('templateId');
+                  setSearch(next, { replace: true });
+                }}
+                data-testid="slurm-form-template"
+              />
+            </Form.Item>
+            {template.isError && <Alert type="error" showIcon title="模板读取失败" description={template.error.message} style={{ marginBottom: 16 }} />}
+            {template.data && (
+              <>
+                {template.data.description && (
+                  <Typography.Paragraph type="secondary" style={{ overflowWrap: 'anywhere' }} data-testid="slurm-form-template-description">
+                    {template.data.description}
+                  </Typography.Paragraph>
+                )}
+                {template.data.params.length ? (
+                  <ParamFields params={template.data.params} center={center} />
+                ) : (
+                  <Typography.Paragraph type="secondary">该模板没有参数。</Typography.Paragraph>
+                )}
+                <Collapse
+                  size="small"
+                  items={[
+                    {
+                      key: 'script',
+                      label: '查看模板脚本',
+                      children: (
+                        <pre style={{ margin: 0, fontFamily: MONO, fontSize: 12, whiteSpace: 'pre', overflowX: 'auto', maxHeight: 360 }} data-testid="slurm-form-template-script">
+                          {template.data.script}
+                        </pre>
+                      ),
+                    },
+                  ]}
+                />
+              </>
+            )}
+          </Card>
+        ) : (
+          <Card title="作业脚本">
+            <Form.Item
+              label="sbatch 脚本"
+              name="script"
+              validateFirst
+              rules={[{ required: true, whitespace: true }, { max: TEMPLATE_SCRIPT_MAX }, { pattern: /^#!/, message: '脚本第一行必须以 #! 开头（如 #!/bin/bash）' }]}
+              extra="以 #!/bin/bash 开头；分区、卡数、节点数、时长、作业名、输出文件与工作目录由下方表单决定。"
+              style={{ marginBottom: 0 }}
+            >
+              <Input.TextArea
+                autoSize={{ minRows: 14, maxRows: 40 }}
+                spellCheck={false}
+                style={{ fontFamily: MONO, fontSize: 13, whiteSpace: 'pre', overflowX: 'auto' }}
+                data-testid="slurm-form-script"
+              />
+            </Form.Item>
+          </Card>
+        )}
+
+        <Card title="资源与运行">
+          <Row gutter={16}>
+            <Col xs={24} md={12}>
+              <Form.Item label="任务名称" name="name" rules={[{ required: true, whitespace: true }, { max: TASK_NAME_MAX }]}>
+                <Input placeholder="请输入任务名称" maxLength={TASK_NAME_MAX} showCount data-testid="slurm-form-name" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item label="算力分中心" name="subCenterId" rules={[{ required: true, message: '请选择算力分中心' }]}>
+                <Select options={centerOptions} placeholder="请选择算力分中心" loading={centersQuery.isLoading} data-testid="slurm-form-center" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item label="卡型" name="cardTypeId" rules={[{ required: true, message: '请选择卡型' }]} extra="决定作业提交到的分区">
+                <Select options={cardOptions} placeholder="请选择卡型" notFoundContent="该分中心暂无可用卡型" data-testid="slurm-form-card-type" />
+              </Form.Item>
+            </Col>
+            <Col xs={12} md={6}>
+              <Form.Item
+                label="每节点卡数"
+                name="cardNum"
+                rules={[{ required: true }, { type: 'integer', min: 0, max: bounds.cards, message: `每节点卡数须为 0-${bounds.cards} 的整数` }]}
+                extra={`0 表示仅用 CPU；最多 ${bounds.cards} 张`}
+              >
+                <InputNumber min={0} max={bounds.cards} precision={0} style={{ width: '100%' }} data-testid="slurm-form-card-num" />
+              </Form.Item>
+            </Col>
+            <Col xs={12} md={6}>
+              <Form.Item
+                label="节点数"
+                name="nodeNum"
+                rules={[{ required: true }, { type: 'integer', min: 1, max: bounds.nodes, message: `节点数须为 1-${bounds.nodes} 的整数` }]}
+                extra={`最多 ${bounds.nodes} 个`}
+              >
+                <InputNumber min={1} max={bounds.nodes} precision={0} style={{ width: '100%' }} data-testid="slurm-form-node-num" />
+              </Form.Item>
+            </Col>
+          </Row>
+          <Form.Item
+            label="工作目录"
+            name="workDir"
+            rules={[{ required: true }, { pattern: /^\//, message: '工作目录须以 / 开头（/ 表示个人目录）' }, { max: 1024 }]}
+            extra="作业在此目录下运行，输出文件也写在这里；/ 表示您在该分中心的个人目录。"
+          >
+            <FolderInput center={center} testId="slurm-form-workdir" />
+          </Form.Item>
+          <Form.Item label="环境变量">
+            <EnvList testIdPrefix="slurm-form" />
+          </Form.Item>
+          <Form.Item label="最长运行时长" required extra="超过该时长作业将被停止（最长 7 天）。" style={{ marginBottom: 0 }}>
+            <Space.Compact style={{ width: '100%', maxWidth: 320 }}>
+              <Form.Item
+                name="duration"
+                noStyle
+                dependencies={['durationUnit']}
+                rules={[
+                  { required: true, message: '请输入最长运行时长' },
+                  ({ getFieldValue }) => ({
+                    validator: async (_r, v: number | null) => {
+                      if (v == null) return;
+                      if (!Number.isInteger(v) || v < 1) throw new Error('最长运行时长须为正整数');
+                      if (v * UNIT_MINUTES[getFieldValue('durationUnit') as DurationUnit] > TASK_MAX_DURATION_MINUTES) throw new Error('最长运行时长不能超过 7 天');
+                    },
+                  }),
+                ]}
+              >
+                <InputNumber min={1} precision={0} style={{ width: '60%' }} aria-label="最长运行时长" data-testid="slurm-form-duration" />
+              </Form.Item>
+              <Form.Item name="durationUnit" noStyle>
+                <Select
+                  style={{ width: '40%' }}
+                  options={[
+                    { value: 'minute', label: '分钟' },
+                    { value: 'hour', label: '小时' },
+                  ]}
+                  aria-label="时长单位"
+                />
+              </Form.Item>
+            </Space.Compact>
+          </Form.Item>
+          {/* The duration's message (noStyle items show none of their own). */}
+          <Form.Item noStyle shouldUpdate>
+            {() => {
+              const errors = form.getFieldError('duration');
+              return errors.length ? (
+                <Typography.Text type="danger" style={{ display: 'block', marginTop: 4 }} data-testid="slurm-form-duration-error">
+                  {errors[0]}
+                </Typography.Text>
+              ) : null;
+            }}
+          </Form.Item>
+        </Card>
+
+        <Space wrap>
+          <Button type="primary" htmlType="submit" loading={submit.isPending} data-testid="slurm-form-submit">
+            {submit.isPending ? '提交中' : '提交作业'}
+          </Button>
+          <Button onClick={() => navigate(LIST_PATH)}>取消</Button>
+        </Space>
+      </Form>
+    </PageContainer>
+  );
+}

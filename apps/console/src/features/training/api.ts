@@ -1,0 +1,52 @@
+/**
+ * The training calls (docs/plan/9.md, base TRAINING_BASE), one function per call, through the console's one
+ * request pipeline. Log and metrics reads that follow a running task are `silent`: the panels show a
+ * failure in place instead of toasting every 2 s.
+ */
+import {
+  FOUNDATION_BASE,
+  TRAINING_BASE,
+  type ImageItem,
+  type ImageQuery,
+  type Placement,
+  type SubCenterDetail,
+  type PlacementQuery,
+  type IdeTicket,
+  type Task,
+  type TrainingTaskCreate,
+} from '@suanli/contracts';
+import { request } from '../../app/request';
+import { taskCalls } from '../../shared/task/task-calls';
+
+const tasks = taskCalls(request, TRAINING_BASE);
+export const pageTasks = tasks.page;
+export const getTask = tasks.get;
+export const stopTask = tasks.stop;
+export const resubmitTask = tasks.resubmit;
+export const deleteTask = tasks.remove;
+export const readTaskLog = tasks.readLog;
+export const readTaskMetrics = tasks.readMetrics;
+export const downloadTaskLog = tasks.downloadLog;
+
+export function createTask(body: TrainingTaskCreate): Promise<Task> {
+  return request.post<Task>(`${TRAINING_BASE}/tasks`, { data: body });
+}
+
+/** 智能调度 preview: the center the server would choose now and why. */
+export function previewPlacement(query: PlacementQuery): Promise<Placement> {
+  return request.post<Placement>(`${TRAINING_BASE}/placement`, { data: query, silent: true });
+}
+
+export function listImages(query: ImageQuery): Promise<ImageItem[]> {
+  return request.get<ImageItem[]>(`${TRAINING_BASE}/images`, { params: { ...query } });
+}
+
+/** Foundation: a center's partitions, for the form's card-per-node and node bounds. */
+export function getSubCenterDetail(id: string): Promise<SubCenterDetail> {
+  return request.get<SubCenterDetail>(`${FOUNDATION_BASE}/sub-centers/${encodeURIComponent(id)}/detail`, { silent: true });
+}
+
+/** The first-hop URL of a running develop task's IDE (one minute; it sets a cookie scoped to the IDE's path). */
+export function ideTicket(id: string): Promise<IdeTicket> {
+  return request.post<IdeTicket>(`${TRAINING_BASE}/tasks/${encodeURIComponent(id)}/ide-ticket`);
+}

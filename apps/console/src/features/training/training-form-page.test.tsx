@@ -1,0 +1,191 @@
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { queryClient } from '../../app/query-client';
+import { useUserStore } from '../../app/stores/user-store';
+import { createFakeTraining, PRIVATE_IMAGES, task } from './test/fake-training';
+import { renderTraining } from './test/render';
+
+let backend: ReturnType<typeof createFakeTraining>;
+
+beforeEach(() => {
+  backend = createFakeTraining();
+  queryClient.clear();
+  useUserStore.getState().clearUser();
+  useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', token: 't', createTime: 1 });
+  vi.stubGlobal('fetch', vi.fn(backend.fetch));
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+/** Opens an antd Select (found by its testid) and clicks the option with this label. */
+async function choose(testId: string, label: string) {
+  const select = screen.getByTestId(testId);
+  fireEvent.mouseDown(within(select).getByRole('combobox'));
+  const option = await waitFor(() => {
+    const found = [...document.querySelectorAll<HTMLElement>('.ant-select-item-option')].find((o) => o.textContent === label);
+    expect(found, `option ${label}`).toBeTruthy();
+    return found!;
+  });
+  fireEvent.click(option);
+}
+
+const input = (testId: string) => {
+  const el = screen.getByTestId(testId);
+  return (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' ? el : el.querySelector('input, textarea')) as HTMLInputElement;
+};
+/** The validation messages under the fields. */
+const errors = () => [...document.querySelectorAll('.ant-form-item-explain-error')].map((e) => e.textContent);
+const submit = () => fireEvent.click(screen.getByTestId('training-form-submit'));
+
+describe('training task form', () => {
+  it('names each missing field in Chinese', async () => {
+    renderTraining('/training/task/train');
+    await screen.findByTestId('training-form');
+    submit();
+    await waitFor(() => expect(errors()).toEqual(['请输入任务名称', '请选择卡型', '请选择镜像', '请输入启动命令']));
+
+    fireEvent.change(input('training-form-name'), { target: { value: '   ' } });
+    expect(await screen.findByText('任务名称不能为空白字符')).toBeTruthy();
+    fireEvent.change(input('training-form-workdir'), { target: { value: 'code' } });
+    expect(await screen.findByText('工作目录须以 / 开头（/ 表示个人目录）')).toBeTruthy();
+
+    fireEvent.click(screen.getByTestId('training-form-env-add'));
+    const envName = within(screen.getByTestId('training-form-env-row')).getByLabelText('环境变量名');
+    fireEvent.change(envName, { target: { value: 'SUANLI_METRICS_FILE' } });
+    expect(await screen.findByText('环境变量 SUANLI_METRICS_FILE 由平台设置，不能自定义')).toBeTruthy();
+    fireEvent.change(envName, { target: { value: '1ABC' } });
+    expect(await screen.findByText('环境变量名只能包含字母、数字和下划线，不能以数字开头，最长64个字符')).toBeTruthy();
+
+    fireEvent.change(input('training-form-duration'), { target: { value: '20000' } });
+    fireEvent.blur(input('training-form-duration'));
+    submit();
+    expect(await screen.findByText('最长运行时长不能超过 7 天')).toBeTruthy();
+    expect(backend.callsTo('/training/api/v1/tasks', 'POST')).toHaveLength(0);
+  });
+
+  it('shows where 智能调度 places the task and why, then submits and opens the detail', async () => {
+    const router = renderTraining('/training/task/train');
+    await screen.findByTestId('training-form');
+    await waitFor(() => expect(backend.callsTo('/sub-centers/action/list')).not.toHaveLength(0));
+    fireEvent.change(input('training-form-name'), { target: { value: '图像分类' } });
+    await choose('training-form-card-type', 'NVIDIA A100 80G');
+
+    const reason = await screen.findByTestId('training-placement-reason');
+    expect(reason.textContent).toBe('智能调度：深圳算力分中心现有 30 张空闲的NVIDIA A100 80G，可立即满足 1 张的需求');
+    expect(screen.getByTestId('training-placement-center').textContent).toBe('深圳算力分中心');
+    expect(backend.callsTo('/placement', 'POST').at(-1)!.body).toMatchObject({ cardTypeId: 'a100-80g', cardNum: 1, nodeNum: 1, workDir: '/' });
+
+    // Only images that run on the card's vendor are offered.
+    await choose('training-form-image', 'PyTorch 2.3 (CUDA 12.1)');
+    expect(document.querySelector('.ant-select-item-option[title="MindSpore"]')).toBeNull();
+    expect(backend.callsTo('/images').at(-1)!.url.searchParams.get('cardTypeId')).toBe('a100-80g');
+
+    fireEvent.change(input('training-form-command'), { target: { value: 'python train.py' } });
+    fireEvent.click(screen.getByTestId('training-form-env-add'));
+    const row = screen.getByTestId('training-form-env-row');
+    fireEvent.change(within(row).getByLabelText('环境变量名'), { target: { value: 'EPOCHS' } });
+    fireEvent.change(within(row).getByLabelText('环境变量值'), { target: { value: '3' } });
+    submit();
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/training/detail/train/100'));
+    expect(backend.callsTo('/training/api/v1/tasks', 'POST')[0].body).toEqual({
+      name: '图像分类',
+      type: 'train',
+      subCenterId: 'auto',
+      cardTypeId: 'a100-80g',
+      cardNum: 1,
+      nodeNum: 1,
+      imageId: 'pytorch-2.3-cuda12',
+      command: 'python train.py',
+      workDir: '/',
+      env: [{ name: 'EPOCHS', value: '3' }],
+      maxDurationMinutes: 60,
+      mounts: [],
+    });
+  });
+
+  it('prefills 复制并重新提交 from the old task and keeps its center', async () => {
+    backend.put(task('7', { name: '旧任务', subCenterId: 'gz-ascend', subCenterName: '广州算力分中心', cardTypeId: 'ascend-910b', imageId: 'mindspore-2.3-cann8', command: 'python ms.py', workDir: '/code', maxDurationMinutes: 180, cardNum: 4 }));
+    const router = renderTraining('/training/task/train?from=7');
+    await screen.findByTestId('training-form');
+    await waitFor(() => expect(input('training-form-name').value).toBe('旧任务-副本'));
+    expect(input('training-form-command').value).toBe('python ms.py');
+    expect(input('training-form-workdir').value).toBe('/code');
+    expect(screen.getByTestId('training-form-center').textContent).toContain('广州算力分中心');
+    // A chosen center needs no placement preview.
+    expect(screen.queryByTestId('training-placement')).toBeNull();
+    await waitFor(() => expect(screen.getByTestId('training-form-image').textContent).toContain('MindSpore 2.3 (CANN 8.0)'));
+    submit();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/training/detail/train/100'));
+    expect(backend.callsTo('/training/api/v1/tasks', 'POST')[0].body).toMatchObject({
+      name: '旧任务-副本',
+      subCenterId: 'gz-ascend',
+      cardTypeId: 'ascend-910b',
+      cardNum: 4,
+      imageId: 'mindspore-2.3-cann8',
+      env: [{ name: 'EPOCHS', value: '3' }],
+      maxDurationMinutes: 180,
+    });
+  });
+
+  it('mounts a chosen dataset version (数据集) read-only', async () => {
+    const router = renderTraining('/training/task/train');
+    await screen.findByTestId('training-form');
+    fireEvent.change(input('training-form-name'), { target: { value: '带数据' } });
+    await choose('training-form-card-type', 'NVIDIA A100 80G');
+    await screen.findByTestId('training-placement-reason');
+    await choose('training-form-image', 'PyTorch 2.3 (CUDA 12.1)');
+    fireEvent.change(input('training-form-command'), { target: { value: 'python train.py' } });
+    await choose('mount-dataset', 'MNIST v1 · 2.00 KB');
+    submit();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/training/detail/train/100'));
+    expect(backend.callsTo('/training/api/v1/tasks', 'POST')[0].body).toMatchObject({ mounts: [{ kind: 'dataset', assetId: 'ds1', versionId: 'v1' }] });
+  });
+
+  it('offers the caller\'s private images in their own group, for any card type', async () => {
+    PRIVATE_IMAGES.push({ id: 'alice/app:v1', name: 'alice/app:v1', framework: '', version: 'v1', accelerator: '', cardVendors: [], uri: 'docker://r/alice/app:v1', description: '私有镜像', visibility: 'private', owner: 'alice' });
+    try {
+      const router = renderTraining('/training/task/train');
+      await screen.findByTestId('training-form');
+      fireEvent.change(input('training-form-name'), { target: { value: '私有镜像' } });
+      await choose('training-form-card-type', 'NVIDIA A100 80G');
+      await screen.findByTestId('training-placement-reason');
+      await choose('training-form-image', 'alice/app:v1');
+      const groups = [...document.querySelectorAll('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-group')].map((g) => g.textContent);
+      expect(groups).toEqual(['公共镜像', '我的私有镜像']);
+      fireEvent.change(input('training-form-command'), { target: { value: 'python train.py' } });
+      submit();
+      await waitFor(() => expect(router.state.location.pathname).toBe('/training/detail/train/100'));
+      expect(backend.callsTo('/training/api/v1/tasks', 'POST')[0].body).toMatchObject({ imageId: 'alice/app:v1' });
+    } finally {
+      PRIVATE_IMAGES.length = 0;
+    }
+  });
+
+  it('picks the work directory from the center storage', async () => {
+    renderTraining('/training/task/train');
+    await screen.findByTestId('training-form');
+    await waitFor(() => expect(screen.getByTestId('training-form-workdir-pick').hasAttribute('disabled')).toBe(false));
+    fireEvent.click(screen.getByTestId('training-form-workdir-pick'));
+    const node = await waitFor(() => {
+      const el = document.querySelector('[data-testid="storage-picker-node"][data-path="/code"]');
+      expect(el).toBeTruthy();
+      return el as HTMLElement;
+    });
+    fireEvent.click(node);
+    fireEvent.click(screen.getByTestId('storage-picker-ok'));
+    await waitFor(() => expect(input('training-form-workdir').value).toBe('/code'));
+  });
+
+  it('asks distributed tasks for nodes × cards of at least 2', async () => {
+    renderTraining('/training/task/distributed');
+    await screen.findByTestId('training-form');
+    expect(input('training-form-node-num').value).toBe('2');
+    fireEvent.change(input('training-form-node-num'), { target: { value: '1' } });
+    fireEvent.blur(input('training-form-node-num'));
+    submit();
+    await waitFor(() => expect(errors()).toContain('分布式训练至少需要 2 个工作进程（节点数 × 每节点卡数 ≥ 2）'));
+  });
+});

@@ -1,0 +1,409 @@
+import type { CenterCardType, CenterConfig, SlurmSchedulerConfig } from '../../centers/centers';
+import type { CardCapacity, Executor, JobAccount, JobPhase, JobRef, JobSpec, JobStatus } from '../executor';
+import { expandHostlist } from './hostlist';
+import { parseSbatchOptions } from './sbatch-options';
+import { SlurmTokens } from './slurm-token';
+import { adapterFor, type Adapter, type SlurmCall, type SlurmJob, type SlurmJobRequest, type SlurmNode, type SlurmReply } from './v0038';
+
+/**
+ * The executor of a real Slurm cluster (docs/operations/slurm-center.md) through slurmrestd. Every request
+ * is made as the job's cluster account (`X-SLURM-USER-NAME`, a token per account), never as root; the
+ * version-specific shapes are the adapter's (v0038.ts). Job name `suanli-<taskId>` and comment
+ * `suanli:<taskId>` tag each job, which is how a retried submit finds the job a timed-out attempt made.
+ */
+
+export interface SlurmExecutorOptions {
+  /** Time limit of one slurmrestd request (ms); default 15 s. */
+  requestTimeoutMs?: number;
+  /** How long the partition node sizes used to fit cpu/memory requests are reused (ms); default 5 min. */
+  nodeCacheMs?: number;
+  /** Epoch ms; tests move it. */
+  now?: () => number;
+  /**
+   * A retry looks for the first attempt's job twice, this far apart, before submitting again (default 5 s):
+   * a submit that timed out against a frozen slurmctld is still in the controller's queue and becomes a job
+   * moments after it thaws — one lookup right then can miss it and make a second job.
+   */
+  retrySettleMs?: number;
+}
+
+export const jobName = (taskId: string) => `suanli-${taskId}`;
+export const jobComment = (taskId: string) => `suanli:${taskId}`;
+
+/** PATH and the login variables a job gets besides the spec's (slurmrestd starts from an empty environment). */
+const BASE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+const PHASE: Record<string, JobPhase> = {
+  PENDING: 'QUEUED',
+  REQUEUED: 'QUEUED',
+  REQUEUE_HOLD: 'QUEUED',
+  REQUEUE_FED: 'QUEUED',
+  PREEMPTED: 'QUEUED',
+  CONFIGURING: 'STARTING',
+  RUNNING: 'RUNNING',
+  COMPLETING: 'RUNNING',
+  SUSPENDED: 'RUNNING',
+  STAGE_OUT: 'RUNNING',
+  SIGNALING: 'RUNNING',
+  RESIZING: 'RUNNING',
+  COMPLETED: 'SUCCEEDED',
+  CANCELLED: 'STOPPED',
+  REVOKED: 'STOPPED',
+  FAILED: 'FAILED',
+  NODE_FAIL: 'FAILED',
+  OUT_OF_MEMORY: 'FAILED',
+  TIMEOUT: 'FAILED',
+  BOOT_FAIL: 'FAILED',
+  DEADLINE: 'FAILED',
+  SPECIAL_EXIT: 'FAILED',
+};
+
+/** Reason codes of ended jobs, in the words pending-reasons/reasons.ts knows. */
+const ENDED_REASON: Record<string, string> = {
+  TIMEOUT: 'TimeLimit',
+  OUT_OF_MEMORY: 'OutOfMemory',
+  NODE_FAIL: 'NodeFail',
+  BOOT_FAIL: 'BootFail',
+  DEADLINE: 'Deadline',
+  PREEMPTED: 'Preempted',
+  CANCELLED: 'Cancelled',
+  REVOKED: 'Cancelled',
+};
+
+/**
+ * A Slurm job → the platform's status. A PENDING job's `startTime` is the backfill estimate (in the
+ * future), a running job's `endTime` is its limit: both are reported only where they mean what JobStatus
+ * says. A job accounting still calls PREEMPTED (it left the controller without being requeued) ended.
+ */
+export function slurmJobStatus(job: SlurmJob, nowMs: number): JobStatus | undefined {
+  let phase: JobPhase | undefined = PHASE[job.state];
+  if (!phase) return undefined;
+  if (job.state === 'PREEMPTED' && job.from === 'accounting') phase = 'FAILED';
+  const ended = phase === 'SUCCEEDED' || phase === 'FAILED' || phase === 'STOPPED';
+  const exitCode = !ended ? undefined : job.signal ? 128 + job.signal : job.exitCode;
+  let reason: string | undefined;
+  if (phase === 'QUEUED') reason = job.reason || (job.state === 'PREEMPTED' ? 'Preempted' : undefined);
+  else if (phase === 'STOPPED') reason = 'Cancelled';
+  else if (phase === 'FAILED') reason = ENDED_REASON[job.state] ?? (job.exitCode ? 'NonZeroExitCode' : job.reason || 'NonZeroExitCode');
+  const ms = (s: number | null) => (s === null ? null : s * 1000);
+  const status: JobStatus = { jobId: job.jobId, phase };
+  if (reason) status.reason = reason;
+  if (ended) status.exitCode = exitCode ?? null;
+  if (phase === 'QUEUED') {
+    const est = ms(job.startTime);
+    status.estimatedStart = est !== null && est > nowMs ? est : null;
+  } else {
+    status.startTime = ms(job.startTime);
+    if (ended) status.endTime = ms(job.endTime);
+  }
+  const nodes = expandHostlist(job.nodes);
+  if (nodes.length && phase !== 'QUEUED') status.nodes = nodes;
+  return status;
+}
+
+/** Single-quotes a word for bash. */
+export const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The command prefix an image runs under (`{uri}` quoted), or '' without image or launcher. */
+export function launcherPrefix(imageLauncher: string | undefined, image: JobSpec['image']): string {
+  if (!imageLauncher || !image) return '';
+  return `${imageLauncher.split('{uri}').join(shq(image.uri))} `;
+}
+
+/**
+ * The batch script slurmrestd gets. `workers`: one srun step runs the user's script once per task with the
+ * torch.distributed variables (MASTER_ADDR = first host of the allocation, MASTER_PORT from the job id so
+ * jobs sharing a node differ, WORLD_SIZE/RANK/NODE_RANK/LOCAL_RANK from Slurm's task layout). `batch`: the
+ * user's script run by bash (its `#SBATCH` lines were read by sbatchOptions; under the image launcher when the
+ * task has an image and the center one). Either way the exit code is written to `$SUANLI_EXIT_FILE`.
+ * The user's script travels base64-encoded in the environment of the steps: no quoting of user text.
+ */
+export function batchScript(spec: JobSpec, imageLauncher?: string): string {
+  const launcher = launcherPrefix(imageLauncher, spec.image);
+  const encoded = Buffer.from(spec.script, 'utf8').toString('base64');
+  const lines = ['#!/bin/bash', `# suanli task ${spec.taskId} (${spec.launch})`];
+  lines.push(`export SUANLI_SCRIPT="$(printf '%s' '${encoded}' | base64 -d)"`);
+  if (spec.launch === 'batch') {
+    lines.push(`${launcher}bash -c "$SUANLI_SCRIPT" suanli-batch`);
+  } else {
+    const worker = [
+      'export RANK="$SLURM_PROCID" NODE_RANK="$SLURM_NODEID" LOCAL_RANK="$SLURM_LOCALID"',
+      `exec ${launcher}bash -c "$SUANLI_SCRIPT" suanli-worker`,
+    ].join('\n');
+    lines.push(
+      'MASTER_ADDR="$(scontrol show hostnames "$SLURM_JOB_NODELIST" 2>/dev/null | head -n 1)"',
+      'export MASTER_ADDR="${MASTER_ADDR:-$(hostname)}"',
+      'export MASTER_PORT=$((20000 + SLURM_JOB_ID % 20000))',
+      'export WORLD_SIZE="${SLURM_NTASKS:-1}"',
+      `srun --kill-on-bad-exit=1 bash -c ${shq(worker)}`,
+    );
+  }
+  // The exit code, written where the platform reads it: accounting (dbv0.0.38) reports a wrong one for
+  // failed jobs, and a job that leaves slurmctld while no gateway polls is settled from accounting.
+  lines.push(
+    'rc=$?',
+    'if [ -n "$SUANLI_EXIT_FILE" ]; then printf \'%s\\n\' "$rc" > "$SUANLI_EXIT_FILE.$$" && mv -f "$SUANLI_EXIT_FILE.$$" "$SUANLI_EXIT_FILE"; fi',
+    'exit "$rc"',
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** Smallest cpus / memory of the usable nodes of a partition (what a one-node request may ask at most). */
+interface NodeLimits {
+  cpus: number;
+  memoryMB: number;
+}
+
+export class SlurmExecutor implements Executor {
+  readonly kind = 'slurm' as const;
+  private readonly cfg: SlurmSchedulerConfig;
+  private readonly adapter: Adapter;
+  private readonly tokens: SlurmTokens;
+  private readonly timeoutMs: number;
+  private readonly retrySettleMs: number;
+  private readonly nodeCacheMs: number;
+  private readonly now: () => number;
+  private readonly closing = new AbortController();
+  private nodeCache: { at: number; nodes: SlurmNode[] } | undefined;
+
+  constructor(
+    private readonly center: CenterConfig,
+    options: SlurmExecutorOptions = {},
+  ) {
+    if (center.scheduler.kind !== 'slurm') throw new Error(`center ${center.id} is not a Slurm center`);
+    this.cfg = center.scheduler;
+    this.adapter = adapterFor(this.cfg.apiVersion);
+    this.tokens = new SlurmTokens(this.cfg);
+    this.timeoutMs = options.requestTimeoutMs ?? 15_000;
+    this.nodeCacheMs = options.nodeCacheMs ?? 300_000;
+    this.now = options.now ?? Date.now;
+    this.retrySettleMs = options.retrySettleMs ?? 5_000;
+  }
+
+  async submit(spec: JobSpec, attempt = 2): Promise<{ jobId: string }> {
+    // A first attempt cannot have a job yet (the engine stored the attempt before calling): skip the listing.
+    if (attempt > 1) {
+      const existing = await this.find(spec.taskId, spec.account);
+      if (existing) return { jobId: existing };
+      // The controller answers again; give a request it queued while frozen time to become the job.
+      await new Promise((r) => setTimeout(r, this.retrySettleMs));
+      const late = await this.find(spec.taskId, spec.account);
+      if (late) return { jobId: late };
+    }
+    const jobId = await this.adapter.submit(this.call, spec.account.name, await this.request(spec));
+    return { jobId };
+  }
+
+  async find(taskId: string, account: JobAccount): Promise<string | undefined> {
+    const mine = (j: SlurmJob) => j.name === jobName(taskId) || j.comment === jobComment(taskId);
+    // A live job by its tags in the controller (accounting stores the comment only at the end and may learn
+    // of a new job late), an ended one in accounting by its name.
+    const live = (await this.adapter.controllerJobs(this.call, account.name)).filter(mine);
+    if (live.length) return lowest(live);
+    const ended = (await this.adapter.accountingJobs(this.call, account.name, { cluster: this.cfg.cluster, names: [jobName(taskId)] })).filter(
+      (j) => mine(j) && (!j.cluster || j.cluster === this.cfg.cluster),
+    );
+    return ended.length ? lowest(ended) : undefined;
+  }
+
+  async cancel(job: JobRef): Promise<void> {
+    await this.adapter.cancel(this.call, job.account.name, job.jobId);
+  }
+
+  /**
+   * One controller call for every job (any pool account reads the whole list: v0.0.38 with PrivateData
+   * unset shows all jobs to every user — see docs/operations/slurm-center.md), then one accounting call for
+   * the jobs the controller no longer holds, asked as the first such job's account. A job matches only with
+   * its task's tags (a job id reused after a controller reset is not taken for ours); a job neither side
+   * knows is left out of the map.
+   */
+  async states(jobs: readonly JobRef[]): Promise<Map<string, JobStatus>> {
+    const out = new Map<string, JobStatus>();
+    if (!jobs.length) return out;
+    const now = this.now();
+    const tagged = (j: SlurmJob, ref: JobRef) => j.name === jobName(ref.taskId) || j.comment === jobComment(ref.taskId);
+    const live = new Map((await this.adapter.controllerJobs(this.call, jobs[0].account.name)).map((j) => [j.jobId, j]));
+    this.cancelStrays(jobs, live.values());
+    const missing: JobRef[] = [];
+    for (const ref of jobs) {
+      const j = live.get(ref.jobId);
+      const status = j && tagged(j, ref) ? slurmJobStatus(j, now) : undefined;
+      if (status) out.set(ref.jobId, status);
+      else missing.push(ref);
+    }
+    if (!missing.length) return out;
+    const ended = await this.adapter.accountingJobs(this.call, missing[0].account.name, { cluster: this.cfg.cluster, jobIds: missing.map((r) => r.jobId) });
+    for (const ref of missing) {
+      // The newest record of the id that carries the task's tags (a requeued job has several).
+      const j = ended.filter((e) => e.jobId === ref.jobId && tagged(e, ref)).sort((a, b) => (b.submitTime ?? 0) - (a.submitTime ?? 0))[0];
+      const status = j ? slurmJobStatus(j, now) : undefined;
+      if (status) out.set(ref.jobId, status);
+    }
+    return out;
+  }
+
+  /**
+   * A second live job carrying a followed task's tags is a stray: a submit that reached a frozen controller
+   * only after the retry had already found (or made) the task's job. Left alone it would run the work twice
+   * and hold cards nobody follows, so it is cancelled as its task's account. The task keeps following the job
+   * it recorded. Errors are left to the next poll, which sees the stray again.
+   */
+  private cancelStrays(followed: readonly JobRef[], live: Iterable<SlurmJob>): void {
+    const byTag = new Map<string, JobRef>();
+    for (const ref of followed) {
+      byTag.set(`n:${jobName(ref.taskId)}`, ref);
+      byTag.set(`c:${jobComment(ref.taskId)}`, ref);
+    }
+    for (const j of live) {
+      if (!STRAY_STATES.has(j.state)) continue;
+      const ref = byTag.get(`n:${j.name}`) ?? (j.comment ? byTag.get(`c:${j.comment}`) : undefined);
+      if (ref && ref.jobId !== j.jobId) void this.adapter.cancel(this.call, ref.account.name, j.jobId).catch(() => undefined);
+    }
+  }
+
+  /** Cards per card type from the nodes' gres and gres in use, queued jobs from the controller's list. */
+  async capacity(): Promise<CardCapacity[]> {
+    const account = `${this.center.accounts.prefix}${'1'.padStart(4, '0')}`;
+    const [nodes, jobs] = await Promise.all([this.adapter.nodes(this.call, account), this.adapter.controllerJobs(this.call, account)]);
+    this.nodeCache = { at: this.now(), nodes };
+    return this.center.cardTypes.map((ct) => {
+      const inPart = nodes.filter((n) => n.partitions.includes(ct.partition));
+      const cards = (list: SlurmNode['gres']) => list.filter((g) => gresMatches(ct, g.name, g.type)).reduce((s, g) => s + g.count, 0);
+      const queued = jobs.filter(
+        (j) => j.state === 'PENDING' && j.partition.split(',').includes(ct.partition) && (!ct.gres || j.gresPerNode.startsWith(`${ct.gres}:`) || j.gresPerNode === ct.gres),
+      ).length;
+      return {
+        cardTypeId: ct.id,
+        total: ct.gres ? inPart.reduce((s, n) => s + cards(n.gres), 0) : 0,
+        allocated: ct.gres ? inPart.reduce((s, n) => s + cards(n.gresUsed), 0) : 0,
+        queued,
+        nodesTotal: inPart.length,
+        nodesIdle: inPart.filter((n) => n.usable && (ct.gres ? cards(n.gresUsed) === 0 : n.state === 'idle')).length,
+      };
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closing.abort(new Error('Slurm executor closed'));
+  }
+
+  // ---- request building -------------------------------------------------------------------------------
+
+  /**
+   * Resources: partition and gres from the card type; cpus and memory from its `cpusPerCard` /
+   * `memoryGBPerCard` × cards per node, but never more than the partition's smallest usable node has (a
+   * request above that is refused by Slurm as "Requested node configuration is not available"; the test
+   * harness's nodes have CPUs=2 RealMemory=1000). CPU-only jobs take Slurm's defaults (DefMemPerCPU).
+   * `batch` scripts' `#SBATCH` lines set tasks, cpus per task, memory, constraint and qos (sbatch-options.ts).
+   */
+  async request(spec: JobSpec): Promise<SlurmJobRequest> {
+    const ct = spec.cardType;
+    const cards = spec.cardsPerNode;
+    const sb = spec.launch === 'batch' ? parseSbatchOptions(spec.script) : {};
+    let tasksPerNode: number | undefined = Math.max(1, spec.tasksPerNode ?? 1);
+    let tasks = spec.nodes * tasksPerNode;
+    if (sb.tasks || sb.tasksPerNode) {
+      tasksPerNode = sb.tasksPerNode;
+      tasks = sb.tasks ?? spec.nodes * sb.tasksPerNode!;
+    }
+    let cpusPerTask: number | undefined;
+    let memoryPerNodeMB: number | undefined;
+    if (cards > 0) {
+      const limits = await this.nodeLimits(ct.partition, spec.account.name);
+      const perNodeTasks = tasksPerNode ?? Math.ceil(tasks / spec.nodes);
+      if (ct.cpusPerCard > 0) {
+        const cpus = Math.min(ct.cpusPerCard * cards, limits?.cpus ?? Infinity);
+        cpusPerTask = Math.max(1, Math.floor(cpus / perNodeTasks));
+      }
+      if (ct.memoryGBPerCard > 0) memoryPerNodeMB = Math.min(Math.round(ct.memoryGBPerCard * 1024 * cards), limits?.memoryMB ?? Infinity);
+    }
+    if (sb.cpusPerTask) cpusPerTask = sb.cpusPerTask;
+    const memoryPerCpuMB = sb.memoryPerCpuMB;
+    if (sb.memoryPerNodeMB || sb.memoryPerCpuMB) memoryPerNodeMB = sb.memoryPerNodeMB;
+    return {
+      script: batchScript(spec, this.center.imageLauncher),
+      name: jobName(spec.taskId),
+      comment: jobComment(spec.taskId),
+      account: this.cfg.account,
+      partition: ct.partition,
+      gres: cards > 0 && ct.gres ? `${ct.gres}:${cards}` : undefined,
+      nodes: spec.nodes,
+      tasks,
+      tasksPerNode,
+      cpusPerTask,
+      memoryPerNodeMB,
+      memoryPerCpuMB,
+      constraints: sb.constraints,
+      qos: sb.qos,
+      exclusive: sb.exclusive,
+      timeLimitMinutes: Math.max(1, Math.ceil(spec.timeLimitMinutes)),
+      workDir: spec.workDir,
+      outputPath: spec.outputPath,
+      environment: {
+        PATH: BASE_PATH,
+        HOME: spec.account.home,
+        USER: spec.account.name,
+        LOGNAME: spec.account.name,
+        LANG: 'C.UTF-8',
+        ...spec.env,
+      },
+    };
+  }
+
+  private async nodeLimits(partition: string, account: string): Promise<NodeLimits | undefined> {
+    if (!this.nodeCache || this.now() - this.nodeCache.at > this.nodeCacheMs) {
+      this.nodeCache = { at: this.now(), nodes: await this.adapter.nodes(this.call, account) };
+    }
+    const inPart = this.nodeCache.nodes.filter((n) => n.partitions.includes(partition));
+    const usable = inPart.some((n) => n.usable) ? inPart.filter((n) => n.usable) : inPart;
+    if (!usable.length) return undefined;
+    return { cpus: Math.min(...usable.map((n) => n.cpus)), memoryMB: Math.min(...usable.map((n) => n.realMemoryMB)) };
+  }
+
+  // ---- transport --------------------------------------------------------------------------------------
+
+  /** One request to slurmrestd as `account`, with its token and a time limit; JSON both ways. */
+  private readonly call: SlurmCall = async (account, method, path, body) => {
+    const token = await this.tokens.token(account);
+    const url = `${this.cfg.restUrl}${path}`;
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method,
+        headers: {
+          'X-SLURM-USER-NAME': account,
+          'X-SLURM-USER-TOKEN': token,
+          Accept: 'application/json',
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.closing.signal]),
+      });
+    } catch (e) {
+      throw new Error(`slurmrestd ${method} ${path} (center ${this.center.id}): ${(e as Error).message}`, { cause: e });
+    }
+    const text = await res.text();
+    let reply: SlurmReply;
+    try {
+      reply = { status: res.status, body: text ? JSON.parse(text) : null };
+    } catch {
+      throw new Error(`slurmrestd ${method} ${path} (center ${this.center.id}): HTTP ${res.status} ${text.slice(0, 200)}`);
+    }
+    // A refused token reads as a generic failure (HTTP 500, error -1): the next call mints a new one.
+    if (res.status >= 400 && ((reply.body?.errors ?? []) as { error_number?: number }[]).some((e) => e.error_number === -1)) this.tokens.invalidate(account);
+    return reply;
+  };
+}
+
+function gresMatches(ct: CenterCardType, name: string, type: string): boolean {
+  if (!ct.gres) return false;
+  const [n, t] = ct.gres.split(':');
+  return n === name && (!t || t === type);
+}
+
+/** Controller states of a job that still waits or runs (a stray in one of these is cancelled). */
+const STRAY_STATES = new Set(['PENDING', 'CONFIGURING', 'RUNNING', 'SUSPENDED', 'REQUEUED', 'RESIZING']);
+
+function lowest(jobs: SlurmJob[]): string {
+  return jobs.map((j) => j.jobId).sort((a, b) => Number(a) - Number(b))[0];
+}

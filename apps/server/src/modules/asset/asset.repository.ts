@@ -1,0 +1,243 @@
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { AssetKind } from '@suanli/contracts';
+import type { Db } from '../../db/db';
+import type { AssetsTable, AssetVersionsTable } from '../../db/schema';
+import { isUniqueViolation } from '../../db/unique';
+
+export type AssetRow = Selectable<AssetsTable> & { owner_name: string };
+export type VersionRow = Selectable<AssetVersionsTable>;
+
+const likePattern = (s: string) => `%${s.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+
+/**
+ * The only SQL of datasets and models, their versions and shares. Reads of one asset are scoped by who may
+ * see it: the owner, a user it is shared with, or anyone when it is public (the service decides which).
+ */
+export class AssetRepository {
+  constructor(private readonly db: Db) {}
+
+  private base() {
+    return this.db
+      .selectFrom('assets')
+      .innerJoin('users', 'users.id', 'assets.owner_id')
+      .selectAll('assets')
+      .select('users.username as owner_name');
+  }
+
+  /** The asset when the caller may read it (owner, shared with them, or public); undefined otherwise. */
+  findReadable(kind: AssetKind, id: string, userId: string): Promise<AssetRow | undefined> {
+    return this.base()
+      .where('assets.id', '=', id)
+      .where('assets.kind', '=', kind)
+      .where((eb) =>
+        eb.or([
+          eb('assets.owner_id', '=', userId),
+          eb('assets.visibility', '=', 'public'),
+          eb.exists(eb.selectFrom('asset_shares').select('asset_shares.asset_id').whereRef('asset_shares.asset_id', '=', 'assets.id').where('asset_shares.user_id', '=', userId)),
+        ]),
+      )
+      .executeTakeFirst();
+  }
+
+  /** Any asset of the kind, whoever owns it (operator actions and the seed only). */
+  findAny(kind: AssetKind, id: string): Promise<AssetRow | undefined> {
+    return this.base().where('assets.id', '=', id).where('assets.kind', '=', kind).executeTakeFirst();
+  }
+
+  /** Assets whose owners asked for publication, oldest request first (at most 200). */
+  pendingPublication(kind: AssetKind): Promise<AssetRow[]> {
+    return this.base().where('assets.kind', '=', kind).where('assets.publish_state', '=', 'pending').orderBy('assets.update_time').limit(200).execute();
+  }
+
+  /** A page of the caller's own assets, or of those shared with them (newest change first). */
+  async page(kind: AssetKind, userId: string, scope: 'own' | 'shared' | 'public', q: { keyword?: string; tag?: string; offset: number; limit: number }) {
+    let query = this.base().where('assets.kind', '=', kind);
+    query =
+      scope === 'own'
+        ? query.where('assets.owner_id', '=', userId)
+        : scope === 'public'
+          ? query.where('assets.visibility', '=', 'public')
+          : query.where((eb) => eb.exists(eb.selectFrom('asset_shares').select('asset_shares.asset_id').whereRef('asset_shares.asset_id', '=', 'assets.id').where('asset_shares.user_id', '=', userId)));
+    if (q.keyword) {
+      const pattern = likePattern(q.keyword);
+      query = query.where((eb) =>
+        eb.or([sql<boolean>`lower(${eb.ref('assets.name')}) like ${pattern} escape '!'`, sql<boolean>`lower(${eb.ref('assets.description')}) like ${pattern} escape '!'`]),
+      );
+    }
+    // Tags are a JSON array of strings: `"tag"` with its quotes matches one element exactly.
+    if (q.tag) query = query.where('assets.tags', 'like', `%${JSON.stringify(q.tag).replace(/[!%_]/g, (c) => `!${c}`)}%`);
+    const total = await query
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n));
+    const list = await query.orderBy('assets.update_time', 'desc').orderBy('assets.id', 'desc').offset(q.offset).limit(q.limit).execute();
+    return { list, total };
+  }
+
+  findOwnedByName(ownerId: string, kind: AssetKind, name: string) {
+    return this.db.selectFrom('assets').select('id').where('owner_id', '=', ownerId).where('kind', '=', kind).where('name', '=', name).executeTakeFirst();
+  }
+
+  /** False when the owner already has an asset of this kind with this name (the unique index decides). */
+  async insert(row: Insertable<AssetsTable>): Promise<boolean> {
+    await this.db.insertInto('assets').values(row).onConflict((oc) => oc.columns(['owner_id', 'kind', 'name']).doNothing()).execute();
+    return (await this.db.selectFrom('assets').select('id').where('id', '=', row.id).executeTakeFirst()) !== undefined;
+  }
+
+  /** False on a name clash with another of the owner's assets. */
+  async update(ownerId: string, id: string, set: Updateable<AssetsTable>): Promise<boolean> {
+    try {
+      await this.db.updateTable('assets').set(set).where('id', '=', id).where('owner_id', '=', ownerId).execute();
+      return true;
+    } catch (e) {
+      if (isUniqueViolation(e)) return false;
+      throw e;
+    }
+  }
+
+  async remove(ownerId: string, id: string) {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('asset_shares').where('asset_id', '=', id).execute();
+      await trx.deleteFrom('asset_versions').where('asset_id', '=', id).execute();
+      await trx.deleteFrom('assets').where('id', '=', id).where('owner_id', '=', ownerId).execute();
+    });
+  }
+
+  countOfOwner(ownerId: string, kind: AssetKind) {
+    return this.db
+      .selectFrom('assets')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('owner_id', '=', ownerId)
+      .where('kind', '=', kind)
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n));
+  }
+
+  /** Ready versions of the user's own assets and of those shared with (or added by) them, newest first. */
+  mountable(kind: AssetKind, userId: string, subCenterId?: string) {
+    let q = this.db
+      .selectFrom('asset_versions')
+      .innerJoin('assets', 'assets.id', 'asset_versions.asset_id')
+      .innerJoin('users', 'users.id', 'assets.owner_id')
+      .select([
+        'assets.id as asset_id',
+        'assets.name as asset_name',
+        'assets.owner_id',
+        'users.username as owner_name',
+        'asset_versions.id as version_id',
+        'asset_versions.version',
+        'asset_versions.note',
+        'asset_versions.sub_center_id',
+        'asset_versions.size_bytes',
+      ])
+      .where('assets.kind', '=', kind)
+      .where('asset_versions.state', '=', 'ready')
+      .where((eb) =>
+        eb.or([
+          eb('assets.owner_id', '=', userId),
+          eb.exists(eb.selectFrom('asset_shares').select('asset_shares.asset_id').whereRef('asset_shares.asset_id', '=', 'assets.id').where('asset_shares.user_id', '=', userId)),
+        ]),
+      );
+    if (subCenterId) q = q.where('asset_versions.sub_center_id', '=', subCenterId);
+    return q.orderBy('assets.update_time', 'desc').orderBy('asset_versions.version', 'desc').limit(500).execute();
+  }
+
+  // ---- versions ---------------------------------------------------------------------------------------
+
+  versionsOf(assetIds: string[]): Promise<VersionRow[]> {
+    if (!assetIds.length) return Promise.resolve([]);
+    return this.db.selectFrom('asset_versions').selectAll().where('asset_id', 'in', assetIds).orderBy('version', 'desc').execute();
+  }
+
+  findVersion(assetId: string, versionId: string) {
+    return this.db.selectFrom('asset_versions').selectAll().where('asset_id', '=', assetId).where('id', '=', versionId).executeTakeFirst();
+  }
+
+  /**
+   * Adds the next version number (max + 1). Two concurrent adds may pick the same number: the unique index
+   * refuses the second, which retries.
+   */
+  async insertNextVersion(row: Omit<Insertable<AssetVersionsTable>, 'version'>): Promise<number> {
+    for (let attempt = 0; ; attempt++) {
+      const max = await this.db
+        .selectFrom('asset_versions')
+        .select((eb) => eb.fn.max('version').as('v'))
+        .where('asset_id', '=', row.asset_id)
+        .executeTakeFirst();
+      const version = Number(max?.v ?? 0) + 1;
+      try {
+        await this.db.insertInto('asset_versions').values({ ...row, version }).execute();
+        return version;
+      } catch (e) {
+        if (!isUniqueViolation(e) || attempt >= 5) throw e;
+      }
+    }
+  }
+
+  async settleVersion(id: string, set: Updateable<AssetVersionsTable>) {
+    await this.db.updateTable('asset_versions').set(set).where('id', '=', id).execute();
+  }
+
+  async removeVersion(assetId: string, versionId: string) {
+    await this.db.deleteFrom('asset_versions').where('asset_id', '=', assetId).where('id', '=', versionId).execute();
+  }
+
+  /** Versions left `creating` by a gateway that stopped mid-copy. */
+  unfinishedVersions() {
+    return this.db
+      .selectFrom('asset_versions')
+      .innerJoin('assets', 'assets.id', 'asset_versions.asset_id')
+      .select(['asset_versions.id', 'asset_versions.asset_id', 'asset_versions.sub_center_id'])
+      .where('asset_versions.state', '=', 'creating')
+      .execute();
+  }
+
+  async touch(id: string, at: number) {
+    await this.db.updateTable('assets').set({ update_time: at }).where('id', '=', id).execute();
+  }
+
+  // ---- shares -----------------------------------------------------------------------------------------
+
+  sharesOf(assetId: string) {
+    return this.db
+      .selectFrom('asset_shares')
+      .innerJoin('users', 'users.id', 'asset_shares.user_id')
+      .select(['asset_shares.user_id', 'users.username', 'users.nickname'])
+      .where('asset_shares.asset_id', '=', assetId)
+      .orderBy('asset_shares.create_time')
+      .execute();
+  }
+
+  /** Users by name, ignoring ASCII case (as logins do). */
+  usersNamed(usernames: string[]) {
+    const lowered = [...new Set(usernames.map((u) => u.replace(/[A-Z]/g, (c) => c.toLowerCase())))];
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'username'])
+      .where((eb) => eb(sql<string>`lower(${eb.ref('username')})`, 'in', lowered))
+      .execute();
+  }
+
+  async addShares(assetId: string, userIds: string[], at: number) {
+    if (!userIds.length) return;
+    await this.db
+      .insertInto('asset_shares')
+      .values(userIds.map((user_id) => ({ asset_id: assetId, user_id, create_time: at })))
+      .onConflict((oc) => oc.columns(['asset_id', 'user_id']).doNothing())
+      .execute();
+  }
+
+  async removeShare(assetId: string, userId: string) {
+    await this.db.deleteFrom('asset_shares').where('asset_id', '=', assetId).where('user_id', '=', userId).execute();
+  }
+
+  countShares(assetId: string) {
+    return this.db
+      .selectFrom('asset_shares')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('asset_id', '=', assetId)
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n));
+  }
+}

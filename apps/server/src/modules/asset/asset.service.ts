@@ -1,0 +1,508 @@
+import {
+  ASSET_SHARES_MAX,
+  ASSET_VERSIONS_MAX,
+  ErrorCode,
+  WS_ASSET_VERSION_CHANGED,
+  type Asset,
+  type AssetCreate,
+  type AssetDetail,
+  type AssetFileEntry,
+  type AssetKind,
+  type AssetPage,
+  type AssetPageQuery,
+  type AssetReadme,
+  type AssetUpdate,
+  type AssetVersion,
+  type AssetVersionCreate,
+  type ModelFromTask,
+  type Task,
+  type MountableVersion,
+  type TaskMount,
+} from '@suanli/contracts';
+import type { CenterConfig } from '../../centers/centers';
+import type { Notify } from '../../context';
+import { AppError, forbidden, invalid, notFound } from '../../errors';
+import { toFileUser } from '../../file-service/identity';
+import { newId } from '../../lib/id';
+import type { EventBus } from '../../realtime/bus';
+import type { Principal } from '../auth/session.service';
+import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
+import type { AssetRepository, AssetRow, VersionRow } from './asset.repository';
+import type { AssetStore } from './asset-store';
+
+/** Assets per user and kind. */
+const ASSETS_PER_USER = 200;
+const KIND_LABEL: Record<AssetKind, string> = { dataset: '数据集', model: '模型' };
+/** Progress pushes while a version copies: at most one per this many ms per version. */
+const PROGRESS_EVERY_MS = 500;
+
+/** What the asset module needs of the task engine: the caller's training task, and whether anything mounts an id. */
+export interface TaskLink {
+  /** A training task of the caller's (1205 when it is not theirs). */
+  get(p: Principal, taskId: string): Promise<Task>;
+  /** Whether an unfinished task mounts the asset (or this version of it). */
+  mountsInUse(assetId: string, versionId?: string): Promise<boolean>;
+}
+
+/** Who may do what with one asset: owners everything; shared users and everyone (public) read and mount. */
+type Access = { row: AssetRow; owner: boolean };
+
+/**
+ * Datasets and models (ADR 0008). One service per kind; the rules are the same. Ownership is checked on the
+ * first lines of every call: an asset the caller may not read is "not found" (never revealed), one they may
+ * read but do not own refuses changes with 2307.
+ */
+export class AssetService {
+  /** Copies in flight (versionId → bytes copied), for progress and for `idle()`. */
+  private readonly copying = new Map<string, { copied: number; done: Promise<void> }>();
+
+  constructor(
+    readonly kind: AssetKind,
+    private readonly repo: AssetRepository,
+    private readonly store: AssetStore,
+    private readonly clusterAccounts: ClusterAccountService,
+    private readonly centers: CenterConfig[],
+    private readonly clock: () => number,
+    private readonly notify: Notify,
+    private readonly bus: EventBus,
+    private readonly tasks: TaskLink,
+    private readonly isOperator: (userId: string) => Promise<boolean>,
+  ) {}
+
+  // ---- reads ------------------------------------------------------------------------------------------
+
+  async page(p: Principal, q: AssetPageQuery): Promise<AssetPage> {
+    const { list, total } = await this.repo.page(this.kind, p.userId, q.scope, {
+      keyword: q.keyword?.trim() || undefined,
+      tag: q.tag,
+      offset: (q.pageNum - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
+    const versions = await this.repo.versionsOf(list.map((r) => r.id));
+    return { list: list.map((r) => this.toAsset(r, p.userId, versions)), total, pageNum: q.pageNum, pageSize: q.pageSize };
+  }
+
+  async detail(p: Principal, id: string): Promise<AssetDetail> {
+    const { row, owner } = await this.readable(p, id);
+    return this.toDetail(row, p.userId, owner);
+  }
+
+  /** What the task form offers under 数据集 / 模型 (on one center when given). */
+  async mountable(p: Principal, subCenterId?: string): Promise<MountableVersion[]> {
+    const rows = await this.repo.mountable(this.kind, p.userId, subCenterId);
+    return rows.map((r) => ({
+      assetId: r.asset_id,
+      assetName: r.asset_name,
+      ownerName: r.owner_name,
+      mine: r.owner_id === p.userId,
+      versionId: r.version_id,
+      version: Number(r.version),
+      note: r.note,
+      subCenterId: r.sub_center_id,
+      sizeBytes: Number(r.size_bytes),
+    }));
+  }
+
+  async files(p: Principal, id: string, versionId: string, path: string): Promise<AssetFileEntry[]> {
+    const { center, version } = await this.readyVersion(p, id, versionId);
+    return this.store.list(center, id, version.id, path);
+  }
+
+  async readme(p: Principal, id: string, versionId: string): Promise<AssetReadme> {
+    const { center, version } = await this.readyVersion(p, id, versionId);
+    return this.store.readme(center, id, version.id);
+  }
+
+  /** A file of a version for download; the caller streams it and closes the handle. */
+  async openFile(p: Principal, id: string, versionId: string, path: string) {
+    const { center, version } = await this.readyVersion(p, id, versionId);
+    return this.store.openFile(center, id, version.id, path);
+  }
+
+  // ---- changes (owner only) ---------------------------------------------------------------------------
+
+  async create(p: Principal, body: AssetCreate): Promise<AssetDetail> {
+    const name = this.checkName(body.name);
+    if ((await this.repo.countOfOwner(p.userId, this.kind)) >= ASSETS_PER_USER) throw new AppError(ErrorCode.ASSET_LIMIT, `${KIND_LABEL[this.kind]}数量已达上限（${ASSETS_PER_USER}）`);
+    // The source is checked before anything is stored: a bad folder leaves no empty asset behind.
+    const source = body.source ? await this.checkSource(p, body.source.subCenterId, body.source.path, 'source.path') : undefined;
+    const now = this.clock();
+    const id = newId(now);
+    const stored = await this.repo.insert({
+      id,
+      kind: this.kind,
+      owner_id: p.userId,
+      name,
+      description: body.description?.trim() ?? '',
+      tags: JSON.stringify(cleanTags(body.tags)),
+      license: body.license?.trim() ?? '',
+      visibility: 'private',
+      publish_state: 'none',
+      framework: this.kind === 'model' ? (body.framework?.trim() ?? '') : '',
+      format: this.kind === 'model' ? (body.format?.trim() ?? '') : '',
+      metrics: JSON.stringify(this.kind === 'model' ? (body.metrics ?? {}) : {}),
+      create_time: now,
+      update_time: now,
+    });
+    if (!stored) throw new AppError(ErrorCode.ASSET_NAME_TAKEN, `已有同名的${KIND_LABEL[this.kind]}：${name}`);
+    if (source && body.source) await this.startVersion(p, id, source.center, source.segs, body.source.note ?? '', null);
+    return this.detail(p, id);
+  }
+
+  async update(p: Principal, id: string, body: AssetUpdate): Promise<AssetDetail> {
+    const { row } = await this.owned(p, id);
+    const set: Parameters<AssetRepository['update']>[2] = { update_time: this.clock() };
+    if (body.name !== undefined) set.name = this.checkName(body.name);
+    if (body.description !== undefined) set.description = body.description.trim();
+    if (body.tags !== undefined) set.tags = JSON.stringify(cleanTags(body.tags));
+    if (body.license !== undefined) set.license = body.license.trim();
+    if (this.kind === 'model') {
+      if (body.framework !== undefined) set.framework = body.framework.trim();
+      if (body.format !== undefined) set.format = body.format.trim();
+      if (body.metrics !== undefined) set.metrics = JSON.stringify(body.metrics);
+    }
+    if (!(await this.repo.update(p.userId, row.id, set))) throw new AppError(ErrorCode.ASSET_NAME_TAKEN, `已有同名的${KIND_LABEL[this.kind]}：${set.name}`);
+    return this.detail(p, id);
+  }
+
+  async remove(p: Principal, id: string): Promise<null> {
+    const { row } = await this.owned(p, id);
+    const versions = await this.repo.versionsOf([row.id]);
+    if (versions.some((v) => this.copying.has(v.id))) throw new AppError(ErrorCode.ASSET_VERSION_NOT_READY, '有版本正在创建，请等待完成后再删除');
+    if (await this.tasks.mountsInUse(row.id)) throw new AppError(ErrorCode.ASSET_IN_USE);
+    await this.repo.remove(p.userId, row.id);
+    for (const c of new Set(versions.map((v) => v.sub_center_id))) {
+      const center = this.centers.find((x) => x.id === c);
+      if (center) await this.store.removeAsset(center, row.id);
+    }
+    return null;
+  }
+
+  /** Starts a new version from a folder of the caller's home; it is `creating` until the copy ends. */
+  async addVersion(p: Principal, id: string, body: AssetVersionCreate): Promise<AssetVersion> {
+    const { row } = await this.owned(p, id);
+    if ((await this.repo.versionsOf([row.id])).length >= ASSET_VERSIONS_MAX) throw new AppError(ErrorCode.ASSET_LIMIT, `版本数量已达上限（${ASSET_VERSIONS_MAX}）`);
+    const { center, segs } = await this.checkSource(p, body.subCenterId, body.path, 'path');
+    const versionId = await this.startVersion(p, row.id, center, segs, body.note ?? '', null);
+    const v = await this.repo.findVersion(row.id, versionId);
+    return this.toVersion(v!, row);
+  }
+
+  /**
+   * 登记为模型 (models only): the output folder of a training task that ran to success becomes a version —
+   * of a new model, or of one of the caller's models — that links back to the task.
+   */
+  async registerFromTask(p: Principal, body: ModelFromTask): Promise<AssetDetail> {
+    if (this.kind !== 'model') throw notFound();
+    const task = await this.tasks.get(p, body.taskId);
+    if (task.state !== 'SUCCEEDED') throw new AppError(ErrorCode.ASSET_TASK_NOT_FINISHED);
+    const { center, segs } = await this.checkSource(p, task.subCenterId, body.path ?? task.workDir, 'path');
+    let id = body.modelId;
+    if (id) {
+      await this.owned(p, id);
+    } else {
+      const created = await this.create(p, { name: body.name ?? task.name, framework: body.framework, description: `由训练任务「${task.name}」的输出登记` });
+      id = created.id;
+    }
+    await this.startVersion(p, id, center, segs, body.note ?? `训练任务 ${task.name}`, task.id);
+    return this.detail(p, id);
+  }
+
+  async removeVersion(p: Principal, id: string, versionId: string): Promise<null> {
+    const { row } = await this.owned(p, id);
+    const v = await this.repo.findVersion(row.id, versionId);
+    if (!v) throw notFound('版本');
+    if (this.copying.has(v.id)) throw new AppError(ErrorCode.ASSET_VERSION_NOT_READY, '该版本正在创建，请等待完成后再删除');
+    if (await this.tasks.mountsInUse(row.id, v.id)) throw new AppError(ErrorCode.ASSET_IN_USE);
+    await this.repo.removeVersion(row.id, v.id);
+    const center = this.centers.find((c) => c.id === v.sub_center_id);
+    if (center) await this.store.removeVersion(center, row.id, v.id);
+    await this.repo.touch(row.id, this.clock());
+    return null;
+  }
+
+  async share(p: Principal, id: string, usernames: string[]): Promise<AssetDetail> {
+    const { row } = await this.owned(p, id);
+    const users = await this.repo.usersNamed(usernames);
+    const found = new Set(users.map((u) => u.username.toLowerCase()));
+    const missing = usernames.filter((u) => !found.has(u.toLowerCase()));
+    if (missing.length) throw new AppError(ErrorCode.ASSET_SHARE_USER_UNKNOWN, `共享的用户不存在：${missing.join('、')}`);
+    const others = users.filter((u) => u.id !== p.userId);
+    if (!others.length) throw invalid('usernames', '不能共享给自己');
+    if ((await this.repo.countShares(row.id)) + others.length > ASSET_SHARES_MAX) throw new AppError(ErrorCode.ASSET_LIMIT, `共享人数已达上限（${ASSET_SHARES_MAX}）`);
+    await this.repo.addShares(row.id, others.map((u) => u.id), this.clock());
+    await this.syncVisibility(row);
+    for (const u of others) {
+      await this.notify(u.id, {
+        type: 'system',
+        title: `${row.owner_name} 向你共享了${KIND_LABEL[this.kind]}`,
+        content: `${KIND_LABEL[this.kind]}「${row.name}」已共享给你（只读），可在「共享${KIND_LABEL[this.kind]}」中查看和用于训练。`,
+        businessType: this.kind,
+        businessId: row.id,
+      });
+    }
+    return this.detail(p, id);
+  }
+
+  async unshare(p: Principal, id: string, userId: string): Promise<AssetDetail> {
+    const { row } = await this.owned(p, id);
+    await this.repo.removeShare(row.id, userId);
+    await this.syncVisibility(row);
+    return this.detail(p, id);
+  }
+
+  /** Asks for publication in the public hall (an operator approves; wave 2 of the operator console). */
+  async requestPublish(p: Principal, id: string): Promise<AssetDetail> {
+    const { row } = await this.owned(p, id);
+    const versions = await this.repo.versionsOf([row.id]);
+    if (!versions.some((v) => v.state === 'ready')) throw new AppError(ErrorCode.ASSET_VERSION_NOT_READY, '至少需要一个已就绪的版本才能申请公开');
+    if (row.publish_state === 'none') await this.repo.update(p.userId, row.id, { publish_state: 'pending', update_time: this.clock() });
+    return this.detail(p, id);
+  }
+
+  /**
+   * 添加到我的 from the public hall: the asset joins the caller's 共享 list (a share row; it stays the
+   * owner's and public). Adding one's own or a non-public asset is refused.
+   */
+  async addToMine(p: Principal, id: string): Promise<AssetDetail> {
+    const { row, owner } = await this.readable(p, id);
+    if (owner) throw invalid('id', `这是你自己的${KIND_LABEL[this.kind]}`);
+    if (row.visibility !== 'public') throw notFound(KIND_LABEL[this.kind]);
+    await this.repo.addShares(row.id, [p.userId], this.clock());
+    return this.detail(p, id);
+  }
+
+  /** Whether the user owns an asset of this kind with this name (the seed's idempotence). */
+  async ownsNamed(userId: string, name: string): Promise<boolean> {
+    return (await this.repo.findOwnedByName(userId, this.kind, name)) !== undefined;
+  }
+
+  /**
+   * An operator's decision on a publication request: approved → public in the hall, rejected → back to
+   * private (the owner may ask again). The owner is told either way. Non-operators get 1020.
+   */
+  async review(p: Principal, id: string, approve: boolean, reason: string): Promise<AssetDetail> {
+    if (!(await this.isOperator(p.userId))) throw forbidden();
+    const row = await this.repo.findAny(this.kind, id);
+    if (!row || row.publish_state !== 'pending') throw notFound(`待审核的${KIND_LABEL[this.kind]}`);
+    if (approve) await this.approvePublish(id);
+    else await this.repo.update(row.owner_id, row.id, { publish_state: 'none', update_time: this.clock() });
+    await this.notify(row.owner_id, {
+      type: 'system',
+      title: approve ? `${KIND_LABEL[this.kind]}已公开` : `${KIND_LABEL[this.kind]}的公开申请未通过`,
+      content: approve ? `「${row.name}」已发布到公共资源大厅，所有用户都可查看和使用。` : `「${row.name}」的公开申请未通过${reason.trim() ? `：${reason.trim()}` : ''}。`,
+      businessType: this.kind,
+      businessId: row.id,
+    });
+    return this.toDetail((await this.repo.findAny(this.kind, id))!, p.userId, false);
+  }
+
+  /** Publication requests waiting for an operator (operators only). */
+  async pending(p: Principal): Promise<Asset[]> {
+    if (!(await this.isOperator(p.userId))) throw forbidden();
+    const rows = await this.repo.pendingPublication(this.kind);
+    const versions = await this.repo.versionsOf(rows.map((r) => r.id));
+    return rows.map((r) => this.toAsset(r, p.userId, versions));
+  }
+
+  /** Makes an asset public (an operator's approval; the demo seed publishes the platform's assets with it). */
+  async approvePublish(id: string): Promise<void> {
+    const row = await this.repo.findAny(this.kind, id);
+    if (!row) throw notFound(KIND_LABEL[this.kind]);
+    await this.repo.update(row.owner_id, row.id, { visibility: 'public', publish_state: 'published', update_time: this.clock() });
+  }
+
+  /**
+   * A version the caller may read, ready, on `centerId`, as the task will see it (`env` numbered by the
+   * caller in the order of the form). The asset and version ids are what later deletes look for.
+   */
+  async mount(p: Principal, assetId: string, versionId: string, centerId: string, env: string): Promise<TaskMount> {
+    const { row, version, center } = await this.readyVersion(p, assetId, versionId);
+    if (center.id !== centerId) {
+      const where = this.centers.find((c) => c.id === centerId)?.name ?? centerId;
+      throw new AppError(ErrorCode.ASSET_OTHER_CENTER, `${KIND_LABEL[this.kind]}「${row.name}」v${version.version} 位于${center.name}，任务在${where}：请选择同一分中心（跨中心同步尚未提供）`);
+    }
+    return { kind: this.kind, assetId: row.id, versionId: version.id, name: row.name, version: Number(version.version), env, path: this.store.dirOf(center, row.id, version.id) };
+  }
+
+  // ---- lifecycle --------------------------------------------------------------------------------------
+
+  /** Versions a stopped gateway left `creating` are failed (their partial copy removed): the user retries. */
+  async recover(): Promise<void> {
+    for (const v of await this.repo.unfinishedVersions()) {
+      const center = this.centers.find((c) => c.id === v.sub_center_id);
+      if (center) await this.store.removeVersion(center, v.asset_id, v.id);
+      await this.repo.settleVersion(v.id, { state: 'failed', reason: '服务重启，复制中断，请重新创建该版本' });
+    }
+  }
+
+  /** Resolves when no copy is running (tests; close). */
+  async idle(): Promise<void> {
+    while (this.copying.size) await Promise.all([...this.copying.values()].map((c) => c.done));
+  }
+
+  // ---- internals --------------------------------------------------------------------------------------
+
+  private async readable(p: Principal, id: string): Promise<Access> {
+    const row = await this.repo.findReadable(this.kind, id, p.userId);
+    if (!row) throw notFound(KIND_LABEL[this.kind]);
+    return { row, owner: row.owner_id === p.userId };
+  }
+
+  private async owned(p: Principal, id: string): Promise<Access> {
+    const a = await this.readable(p, id);
+    if (!a.owner) throw new AppError(ErrorCode.ASSET_READONLY, `只有所有者可以修改或删除该${KIND_LABEL[this.kind]}`);
+    return a;
+  }
+
+  private async readyVersion(p: Principal, id: string, versionId: string) {
+    const { row } = await this.readable(p, id);
+    const version = await this.repo.findVersion(row.id, versionId);
+    if (!version) throw notFound('版本');
+    if (version.state !== 'ready') throw new AppError(ErrorCode.ASSET_VERSION_NOT_READY);
+    const center = this.centers.find((c) => c.id === version.sub_center_id);
+    if (!center) throw notFound('算力分中心');
+    return { row, version, center };
+  }
+
+  private checkName(raw: string) {
+    const name = raw.trim().normalize('NFC');
+    if (!name) throw invalid('name', '名称不能为空');
+    // Names become folder names under /mnt in tasks: no slashes, no control characters, no leading dot.
+    if (/[/\\\p{Cc}\p{Cf}]/u.test(name) || name.startsWith('.')) throw invalid('name', '名称不能含有斜杠、控制字符，也不能以点开头');
+    return name;
+  }
+
+  private async checkSource(p: Principal, subCenterId: string, userPath: string, field: string) {
+    const center = this.centers.find((c) => c.id === subCenterId);
+    if (!center) throw invalid(field === 'path' ? 'subCenterId' : 'source.subCenterId', '算力分中心不存在');
+    const account = await this.clusterAccounts.ensure(p.userId, center.id);
+    const segs = await this.store.checkSource(center, toFileUser(center, account), userPath, field);
+    return { center, segs, account };
+  }
+
+  private async startVersion(p: Principal, assetId: string, center: CenterConfig, segs: string[], note: string, sourceTaskId: string | null) {
+    const versionId = newId(this.clock());
+    const account = await this.clusterAccounts.ensure(p.userId, center.id);
+    await this.repo.insertNextVersion({
+      id: versionId,
+      asset_id: assetId,
+      sub_center_id: center.id,
+      source_path: `/${segs.join('/')}`,
+      state: 'creating',
+      reason: '',
+      size_bytes: 0,
+      file_count: 0,
+      digest: '',
+      note: note.trim(),
+      source_task_id: sourceTaskId,
+      create_time: this.clock(),
+    });
+    await this.repo.touch(assetId, this.clock());
+    const entry = { copied: 0, done: Promise.resolve() };
+    let lastPush = 0;
+    const push = (state: AssetVersion['state'], reason = '') =>
+      this.bus.publish(p.userId, { businessType: WS_ASSET_VERSION_CHANGED, data: { kind: this.kind, assetId, versionId, state, reason, copiedBytes: entry.copied } });
+    entry.done = this.store
+      .snapshot(center, toFileUser(center, account), segs, assetId, versionId, (copied) => {
+        entry.copied = copied;
+        const now = Date.now();
+        if (now - lastPush >= PROGRESS_EVERY_MS) {
+          lastPush = now;
+          void push('creating');
+        }
+      })
+      .then(
+        async (s) => {
+          await this.repo.settleVersion(versionId, { state: 'ready', size_bytes: s.sizeBytes, file_count: s.fileCount, digest: s.digest });
+          await this.repo.touch(assetId, this.clock());
+          await push('ready');
+        },
+        async (e: unknown) => {
+          const reason = e instanceof AppError ? e.message : '复制失败，请稍后重试';
+          await this.repo.settleVersion(versionId, { state: 'failed', reason });
+          await push('failed', reason);
+        },
+      )
+      .finally(() => this.copying.delete(versionId));
+    this.copying.set(versionId, entry);
+    return versionId;
+  }
+
+  private async syncVisibility(row: AssetRow) {
+    const visibility = row.publish_state === 'published' ? 'public' : (await this.repo.countShares(row.id)) > 0 ? 'shared' : 'private';
+    await this.repo.update(row.owner_id, row.id, { visibility, update_time: this.clock() });
+  }
+
+  private toVersion(v: VersionRow, asset: Pick<AssetRow, 'name'>): AssetVersion {
+    return {
+      id: v.id,
+      version: Number(v.version),
+      subCenterId: v.sub_center_id,
+      subCenterName: this.centers.find((c) => c.id === v.sub_center_id)?.name ?? v.sub_center_id,
+      sourcePath: v.source_path,
+      state: v.state === 'ready' || v.state === 'failed' ? v.state : 'creating',
+      reason: v.reason,
+      sizeBytes: Number(v.size_bytes),
+      fileCount: Number(v.file_count),
+      copiedBytes: v.state === 'ready' ? Number(v.size_bytes) : (this.copying.get(v.id)?.copied ?? 0),
+      digest: v.digest,
+      note: v.note,
+      sourceTaskId: v.source_task_id,
+      mountPath: mountPathOf(this.kind, asset.name, Number(v.version)),
+      createTime: Number(v.create_time),
+    };
+  }
+
+  private toAsset(r: AssetRow, userId: string, versions: VersionRow[]): Asset {
+    const mine = versions.filter((v) => v.asset_id === r.id);
+    const latest = mine.find((v) => v.state === 'ready');
+    return {
+      id: r.id,
+      kind: this.kind,
+      name: r.name,
+      description: r.description,
+      tags: parseJson<string[]>(r.tags, []),
+      license: r.license,
+      visibility: r.visibility === 'shared' || r.visibility === 'public' ? r.visibility : 'private',
+      publishState: r.publish_state === 'pending' || r.publish_state === 'published' ? r.publish_state : 'none',
+      ownerId: r.owner_id,
+      ownerName: r.owner_name,
+      mine: r.owner_id === userId,
+      framework: r.framework,
+      format: r.format,
+      metrics: parseJson<Record<string, number>>(r.metrics, {}),
+      versionCount: mine.length,
+      latestSizeBytes: latest ? Number(latest.size_bytes) : 0,
+      createTime: Number(r.create_time),
+      updateTime: Number(r.update_time),
+    };
+  }
+
+  private async toDetail(row: AssetRow, userId: string, owner: boolean): Promise<AssetDetail> {
+    const versions = await this.repo.versionsOf([row.id]);
+    const shares = owner ? await this.repo.sharesOf(row.id) : [];
+    return {
+      ...this.toAsset(row, userId, versions),
+      versions: versions.map((v) => this.toVersion(v, row)),
+      shares: shares.map((s) => ({ userId: s.user_id, username: s.username, nickname: s.nickname ?? '' })),
+    };
+  }
+}
+
+/** Where a task sees a mounted version (read-only). */
+export function mountPathOf(kind: AssetKind, name: string, version: number) {
+  return `/mnt/${kind}s/${name}/v${version}`;
+}
+
+function cleanTags(tags: string[] | undefined) {
+  return [...new Set((tags ?? []).map((t) => t.trim()).filter(Boolean))];
+}
+
+function parseJson<T>(text: string, fallback: T): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}

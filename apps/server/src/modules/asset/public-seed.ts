@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AssetCreate, AssetKind } from '@suanli/contracts';
+import type { CenterConfig } from '../../centers/centers';
+import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
+import type { AssetService } from './asset.service';
+
+/** The platform's own account, which owns the public hall's seed assets. */
+export const PLATFORM_ACCOUNT = { username: 'platform', nickname: '算力平台' } as const;
+
+interface SeedEntry extends Omit<AssetCreate, 'source'> {
+  dir: string;
+  kind: AssetKind;
+}
+
+/**
+ * The public hall's seed (`public-assets/` beside the centers file, listed in its `index.json`): each entry's
+ * folder is copied into the platform account's home on the first online center, made a v1 and published.
+ * Idempotent: an entry whose name the platform account already has is left alone.
+ */
+export async function seedPublicAssets(deps: {
+  dir: string;
+  centers: CenterConfig[];
+  clusterAccounts: ClusterAccountService;
+  services: Record<AssetKind, AssetService>;
+  /** The platform account's user id, created when missing. */
+  platformUser: () => Promise<string>;
+}): Promise<number> {
+  const indexFile = path.join(deps.dir, 'index.json');
+  if (!fs.existsSync(indexFile)) return 0;
+  const entries = JSON.parse(fs.readFileSync(indexFile, 'utf8')) as SeedEntry[];
+  const center = deps.centers.find((c) => c.status === 'online');
+  if (!center || !entries.length) return 0;
+  const userId = await deps.platformUser();
+  const p = { userId, sessionId: 'seed' };
+  const account = await deps.clusterAccounts.ensure(userId, center.id);
+  let made = 0;
+  for (const { dir, kind, ...meta } of entries) {
+    const service = deps.services[kind];
+    if (await service.ownsNamed(userId, meta.name)) continue;
+    const target = path.join(account.homeDir, 'public-assets', dir);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.cpSync(path.join(deps.dir, dir), target, { recursive: true });
+    const created = await service.create(p, { ...meta, source: { subCenterId: center.id, path: `/public-assets/${dir}`, note: '平台发布' } });
+    await service.idle();
+    await service.approvePublish(created.id);
+    made++;
+  }
+  return made;
+}
+
+/** A password nobody knows: the platform account is not for signing in. */
+export const unusablePassword = () => `${randomBytes(18).toString('base64url')}Aa1!`;

@@ -1,0 +1,20 @@
+import path from 'node:path';
+import type { AppContext } from '../../context';
+import type { TaskService } from '../task/task.service';
+import { Placer } from '../training/placement';
+import { loadPlatformTemplates } from './platform-templates';
+import { SlurmTemplateRepository } from './slurm-template.repository';
+import { SlurmTemplateService } from './slurm-template.service';
+import { slurmRoutes } from './slurm.routes';
+import { SlurmService } from './slurm.service';
+
+/**
+ * 科学计算 (routes under SLURM_BASE) on the shared task engine. Platform templates are the YAML files of
+ * `slurm-templates/` beside the centers file (`config/slurm-templates/`), read once here.
+ */
+export function createSlurmModule(deps: Pick<AppContext, 'db' | 'clock' | 'config'>, tasks: TaskService) {
+  const platform = loadPlatformTemplates(path.join(path.dirname(deps.config.centersFile), 'slurm-templates'));
+  const templates = new SlurmTemplateService(new SlurmTemplateRepository(deps.db), platform, tasks, deps.clock);
+  const service = new SlurmService(tasks, templates, new Placer(tasks));
+  return { service, templates, routes: slurmRoutes(service, templates, tasks) };
+}

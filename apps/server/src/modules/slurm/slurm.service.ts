@@ -1,0 +1,72 @@
+import { AUTO_PLACEMENT, type SlurmTaskCreate, type Task } from '@suanli/contracts';
+import { invalid } from '../../errors';
+import type { Principal } from '../auth/session.service';
+import { checkTaskInput, type TaskService } from '../task/task.service';
+import type { Placer } from '../training/placement';
+import type { SlurmTemplateService } from './slurm-template.service';
+import { checkScript, renderTemplate } from './template-render';
+
+/**
+ * 科学计算 › 任务管理: a Slurm task from a template (its script rendered with the user's values) or from a
+ * custom sbatch script, then the shared task engine (kind `slurm`: the script runs as the batch script).
+ */
+export class SlurmService {
+  constructor(
+    private readonly tasks: TaskService,
+    private readonly templates: SlurmTemplateService,
+    private readonly placer: Placer,
+  ) {}
+
+  async create(p: Principal, body: SlurmTaskCreate): Promise<Task> {
+    const name = body.name.trim();
+    if (!name) throw invalid('name', '任务名称不能为空');
+    checkTaskInput(body);
+    let template;
+    if (body.type === 'template') {
+      if (!body.templateId) throw invalid('templateId', '请选择任务模板');
+      template = await this.templates.get(p, body.templateId);
+    } else {
+      if (!body.script?.trim()) throw invalid('script', '请填写 sbatch 脚本');
+      checkScript(body.script, 'script');
+    }
+
+    let subCenterId = body.subCenterId;
+    let placementReason = '';
+    if (subCenterId === AUTO_PLACEMENT) {
+      const placed = await this.placer.place(p, { cardTypeId: body.cardTypeId, cardNum: body.cardNum, nodeNum: body.nodeNum, workDir: body.workDir });
+      subCenterId = placed.subCenterId;
+      placementReason = placed.reason;
+    }
+    this.tasks.center(subCenterId);
+
+    let script = body.script ?? '';
+    let params: Record<string, string | number> | null = null;
+    if (template) {
+      const rendered = renderTemplate(template.script, template.params, body.params ?? {}, await this.tasks.jobHome(p, subCenterId));
+      script = rendered.script;
+      params = rendered.values;
+    }
+    return this.tasks.create(p, {
+      kind: 'slurm',
+      type: body.type,
+      name,
+      subCenterId,
+      placementReason,
+      cardTypeId: body.cardTypeId,
+      cardNum: body.cardNum,
+      nodeNum: body.nodeNum,
+      imageId: '',
+      command: script,
+      workDir: body.workDir,
+      env: body.env,
+      maxDurationMinutes: body.maxDurationMinutes,
+      templateId: template?.id ?? null,
+      params,
+    });
+  }
+
+  /** The same script and resources again, on the same center, as a new task. */
+  async resubmit(p: Principal, id: string): Promise<Task> {
+    return this.tasks.create(p, await this.tasks.parameters(p, 'slurm', id));
+  }
+}

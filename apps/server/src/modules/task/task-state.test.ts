@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { nextState } from './task-state';
+
+describe('nextState (job_states)', () => {
+  it('follows the scheduler through the life of a job', () => {
+    expect(nextState('SUBMITTING', { jobId: '1', phase: 'QUEUED', reason: 'Resources' })).toEqual({ state: 'QUEUED', reason: '资源不足，等待空闲算力' });
+    expect(nextState('QUEUED', { jobId: '1', phase: 'RUNNING' })).toEqual({ state: 'RUNNING', reason: '' });
+    expect(nextState('RUNNING', { jobId: '1', phase: 'SUCCEEDED', exitCode: 0 })).toEqual({ state: 'SUCCEEDED', reason: '' });
+  });
+
+  it('keeps the failure cause: exit code, 超时, out of memory', () => {
+    expect(nextState('RUNNING', { jobId: '1', phase: 'FAILED', reason: 'NonZeroExitCode', exitCode: 3 })).toEqual({ state: 'FAILED', reason: '退出码 3' });
+    expect(nextState('RUNNING', { jobId: '1', phase: 'FAILED', reason: 'TimeLimit' })?.reason).toBe('超时');
+    expect(nextState('RUNNING', { jobId: '1', phase: 'FAILED', reason: 'OutOfMemory' })?.reason).toBe('内存不足');
+    expect(nextState('RUNNING', { jobId: '1', phase: 'FAILED', reason: 'Weird' })?.reason).toBe('调度系统原因：Weird');
+  });
+
+  it('never leaves a terminal state and never guesses a vanished job', () => {
+    expect(nextState('SUCCEEDED', { jobId: '1', phase: 'FAILED', exitCode: 1 })).toBeNull();
+    expect(nextState('STOPPED', { jobId: '1', phase: 'RUNNING' })).toBeNull();
+    expect(nextState('RUNNING', undefined)).toBeNull();
+  });
+
+  it('a stopping task stays stopping while the job runs, and a killed job counts as stopped', () => {
+    expect(nextState('STOPPING', { jobId: '1', phase: 'RUNNING' })).toBeNull();
+    expect(nextState('STOPPING', { jobId: '1', phase: 'STOPPED', reason: 'Cancelled' })).toEqual({ state: 'STOPPED', reason: '用户停止' });
+    expect(nextState('STOPPING', { jobId: '1', phase: 'FAILED', exitCode: 143 })).toEqual({ state: 'STOPPED', reason: '用户停止' });
+    // It finished before the cancel arrived: the truth is that it succeeded.
+    expect(nextState('STOPPING', { jobId: '1', phase: 'SUCCEEDED', exitCode: 0 })?.state).toBe('SUCCEEDED');
+  });
+
+  it('a requeued job goes back to the queue', () => {
+    expect(nextState('RUNNING', { jobId: '1', phase: 'QUEUED', reason: 'Priority' })?.state).toBe('QUEUED');
+  });
+});

@@ -1,0 +1,33 @@
+import { isTerminal, type JobState } from '@suanli/contracts';
+import type { JobStatus } from '../../executors/executor';
+import { reasonText } from './reasons';
+
+export interface Transition {
+  state: JobState;
+  reason: string;
+}
+
+/**
+ * The `job_states` machine (design/domain.md) as one pure function: where a task in `current` goes when its
+ * scheduler reports `status`. `null` = nothing to record. A terminal task never moves; a job nobody knows
+ * (`status` undefined) is never guessed as failed; a task the user is stopping stays STOPPING until its job
+ * has ended, and a job that was killed on the way out counts as stopped, not failed.
+ */
+export function nextState(current: JobState, status: JobStatus | undefined): Transition | null {
+  if (isTerminal(current) || !status) return null;
+  const reason = reasonText(status.reason, status.exitCode);
+  switch (status.phase) {
+    case 'QUEUED':
+    case 'STARTING':
+    case 'RUNNING':
+      if (current === 'STOPPING') return null;
+      return { state: status.phase, reason: status.phase === 'QUEUED' ? reason : '' };
+    case 'SUCCEEDED':
+      return { state: 'SUCCEEDED', reason: '' };
+    case 'STOPPED':
+      return { state: 'STOPPED', reason: current === 'STOPPING' ? '用户停止' : reason || '已被管理员或调度系统取消' };
+    case 'FAILED':
+      if (current === 'STOPPING') return { state: 'STOPPED', reason: '用户停止' };
+      return { state: 'FAILED', reason: reason || (status.exitCode != null ? `退出码 ${status.exitCode}` : '运行失败') };
+  }
+}

@@ -1,0 +1,130 @@
+import { sql, type Insertable, type Updateable } from 'kysely';
+import type { JobState, TaskKind } from '@suanli/contracts';
+import type { Db } from '../../db/db';
+import type { TasksTable } from '../../db/schema';
+import { newId } from '../../lib/id';
+
+export type TaskRow = TasksTable;
+export interface TaskFilter {
+  type?: string;
+  state?: JobState;
+  keyword?: string;
+}
+
+/** States the poller asks the scheduler about (everything between submission and an end). */
+export const ACTIVE_STATES: JobState[] = ['SUBMITTING', 'QUEUED', 'STARTING', 'RUNNING', 'STOPPING'];
+
+/** The only place with task SQL. Every statement on a user's tasks is scoped by owner and kind. */
+export class TaskRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The task and its first event, together. */
+  async insert(row: Insertable<TasksTable>, reason = '') {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('tasks').values(row).execute();
+      await trx
+        .insertInto('task_events')
+        .values({ id: newId(row.create_time), task_id: row.id, state: row.state, reason, time: row.create_time })
+        .execute();
+    });
+  }
+
+  private filtered(ownerId: string, kind: TaskKind, f: TaskFilter) {
+    let q = this.db.selectFrom('tasks').where('owner_id', '=', ownerId).where('kind', '=', kind);
+    if (f.type) q = q.where('type', '=', f.type);
+    if (f.state) q = q.where('state', '=', f.state);
+    // LIKE's wildcards in the keyword are literal: escape them.
+    if (f.keyword) q = q.where('name', 'like', `%${f.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    return q;
+  }
+
+  async page(ownerId: string, kind: TaskKind, f: TaskFilter, offset: number, limit: number) {
+    const [rows, total] = await Promise.all([
+      this.filtered(ownerId, kind, f).selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+      this.filtered(ownerId, kind, f)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+        .then((r) => Number(r.n)),
+    ]);
+    return { rows, total };
+  }
+
+  /** The caller's task of that kind, or undefined (someone else's is indistinguishable from a missing one). */
+  findOwned(ownerId: string, kind: TaskKind, id: string) {
+    return this.db.selectFrom('tasks').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).where('kind', '=', kind).executeTakeFirst();
+  }
+
+  get(id: string) {
+    return this.db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  events(taskId: string) {
+    return this.db.selectFrom('task_events').selectAll().where('task_id', '=', taskId).orderBy('id', 'asc').execute();
+  }
+
+  /** The poller's set: a center's tasks between submission and an end. */
+  active(subCenterId: string) {
+    return this.db.selectFrom('tasks').selectAll().where('sub_center_id', '=', subCenterId).where('state', 'in', ACTIVE_STATES).execute();
+  }
+
+  /** True for the one caller that flips the task's expiry warning on (replicas race; one warns). */
+  async markExpiryWarned(id: string): Promise<boolean> {
+    const r = await this.db.updateTable('tasks').set({ expiry_warned: 1 }).where('id', '=', id).where('expiry_warned', '=', 0).executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** Queued tasks per card type on a center (placement's "shortest queue"). */
+  /**
+   * Whether a task not yet ended (created, submitting, queued, running, stopping) mounts `id` — an asset's or
+   * a version's id, both unique, quoted inside the task's mounts JSON.
+   */
+  async unfinishedMounting(id: string): Promise<boolean> {
+    const pattern = `%${JSON.stringify(id).replace(/[!%_]/g, (c) => `!${c}`)}%`;
+    const row = await this.db
+      .selectFrom('tasks')
+      .select('id')
+      .where('state', 'in', ['CREATED', ...ACTIVE_STATES])
+      .where(sql<boolean>`mounts like ${pattern} escape '!'`)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async queuedByCardType(subCenterId: string) {
+    const rows = await this.db
+      .selectFrom('tasks')
+      .select(['card_type_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('sub_center_id', '=', subCenterId)
+      .where('state', 'in', ['SUBMITTING', 'QUEUED'])
+      .groupBy('card_type_id')
+      .execute();
+    return new Map(rows.map((r) => [r.card_type_id, Number(r.n)]));
+  }
+
+  /**
+   * Moves the task from `from` to the patch's state, recording the event, only if it is still in `from`
+   * (another replica or request may have moved it first: then nothing changes and false is returned).
+   */
+  async transition(id: string, from: JobState, patch: Updateable<TasksTable> & { state: JobState; update_time: number }, reason: string) {
+    return this.db.transaction().execute(async (trx) => {
+      const r = await trx.updateTable('tasks').set(patch).where('id', '=', id).where('state', '=', from).executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return false;
+      if (patch.state !== from) {
+        await trx.insertInto('task_events').values({ id: newId(patch.update_time), task_id: id, state: patch.state, reason, time: patch.update_time }).execute();
+      }
+      return true;
+    });
+  }
+
+  /** Changes that are not a state change (pending reason, estimated start, submit attempts), if still in `state`. */
+  async touch(id: string, state: JobState, patch: Updateable<TasksTable>) {
+    await this.db.updateTable('tasks').set(patch).where('id', '=', id).where('state', '=', state).execute();
+  }
+
+  async remove(ownerId: string, id: string) {
+    await this.db.transaction().execute(async (trx) => {
+      const r = await trx.deleteFrom('tasks').where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
+      if (Number(r.numDeletedRows) === 1) await trx.deleteFrom('task_events').where('task_id', '=', id).execute();
+    });
+  }
+}

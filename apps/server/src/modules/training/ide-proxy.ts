@@ -1,0 +1,226 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../errors';
+import { IDE_PROXY_BASE } from '@suanli/contracts';
+import type { AccessLogService } from '../access-log/access-log.service';
+import type { Principal } from '../auth/session.service';
+import type { TaskService } from '../task/task.service';
+
+/** A ticket is good for the first hop only, within this long. */
+const TICKET_MS = 60_000;
+/** The cookie that follows lives as long as a session may (the session itself is re-checked every request). */
+const COOKIE_MS = 12 * 3600_000;
+const COOKIE = 'suanli_ide';
+
+interface Grant {
+  /** task id */
+  t: string;
+  /** user id */
+  u: string;
+  /** session id (its revocation ends the grant) */
+  s: string;
+  /** expiry, epoch ms */
+  e: number;
+  /** kind: ticket (first hop) or cookie */
+  k: 'ticket' | 'cookie';
+  /** the access record of this proxy session (cookie only) */
+  r?: string;
+}
+
+/** Is this session still valid (not revoked, not expired)? */
+export type SessionCheck = (sessionId: string) => Promise<boolean>;
+
+/**
+ * The authenticated reverse proxy in front of develop tasks' IDEs (issue 10 item 3), at
+ * `/gateway/training/proxy/<taskId>/…`: owner only, the task RUNNING, the user's session valid at every
+ * request. The console gets a one-minute ticket (`ticketFor`); its first hop sets an HttpOnly, SameSite=Strict
+ * cookie scoped to the task's path and redirects to the clean URL. Requests stream both ways (no buffering);
+ * the IDE's own token (written by the job, never shown to the browser) is added here, and our cookie is
+ * taken out of what the IDE sees. Grants are HMAC-signed with a secret under the data dir, so every
+ * gateway sharing it accepts them.
+ */
+export class IdeProxy {
+  private readonly secret: Buffer;
+  private lastSweep = 0;
+
+  constructor(
+    private readonly tasks: TaskService,
+    private readonly access: AccessLogService,
+    private readonly sessionValid: SessionCheck,
+    dataDir: string,
+    private readonly clock: () => number,
+  ) {
+    const file = path.join(dataDir, 'keys', 'ide-proxy.secret');
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    try {
+      fs.writeFileSync(file, randomBytes(32), { flag: 'wx', mode: 0o600 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    this.secret = fs.readFileSync(file);
+  }
+
+  /** The first-hop URL for the owner of a running develop task (2011 before its IDE reported its address). */
+  async ticketFor(p: Principal, taskId: string): Promise<{ url: string }> {
+    await this.tasks.ideEndpoint(p.userId, taskId);
+    const ticket = this.sign({ t: taskId, u: p.userId, s: p.sessionId, e: this.clock() + TICKET_MS, k: 'ticket' });
+    return { url: `${IDE_PROXY_BASE}/${encodeURIComponent(taskId)}/?ticket=${ticket}` };
+  }
+
+  /** Ends the access records of proxy sessions whose task is no longer running (called after polls). */
+  async sweep(): Promise<void> {
+    const now = this.clock();
+    if (now - this.lastSweep < 5_000) return;
+    this.lastSweep = now;
+    for (const r of await this.access.openOfKind('proxy')) {
+      if ((await this.tasks.stateOf(r.target)) !== 'RUNNING') await this.access.close(r.id, 'stopped');
+    }
+  }
+
+  /** Fastify plugin registered at IDE_PROXY_BASE (public routes: the grant is the credential). */
+  routes(): FastifyPluginAsync {
+    return async (app) => {
+      const handler = (req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => this.handle(req, reply);
+      for (const url of ['/:id', '/:id/', '/:id/*']) {
+        app.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'], url, config: { public: true, bulk: true }, handler });
+      }
+      // Bodies go to the IDE as they are: no parsing here.
+      app.removeAllContentTypeParsers();
+      app.addContentTypeParser('*', (_req, _payload, done) => done(null));
+    };
+  }
+
+  private async handle(req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) {
+    const taskId = req.params.id;
+    const base = `${IDE_PROXY_BASE}/${encodeURIComponent(taskId)}/`;
+    const url = new URL(req.url, 'http://gateway');
+
+    const ticket = url.searchParams.get('ticket');
+    if (ticket !== null) {
+      const g = this.verify(ticket, 'ticket', taskId);
+      if (!g || !(await this.sessionValid(g.s))) return this.refuse(reply, 403, '访问链接已失效，请回到任务详情页重新点击“打开”。');
+      let where;
+      try {
+        where = await this.tasks.ideEndpoint(g.u, taskId);
+      } catch (e) {
+        return this.refuse(reply, 503, e instanceof AppError ? e.message : '开发环境暂时无法访问');
+      }
+      // One access record per opening (who, center, account, task, address); it ends with the task or the session.
+      const r = await this.access.open({ kind: 'proxy', userId: g.u, centerId: where.subCenterId, account: where.account, target: taskId, clientIp: req.ip });
+      const cookie = this.sign({ ...g, e: this.clock() + COOKIE_MS, k: 'cookie', r });
+      url.searchParams.delete('ticket');
+      const clean = url.pathname === `${IDE_PROXY_BASE}/${encodeURIComponent(taskId)}` ? base : url.pathname + (url.search || '');
+      return reply
+        .header('set-cookie', `${COOKIE}=${cookie}; Path=${base}; HttpOnly; SameSite=Strict; Max-Age=${COOKIE_MS / 1000}`)
+        .header('cache-control', 'no-store')
+        .redirect(clean, 303);
+    }
+
+    const g = this.verify(readCookie(req.headers.cookie, COOKIE), 'cookie', taskId);
+    if (g && !(await this.sessionValid(g.s)) && g.r) await this.access.close(g.r, 'revoked');
+    if (!g || !(await this.sessionValid(g.s))) return this.refuse(reply, 403, '无权访问该开发环境：请登录后从任务详情页点击“打开”。');
+    let target;
+    try {
+      target = await this.tasks.ideEndpoint(g.u, taskId);
+    } catch (e) {
+      if (g.r) await this.access.close(g.r, 'stopped');
+      const msg = e instanceof AppError ? e.message : '开发环境暂时无法访问';
+      return this.refuse(reply, e instanceof AppError && e.code === 1205 ? 404 : 503, msg);
+    }
+    reply.hijack();
+    const headers = { ...req.headers, host: `${target.host}:${target.port}`, authorization: `token ${target.token}` };
+    const rest = stripCookie(req.headers.cookie, COOKIE);
+    if (rest) headers.cookie = rest;
+    else delete headers.cookie;
+    if (String(req.headers.upgrade).toLowerCase() === 'websocket') return this.tunnel(req, target, headers);
+    const upstream = http.request({ host: target.host, port: target.port, method: req.method, path: req.url, headers }, (res) => {
+      reply.raw.writeHead(res.statusCode ?? 502, res.headers);
+      res.pipe(reply.raw);
+    });
+    upstream.on('error', () => {
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(502, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+        reply.raw.end(page('开发环境正在启动或暂时无法连接，请稍后刷新本页。'));
+      } else reply.raw.destroy();
+    });
+    req.raw.pipe(upstream);
+  }
+
+  /**
+   * A WebSocket (Jupyter's kernel channels): the upgrade goes to the IDE with its token, its 101 comes back on
+   * the browser's socket, then bytes flow both ways untouched. `req.raw.socket` is the browser's connection
+   * (the server's upgrade listener routed it here).
+   */
+  private tunnel(req: FastifyRequest, target: { host: string; port: number }, headers: http.OutgoingHttpHeaders) {
+    const client = req.raw.socket;
+    const upstream = http.request({ host: target.host, port: target.port, method: 'GET', path: req.url, headers });
+    upstream.on('upgrade', (res, socket, head) => {
+      const lines = [`HTTP/1.1 ${res.statusCode ?? 101} ${res.statusMessage ?? 'Switching Protocols'}`];
+      for (let i = 0; i < res.rawHeaders.length; i += 2) lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
+      client.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (head.length) client.write(head);
+      socket.pipe(client).pipe(socket);
+      const end = () => {
+        socket.destroy();
+        client.destroy();
+      };
+      socket.on('error', end).on('close', end);
+      client.on('error', end).on('close', end);
+    });
+    upstream.on('response', (res) => {
+      // The IDE refused the upgrade: pass its answer on and close.
+      client.end(`HTTP/1.1 ${res.statusCode ?? 502} ${res.statusMessage ?? ''}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+      res.resume();
+    });
+    upstream.on('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\ncontent-length: 0\r\n\r\n'));
+    upstream.end();
+  }
+
+  private refuse(reply: FastifyReply, status: number, text: string) {
+    return reply.code(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(page(text));
+  }
+
+  private sign(g: Grant): string {
+    const body = Buffer.from(JSON.stringify(g)).toString('base64url');
+    return `${body}.${createHmac('sha256', this.secret).update(body).digest('base64url')}`;
+  }
+
+  private verify(value: string | undefined | null, kind: Grant['k'], taskId: string): Grant | null {
+    if (!value) return null;
+    const [body, sig] = value.split('.');
+    if (!body || !sig) return null;
+    const want = createHmac('sha256', this.secret).update(body).digest();
+    const got = Buffer.from(sig, 'base64url');
+    if (got.length !== want.length || !timingSafeEqual(got, want)) return null;
+    try {
+      const g = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Grant;
+      return g.k === kind && g.t === taskId && g.e > this.clock() ? g : null;
+    } catch {
+      return null;
+    }
+  }
+}
+
+function readCookie(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return v.join('=');
+  }
+  return undefined;
+}
+
+function stripCookie(header: string | undefined, name: string): string {
+  return (header ?? '')
+    .split(';')
+    .map((p) => p.trim())
+    .filter((p) => p && !p.startsWith(`${name}=`))
+    .join('; ');
+}
+
+function page(text: string): string {
+  const esc = text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+  return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>开发环境 - 算力调度服务平台</title><link rel="icon" href="data:,"></head><body style="font-family:sans-serif;padding:48px;color:#333"><h2>开发环境</h2><p>${esc}</p></body></html>`;
+}

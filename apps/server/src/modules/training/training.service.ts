@@ -1,0 +1,86 @@
+import { AUTO_PLACEMENT, ErrorCode, type ImageItem, type ImageQuery, type Placement, type PlacementQuery, type Task, type TrainingTaskCreate } from '@suanli/contracts';
+import { AppError, invalid } from '../../errors';
+import type { TaskMount, TaskMountInput } from '@suanli/contracts';
+import type { Principal } from '../auth/session.service';
+import { checkTaskInput, type TaskService } from '../task/task.service';
+import type { ImageCatalogue } from './image-catalogue';
+import type { Placer } from './placement';
+
+/**
+ * AI计算 › 训练任务: the form's rules (one node unless distributed, an image that runs on the card's vendor,
+ * 智能调度), then the shared task engine.
+ */
+/** The asset module's resolution of the form's 数据集 / 模型 for the task's center. */
+export type MountResolver = (p: Principal, inputs: TaskMountInput[], centerId: string) => Promise<TaskMount[]>;
+
+/** The caller's private images (the image module): offered by the form's picker and accepted on submit. */
+export interface PrivateImages {
+  privateCatalogue(p: Principal): Promise<ImageItem[]>;
+  resolvePrivate(p: Principal, id: string): Promise<ImageItem | undefined>;
+}
+
+export class TrainingService {
+  constructor(
+    private readonly tasks: TaskService,
+    private readonly images: ImageCatalogue,
+    private readonly privateImages: PrivateImages,
+    private readonly placer: Placer,
+    private readonly resolveMounts: MountResolver,
+  ) {}
+
+  async create(p: Principal, body: TrainingTaskCreate): Promise<Task> {
+    const name = body.name.trim();
+    if (!name) throw invalid('name', '任务名称不能为空');
+    if (!body.command.trim()) throw invalid('command', '启动命令不能为空');
+    const nodeNum = body.type === 'distributed' ? body.nodeNum : 1;
+    if (body.type === 'distributed' && nodeNum * body.cardNum < 2) throw invalid('nodeNum', '分布式训练至少需要 2 个工作进程（节点数 × 每节点卡数 ≥ 2）');
+    checkTaskInput(body);
+    const image = this.images.get(body.imageId) ?? (await this.privateImages.resolvePrivate(p, body.imageId));
+    const vendor = this.images.vendorOf(body.cardTypeId);
+    // A private image runs wherever its owner puts it (its card vendors are not known).
+    if (!image || (image.visibility !== 'private' && vendor && !image.cardVendors.includes(vendor))) throw new AppError(ErrorCode.IMAGE_NOT_AVAILABLE);
+
+    let subCenterId = body.subCenterId;
+    let placementReason = '';
+    if (subCenterId === AUTO_PLACEMENT) {
+      const placed = await this.placer.place(p, { cardTypeId: body.cardTypeId, cardNum: body.cardNum, nodeNum, workDir: body.workDir });
+      subCenterId = placed.subCenterId;
+      placementReason = placed.reason;
+    }
+    const mounts = await this.resolveMounts(p, body.mounts ?? [], subCenterId);
+    return this.tasks.create(p, {
+      kind: 'training',
+      type: body.type,
+      name,
+      subCenterId,
+      placementReason,
+      cardTypeId: body.cardTypeId,
+      cardNum: body.cardNum,
+      nodeNum,
+      imageId: image.id,
+      command: body.command,
+      workDir: body.workDir,
+      env: body.env,
+      maxDurationMinutes: body.maxDurationMinutes,
+      mounts,
+    });
+  }
+
+  /** The same parameters again, on the same center, as a new task. */
+  async resubmit(p: Principal, id: string): Promise<Task> {
+    const t = await this.tasks.parameters(p, 'training', id);
+    // Access to a mounted version is checked again: a share may have been withdrawn since.
+    const mounts = await this.resolveMounts(p, (t.mounts ?? []).map(({ kind, assetId, versionId }) => ({ kind, assetId, versionId })), t.subCenterId);
+    return this.tasks.create(p, { ...t, mounts });
+  }
+
+  place(p: Principal, q: PlacementQuery): Promise<Placement> {
+    return this.placer.place(p, q);
+  }
+
+  /** The public catalogue filtered by framework and card type, then the caller's private images (not filtered by framework, which they do not declare). */
+  async listImages(p: Principal, q: ImageQuery): Promise<ImageItem[]> {
+    const own = q.framework ? [] : await this.privateImages.privateCatalogue(p);
+    return [...this.images.list(q), ...own];
+  }
+}

@@ -1,0 +1,216 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id, Millis, PageQuery, Page } from './common';
+
+/**
+ * 数据集 / 模型 (issue 11 items 1–2): one shape for both kinds, a model adds framework, format, metrics and
+ * the task it came from. A version is an immutable snapshot of a folder on one center (see
+ * docs/adr/0008-data-assets.md).
+ */
+export const DATASET_BASE = '/gateway/dataset/api/v1';
+export const MODEL_BASE = '/gateway/model/api/v1';
+
+export const ASSET_KINDS = ['dataset', 'model'] as const;
+export type AssetKind = (typeof ASSET_KINDS)[number];
+
+export const ASSET_NAME_MAX = 64;
+export const ASSET_TAGS_MAX = 10;
+export const ASSET_VERSIONS_MAX = 50;
+export const ASSET_SHARES_MAX = 50;
+/** A version holds at most this many entries (files and folders); a bigger tree is better archived first. */
+export const ASSET_VERSION_FILES_MAX = 100_000;
+/** README shown on the detail page: the version's `README.md` (any case), up to this many bytes. */
+export const ASSET_README_MAX = 256 * 1024;
+
+/** Licences the form offers (free text is allowed too, up to 64 characters). */
+export const ASSET_LICENSES = ['CC BY 4.0', 'CC BY-SA 4.0', 'CC BY-NC 4.0', 'CC0 1.0', 'MIT', 'Apache-2.0', 'GPL-3.0', '其他'] as const;
+
+const Tag = Type.String({ minLength: 1, maxLength: 20 });
+const Tags = Type.Array(Tag, { maxItems: ASSET_TAGS_MAX });
+const Description = Type.String({ maxLength: 2000 });
+const License = Type.String({ maxLength: 64 });
+
+/** private: the owner only; shared: named users read and mount; public: everyone, through the hall. */
+export const AssetVisibility = Type.Union([Type.Literal('private'), Type.Literal('shared'), Type.Literal('public')]);
+export type AssetVisibility = Static<typeof AssetVisibility>;
+/** Publication to the public hall: none → pending (the owner asked) → published (an operator approved). */
+export const AssetPublishState = Type.Union([Type.Literal('none'), Type.Literal('pending'), Type.Literal('published')]);
+export type AssetPublishState = Static<typeof AssetPublishState>;
+/** creating: the snapshot is being copied; ready: usable; failed: the copy stopped (reason says why). */
+export const AssetVersionState = Type.Union([Type.Literal('creating'), Type.Literal('ready'), Type.Literal('failed')]);
+export type AssetVersionState = Static<typeof AssetVersionState>;
+
+export const AssetVersion = Type.Object({
+  id: Id,
+  /** 1, 2, 3… within the asset; shown as v1, v2. */
+  version: Type.Integer(),
+  subCenterId: Type.String(),
+  subCenterName: Type.String(),
+  /** The folder it was made from, as the user saw it (`/data/mnist`); later edits there do not change it. */
+  sourcePath: Type.String(),
+  state: AssetVersionState,
+  reason: Type.String(),
+  sizeBytes: Type.Number(),
+  fileCount: Type.Integer(),
+  /** Bytes copied so far while `creating`. */
+  copiedBytes: Type.Number(),
+  /** sha256 over the sorted list of `<sha256>  <path>` lines of its files (what `sha256sum` prints). */
+  digest: Type.String(),
+  note: Type.String(),
+  /** Set when the version was registered from a training task's output. */
+  sourceTaskId: Type.Union([Type.String(), Type.Null()]),
+  /** Where a task sees it, read-only: `/mnt/<kind>s/<asset name>/v<version>` (see the task form). */
+  mountPath: Type.String(),
+  createTime: Millis,
+});
+export type AssetVersion = Static<typeof AssetVersion>;
+
+export const Asset = Type.Object({
+  id: Id,
+  kind: Type.Union(ASSET_KINDS.map((k) => Type.Literal(k))),
+  name: Type.String(),
+  description: Type.String(),
+  tags: Type.Array(Type.String()),
+  license: Type.String(),
+  visibility: AssetVisibility,
+  publishState: AssetPublishState,
+  ownerId: Id,
+  ownerName: Type.String(),
+  /** Whether the caller owns it (false: shared with them, or public). */
+  mine: Type.Boolean(),
+  /** Models only (empty for datasets). */
+  framework: Type.String(),
+  format: Type.String(),
+  metrics: Type.Record(Type.String(), Type.Number()),
+  versionCount: Type.Integer(),
+  /** Size of the newest ready version. */
+  latestSizeBytes: Type.Number(),
+  createTime: Millis,
+  updateTime: Millis,
+});
+export type Asset = Static<typeof Asset>;
+
+export const AssetDetail = Type.Composite([
+  Asset,
+  Type.Object({
+    versions: Type.Array(AssetVersion),
+    /** Users it is shared with (owner only; empty for others). */
+    shares: Type.Array(Type.Object({ userId: Id, username: Type.String(), nickname: Type.String() })),
+  }),
+]);
+export type AssetDetail = Static<typeof AssetDetail>;
+
+export const AssetPageQuery = Type.Composite([
+  PageQuery,
+  Type.Object({
+    /** own: mine; shared: shared with me by others (or added from the hall); public: the public hall. */
+    scope: Type.Union([Type.Literal('own'), Type.Literal('shared'), Type.Literal('public')], { default: 'own' }),
+    keyword: Type.Optional(Type.String({ maxLength: 64 })),
+    tag: Type.Optional(Tag),
+  }),
+]);
+export type AssetPageQuery = Static<typeof AssetPageQuery>;
+export const AssetPage = Page(Asset);
+export type AssetPage = Static<typeof AssetPage>;
+
+// A schema, not a spread object: a module-level spread would keep TypeBox in the console's login bundle
+// (a bundler cannot drop a spread it cannot prove free of getters).
+const ModelFields = Type.Object({
+  framework: Type.Optional(Type.String({ maxLength: 32 })),
+  format: Type.Optional(Type.String({ maxLength: 32 })),
+  metrics: Type.Optional(Type.Record(Type.String({ maxLength: 32 }), Type.Number(), { maxProperties: 20 })),
+});
+
+const AssetCreateFields = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: ASSET_NAME_MAX }),
+  description: Type.Optional(Description),
+  tags: Type.Optional(Tags),
+  license: Type.Optional(License),
+  /** Make v1 from this folder right away (optional: an asset may start empty). */
+  source: Type.Optional(Type.Object({ subCenterId: Type.String({ minLength: 1 }), path: Type.String({ minLength: 1, maxLength: 4096 }), note: Type.Optional(Type.String({ maxLength: 200 })) })),
+});
+export const AssetCreate = Type.Composite([AssetCreateFields, ModelFields]);
+export type AssetCreate = Static<typeof AssetCreate>;
+
+export const AssetUpdate = Type.Composite([
+  Type.Object({
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: ASSET_NAME_MAX })),
+    description: Type.Optional(Description),
+    tags: Type.Optional(Tags),
+    license: Type.Optional(License),
+  }),
+  ModelFields,
+]);
+export type AssetUpdate = Static<typeof AssetUpdate>;
+
+export const AssetVersionCreate = Type.Object({
+  subCenterId: Type.String({ minLength: 1 }),
+  /** A folder in the caller's home on that center. */
+  path: Type.String({ minLength: 1, maxLength: 4096 }),
+  note: Type.Optional(Type.String({ maxLength: 200 })),
+});
+export type AssetVersionCreate = Static<typeof AssetVersionCreate>;
+
+export const AssetVersionParams = Type.Object({ id: Id, versionId: Id });
+export type AssetVersionParams = Static<typeof AssetVersionParams>;
+
+export const AssetShareBody = Type.Object({
+  usernames: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: ASSET_SHARES_MAX }),
+});
+export type AssetShareBody = Static<typeof AssetShareBody>;
+
+export const AssetFilesQuery = Type.Object({ path: Type.String({ default: '/', maxLength: 4096 }) });
+export type AssetFilesQuery = Static<typeof AssetFilesQuery>;
+
+export const AssetFileEntry = Type.Object({
+  name: Type.String(),
+  type: Type.Union([Type.Literal('file'), Type.Literal('dir')]),
+  size: Type.Number(),
+});
+export type AssetFileEntry = Static<typeof AssetFileEntry>;
+export const AssetFileList = Type.Array(AssetFileEntry);
+
+export const AssetReadme = Type.Object({
+  /** Markdown source (the console renders it without raw HTML); empty when the version has no README. */
+  markdown: Type.String(),
+  fileName: Type.String(),
+});
+export type AssetReadme = Static<typeof AssetReadme>;
+
+/** 登记为模型: a finished training task's output folder becomes a model version linked to the task. */
+export const ModelFromTask = Type.Object({
+  taskId: Id,
+  /** A folder of the caller's home on the task's center; default the task's working directory. */
+  path: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+  /** Add the version to this model of the caller's; otherwise a new model named `name` is created. */
+  modelId: Type.Optional(Id),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: ASSET_NAME_MAX })),
+  framework: Type.Optional(Type.String({ maxLength: 32 })),
+  note: Type.Optional(Type.String({ maxLength: 200 })),
+});
+export type ModelFromTask = Static<typeof ModelFromTask>;
+
+/** A version the caller can mount in a task (own, or shared with / added by them), for the task form. */
+export const MountableVersion = Type.Object({
+  assetId: Id,
+  assetName: Type.String(),
+  ownerName: Type.String(),
+  mine: Type.Boolean(),
+  versionId: Id,
+  version: Type.Integer(),
+  note: Type.String(),
+  subCenterId: Type.String(),
+  sizeBytes: Type.Number(),
+});
+export type MountableVersion = Static<typeof MountableVersion>;
+export const MountableVersionList = Type.Array(MountableVersion);
+export const MountableQuery = Type.Object({ subCenterId: Type.Optional(Type.String({ maxLength: 64 })) });
+export type MountableQuery = Static<typeof MountableQuery>;
+
+/** An operator's decision on a publication request. */
+export const AssetReview = Type.Object({
+  approve: Type.Boolean(),
+  /** Told to the owner when rejected. */
+  reason: Type.Optional(Type.String({ maxLength: 200 })),
+});
+export type AssetReview = Static<typeof AssetReview>;
+export const AssetList = Type.Array(Asset);

@@ -1,0 +1,68 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id, Millis } from './common';
+
+/** 密钥对 (issue 10 item 1): SSH keys a user logs in to cluster accounts and develop tasks with. */
+export const KEYPAIR_BASE = '/gateway/keypair/api/v1';
+
+/** Key types the platform generates (ecdsa keys can be imported too). */
+export const KEY_GEN_TYPES = ['ed25519', 'rsa'] as const;
+export const KEY_TYPES = ['ed25519', 'rsa', 'ecdsa'] as const;
+export type KeyType = (typeof KEY_TYPES)[number];
+/** RSA keys shorter than this are refused on import; generated RSA keys have RSA_GEN_BITS. */
+export const RSA_MIN_BITS = 2048;
+export const RSA_GEN_BITS = 4096;
+export const KEYPAIRS_PER_USER = 50;
+
+const KeyName = Type.String({ minLength: 1, maxLength: 64 });
+
+export const KeyInstall = Type.Object({
+  subCenterId: Type.String(),
+  subCenterName: Type.String(),
+  /** The cluster account whose `~/.ssh/authorized_keys` holds the key. */
+  account: Type.String(),
+  installTime: Millis,
+});
+export type KeyInstall = Static<typeof KeyInstall>;
+
+export const KeyPair = Type.Object({
+  id: Id,
+  name: Type.String(),
+  type: Type.Union(KEY_TYPES.map((t) => Type.Literal(t))),
+  bits: Type.Integer(),
+  /** `SHA256:…`, as `ssh-keygen -lf` prints it. */
+  fingerprint: Type.String(),
+  /** One OpenSSH line: `<type> <base64> <name>`. */
+  publicKey: Type.String(),
+  /** generated: made by the platform (its private key was handed out once); imported: the user's own. */
+  source: Type.Union([Type.Literal('generated'), Type.Literal('imported')]),
+  createTime: Millis,
+  installs: Type.Array(KeyInstall),
+});
+export type KeyPair = Static<typeof KeyPair>;
+export const KeyPairList = Type.Array(KeyPair);
+
+export const KeyPairGenerate = Type.Object({
+  name: KeyName,
+  type: Type.Union(KEY_GEN_TYPES.map((t) => Type.Literal(t))),
+});
+export type KeyPairGenerate = Static<typeof KeyPairGenerate>;
+
+/** The only time the private key leaves the server; it is not kept. */
+export const KeyPairGenerated = Type.Object({
+  keyPair: KeyPair,
+  /** OpenSSH format (`-----BEGIN OPENSSH PRIVATE KEY-----`), unencrypted. */
+  privateKey: Type.String(),
+});
+export type KeyPairGenerated = Static<typeof KeyPairGenerated>;
+
+export const KeyPairImport = Type.Object({
+  name: KeyName,
+  /** One OpenSSH public key line (`ssh-ed25519 AAAA… comment`). */
+  publicKey: Type.String({ minLength: 1, maxLength: 16384 }),
+});
+export type KeyPairImport = Static<typeof KeyPairImport>;
+
+export const KeyPairTargets = Type.Object({
+  subCenterIds: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 32 }),
+});
+export type KeyPairTargets = Static<typeof KeyPairTargets>;

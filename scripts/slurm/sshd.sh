@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The login node of a harness cluster: a real OpenSSH sshd on a loopback port with its own host key, public
+# keys only, reading each account's ~/.ssh/authorized_keys (what the key pairs module installs). The cluster
+# accounts get a login shell and their home on the cluster's storage (`usermod`: the accounts are shared by
+# harness runs on this machine, so the last run started decides where their home is).
+#
+#   scripts/slurm/sshd.sh DIR PORT HOMEROOT ACCOUNT...    → starts sshd, writes DIR/sshd.pid and DIR/ssh.port
+set -euo pipefail
+DIR=${1:?usage: sshd.sh DIR PORT HOMEROOT ACCOUNT...}
+PORT=${2:?}
+HOMEROOT=${3:?}
+shift 3
+SSHD=$(command -v sshd || echo /usr/sbin/sshd)
+[ -x "$SSHD" ] || { echo "sshd.sh: sshd not found (apt-get install openssh-server; scripts/provision.sh does)" >&2; exit 1; }
+mkdir -p "$DIR" /run/sshd
+chmod 755 /run/sshd
+ssh-keygen -q -t ed25519 -N '' -f "$DIR/ssh_host_ed25519_key" <<<y >/dev/null
+for acct in "$@"; do
+  # --prefix / skips usermod's "user is currently used by a process" refusal (jobs of another run).
+  # -p "*": no password, but not locked ("!"), which sshd without PAM refuses even for keys.
+  usermod -P / -p "*" -d "$HOMEROOT/$acct" -s /bin/bash "$acct" 2>&1 | grep -v "no changes" >&2 || true
+done
+# Homes are reached through the harness work dir (mkdtemp: 0700); the accounts must traverse it.
+d=$HOMEROOT
+while [ "$d" != / ] && [ "$d" != /tmp ]; do
+  chmod o+x "$d" 2>/dev/null || true
+  d=$(dirname "$d")
+done
+cat >"$DIR/sshd_config" <<CFG
+Port $PORT
+ListenAddress 127.0.0.1
+HostKey $DIR/ssh_host_ed25519_key
+PidFile $DIR/sshd.pid
+UsePAM no
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PubkeyAuthentication yes
+PermitRootLogin no
+AuthorizedKeysFile .ssh/authorized_keys
+StrictModes yes
+AllowUsers $*
+X11Forwarding no
+PrintMotd no
+Subsystem sftp internal-sftp
+CFG
+"$SSHD" -t -f "$DIR/sshd_config"
+"$SSHD" -f "$DIR/sshd_config" -E "$DIR/sshd.log"
+for _ in $(seq 1 50); do
+  [ -s "$DIR/sshd.pid" ] && (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break
+  sleep 0.1
+done
+[ -s "$DIR/sshd.pid" ] || { echo "sshd.sh: sshd did not start: $(tail -5 "$DIR/sshd.log")" >&2; exit 1; }
+echo "$PORT" >"$DIR/ssh.port"
