@@ -77,6 +77,11 @@ export const ErrorCode = {
   ASSET_READONLY: 2307,
   ASSET_TASK_NOT_FINISHED: 2308,
   ASSET_OTHER_CENTER: 2309,
+  /** Cross-center sync, 2350–2369. */
+  SYNC_SAME_CENTER: 2350,
+  SYNC_FINISHED: 2351,
+  SYNC_LIMIT: 2352,
+  SYNC_FAILED: 2353,
   /** Images and the registry, 2401–2499. */
   REGISTRY_NOT_CONFIGURED: 2401,
   REGISTRY_FAILED: 2402,
@@ -161,6 +166,10 @@ export const ERROR_MESSAGES: Record<number, string> = {
   2307: '只有所有者可以修改或删除',
   2308: '只能从运行成功的训练任务登记模型',
   2309: '所选版本位于其他分中心',
+  2350: '源与目标位于同一分中心，请使用复制',
+  2351: '同步任务已结束',
+  2352: '进行中的同步任务已达上限',
+  2353: '跨中心同步失败',
   2401: '镜像仓库未配置',
   2402: '镜像仓库请求失败，请稍后重试',
   2403: '镜像或标签不存在',

@@ -15,3 +15,4 @@ export * from './keypair';
 export * from './resource';
 export * from './asset';
 export * from './image';
+export * from './sync';

@@ -1,4 +1,5 @@
 import type { ImageImport } from './image';
+import type { SyncJob } from './sync';
 import type { JobState, TaskKind } from './task';
 
 /** A task moved (design/api-contract.md): the console updates its query cache from it, never by polling. */
@@ -18,7 +19,8 @@ export type WsEvent =
   | { businessType: 'task.state.changed'; data: TaskStateChanged }
   | { businessType: 'comp-power.changed'; data: Record<string, never> }
   | { businessType: 'asset.version.changed'; data: AssetVersionChanged }
-  | { businessType: 'image.import.changed'; data: ImageImport };
+  | { businessType: 'image.import.changed'; data: ImageImport }
+  | { businessType: 'sync.changed'; data: SyncJob };
 export type WsBusinessType = WsEvent['businessType'];
 
 export const WS_UNREAD_INCREMENT = 'notice.unread.increment' satisfies WsBusinessType;
@@ -27,6 +29,8 @@ export const WS_TASK_STATE_CHANGED = 'task.state.changed' satisfies WsBusinessTy
 export const WS_ASSET_VERSION_CHANGED = 'asset.version.changed' satisfies WsBusinessType;
 /** An image import moved on (progress at most twice a second), succeeded or failed: the whole import. */
 export const WS_IMAGE_IMPORT_CHANGED = 'image.import.changed' satisfies WsBusinessType;
+/** A cross-center sync moved on (progress at most twice a second), succeeded, failed or was cancelled: the whole job. */
+export const WS_SYNC_CHANGED = 'sync.changed' satisfies WsBusinessType;
 export interface AssetVersionChanged {
   kind: 'dataset' | 'model';
   assetId: string;

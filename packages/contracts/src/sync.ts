@@ -1,0 +1,125 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id, Millis } from './common';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
+
+/**
+ * 跨中心同步 (issue 11 item 5): a folder or file of the caller's storage on one center copied into their
+ * storage on another, file service to file service — resumable (the receiving file service stages chunks as
+ * an upload does and resumes from them after any interruption), checksummed (every file's SHA-256 computed
+ * by the source is verified by the receiver before the file is placed) and cancellable. The copy appears at
+ * `targetDir/<source name>` only when complete. See docs/adr/0010-cross-center-sync.md.
+ */
+export const SYNC_BASE = '/gateway/sync/api/v1';
+
+export const SYNC_STATES = ['QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELLED'] as const;
+export const SyncState = Type.Union(SYNC_STATES.map((s) => Type.Literal(s)));
+export type SyncState = Static<typeof SyncState>;
+/** States a sync job no longer leaves. */
+export const SYNC_FINAL_STATES: readonly SyncState[] = ['SUCCEEDED', 'FAILED', 'CANCELLED'];
+/** Chinese labels of the states (lists, the task panel). */
+export const SYNC_STATE_LABELS: Record<SyncState, string> = {
+  QUEUED: '排队中',
+  RUNNING: '同步中',
+  SUCCEEDED: '已完成',
+  FAILED: '失败',
+  CANCELLED: '已取消',
+};
+/** Unfinished sync jobs one user may have at a time. */
+export const SYNC_ACTIVE_MAX = 5;
+
+export const SyncCreate = Type.Object({
+  sourceCenterId: Type.String({ minLength: 1, maxLength: 64 }),
+  /** A folder or file in the caller's storage on the source center (`/data/imagenet`). */
+  sourcePath: Type.String({ minLength: 1, maxLength: 1024 }),
+  targetCenterId: Type.String({ minLength: 1, maxLength: 64 }),
+  /** An existing folder on the target center; the copy is made as `targetDir/<source name>`. */
+  targetDir: Type.String({ minLength: 1, maxLength: 1024 }),
+});
+export type SyncCreate = Static<typeof SyncCreate>;
+
+export const SyncJob = Type.Object({
+  id: Id,
+  sourceCenterId: Type.String(),
+  sourceCenterName: Type.String(),
+  sourcePath: Type.String(),
+  targetCenterId: Type.String(),
+  targetCenterName: Type.String(),
+  targetDir: Type.String(),
+  /** Where the copy is (or will be): `targetDir/<source name>`. */
+  targetPath: Type.String(),
+  state: SyncState,
+  /** Bytes of the source already on the target (staged or placed), and all of them (0 until listed). */
+  bytesDone: Type.Number(),
+  bytesTotal: Type.Number(),
+  filesDone: Type.Integer(),
+  filesTotal: Type.Integer(),
+  /** What is happening (`连接中断，5 秒后重试`), or — failed — why. */
+  message: Type.String(),
+  /** Interruptions survived (each resumed from what had arrived). */
+  retries: Type.Integer(),
+  createTime: Millis,
+  updateTime: Millis,
+  finishTime: Type.Union([Millis, Type.Null()]),
+});
+export type SyncJob = Static<typeof SyncJob>;
+
+export const SyncPageQuery = Type.Object({
+  /** `active`: queued and running only. */
+  scope: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('all')], { default: 'all' })),
+  pageNum: Type.Integer({ minimum: 1, default: 1 }),
+  pageSize: Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT }),
+});
+export type SyncPageQuery = Static<typeof SyncPageQuery>;
+
+// ---- between the gateway and the file services (not called by the console) ------------------------------
+
+/** Header carrying a sync job's grant: file services resolve it like a session token, scoped to one job. */
+export const SYNC_GRANT_HEADER = 'sync-grant';
+/** `GET {SYNC_BASE}/agent/grant?subCenterId=` (header SYNC_GRANT_HEADER): what the grant allows on that center. */
+export const SYNC_AGENT_GRANT_PATH = `${SYNC_BASE}/agent/grant`;
+export const SyncGrantQuery = Type.Object({ subCenterId: Type.String({ minLength: 1, maxLength: 64 }) });
+export type SyncGrantQuery = Static<typeof SyncGrantQuery>;
+export const SyncGrant = Type.Object({
+  jobId: Type.String(),
+  /** `source`: read `path` on this center; `target`: make `targetDir/<name>` on this center. */
+  role: Type.Union([Type.Literal('source'), Type.Literal('target')]),
+  /** The caller's cluster account on this center (as `GET /agent/user/get` answers it). */
+  account: Type.String(),
+  status: Type.String(),
+  sourceCenterId: Type.String(),
+  sourcePath: Type.String(),
+  targetCenterId: Type.String(),
+  targetDir: Type.String(),
+});
+export type SyncGrant = Static<typeof SyncGrant>;
+
+/** File service calls of a sync (relative to `{fileServiceUrl}{FILE_API_PREFIX}`), all with SYNC_GRANT_HEADER. */
+export const SYNC_FS_MANIFEST = '/sync/source/manifest';
+export const SYNC_FS_FILE = '/sync/source/file';
+export const SYNC_FS_HASH = '/sync/source/hash';
+export const SYNC_FS_PULL = '/sync/pull';
+
+export const SyncManifestEntry = Type.Object({
+  /** Relative to the source (`a/b.bin`); '' for a source that is a single file. */
+  path: Type.String(),
+  type: Type.Union([Type.Literal('dir'), Type.Literal('file')]),
+  size: Type.Number(),
+});
+export type SyncManifestEntry = Static<typeof SyncManifestEntry>;
+export const SyncManifest = Type.Object({
+  /** The source's own name (what the copy is called on the target). */
+  name: Type.String(),
+  type: Type.Union([Type.Literal('dir'), Type.Literal('file')]),
+  entries: Type.Array(SyncManifestEntry),
+});
+export type SyncManifest = Static<typeof SyncManifest>;
+export const SyncFileQuery = Type.Object({ path: Type.String({ maxLength: 4096 }) });
+export type SyncFileQuery = Static<typeof SyncFileQuery>;
+export const SyncHash = Type.Object({ sha256: Type.String() });
+export type SyncHash = Static<typeof SyncHash>;
+
+/** One line of the receiver's NDJSON answer to `POST /sync/pull`: progress, then `done` or `error`. */
+export type SyncPullLine =
+  | { type: 'progress'; bytesDone: number; bytesTotal: number; filesDone: number; filesTotal: number }
+  | { type: 'done'; bytesDone: number; bytesTotal: number; filesDone: number; filesTotal: number }
+  | { type: 'error'; code: number; message: string };
