@@ -44,4 +44,41 @@ describe('live events in the query cache', () => {
     expect(client.getQueryState(queryKeys.images('a100-80g'))?.isInvalidated).toBe(true);
     expect(client.getQueryState(queryKeys.image.import('i1'))?.isInvalidated).toBe(false);
   });
+
+  it('writes a sync job into the lists holding it; refetches them only when it is new or changed state', () => {
+    const client = new QueryClient();
+    const job = {
+      id: 's1', sourceCenterId: 'sz', sourceCenterName: '深圳算力分中心', sourcePath: '/data', targetCenterId: 'gz', targetCenterName: '广州算力分中心',
+      targetDir: '/', targetPath: '/data', state: 'RUNNING' as const, bytesDone: 10, bytesTotal: 100, filesDone: 1, filesTotal: 4, message: '',
+      retries: 0, createTime: 1, updateTime: 2, finishTime: null,
+    };
+    const active = queryKeys.sync.list({ scope: 'active', pageNum: 1, pageSize: 5 });
+    const all = queryKeys.sync.list({ scope: 'all', pageNum: 1, pageSize: 20 });
+    const page = (list: (typeof job)[]) => ({ list, total: list.length, pageNum: 1, pageSize: 5 });
+    client.setQueryData(active, page([job]));
+    client.setQueryData(all, page([job]));
+    client.setQueryData(queryKeys.sync.detail('s1'), job);
+    client.setQueryData(queryKeys.storage.center('gz'), 'x');
+
+    // Progress: written in place, nothing refetched.
+    applyLiveEvent(client, { businessType: 'sync.changed', data: { ...job, bytesDone: 50, filesDone: 2 } });
+    expect(client.getQueryData<{ list: (typeof job)[] }>(active)?.list[0]).toMatchObject({ bytesDone: 50, filesDone: 2 });
+    expect(client.getQueryData<{ list: (typeof job)[] }>(all)?.list[0].bytesDone).toBe(50);
+    expect(client.getQueryData<typeof job>(queryKeys.sync.detail('s1'))?.bytesDone).toBe(50);
+    expect(client.getQueryState(active)?.isInvalidated).toBe(false);
+
+    // Finished: written, the lists refetched (it leaves the active ones), and the copy is in gz's storage.
+    applyLiveEvent(client, { businessType: 'sync.changed', data: { ...job, state: 'SUCCEEDED', bytesDone: 100, filesDone: 4 } });
+    expect(client.getQueryData<{ list: (typeof job)[] }>(all)?.list[0].state).toBe('SUCCEEDED');
+    expect(client.getQueryState(active)?.isInvalidated).toBe(true);
+    expect(client.getQueryState(all)?.isInvalidated).toBe(true);
+    expect(client.getQueryState(queryKeys.storage.center('gz'))?.isInvalidated).toBe(true);
+
+    // A job no list holds yet (made in another tab): the lists are refetched; no detail entry is made up.
+    const fresh = new QueryClient();
+    fresh.setQueryData(active, page([]));
+    applyLiveEvent(fresh, { businessType: 'sync.changed', data: { ...job, id: 's2', state: 'QUEUED' } });
+    expect(fresh.getQueryState(active)?.isInvalidated).toBe(true);
+    expect(fresh.getQueryData(queryKeys.sync.detail('s2'))).toBeUndefined();
+  });
 });

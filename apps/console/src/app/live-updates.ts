@@ -1,4 +1,4 @@
-import { USER_BASE, type WsEvent } from '@suanli/contracts';
+import { USER_BASE, type Page, type SyncJob, type WsEvent } from '@suanli/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { queryKeys } from './query-keys';
 import { request } from './request';
@@ -38,6 +38,35 @@ export function applyLiveEvent(client: QueryClient, event: WsEvent): void {
         client.invalidateQueries({ queryKey: queryKeys.imagesRoot });
       }
       break;
+    case 'sync.changed':
+      applySyncJob(client, event.data);
+      break;
+  }
+}
+
+/**
+ * A cross-center sync moved on: the event is the whole job. It replaces the job wherever a list or detail
+ * holds it (progress twice a second costs no request); the lists are refetched only when the job is new to
+ * the cache or changed state (it joins, moves within or leaves the active ones). A finished copy is in the
+ * target center's storage.
+ */
+function applySyncJob(client: QueryClient, job: SyncJob): void {
+  if (!job?.id) return;
+  // The state the cache had for it (written from the callbacks below).
+  const cached: { state?: SyncJob['state'] } = {};
+  client.setQueriesData<Page<SyncJob>>({ queryKey: queryKeys.sync.listRoot }, (page) => {
+    const i = page?.list?.findIndex((j) => j.id === job.id) ?? -1;
+    if (!page || i < 0) return page;
+    cached.state ??= page.list[i].state;
+    return { ...page, list: page.list.map((j) => (j.id === job.id ? job : j)) };
+  });
+  client.setQueriesData<SyncJob>({ queryKey: queryKeys.sync.detail(job.id), exact: true }, (prev) => {
+    if (prev) cached.state ??= prev.state;
+    return prev && job;
+  });
+  if (cached.state !== job.state) {
+    client.invalidateQueries({ queryKey: queryKeys.sync.listRoot });
+    if (job.state === 'SUCCEEDED') client.invalidateQueries({ queryKey: queryKeys.storage.center(job.targetCenterId) });
   }
 }
 
@@ -52,6 +81,7 @@ export function startLiveUpdates(client: QueryClient): { stop(): void } {
       client.invalidateQueries({ queryKey: queryKeys.compPowersRoot });
       client.invalidateQueries({ queryKey: queryKeys.tasksRoot.training });
       client.invalidateQueries({ queryKey: queryKeys.tasksRoot.slurm });
+      client.invalidateQueries({ queryKey: queryKeys.sync.root });
     },
     // The server refused the token: ask the gateway, whose answer (10133/10157/10307) the pipeline turns
     // into the usual redirect to login. A network failure here stays quiet.

@@ -86,6 +86,16 @@ export const queryKeys = {
     /** One import from storage; `image.import.changed` writes its progress here. */
     import: (id: string) => ['image', 'import', id] as const,
   },
+  /**
+   * 跨中心同步: the caller's jobs. `sync.changed` carries the whole job: it is written into every cached list
+   * and detail holding it, and the lists are refetched when a job is new to them or changed state.
+   */
+  sync: {
+    root: ['sync'] as const,
+    listRoot: ['sync', 'list'] as const,
+    list: (query: object) => ['sync', 'list', query] as const,
+    detail: (id: string) => ['sync', 'detail', id] as const,
+  },
   /** 密钥对: the caller's keys with their installs. */
   keypairs: ['keypairs'] as const,
   storage: {
