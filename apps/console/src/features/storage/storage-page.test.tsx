@@ -323,6 +323,68 @@ describe('StoragePage', () => {
     expect(backend.callsTo('/directory', 'POST').length).toBeGreaterThan(before);
   });
 
+  it('跨中心同步 copies the one selected folder into a folder picked on another center', async () => {
+    backend.put('gz', '/inbox', 'dir');
+    backend.put('gz', '/inbox/old', 'dir');
+    renderAt('/storage');
+    const docs = await findRow('docs');
+    const action = () => screen.getByTestId('sync-action') as HTMLButtonElement;
+    expect(action().disabled).toBe(true); // nothing selected
+    fireEvent.click(within(docs).getByRole('checkbox'));
+    fireEvent.click(within(row('notes.txt')!).getByRole('checkbox'));
+    await waitFor(() => expect(action().disabled).toBe(true)); // one item at a time
+    fireEvent.click(within(row('notes.txt')!).getByRole('checkbox'));
+    await waitFor(() => expect(action().disabled).toBe(false));
+    fireEvent.click(action());
+
+    const modal = await screen.findByTestId('sync-modal');
+    expect(within(modal).getByTestId('sync-source').textContent).toBe('深圳算力分中心：/docs');
+    // The other centers only: this one is not a target.
+    const select = within(modal).getByTestId('sync-target-center').closest('.ant-select') as HTMLElement;
+    expect(select.textContent).toContain('广州算力分中心');
+    fireEvent.mouseDown(select.querySelector('.ant-select-selector, .ant-select-content') ?? select);
+    await waitFor(() => expect(document.querySelectorAll('.ant-select-item-option').length).toBeGreaterThan(0));
+    const options = [...document.querySelectorAll('.ant-select-item-option')].map((o) => o.textContent);
+    expect(options).toEqual(['广州算力分中心']);
+    expect(within(modal).getByTestId('sync-target-path').textContent).toBe('/docs');
+    expect(modal.textContent).toContain('传输中断后会自动从断点继续');
+
+    // The folder picker browses the target center's storage.
+    fireEvent.click(within(modal).getByTestId('sync-target-dir-pick'));
+    const node = await waitFor(() => {
+      const el = document.querySelector('[data-testid="storage-picker-node"][data-path="/inbox"]');
+      expect(el).toBeTruthy();
+      return el as HTMLElement;
+    });
+    expect(backend.callsTo('/directory', 'POST').at(-1)!.url.pathname).toContain('/file-service/gz/');
+    fireEvent.click(node);
+    fireEvent.click(screen.getByTestId('storage-picker-ok'));
+    await waitFor(() => expect(within(modal).getByTestId('sync-target-path').textContent).toBe('/inbox/docs'));
+    expect((within(modal).getByTestId('sync-target-dir') as HTMLInputElement).value).toBe('/inbox');
+
+    fireEvent.click(screen.getByTestId('sync-ok'));
+    expect(await screen.findByText('已创建同步任务')).toBeTruthy();
+    expect(backend.callsTo('/gateway/sync/api/v1/syncs', 'POST').map((c) => c.body)).toEqual([
+      { sourceCenterId: 'sz', sourcePath: '/docs', targetCenterId: 'gz', targetDir: '/inbox' },
+    ]);
+    await waitFor(() => expect(screen.queryByTestId('sync-modal')).toBeNull());
+  }, 30_000);
+
+  it('跨中心同步 shows the server\'s refusal and keeps the dialog for a correction', async () => {
+    const error = vi.spyOn(toast, 'error');
+    renderAt('/storage');
+    fireEvent.click(within(await findRow('notes.txt')).getByRole('checkbox'));
+    fireEvent.click(screen.getByTestId('sync-action'));
+    const modal = await screen.findByTestId('sync-modal');
+    fireEvent.change(within(modal).getByTestId('sync-target-dir'), { target: { value: '/nope' } });
+    await waitFor(() => expect(within(modal).getByTestId('sync-target-path').textContent).toBe('/nope/notes.txt'));
+    fireEvent.click(screen.getByTestId('sync-ok'));
+    await waitFor(() => expect(error).toHaveBeenCalledWith('目录不存在：/nope'));
+    expect(lastBody('/gateway/sync/api/v1/syncs')).toEqual({ sourceCenterId: 'sz', sourcePath: '/notes.txt', targetCenterId: 'gz', targetDir: '/nope' });
+    expect(screen.getByTestId('sync-modal')).toBeTruthy();
+    expect(backend.syncs).toHaveLength(0);
+  }, 30_000);
+
   it('switches center from the URL and keeps the choice', async () => {
     backend.put('gz', '/gz-only.txt', 'file', 1);
     renderAt('/storage?center=gz');

@@ -23,6 +23,7 @@ import { pickCenter, recallCenter, rememberCenter, refreshCenterAfterUpload, use
 import { normalizePath, ROOT } from './paths';
 import { prepareUpload } from './upload-plan';
 import { askConflict } from './components/conflict-dialog';
+import { SyncModal } from '../sync/sync-modal';
 import { existingNames, resolveConflicts, topLevelNames } from './conflicts';
 
 /** `/storage/detail?center=…&path=…` */
@@ -98,6 +99,7 @@ export function StoragePage() {
             // A new folder or center starts with a fresh page, sort, search and selection.
             key={`${center.id}:${path}`}
             center={center}
+            centers={centers.data ?? []}
             api={api}
             path={path}
             quotaLeft={usage.data ? usage.data.quota - usage.data.used : undefined}
@@ -113,17 +115,20 @@ type Dialog =
   | { kind: 'mkdir' }
   | { kind: 'rename'; entry: FileEntry }
   | { kind: 'move' | 'copy'; entries: FileEntry[] }
+  | { kind: 'sync'; entry: FileEntry }
   | null;
 
 interface BrowserProps {
   center: SubCenter;
+  /** Every sub-center (跨中心同步 copies to one of the others). */
+  centers: SubCenter[];
   api: FileApi;
   path: string;
   quotaLeft?: number;
   onNavigate: (path: string) => void;
 }
 
-function StorageBrowser({ center, api, path, quotaLeft, onNavigate }: BrowserProps) {
+function StorageBrowser({ center, centers, api, path, quotaLeft, onNavigate }: BrowserProps) {
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -231,6 +236,9 @@ function StorageBrowser({ center, api, path, quotaLeft, onNavigate }: BrowserPro
     else navigate(detailHref(center.id, entry.path));
   };
 
+  // 跨中心同步 takes one file or folder, and needs another center to go to.
+  const syncBlocked = selected.length > 1 ? '一次只能同步一个文件或文件夹' : selected[0]?.type === 'link' ? '符号链接不能同步' : null;
+
   const keyword = query.keyword;
   const emptyText = keyword ? (
     <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={`没有找到名称包含“${keyword}”的文件或文件夹`} />
@@ -264,6 +272,8 @@ function StorageBrowser({ center, api, path, quotaLeft, onNavigate }: BrowserPro
         onDownload={() => download(selected)}
         onMove={() => setDialog({ kind: 'move', entries: selected })}
         onCopy={() => setDialog({ kind: 'copy', entries: selected })}
+        onSync={centers.length > 1 ? () => selected.length === 1 && !syncBlocked && setDialog({ kind: 'sync', entry: selected[0] }) : undefined}
+        syncBlocked={syncBlocked}
         onDelete={confirmDelete}
         onSearch={(k) => setQuery((q) => ({ ...q, keyword: k, pageNum: 1 }))}
       />
@@ -351,6 +361,7 @@ function StorageBrowser({ center, api, path, quotaLeft, onNavigate }: BrowserPro
           }}
         />
       )}
+      {dialog?.kind === 'sync' && <SyncModal source={center} centers={centers} entry={dialog.entry} onClose={() => setDialog(null)} />}
       {(dialog?.kind === 'move' || dialog?.kind === 'copy') && (
         <DirPickerModal
           open

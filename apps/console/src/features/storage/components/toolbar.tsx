@@ -1,5 +1,5 @@
-import { CopyOutlined, DeleteOutlined, DownOutlined, DownloadOutlined, DragOutlined, FolderAddOutlined, FolderOpenOutlined, UploadOutlined } from '@ant-design/icons';
-import { Button, Dropdown, Flex, Input } from 'antd';
+import { CloudSyncOutlined, CopyOutlined, DeleteOutlined, DownOutlined, DownloadOutlined, DragOutlined, FolderAddOutlined, FolderOpenOutlined, UploadOutlined } from '@ant-design/icons';
+import { Button, Dropdown, Flex, Input, Tooltip } from 'antd';
 import { useRef } from 'react';
 import { useBreakpoint } from '../../../shared/hooks/use-breakpoint';
 
@@ -14,14 +14,18 @@ export interface ToolbarProps {
   onDownload: () => void;
   onMove: () => void;
   onCopy: () => void;
+  /** 跨中心同步 of the one selected item; absent (no button) when there is no other center. */
+  onSync?: () => void;
+  /** Why 跨中心同步 cannot take the selection (shown as the button's tooltip), or null when it can. */
+  syncBlocked?: string | null;
   onDelete: () => void;
   onSearch: (keyword: string) => void;
 }
 
 /**
  * The file manager's actions. The hidden inputs are what e2e drives with `setInputFiles`. Below lg (992 px)
- * the seven buttons would take two or three rows: there the two uploads share a 上传 menu and the four actions on
- * the selection a 批量操作 menu, next to 新建文件夹, and the search takes the full width.
+ * the eight buttons would take two or three rows: there the two uploads share a 上传 menu and the actions on
+ * the selection (下载, 移动, 复制, 跨中心同步, 删除) a 批量操作 menu, next to 新建文件夹, and the search takes the full width.
  */
 export function Toolbar(props: ToolbarProps) {
   const screens = useBreakpoint();
@@ -35,6 +39,7 @@ export function Toolbar(props: ToolbarProps) {
     if (files.length) handle(files);
   };
   const compact = !screens.lg;
+  const syncOff = none || Boolean(props.syncBlocked);
   const buttons = compact ? (
     <>
       <Dropdown
@@ -63,10 +68,11 @@ export function Toolbar(props: ToolbarProps) {
             { key: 'download', icon: <DownloadOutlined />, label: '下载' },
             { key: 'move', icon: <DragOutlined />, label: '移动' },
             { key: 'copy', icon: <CopyOutlined />, label: '复制' },
+            ...(props.onSync ? [{ key: 'sync', icon: <CloudSyncOutlined />, label: <span data-testid="sync-action">跨中心同步</span>, disabled: syncOff }] : []),
             { key: 'delete', icon: <DeleteOutlined />, label: '删除', danger: true },
           ],
           onClick: ({ key }) => {
-            const actions: Record<string, () => void> = { download: props.onDownload, move: props.onMove, copy: props.onCopy, delete: props.onDelete };
+            const actions: Record<string, (() => void) | undefined> = { download: props.onDownload, move: props.onMove, copy: props.onCopy, sync: props.onSync, delete: props.onDelete };
             actions[key]?.();
           },
         }}
@@ -96,6 +102,13 @@ export function Toolbar(props: ToolbarProps) {
       <Button icon={<CopyOutlined />} disabled={none} data-testid="storage-copy" onClick={props.onCopy}>
         复制
       </Button>
+      {props.onSync && (
+        <Tooltip title={none ? undefined : props.syncBlocked}>
+          <Button icon={<CloudSyncOutlined />} disabled={syncOff} data-testid="sync-action" onClick={props.onSync}>
+            跨中心同步
+          </Button>
+        </Tooltip>
+      )}
       <Button danger icon={<DeleteOutlined />} disabled={none} data-testid="storage-delete" onClick={props.onDelete}>
         删除
       </Button>

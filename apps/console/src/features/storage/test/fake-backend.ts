@@ -2,7 +2,7 @@
  * An in-memory gateway + file service behind a stubbed `fetch`, for page tests. It speaks the envelope and
  * the listing contract closely enough to drive the pages; the real service has its own api tests.
  */
-import { idToPath, pathToId, type FileEntry, type SubCenter } from '@suanli/contracts';
+import { idToPath, pathToId, SYNC_BASE, type FileEntry, type SubCenter, type SyncJob } from '@suanli/contracts';
 
 export interface FakeCall {
   method: string;
@@ -17,6 +17,8 @@ export const CENTERS: SubCenter[] = [
 
 export function createFakeBackend() {
   const calls: FakeCall[] = [];
+  /** Sync jobs created through the gateway (`POST {SYNC_BASE}/syncs`), oldest first. */
+  const syncs: SyncJob[] = [];
   /** center → path → entry */
   const trees: Record<string, Map<string, FileEntry>> = { sz: new Map(), gz: new Map() };
   const put = (center: string, path: string, type: 'dir' | 'file' | 'link', size = 0, updateTime = 1_700_000_000_000) => {
@@ -34,6 +36,36 @@ export function createFakeBackend() {
     const body = typeof init.body === 'string' ? JSON.parse(init.body) : init.body;
     calls.push({ method, url, body });
     if (url.pathname.endsWith('/sub-centers/action/list')) return env(CENTERS);
+    if (method === 'POST' && url.pathname === `${SYNC_BASE}/syncs`) {
+      const b = body as Record<string, string>;
+      if (b.sourceCenterId === b.targetCenterId) return env(null, 2350, '源与目标位于同一分中心，请使用复制');
+      if (b.targetDir !== '/' && !trees[b.targetCenterId]?.has(b.targetDir)) return env(null, 1302, `目录不存在：${b.targetDir}`);
+      const name = b.sourcePath.split('/').pop()!;
+      const center = (id: string) => CENTERS.find((c) => c.id === id)!.name;
+      const job: SyncJob = {
+        id: `sync-${syncs.length + 1}`,
+        ...(b as Pick<SyncJob, 'sourceCenterId' | 'sourcePath' | 'targetCenterId' | 'targetDir'>),
+        sourceCenterName: center(b.sourceCenterId),
+        targetCenterName: center(b.targetCenterId),
+        targetPath: `${b.targetDir === '/' ? '' : b.targetDir}/${name}`,
+        state: 'QUEUED',
+        bytesDone: 0,
+        bytesTotal: 0,
+        filesDone: 0,
+        filesTotal: 0,
+        message: '',
+        retries: 0,
+        createTime: Date.now(),
+        updateTime: Date.now(),
+        finishTime: null,
+      };
+      syncs.push(job);
+      return env(job);
+    }
+    if (method === 'POST' && url.pathname === `${SYNC_BASE}/syncs/action/page`) {
+      const list = syncs.filter((j) => (body as { scope?: string }).scope !== 'active' || j.state === 'QUEUED' || j.state === 'RUNNING').reverse();
+      return env({ list, total: list.length, pageNum: 1, pageSize: list.length });
+    }
     const m = /\/file-service\/(\w+)\/api\/v1(\/.*)$/.exec(url.pathname);
     if (!m) return new Response('not found', { status: 404 });
     const [, center, route] = m;
@@ -88,5 +120,5 @@ export function createFakeBackend() {
   };
 
   const callsTo = (route: string, method?: string) => calls.filter((c) => c.url.pathname.endsWith(route) && (!method || c.method === method));
-  return { fetch, calls, callsTo, put, trees };
+  return { fetch, calls, callsTo, put, trees, syncs };
 }
