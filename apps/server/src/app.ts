@@ -6,7 +6,7 @@ import websocket from '@fastify/websocket';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { AVATAR_MAX_BYTES, DATASET_BASE, ESHELL_BASE, IMAGE_BASE, FOUNDATION_BASE, IDE_PROXY_BASE, KEYPAIR_BASE, RESOURCE_BASE, MESSAGE_BASE, MODEL_BASE, ORDER_BASE, SLURM_BASE, TRAINING_BASE, USER_BASE, WS_BASE } from '@suanli/contracts';
+import { AVATAR_MAX_BYTES, DATASET_BASE, ESHELL_BASE, IMAGE_BASE, FOUNDATION_BASE, IDE_PROXY_BASE, KEYPAIR_BASE, RESOURCE_BASE, MESSAGE_BASE, MODEL_BASE, ORDER_BASE, SLURM_BASE, SYNC_BASE, TRAINING_BASE, USER_BASE, WS_BASE, ErrorCode } from '@suanli/contracts';
 import { loadCenters } from './centers/centers';
 import type { Config } from './config';
 import type { AppContext, Infra } from './context';
@@ -29,6 +29,10 @@ import { ImageCatalogue } from './modules/training/image-catalogue';
 import { createTrainingModule } from './modules/training/training.module';
 import { createExecutor } from './executors/create-executor';
 import { createUserModule } from './modules/user/user.module';
+import { createSyncModule } from './modules/sync/sync.module';
+import { HttpSyncReceiver } from './file-service/sync-clients';
+import type { SyncReceiver } from './file-service/sync.service';
+import { AppError } from './errors';
 import { loggerOptions } from './lib/log';
 import { registerAuth } from './plugins/auth';
 import { registerClosing } from './plugins/closing';
@@ -62,6 +66,8 @@ declare module 'fastify' {
     assets: Awaited<ReturnType<typeof createAssetModule>>;
     /** Images (the registry harness reads the token certificate the registry must trust). */
     images: Awaited<ReturnType<typeof createImageModule>>;
+    /** Cross-center sync (tests wait for jobs with `syncs.runner.idle()`). */
+    syncs: ReturnType<typeof createSyncModule>;
   }
 }
 
@@ -121,6 +127,16 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const resource = createResourceModule(ctx, executors);
   task.afterPoll((id) => resource.service.sample(id));
   const eshell = createEshellModule(ctx, accessLog.service, realtime.guards, keypair.service, boundAddress);
+  // Cross-center sync: the receiving file service of a center served here is called in-process (filled in by
+  // mountFileServices below), any other through its fileServiceUrl.
+  const localReceivers = new Map<string, SyncReceiver>();
+  const sync = createSyncModule(ctx, (id) => {
+    const local = localReceivers.get(id);
+    if (local) return local;
+    const url = centers.find((c) => c.id === id)?.fileServiceUrl;
+    if (!url) throw new AppError(ErrorCode.INTERNAL_FAILED, `分中心 ${id} 的文件服务不可用`);
+    return new HttpSyncReceiver(url);
+  }, config.sync);
 
   app.decorate('ctx', ctx);
   app.decorate('wsHub', realtime.hub);
@@ -131,12 +147,15 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.decorate('resources', resource.service);
   app.decorate('assets', assets);
   app.decorate('images', image);
+  app.decorate('syncs', sync);
   // Polling starts once the app is ready; it stops (handing its centers over) before the database closes.
   app.addHook('onReady', () => task.start());
+  app.addHook('onReady', () => sync.start());
   app.addHook('preClose', () => realtime.hub.close());
   app.addHook('preClose', () => eshell.service.close());
   app.addHook('preClose', () => assets.close());
   app.addHook('preClose', () => image.close());
+  app.addHook('preClose', () => sync.close());
   app.addHook('onClose', async () => {
     await bus.close();
     await handle.close();
@@ -180,6 +199,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(assets.datasetRoutes, { prefix: DATASET_BASE });
   await app.register(assets.modelRoutes, { prefix: MODEL_BASE });
   await app.register(image.routes, { prefix: IMAGE_BASE });
+  await app.register(sync.routes, { prefix: SYNC_BASE });
   // The sockets: @fastify/websocket adds an onRequest and an onResponse hook to every route of the scope it
   // is registered in; registered in this scope, only the socket routes pay them, not every API call.
   await app.register(
@@ -190,7 +210,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     },
     { prefix: WS_BASE },
   );
-  await mountFileServices(app, ctx);
+  await mountFileServices(app, ctx, { grants: sync.grants, receivers: localReceivers });
   await serveConsole(app, config);
   await registerGuide(app, config);
   return app;

@@ -1,3 +1,4 @@
+import type { SyncRunnerOptions } from './modules/sync/sync.runner';
 import path from 'node:path';
 import type { LocalExecutorOptions } from './executors/local/local-executor';
 import type { RegistrySettings } from './modules/image/image.service';
@@ -43,6 +44,8 @@ export interface Config {
   registry?: RegistrySettings;
   /** Web shell (modules/eshell); defaults in eshell.service.ts. Tests shorten the idle timeout. */
   shell?: ShellConfig;
+  /** Cross-center sync retries (modules/sync); defaults in sync.runner.ts. Tests shorten them. */
+  sync?: SyncRunnerOptions;
 }
 
 export interface ShellConfig {

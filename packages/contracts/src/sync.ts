@@ -85,7 +85,7 @@ export const SyncGrant = Type.Object({
   role: Type.Union([Type.Literal('source'), Type.Literal('target')]),
   /** The caller's cluster account on this center (as `GET /agent/user/get` answers it). */
   account: Type.String(),
-  status: Type.String(),
+  status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
   sourceCenterId: Type.String(),
   sourcePath: Type.String(),
   targetCenterId: Type.String(),

@@ -283,6 +283,29 @@ export interface ImageImportsTable {
   update_time: number;
 }
 
+export interface SyncJobsTable {
+  id: string;
+  owner_id: string;
+  source_center_id: string;
+  source_path: string;
+  target_center_id: string;
+  target_dir: string;
+  target_path: string;
+  /** SyncState */
+  state: string;
+  bytes_done: number;
+  bytes_total: number;
+  files_done: number;
+  files_total: number;
+  message: string;
+  retries: number;
+  /** sha256 of the job's current grant ('' once finished). */
+  grant_hash: string;
+  create_time: number;
+  update_time: number;
+  finish_time: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -307,4 +330,5 @@ export interface Database {
   asset_shares: AssetSharesTable;
   registry_credentials: RegistryCredentialsTable;
   image_imports: ImageImportsTable;
+  sync_jobs: SyncJobsTable;
 }

@@ -6,6 +6,9 @@ import { registerEnvelope } from '../plugins/envelope';
 import { DownloadTickets } from './download-tickets';
 import { FileService } from './file.service';
 import { fileRoutes } from './file.routes';
+import type { SyncSourceFor } from './sync.routes';
+import { AppError } from '../errors';
+import { ErrorCode } from '@suanli/contracts';
 import type { FileIdentity } from './identity';
 import type { AccountFsFactory } from './storage/spaces';
 import { loggerOptions } from '../lib/log';
@@ -29,6 +32,8 @@ export interface FileServicePluginOptions {
   accounts?: AccountFsFactory;
   /** Where the service is registered for lookup, e.g. the gateway's `fileServices`. */
   registry?: Map<string, FileService>;
+  /** The file service of another center, as the source of a sync this one receives (ADR 0010). */
+  syncSourceFor: SyncSourceFor;
 }
 
 /**
@@ -40,7 +45,7 @@ export async function fileServicePlugin(app: FastifyInstance, opts: FileServiceP
   const service = new FileService({ center: opts.center, clock: opts.clock, chunkSize: opts.chunkSize, accounts: opts.accounts });
   opts.registry?.set(opts.center.id, service);
   const tickets = new DownloadTickets({ service: service.downloads, identity: opts.identity, clock: opts.clock });
-  await fileRoutes(app, { service, identity: opts.identity, tickets });
+  await fileRoutes(app, { service, identity: opts.identity, tickets, syncSourceFor: opts.syncSourceFor });
 
   const sweep = () =>
     service.cleanup().then(
@@ -69,6 +74,8 @@ export interface BuildFileServiceOptions {
   accounts?: AccountFsFactory;
   /** Console origins allowed to call this service from the browser (it runs on its own host in production). */
   allowedOrigins?: string[];
+  /** Other centers' file services as sync sources (default: none known, a sync into this center fails with 1403). */
+  syncSourceFor?: SyncSourceFor;
 }
 
 /**
@@ -96,6 +103,11 @@ export async function buildFileService(opts: BuildFileServiceOptions): Promise<F
     cleanupIntervalMs: opts.cleanupIntervalMs,
     accounts: opts.accounts,
     registry,
+    syncSourceFor:
+      opts.syncSourceFor ??
+      ((id) => {
+        throw new AppError(ErrorCode.INTERNAL_FAILED, `未知的源分中心：${id}`);
+      }),
   });
   return app;
 }

@@ -27,6 +27,7 @@ import {
   PathsBody,
   RenameBody,
   SESSION_INVALID_CODES,
+  SYNC_GRANT_HEADER,
   SMALL_UPLOAD_MAX,
   Usage,
 } from '@suanli/contracts';
@@ -37,17 +38,22 @@ import type { DownloadTickets } from './download-tickets';
 import { sendDownload } from './download.reply';
 import type { DownloadPlan } from './download.service';
 import type { FileService } from './file.service';
-import type { FileIdentity, FileUser } from './identity';
+import type { FileIdentity, FileUser, GrantedUser } from './identity';
+import { syncRoutes, type SyncSourceFor } from './sync.routes';
 import type { IncomingFile } from './upload.service';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the file service's own auth hook on every file-service route. */
     fileUser: FileUser | null;
+    /** Set instead of `fileUser` on the sync routes, from the job's grant. */
+    granted: GrantedUser | null;
   }
   interface FastifyContextConfig {
     /** Authenticated by the download ticket in its URL instead of the `token` header (browser navigations). */
     ticketAuth?: boolean;
+    /** Authenticated by a sync job's grant (`sync-grant` header) instead of a session (sync.routes.ts). */
+    grantAuth?: boolean;
   }
 }
 
@@ -59,16 +65,22 @@ const DISCARD_MAX = 2 * CHUNK_SIZE_MAX;
  * authenticates itself through `identity` (the gateway's global hook is told these routes are public);
  * routes stay thin: parse, call the service, answer the envelope — or bytes for downloads.
  */
-export async function fileRoutes(fastify: FastifyInstance, opts: { service: FileService; identity: FileIdentity; tickets: DownloadTickets }) {
+export async function fileRoutes(fastify: FastifyInstance, opts: { service: FileService; identity: FileIdentity; tickets: DownloadTickets; syncSourceFor: SyncSourceFor }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { service, identity, tickets } = opts;
   const { folders, uploads, downloads } = service;
   const tags = ['file-service'];
 
   app.decorateRequest('fileUser', null);
+  app.decorateRequest('granted', null);
   // Before parsing and validation, like the gateway's hook: an anonymous caller learns only that they must log in.
   app.addHook('onRequest', async (req) => {
     if (!req.routeOptions.url || req.routeOptions.config?.ticketAuth) return;
+    if (req.routeOptions.config?.grantAuth) {
+      const grant = req.headers[SYNC_GRANT_HEADER];
+      req.granted = await identity.resolveGrant(typeof grant === 'string' ? grant : undefined);
+      return;
+    }
     req.fileUser = await identity.resolve(tokenOf(req));
   });
   const userOf = (req: FastifyRequest) => req.fileUser!;
@@ -194,6 +206,8 @@ export async function fileRoutes(fastify: FastifyInstance, opts: { service: File
     schema: { tags, summary: '本分中心的存储用量与配额（字节）', response: { 200: Envelope(Usage) } },
     handler: async (req) => ok(await folders.usageOf(userOf(req))),
   });
+
+  await syncRoutes(app, { sync: service.sync, sourceFor: opts.syncSourceFor, send, streaming: sending });
 }
 
 /**

@@ -3,6 +3,8 @@ import { DownloadService } from './download.service';
 import { FolderService } from './folder.service';
 import { type AccountFsFactory, InProcessAccounts, Spaces } from './storage/spaces';
 import { UploadService } from './upload.service';
+import { SyncService } from './sync.service';
+import { UPLOAD_CHUNK_SIZE } from '@suanli/contracts';
 import path from 'node:path';
 
 export interface FileServiceOptions {
@@ -15,7 +17,7 @@ export interface FileServiceOptions {
 }
 
 /**
- * One center's file service, composed: the file manager's operations, uploads and downloads over the
+ * One center's file service, composed: the file manager's operations, uploads, downloads and sync over the
  * spaces of that center's accounts (storage/spaces.ts).
  */
 export class FileService {
@@ -23,12 +25,15 @@ export class FileService {
   readonly folders: FolderService;
   readonly uploads: UploadService;
   readonly downloads: DownloadService;
+  /** Cross-center sync: this center as a source and as a receiver (ADR 0010). */
+  readonly sync: SyncService;
 
   constructor(opts: FileServiceOptions) {
     this.spaces = new Spaces(opts.center, opts.accounts ?? new InProcessAccounts(path.join(opts.center.storageRoot, '.uploads')));
     this.folders = new FolderService(this.spaces);
     this.uploads = new UploadService(this.spaces, opts.clock, opts.chunkSize);
     this.downloads = new DownloadService(this.spaces);
+    this.sync = new SyncService(this.spaces, this.uploads, opts.chunkSize ?? UPLOAD_CHUNK_SIZE);
   }
 
   /** Removes abandoned uploads (24 h without a write). */

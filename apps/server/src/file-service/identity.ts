@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { ErrorCode, type ClusterAccount } from '@suanli/contracts';
+import { ErrorCode, SYNC_AGENT_GRANT_PATH, SYNC_GRANT_HEADER, type ClusterAccount, type SyncGrant } from '@suanli/contracts';
 import type { CenterConfig } from '../centers/centers';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
@@ -19,13 +19,26 @@ export interface FileUser {
  */
 export interface FileIdentity {
   resolve(token: string | undefined): Promise<FileUser>;
+  /**
+   * A cross-center sync job's grant (header `sync-grant`, ADR 0010): what it allows on this center (read the
+   * source, or make the copy) and the account it acts for. Refused like a session (10133) once the job ended.
+   */
+  resolveGrant(grant: string | undefined): Promise<GrantedUser>;
 }
+
+export interface GrantedUser {
+  user: FileUser;
+  grant: SyncGrant;
+}
+
+/** Resolves a grant for a center (the sync module's `grants.resolve`; the gateway's agent route answers the same). */
+export type GrantResolver = (grant: string | undefined, centerId: string) => Promise<SyncGrant>;
 
 /** Account names become directory names on disk; anything else is refused before it gets there. */
 const ACCOUNT = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
 
 /** The file user of a cluster account on a center (also what the gateway's own file work runs as). */
-export function toFileUser(center: CenterConfig, a: ClusterAccount | undefined): FileUser {
+export function toFileUser(center: CenterConfig, a: Pick<ClusterAccount, 'account' | 'status'> | undefined): FileUser {
   if (!a) throw new AppError(ErrorCode.INTERNAL_FAILED, '未找到该分中心的集群账号');
   if (a.status === 'disabled') throw new AppError(ErrorCode.NO_PERMISSION, '该分中心的集群账号已停用');
   if (!ACCOUNT.test(a.account)) throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE, '集群账号名称不合法');
@@ -35,11 +48,15 @@ export function toFileUser(center: CenterConfig, a: ClusterAccount | undefined):
 }
 
 /** Embedded default: the same session check as every gateway route, and the account created on first use. */
-export function inProcessIdentity(ctx: Pick<AppContext, 'sessions' | 'clusterAccounts'>, center: CenterConfig): FileIdentity {
+export function inProcessIdentity(ctx: Pick<AppContext, 'sessions' | 'clusterAccounts'>, center: CenterConfig, grants: GrantResolver): FileIdentity {
   return {
     async resolve(token) {
       const { userId } = await ctx.sessions.verify(token);
       return toFileUser(center, await ctx.clusterAccounts.ensure(userId, center.id));
+    },
+    async resolveGrant(raw) {
+      const grant = await grants(raw, center.id);
+      return { user: toFileUser(center, grant), grant };
     },
   };
 }
@@ -64,6 +81,7 @@ const AGENT_USER_PATH = '/gateway/user/api/v1/agent/user/get';
  */
 export class RemoteIdentity implements FileIdentity {
   private readonly cache = new Map<string, { user: FileUser; until: number }>();
+  private readonly grants = new Map<string, { granted: GrantedUser; until: number }>();
   private readonly ttlMs: number;
   private readonly timeoutMs: number;
 
@@ -82,18 +100,37 @@ export class RemoteIdentity implements FileIdentity {
     if (hit && hit.until > now) return hit.user;
     this.cache.delete(key);
 
-    const user = toFileUser(this.opts.center, await this.ask(token));
+    const data = await this.ask(AGENT_USER_PATH, { token });
+    if (!Array.isArray(data)) throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE);
+    const user = toFileUser(this.opts.center, (data as ClusterAccount[]).find((a) => a.subCenterId === this.opts.center.id));
     this.prune(now);
     this.cache.set(key, { user, until: now + this.ttlMs });
     return user;
   }
 
-  private async ask(token: string): Promise<ClusterAccount | undefined> {
-    const url = new URL(AGENT_USER_PATH, this.opts.gatewayUrl);
+  /** Same rules as `resolve`: positive answers reused for `ttlMs`, refusals (the job ended) never cached. */
+  async resolveGrant(raw: string | undefined): Promise<GrantedUser> {
+    if (!raw || raw.length > 128) throw new AppError(ErrorCode.NOT_LOGGED_IN);
+    const key = createHash('sha256').update(raw).digest('hex');
+    const now = this.opts.clock();
+    const hit = this.grants.get(key);
+    if (hit && hit.until > now) return hit.granted;
+    this.grants.delete(key);
+    const grant = (await this.ask(SYNC_AGENT_GRANT_PATH, { [SYNC_GRANT_HEADER]: raw })) as SyncGrant | null;
+    if (!grant || typeof grant.account !== 'string' || (grant.role !== 'source' && grant.role !== 'target')) throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE);
+    const granted = { user: toFileUser(this.opts.center, grant), grant };
+    if (this.grants.size >= 1_000) this.grants.clear();
+    this.grants.set(key, { granted, until: now + this.ttlMs });
+    return granted;
+  }
+
+  /** `GET {gateway}{path}?subCenterId=<this center>` with `headers`: the envelope's data, or its refusal as an AppError. */
+  private async ask(path: string, headers: Record<string, string>): Promise<unknown> {
+    const url = new URL(path, this.opts.gatewayUrl);
     url.searchParams.set('subCenterId', this.opts.center.id);
     let res: Response;
     try {
-      res = await fetch(url, { headers: { token }, signal: AbortSignal.timeout(this.timeoutMs) });
+      res = await fetch(url, { headers, signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (e) {
       const timedOut = (e as Error).name === 'TimeoutError';
       throw new AppError(timedOut ? ErrorCode.INTERNAL_TIMEOUT : ErrorCode.INTERNAL_FAILED, timedOut ? undefined : '内部组件请求失败：无法连接网关');
@@ -108,8 +145,7 @@ export class RemoteIdentity implements FileIdentity {
     if (typeof code !== 'number') throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE);
     // Session errors (10133/10157/10307) and any other refusal pass through unchanged.
     if (code !== 0) throw new AppError(code, env.message?.message);
-    if (!Array.isArray(env.data)) throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE);
-    return (env.data as ClusterAccount[]).find((a) => a.subCenterId === this.opts.center.id);
+    return env.data;
   }
 
   /** Drops expired entries once the map grows, so idle tokens do not accumulate. */

@@ -17,6 +17,9 @@ import { loadCenters } from '../centers/centers';
 import { buildFileService } from './app';
 import { WorkerAccounts } from './accounts/worker-accounts';
 import { RemoteIdentity } from './identity';
+import { HttpSyncSource } from './sync-clients';
+import { AppError } from '../errors';
+import { ErrorCode } from '@suanli/contracts';
 
 // Streaming uploads allocate ~1 GiB of short-lived socket buffers per GiB received. V8 counts that external
 // memory against the old generation's limit, and with the default growth (limit ≈ 2–3× a ~20 MB live heap)
@@ -50,6 +53,12 @@ if (!center) {
 const app = await buildFileService({
   center,
   identity: new RemoteIdentity({ gatewayUrl, center, clock: Date.now }),
+  // Another center's file service: its own URL from the centers file, or the gateway's embedded one.
+  syncSourceFor: (id, grant) => {
+    const source = centers.find((c) => c.id === id);
+    if (!source) throw new AppError(ErrorCode.INTERNAL_FAILED, `未知的源分中心：${id}`);
+    return new HttpSyncSource(source.fileServiceUrl ?? `${gatewayUrl.replace(/\/$/, '')}/file-service/${id}`, grant);
+  },
   accounts: env.FS_LAUNCHER_SOCKET ? new WorkerAccounts({ launcherSocket: env.FS_LAUNCHER_SOCKET }) : undefined,
   logger: { level: env.LOG_LEVEL ?? 'info' },
   allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),

@@ -2,7 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { fileServicePlugin } from './app';
 import type { FileService } from './file.service';
-import { inProcessIdentity } from './identity';
+import { inProcessIdentity, type FileIdentity, type GrantResolver } from './identity';
+import { HttpSyncSource, LocalSyncSource } from './sync-clients';
+import type { SyncSourceFor } from './sync.routes';
+import type { SyncReceiver } from './sync.service';
+import { AppError } from '../errors';
+import { ErrorCode } from '@suanli/contracts';
 
 /**
  * Embedded default: one file service per center that has no external `fileServiceUrl`, at
@@ -11,9 +16,39 @@ import { inProcessIdentity } from './identity';
  * session check, plus the cluster account of that center). They are `bulk` for the per-IP limit: uploading
  * a folder is one request per file or 8 MiB chunk, far beyond what an API client sends.
  */
-export async function mountFileServices(app: FastifyInstance, ctx: AppContext) {
+export async function mountFileServices(app: FastifyInstance, ctx: AppContext, sync: { grants: GrantResolver; receivers: Map<string, SyncReceiver> }) {
   app.decorate('fileServices', new Map<string, FileService>());
+  const identities = new Map<string, FileIdentity>();
+  // The source of a sync this process receives: a center served here is called in-process, any other
+  // through its own file service's URL.
+  const syncSourceFor: SyncSourceFor = (id, grant) => {
+    const local = app.fileServices.get(id);
+    const identity = identities.get(id);
+    if (local && identity) return new LocalSyncSource(local.sync, identity, grant);
+    const url = ctx.centers.find((c) => c.id === id)?.fileServiceUrl;
+    if (!url) throw new AppError(ErrorCode.INTERNAL_FAILED, `未知的源分中心：${id}`);
+    return new HttpSyncSource(url, grant);
+  };
   for (const center of ctx.centers.filter((c) => !c.fileServiceUrl)) {
+    const identity = inProcessIdentity(ctx, center, sync.grants);
+    identities.set(center.id, identity);
+    // The sync runner reaches this center's receiving side without HTTP: same grant check, same pull.
+    const target = async (grant: string) => {
+      const g = await identity.resolveGrant(grant);
+      if (g.grant.role !== 'target') throw new AppError(ErrorCode.NO_PERMISSION);
+      return { g, service: app.fileServices.get(center.id)! };
+    };
+    sync.receivers.set(center.id, {
+      async pull(grant, onProgress, signal) {
+        const { g, service } = await target(grant);
+        // pull throws its failures; its lines are progress and done.
+        await service.sync.pull(g.user, g.grant, syncSourceFor(g.grant.sourceCenterId, grant), (line) => line.type !== 'error' && onProgress(line), signal);
+      },
+      async discard(grant) {
+        const { g, service } = await target(grant);
+        await service.sync.discard(g.user, g.grant);
+      },
+    });
     await app.register(
       async (scope) => {
         scope.addHook('onRoute', (route) => {
@@ -21,9 +56,10 @@ export async function mountFileServices(app: FastifyInstance, ctx: AppContext) {
         });
         await scope.register(fileServicePlugin, {
           center,
-          identity: inProcessIdentity(ctx, center),
+          identity,
           clock: ctx.clock,
           registry: app.fileServices,
+          syncSourceFor,
         });
       },
       { prefix: `/file-service/${center.id}` },

@@ -264,6 +264,11 @@ export class UploadService {
     return { meta };
   }
 
+  /** Drops a staged upload nobody will finish (a cancelled sync); a merge or chunk of it in flight is not waited for. */
+  async abandon(user: FileUser, fs: AccountFs, identifier: string) {
+    await this.dropUpload(user, fs, identifier);
+  }
+
   /** Removes an upload's staging and forgets its running hash. */
   private async dropUpload(user: FileUser, fs: AccountFs, identifier: string) {
     this.forgetHash(`${user.account}/${identifier}`);

@@ -1,0 +1,166 @@
+import { PassThrough, Readable } from 'node:stream';
+import { ErrorCode, FILE_API_PREFIX, SYNC_FS_FILE, SYNC_FS_HASH, SYNC_FS_MANIFEST, SYNC_FS_PULL, SYNC_GRANT_HEADER, type SyncHash, type SyncManifest, type SyncPullLine } from '@suanli/contracts';
+import { AppError, forbidden } from '../errors';
+import type { FileIdentity } from './identity';
+import type { SyncReceiver, SyncService, SyncSource } from './sync.service';
+
+/** How long the source may take to answer a call's headers (a manifest of a large folder is a walk). */
+const ANSWER_TIMEOUT_MS = 60_000;
+
+/**
+ * The source file service over HTTP (`{fileServiceUrl}/api/v1/sync/source/…`), with the job's grant. A
+ * connection failure is 1403 and a silent source 1404: the gateway retries those; any refusal the source
+ * answers (its envelope) passes through unchanged.
+ */
+export class HttpSyncSource implements SyncSource {
+  private readonly base: string;
+
+  constructor(
+    fileServiceUrl: string,
+    private readonly grant: string,
+  ) {
+    this.base = fileServiceUrl.replace(/\/$/, '') + FILE_API_PREFIX;
+  }
+
+  async manifest(signal: AbortSignal): Promise<SyncManifest> {
+    return (await envelopeData(await this.call(SYNC_FS_MANIFEST, { method: 'POST' }, signal), '源分中心')) as SyncManifest;
+  }
+
+  async hash(rel: string, signal: AbortSignal): Promise<string> {
+    return ((await envelopeData(await this.call(`${SYNC_FS_HASH}?path=${encodeURIComponent(rel)}`, {}, signal), '源分中心')) as SyncHash).sha256;
+  }
+
+  async read(rel: string, start: number, end: number, signal: AbortSignal): Promise<Readable> {
+    const res = await this.call(`${SYNC_FS_FILE}?path=${encodeURIComponent(rel)}`, { headers: { range: `bytes=${start}-${end}` } }, signal);
+    if (res.status !== 206 || res.headers.get('content-range')?.startsWith(`bytes ${start}-${end}/`) !== true) {
+      await envelopeData(res, '源分中心');
+      throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE, '源分中心的文件服务没有返回请求的范围');
+    }
+    // A source that dies mid-range ends the body with undici's own error: made a 1403, which the gateway retries.
+    const body = Readable.fromWeb(res.body! as import('node:stream/web').ReadableStream<Uint8Array>);
+    const out = new PassThrough();
+    body.once('error', () => out.destroy(signal.aborted ? signal.reason : new AppError(ErrorCode.INTERNAL_FAILED, '与源分中心文件服务的连接中断')));
+    out.once('close', () => body.destroy());
+    return body.pipe(out);
+  }
+
+  private async call(path: string, init: RequestInit, signal: AbortSignal): Promise<Response> {
+    const timeout = AbortSignal.timeout(ANSWER_TIMEOUT_MS);
+    try {
+      const res = await fetch(this.base + path, { ...init, headers: { ...(init.headers as Record<string, string>), [SYNC_GRANT_HEADER]: this.grant }, signal: AbortSignal.any([signal, timeout]) });
+      return res;
+    } catch (e) {
+      signal.throwIfAborted();
+      if (timeout.aborted) throw new AppError(ErrorCode.INTERNAL_TIMEOUT, '源分中心的文件服务无应答');
+      throw new AppError(ErrorCode.INTERNAL_FAILED, `无法连接源分中心的文件服务（${(e as Error).message}）`);
+    }
+  }
+}
+
+/**
+ * The source file service in this process (the embedded default serves every local center from the
+ * gateway): the same grant check and the same calls, without the HTTP hop.
+ */
+export class LocalSyncSource implements SyncSource {
+  constructor(
+    private readonly service: SyncService,
+    private readonly identity: FileIdentity,
+    private readonly grant: string,
+  ) {}
+
+  private async granted() {
+    const g = await this.identity.resolveGrant(this.grant);
+    if (g.grant.role !== 'source') throw forbidden();
+    return g;
+  }
+
+  async manifest(): Promise<SyncManifest> {
+    const { user, grant } = await this.granted();
+    return this.service.manifest(user, grant);
+  }
+
+  async hash(rel: string): Promise<string> {
+    const { user, grant } = await this.granted();
+    return this.service.hash(user, grant, rel);
+  }
+
+  async read(rel: string, start: number, end: number): Promise<Readable> {
+    const { user, grant } = await this.granted();
+    const file = await this.service.open(user, grant, rel);
+    if (end >= file.stat.size) {
+      await file.close();
+      throw new AppError(ErrorCode.SYNC_FAILED, `跨中心同步失败：源文件在同步期间发生了变化（${rel}），请重新同步`);
+    }
+    const body = file.read(start, end);
+    void file.close();
+    return body;
+  }
+}
+
+/**
+ * The receiving file service over HTTP: `POST /sync/pull` read line by line for as long as the copy runs,
+ * `DELETE /sync/pull` to discard. A connection that fails or ends without a last line is 1403 (retried).
+ */
+export class HttpSyncReceiver implements SyncReceiver {
+  private readonly url: string;
+
+  constructor(fileServiceUrl: string) {
+    this.url = fileServiceUrl.replace(/\/$/, '') + FILE_API_PREFIX + SYNC_FS_PULL;
+  }
+
+  async pull(grant: string, onProgress: Parameters<SyncReceiver['pull']>[1], signal: AbortSignal): Promise<void> {
+    let res: Response;
+    try {
+      res = await fetch(this.url, { method: 'POST', headers: { [SYNC_GRANT_HEADER]: grant }, signal });
+    } catch (e) {
+      signal.throwIfAborted();
+      throw new AppError(ErrorCode.INTERNAL_FAILED, `无法连接目标分中心的文件服务（${(e as Error).message}）`);
+    }
+    if (!res.headers.get('content-type')?.startsWith('application/x-ndjson')) {
+      await envelopeData(res, '目标分中心');
+      throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE, '目标分中心的文件服务应答无效');
+    }
+    let rest = '';
+    try {
+      for await (const piece of res.body! as unknown as AsyncIterable<Uint8Array>) {
+        rest += Buffer.from(piece).toString('utf8');
+        let nl: number;
+        while ((nl = rest.indexOf('\n')) >= 0) {
+          const line = JSON.parse(rest.slice(0, nl)) as SyncPullLine;
+          rest = rest.slice(nl + 1);
+          if (line.type === 'error') throw new AppError(line.code, line.message);
+          onProgress(line);
+          if (line.type === 'done') return;
+        }
+      }
+    } catch (e) {
+      if (e instanceof AppError) throw e;
+      signal.throwIfAborted();
+    }
+    throw new AppError(ErrorCode.INTERNAL_FAILED, '与目标分中心文件服务的连接中断');
+  }
+
+  async discard(grant: string): Promise<void> {
+    let res: Response;
+    try {
+      res = await fetch(this.url, { method: 'DELETE', headers: { [SYNC_GRANT_HEADER]: grant }, signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS) });
+    } catch (e) {
+      throw new AppError(ErrorCode.INTERNAL_FAILED, `无法连接目标分中心的文件服务（${(e as Error).message}）`);
+    }
+    await envelopeData(res, '目标分中心');
+  }
+}
+
+/** The envelope's data, or its refusal as the AppError it names. */
+async function envelopeData(res: Response, who: string): Promise<unknown> {
+  let env: { message?: { code?: number; message?: string }; data?: unknown };
+  try {
+    env = (await res.json()) as typeof env;
+  } catch {
+    throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE, `${who}的文件服务应答无效（HTTP ${res.status}）`);
+  }
+  const code = env.message?.code;
+  if (typeof code !== 'number') throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE, `${who}的文件服务应答无效`);
+  if (code !== 0) throw new AppError(code, env.message?.message);
+  return env.data;
+}

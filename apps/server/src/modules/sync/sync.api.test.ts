@@ -1,0 +1,164 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGE_BASE, SYNC_BASE, type Page, type SyncJob } from '@suanli/contracts';
+import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
+import { registerAndLogin } from '../../../test/users';
+
+const sha = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+/** Every regular file below `dir` with its sha256 (relative paths), and the folders. */
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const visit = (d: string, rel: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        out[`${r}/`] = 'dir';
+        visit(path.join(d, e.name), r);
+      } else if (e.isFile()) out[r] = sha(path.join(d, e.name));
+    }
+  };
+  visit(dir, '');
+  return out;
+}
+
+/**
+ * Cross-center sync through the API on both engines, with the embedded default's two centers served by the
+ * gateway itself (the receiving side calls the source in-process; `sync.int.test.ts` runs two standalone
+ * file services over HTTP and kills one): success with every file's sha256 equal, the copy appearing only
+ * when complete, 1005/2350/1308/10133, failures with their reason, another user refused, cancel.
+ */
+describe.each(engines)('cross-center sync api (%s)', (engine) => {
+  let t: TestApp;
+  let a: { token: string; id: string; sz: string; gz: string };
+  let b: { token: string };
+
+  beforeAll(async () => {
+    t = await createTestApp(engine, { clock: Date.now });
+    const ra = await registerAndLogin(t.app);
+    const rb = await registerAndLogin(t.app);
+    const home = async (center: string) => path.join(t.dataDir, 'centers', center, 'home', (await t.app.ctx.clusterAccounts.ensure(ra.user.id, center)).account);
+    a = { token: ra.token, id: ra.user.id, sz: await home('sz-a100'), gz: await home('gz-ascend') };
+    b = { token: rb.token };
+    // A folder as an upload or a job would have left it: nested folders, a file of several 8 MiB chunks,
+    // small and empty files, and a link (never followed, never copied).
+    const src = path.join(a.sz, 'data/imagenet');
+    fs.mkdirSync(path.join(src, 'train/cls-1'), { recursive: true });
+    fs.mkdirSync(path.join(src, 'empty-dir'), { recursive: true });
+    fs.writeFileSync(path.join(src, 'train/cls-1/shard-0.bin'), Buffer.from(Array.from({ length: 20 * 1024 * 1024 + 123 }, (_, i) => (i * 31) & 0xff)));
+    fs.writeFileSync(path.join(src, 'README.md'), '# ImageNet 子集\n');
+    fs.writeFileSync(path.join(src, 'train/labels.csv'), 'id,label\n1,猫\n');
+    fs.writeFileSync(path.join(src, 'train/empty.txt'), '');
+    fs.symlinkSync('/etc', path.join(src, 'etc-link'));
+    fs.writeFileSync(path.join(a.sz, 'model.pt'), Buffer.alloc(3 * 1024 * 1024, 5));
+    fs.mkdirSync(path.join(a.gz, 'inbox'), { recursive: true });
+  });
+  afterAll(() => t.close());
+
+  const api = (method: 'GET' | 'POST', url: string, payload?: object, token: string | null = a.token) =>
+    t.app.inject({ method, url: `${SYNC_BASE}${url}`, payload, headers: token ? { token } : {} }).then((r) => body(r));
+  const create = (payload: object, token: string | null = a.token) => api('POST', '/syncs', payload, token);
+  const finished = async (id: string) => {
+    await t.app.syncs.runner.idle();
+    return (await api('GET', `/syncs/${id}`)).data as SyncJob;
+  };
+  const staging = (home: string) => {
+    const dir = path.join(t.dataDir, 'centers/gz-ascend/.uploads', path.basename(home));
+    return fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.startsWith('sync-')) : [];
+  };
+
+  it('copies a folder to the other center: every file with the same sha256, links left out, the job SUCCEEDED with its counts', async () => {
+    const res = await create({ sourceCenterId: 'sz-a100', sourcePath: '/data/imagenet', targetCenterId: 'gz-ascend', targetDir: '/inbox' });
+    expect(res.message.code, res.message.message).toBe(0);
+    expect(res.data).toMatchObject({ sourceCenterName: '深圳算力分中心', targetCenterName: '广州算力分中心', sourcePath: '/data/imagenet', targetDir: '/inbox', targetPath: '/inbox/imagenet' });
+    expect(['QUEUED', 'RUNNING']).toContain((res.data as SyncJob).state);
+    const job = await finished((res.data as SyncJob).id);
+    expect(job).toMatchObject({ state: 'SUCCEEDED', filesTotal: 4, filesDone: 4, bytesTotal: 20 * 1024 * 1024 + 123 + Buffer.byteLength('# ImageNet 子集\n') + Buffer.byteLength('id,label\n1,猫\n'), message: '' });
+    expect(job.bytesDone).toBe(job.bytesTotal);
+    expect(job.finishTime).toBeGreaterThan(0);
+    const source = tree(path.join(a.sz, 'data/imagenet'));
+    delete source['etc-link'];
+    expect(tree(path.join(a.gz, 'inbox/imagenet'))).toEqual(source);
+    expect(fs.existsSync(path.join(a.gz, 'inbox/imagenet/etc-link'))).toBe(false);
+    // Nothing of the transfer is left: no hidden folder beside the copy, no staged chunks, no record.
+    expect(fs.readdirSync(path.join(a.gz, 'inbox'))).toEqual(['imagenet']);
+    expect(staging(a.gz)).toEqual([]);
+    // The owner is told, and the task panel lists it.
+    const msgs = body(await t.app.inject({ method: 'POST', url: `${MESSAGE_BASE}/query`, payload: { pageNum: 1, pageSize: 10 }, headers: { token: a.token } })).data as Page<{ title: string; content: string }>;
+    expect(msgs.list.some((m) => m.title === '跨中心同步已完成' && m.content.includes('/inbox/imagenet'))).toBe(true);
+    const page = (await api('POST', '/syncs/action/page', { pageNum: 1, pageSize: 10 })).data as Page<SyncJob>;
+    expect(page.list.map((j) => j.id)).toContain(job.id);
+    expect(((await api('POST', '/syncs/action/page', { scope: 'active', pageNum: 1, pageSize: 10 })).data as Page<SyncJob>).total).toBe(0);
+  });
+
+  it('copies a single file into the target folder', async () => {
+    const res = await create({ sourceCenterId: 'sz-a100', sourcePath: '/model.pt', targetCenterId: 'gz-ascend', targetDir: '/' });
+    const job = await finished((res.data as SyncJob).id);
+    expect(job).toMatchObject({ state: 'SUCCEEDED', targetPath: '/model.pt', filesTotal: 1, bytesDone: 3 * 1024 * 1024 });
+    expect(sha(path.join(a.gz, 'model.pt'))).toBe(sha(path.join(a.sz, 'model.pt')));
+  });
+
+  it('fails with the reason when the copy would replace an existing entry, or the source is missing; nothing is left behind', async () => {
+    const taken = await finished(((await create({ sourceCenterId: 'sz-a100', sourcePath: '/data/imagenet', targetCenterId: 'gz-ascend', targetDir: '/inbox' })).data as SyncJob).id);
+    expect(taken.state).toBe('FAILED');
+    expect(taken.message).toContain('目录已存在');
+    const missing = await finished(((await create({ sourceCenterId: 'sz-a100', sourcePath: '/no/such', targetCenterId: 'gz-ascend', targetDir: '/' })).data as SyncJob).id);
+    expect(missing.state).toBe('FAILED');
+    expect(missing.message).toContain('不存在');
+    const noDir = await finished(((await create({ sourceCenterId: 'sz-a100', sourcePath: '/model.pt', targetCenterId: 'gz-ascend', targetDir: '/no-such-dir' })).data as SyncJob).id);
+    expect(noDir.state).toBe('FAILED');
+    expect(noDir.message).toContain('目录不存在');
+    expect(fs.readdirSync(path.join(a.gz, 'inbox'))).toEqual(['imagenet']);
+    expect(staging(a.gz)).toEqual([]);
+  });
+
+  it('refuses bad input with the field named, the same center, paths outside the home and calls without a session', async () => {
+    const ok = { sourceCenterId: 'sz-a100', sourcePath: '/data/imagenet', targetCenterId: 'gz-ascend', targetDir: '/' };
+    const missingField = await create({ ...ok, targetDir: undefined });
+    expect(missingField.message.code).toBe(1005);
+    expect(missingField.message.message).toContain('targetDir');
+    const unknown = await create({ ...ok, sourceCenterId: 'nowhere' });
+    expect(unknown.message).toMatchObject({ code: 1005 });
+    expect(unknown.message.message).toContain('sourceCenterId');
+    expect((await create({ ...ok, targetCenterId: 'sz-a100' })).message.code).toBe(2350);
+    const home = await create({ ...ok, sourcePath: '/' });
+    expect(home.message.code).toBe(1005);
+    expect(home.message.message).toContain('sourcePath');
+    expect((await create({ ...ok, sourcePath: '/data/../../etc' })).message.code).toBe(1308);
+    expect((await create({ ...ok, targetDir: '/a/../../..' })).message.code).toBe(1308);
+    expect((await create(ok, null)).message.code).toBe(10133);
+    expect((await api('POST', '/syncs/action/page', { pageNum: 1, pageSize: 10 }, null)).message.code).toBe(10133);
+  });
+
+  it("another user's job is not found (detail, cancel) and not listed; a file service refuses a made-up grant", async () => {
+    const mine = ((await api('POST', '/syncs/action/page', { pageNum: 1, pageSize: 1 })).data as Page<SyncJob>).list[0];
+    expect((await api('GET', `/syncs/${mine.id}`, undefined, b.token)).message.code).toBe(1205);
+    expect((await api('POST', `/syncs/${mine.id}/cancel`, undefined, b.token)).message.code).toBe(1205);
+    expect(((await api('POST', '/syncs/action/page', { pageNum: 1, pageSize: 10 }, b.token)).data as Page<SyncJob>).total).toBe(0);
+    const grant = await t.app.inject({ method: 'GET', url: `${SYNC_BASE}/agent/grant`, query: { subCenterId: 'gz-ascend' }, headers: { 'sync-grant': 'x'.repeat(43) } });
+    expect(body(grant).message.code).toBe(10133);
+    const pull = await t.app.inject({ method: 'POST', url: '/file-service/gz-ascend/api/v1/sync/pull', headers: { 'sync-grant': 'x'.repeat(43) } });
+    expect(body(pull).message.code).toBe(10133);
+    const read = await t.app.inject({ method: 'GET', url: '/file-service/sz-a100/api/v1/sync/source/file', query: { path: '' }, headers: { token: a.token } });
+    expect(body(read).message.code).toBe(10133);
+    // A finished job's grant is gone: its hash was cleared.
+    expect(await t.app.ctx.db.selectFrom('sync_jobs').select('grant_hash').where('id', '=', mine.id).executeTakeFirstOrThrow()).toEqual({ grant_hash: '' });
+  });
+
+  it('cancel stops a running copy and removes what the target staged; a finished job answers 2351', async () => {
+    fs.writeFileSync(path.join(a.sz, 'big.bin'), Buffer.alloc(0));
+    fs.truncateSync(path.join(a.sz, 'big.bin'), 768 * 1024 * 1024);
+    const job = (await create({ sourceCenterId: 'sz-a100', sourcePath: '/big.bin', targetCenterId: 'gz-ascend', targetDir: '/inbox' })).data as SyncJob;
+    // Once the receiver has listed the source (the total is known), the copy is under way.
+    for (let i = 0; i < 200 && !((await api('GET', `/syncs/${job.id}`)).data as SyncJob).bytesTotal; i++) await new Promise((r) => setTimeout(r, 25));
+    const res = await api('POST', `/syncs/${job.id}/cancel`);
+    expect(res.message.code, res.message.message).toBe(0);
+    expect(res.data).toMatchObject({ state: 'CANCELLED', message: '已取消' });
+    expect(fs.readdirSync(path.join(a.gz, 'inbox'))).toEqual(['imagenet']);
+    expect(staging(a.gz)).toEqual([]);
+    expect((await api('POST', `/syncs/${job.id}/cancel`)).message.code).toBe(2351);
+    fs.rmSync(path.join(a.sz, 'big.bin'));
+  });
+});

@@ -1,0 +1,59 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db } from '../../db/db';
+import type { SyncJobsTable } from '../../db/schema';
+
+export type SyncRow = Selectable<SyncJobsTable>;
+
+const ACTIVE = ['QUEUED', 'RUNNING'];
+
+/** The only SQL of cross-center sync: jobs, read by their owner, by grant hash, and the active ones at start. */
+export class SyncRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(row: Insertable<SyncJobsTable>) {
+    await this.db.insertInto('sync_jobs').values(row).execute();
+  }
+
+  find(ownerId: string, id: string) {
+    return this.db.selectFrom('sync_jobs').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
+  }
+
+  byId(id: string) {
+    return this.db.selectFrom('sync_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  byGrantHash(hash: string) {
+    return this.db.selectFrom('sync_jobs').selectAll().where('grant_hash', '=', hash).executeTakeFirst();
+  }
+
+  /** Newest first; `active` keeps queued and running ones. */
+  async page(ownerId: string, active: boolean, offset: number, limit: number) {
+    let q = this.db.selectFrom('sync_jobs').where('owner_id', '=', ownerId);
+    if (active) q = q.where('state', 'in', ACTIVE);
+    const [rows, total] = await Promise.all([
+      q.selectAll().orderBy('create_time', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.n) };
+  }
+
+  countActive(ownerId: string) {
+    return this.db
+      .selectFrom('sync_jobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('owner_id', '=', ownerId)
+      .where('state', 'in', ACTIVE)
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n));
+  }
+
+  activeIds() {
+    return this.db.selectFrom('sync_jobs').select('id').where('state', 'in', ACTIVE).orderBy('create_time').execute();
+  }
+
+  /** Updates a job that is still active; false when it already ended (a cancel won the race). */
+  async updateActive(id: string, set: Updateable<SyncJobsTable>): Promise<boolean> {
+    const r = await this.db.updateTable('sync_jobs').set(set).where('id', '=', id).where('state', 'in', ACTIVE).executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+}

@@ -1,0 +1,159 @@
+import { createHash } from 'node:crypto';
+import {
+  ErrorCode,
+  SYNC_ACTIVE_MAX,
+  SYNC_FINAL_STATES,
+  type Page,
+  type SyncCreate,
+  type SyncGrant,
+  type SyncJob,
+  type SyncPageQuery,
+  type SyncState,
+} from '@suanli/contracts';
+import type { CenterConfig } from '../../centers/centers';
+import { AppError, forbidden, invalid, notFound } from '../../errors';
+import { parseUserPath } from '../../file-service/storage/paths';
+import { newId } from '../../lib/id';
+import type { Principal } from '../auth/session.service';
+import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
+import type { SyncRepository, SyncRow } from './sync.repository';
+import type { SyncRunner } from './sync.runner';
+
+export const grantHash = (grant: string) => createHash('sha256').update(grant).digest('hex');
+
+/**
+ * 跨中心同步 jobs (ADR 0010): created by their owner, run by the SyncRunner, cancellable while active. The
+ * file services ask `resolveGrant` what a job's grant allows on their center.
+ */
+export class SyncJobService {
+  constructor(
+    private readonly repo: SyncRepository,
+    private readonly runner: SyncRunner,
+    private readonly centers: CenterConfig[],
+    private readonly clusterAccounts: ClusterAccountService,
+    private readonly clock: () => number,
+  ) {}
+
+  async create(p: Principal, b: SyncCreate): Promise<SyncJob> {
+    const source = this.center(b.sourceCenterId, 'sourceCenterId');
+    const target = this.center(b.targetCenterId, 'targetCenterId');
+    if (source.id === target.id) throw new AppError(ErrorCode.SYNC_SAME_CENTER);
+    const from = parseUserPath(b.sourcePath);
+    if (!from.length) throw invalid('sourcePath', '请选择要同步的文件夹或文件（不能是整个主目录）');
+    const into = parseUserPath(b.targetDir);
+    if ((await this.repo.countActive(p.userId)) >= SYNC_ACTIVE_MAX) throw new AppError(ErrorCode.SYNC_LIMIT, `进行中的同步任务已达上限（${SYNC_ACTIVE_MAX} 个），请等待完成或取消后再试`);
+    // Both accounts exist before the file services ask for them (and a disabled one is refused now).
+    for (const c of [source, target]) {
+      const a = await this.clusterAccounts.ensure(p.userId, c.id);
+      if (a.status !== 'active') throw new AppError(ErrorCode.NO_PERMISSION, `${c.name}的集群账号已停用`);
+    }
+    const now = this.clock();
+    const id = newId(now);
+    await this.repo.insert({
+      id,
+      owner_id: p.userId,
+      source_center_id: source.id,
+      source_path: `/${from.join('/')}`,
+      target_center_id: target.id,
+      target_dir: `/${into.join('/')}`,
+      target_path: `/${[...into, from[from.length - 1]].join('/')}`,
+      state: 'QUEUED',
+      bytes_done: 0,
+      bytes_total: 0,
+      files_done: 0,
+      files_total: 0,
+      message: '等待开始',
+      retries: 0,
+      grant_hash: '',
+      create_time: now,
+      update_time: now,
+      finish_time: null,
+    });
+    this.runner.start(id);
+    return this.detail(p, id);
+  }
+
+  async page(p: Principal, q: SyncPageQuery): Promise<Page<SyncJob>> {
+    const { rows, total } = await this.repo.page(p.userId, q.scope === 'active', (q.pageNum - 1) * q.pageSize, q.pageSize);
+    return { list: rows.map((r) => this.toJob(r)), total, pageNum: q.pageNum, pageSize: q.pageSize };
+  }
+
+  async detail(p: Principal, id: string): Promise<SyncJob> {
+    return this.toJob(await this.owned(p, id));
+  }
+
+  /** Stops the job and removes what the target staged (the copy never appears); 2351 once it ended. */
+  async cancel(p: Principal, id: string): Promise<SyncJob> {
+    const row = await this.owned(p, id);
+    if (isFinal(row.state)) throw new AppError(ErrorCode.SYNC_FINISHED, `同步任务已${row.state === 'SUCCEEDED' ? '完成' : '结束'}，无法取消`);
+    await this.runner.cancel(id);
+    return this.detail(p, id);
+  }
+
+  /**
+   * What a grant allows on `centerId`: read the source there or make the copy there, as the owner's cluster
+   * account. Unknown grants and grants of ended jobs answer 10133 (the file service refuses the call).
+   */
+  async resolveGrant(raw: string | undefined, centerId: string): Promise<SyncGrant> {
+    if (!raw || raw.length > 128) throw new AppError(ErrorCode.NOT_LOGGED_IN);
+    const row = await this.repo.byGrantHash(grantHash(raw));
+    if (!row || isFinal(row.state)) throw new AppError(ErrorCode.NOT_LOGGED_IN, '同步凭证无效或同步任务已结束');
+    const role = centerId === row.source_center_id ? 'source' : centerId === row.target_center_id ? 'target' : null;
+    if (!role) throw forbidden();
+    const a = await this.clusterAccounts.ensure(row.owner_id, centerId);
+    return {
+      jobId: row.id,
+      role,
+      account: a.account,
+      status: a.status,
+      sourceCenterId: row.source_center_id,
+      sourcePath: row.source_path,
+      targetCenterId: row.target_center_id,
+      targetDir: row.target_dir,
+    };
+  }
+
+  toJob(r: SyncRow): SyncJob {
+    return toSyncJob(r, this.centers);
+  }
+
+  private async owned(p: Principal, id: string): Promise<SyncRow> {
+    const row = await this.repo.find(p.userId, id);
+    if (!row) throw notFound('同步任务');
+    return row;
+  }
+
+  private center(id: string, field: string): CenterConfig {
+    const c = this.centers.find((x) => x.id === id);
+    if (!c) throw invalid(field, `分中心不存在：${id}`);
+    if (c.status !== 'online') throw invalid(field, `${c.name}当前不可用（${c.status === 'maintenance' ? '维护中' : '离线'}）`);
+    return c;
+  }
+}
+
+export const isFinal = (state: string) => (SYNC_FINAL_STATES as readonly string[]).includes(state);
+
+/** The wire shape of a job row, with the centers' names. */
+export function toSyncJob(r: SyncRow, centers: CenterConfig[]): SyncJob {
+  const name = (id: string) => centers.find((c) => c.id === id)?.name ?? id;
+  return {
+    id: r.id,
+    sourceCenterId: r.source_center_id,
+    sourceCenterName: name(r.source_center_id),
+    sourcePath: r.source_path,
+    targetCenterId: r.target_center_id,
+    targetCenterName: name(r.target_center_id),
+    targetDir: r.target_dir,
+    targetPath: r.target_path,
+    state: r.state as SyncState,
+    bytesDone: Number(r.bytes_done),
+    bytesTotal: Number(r.bytes_total),
+    filesDone: r.files_done,
+    filesTotal: r.files_total,
+    message: r.message,
+    retries: r.retries,
+    createTime: Number(r.create_time),
+    updateTime: Number(r.update_time),
+    finishTime: r.finish_time === null ? null : Number(r.finish_time),
+  };
+}
