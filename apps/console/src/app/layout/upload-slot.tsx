@@ -1,15 +1,16 @@
 import { lazy, Suspense } from 'react';
 
 /*
- * SLOT — the upload task panel button, built in `src/shared/upload` by the storage/upload work. It loads
- * lazily so the uploader (hashing, chunking, its table) never weighs on the header's first paint.
+ * SLOT — the header's task panel button (./task-panel.tsx: uploads from `src/shared/upload`, cross-center
+ * syncs from `src/features/sync`). It loads lazily so the uploader (hashing, chunking, its table) and the
+ * sync list never weigh on the header's first paint.
  */
-const UploadPanelButton = lazy(() => import('../../shared/upload').then((m) => ({ default: m.UploadPanelButton })));
+const TaskPanelButton = lazy(() => import('./task-panel').then((m) => ({ default: m.TaskPanelButton })));
 
 export function UploadSlot() {
   return (
     <Suspense fallback={null}>
-      <UploadPanelButton />
+      <TaskPanelButton />
     </Suspense>
   );
 }

@@ -1,5 +1,5 @@
-/** The upload feature's public surface: the header button, the store and the uploader. */
-export { UploadPanel, UploadPanelButton, UploadTaskTable, STATUS_LABELS } from './upload-panel';
+/** The upload feature's public surface: the panel (the header's task panel shows it), the store and the uploader. */
+export { UploadPanel, UploadClearFinished, UploadTaskTable, STATUS_LABELS } from './upload-panel';
 export {
   useUploadStore,
   selectRunningCount,

@@ -1,8 +1,7 @@
-import { UPLOAD_PANEL_WIDTH, UPLOAD_REFRESH_WARNING } from '@suanli/contracts';
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CANCELLED_MESSAGE, configureUploads, resetUploads, useUploadStore, type UploadTask } from './store';
-import { UploadPanelButton, UploadTaskTable } from './upload-panel';
+import { CANCELLED_MESSAGE, resetUploads, type UploadTask } from './store';
+import { UploadTaskTable } from './upload-panel';
 
 const task = (id: string, patch: Partial<UploadTask> = {}): UploadTask => ({
   id,
@@ -81,44 +80,4 @@ describe('UploadTaskTable', () => {
   });
 });
 
-describe('UploadPanelButton', () => {
-  it('stays closed at first, opens by itself when the task count changes, and shows the refresh warning', async () => {
-    render(<UploadPanelButton />);
-    expect(screen.queryByTestId('upload-panel')).toBeNull();
-
-    act(() => useUploadStore.getState().add(task('a', { status: 'uploading', progress: 12 })));
-    const panel = await screen.findByTestId('upload-panel');
-    expect(panel.style.width).toBe(UPLOAD_PANEL_WIDTH);
-    expect(within(panel).getByText(UPLOAD_REFRESH_WARNING)).toBeTruthy();
-    expect(within(panel).getByText('12%')).toBeTruthy();
-  });
-
-  it('re-opens when a task is removed after the user closed it', async () => {
-    act(() => useUploadStore.getState().add([task('a'), task('b', { status: 'success' })]));
-    render(<UploadPanelButton />);
-    expect(screen.queryByTestId('upload-panel')).toBeNull(); // mounting is not a change
-    act(() => useUploadStore.getState().remove('b'));
-    expect(await screen.findByTestId('upload-panel')).toBeTruthy();
-  });
-
-  it('a task the user cancels in the panel reads 已取消', async () => {
-    configureUploads({ upload: () => new Promise(() => {}), hash: null });
-    render(<UploadPanelButton />);
-    act(() => {
-      useUploadStore.getState().enqueue([{ file: new File(['abc'], 'notes.txt'), dir: '/' }], { baseUrl: 'http://fs.invalid', centerId: 'sz' });
-    });
-    const row = await screen.findByText('notes.txt').then((el) => el.closest('[data-testid="upload-row"]') as HTMLElement);
-    fireEvent.click(within(row).getByTestId('upload-cancel'));
-    expect(await within(row).findByText('已取消')).toBeTruthy();
-    expect(within(row).queryByText('失败')).toBeNull();
-  });
-
-  it('opens on click and shows the running count as a badge', async () => {
-    act(() => useUploadStore.getState().add([task('a'), task('b', { status: 'uploading' }), task('c', { status: 'error' })]));
-    render(<UploadPanelButton />);
-    const button = screen.getByTestId('upload-panel-button');
-    expect(button.closest('.ant-badge')?.textContent).toContain('2');
-    fireEvent.click(button);
-    expect(await screen.findByTestId('upload-panel')).toBeTruthy();
-  });
-});
+// The header button around this panel (badge, opening by itself, the 跨中心同步 tab): app/layout/task-panel.test.tsx.

@@ -1,9 +1,9 @@
-import { CloseOutlined, CloudUploadOutlined, RedoOutlined } from '@ant-design/icons';
+import { CloseOutlined, RedoOutlined } from '@ant-design/icons';
 import { formatFileSize, UPLOAD_PANEL_WIDTH, UPLOAD_REFRESH_WARNING, UPLOAD_TABLE_SCROLL_Y } from '@suanli/contracts';
-import { Alert, Badge, Button, Flex, Popover, Progress, Table, Tooltip, Typography } from 'antd';
+import { Alert, Button, Flex, Progress, Table, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useMemo, useState, type HTMLAttributes } from 'react';
-import { CANCELLED_MESSAGE, selectRunningCount, useUploadStore, type UploadTask } from './store';
+import { useMemo, type HTMLAttributes } from 'react';
+import { CANCELLED_MESSAGE, useUploadStore, type UploadTask } from './store';
 
 export const STATUS_LABELS = { waiting: '等待中', error: '失败', cancelled: CANCELLED_MESSAGE, success: '成功' } as const;
 
@@ -118,37 +118,13 @@ export function UploadPanel() {
   );
 }
 
-function PanelTitle() {
+/** 清除已完成, shown while a finished upload is listed (the task panel's upload tab). */
+export function UploadClearFinished() {
   const hasFinished = useUploadStore((s) => s.tasks.some((t) => t.status === 'success'));
   const clearFinished = useUploadStore((s) => s.clearFinished);
-  return (
-    <Flex justify="space-between" align="center">
-      <span>上传任务</span>
-      {hasFinished && (
-        <Button type="link" size="small" onClick={clearFinished}>
-          清除已完成
-        </Button>
-      )}
-    </Flex>
-  );
-}
-
-/** The header's upload button: a badge with the running count; the panel opens whenever the task count changes. */
-export function UploadPanelButton() {
-  const count = useUploadStore((s) => s.count);
-  const running = useUploadStore(selectRunningCount);
-  const [open, setOpen] = useState(false);
-  // Adjusting state while rendering (not in an effect) so the popover opens in the same commit.
-  const [seenCount, setSeenCount] = useState(count);
-  if (count !== seenCount) {
-    setSeenCount(count);
-    setOpen(true);
-  }
-  return (
-    <Popover trigger="click" placement="bottomRight" open={open} onOpenChange={setOpen} title={<PanelTitle />} content={<UploadPanel />}>
-      <Badge count={running} size="small" offset={[-4, 4]}>
-        <Button type="text" icon={<CloudUploadOutlined />} aria-label="上传任务" title="上传任务" data-testid="upload-panel-button" />
-      </Badge>
-    </Popover>
-  );
+  return hasFinished ? (
+    <Button type="link" size="small" onClick={clearFinished} data-testid="upload-clear-finished">
+      清除已完成
+    </Button>
+  ) : null;
 }
