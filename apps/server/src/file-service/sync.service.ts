@@ -113,7 +113,7 @@ export class SyncService {
     const final = [...targetDir, name];
     const record = `sync-${key}`;
     const files = m.entries.filter((e) => e.type === 'file');
-    const progress = new Progress(files.length, files.reduce((n, f) => n + f.size, 0), emit);
+    const totals = { files: files.length, bytes: files.reduce((n, f) => n + f.size, 0) };
 
     const phase = await this.spaces.with(user, async (fs) => {
       if (await fs.staging.exists(record)) {
@@ -131,10 +131,11 @@ export class SyncService {
       for (const e of m.entries) if (e.type === 'dir') await fs.ensureDir([...root, ...relSegs(e.path)]);
       return 'copy';
     });
-    if (phase === 'placed') return progress.done();
+    if (phase === 'placed') return new Progress(totals, totals, emit).done();
 
-    const tasks = this.copyTasks(user, source, key, m, root, progress, signal);
-    await runPool(tasks, IN_FLIGHT, signal);
+    const { plans, have } = await this.plan(user, key, m, root);
+    const progress = new Progress(totals, have, emit);
+    await runPool(this.copyTasks(user, source, plans, progress, signal), IN_FLIGHT, signal);
     signal.throwIfAborted();
     await this.spaces.with(user, async (fs) => {
       await fs.rename(root, final);
@@ -144,34 +145,60 @@ export class SyncService {
     progress.done();
   }
 
-  /** The work of a pull as tasks for the pool: one per missing chunk of a large file, one per small file. */
-  private async *copyTasks(user: FileUser, source: SyncSource, key: string, m: SyncManifest, root: Segs, progress: Progress, signal: AbortSignal): AsyncGenerator<() => Promise<void>> {
+  /**
+   * What is left to do, per file: nothing (placed by an earlier attempt), the whole file (small ones), or the
+   * chunks the staging does not have yet. Counted before anything moves, so the first progress line of a
+   * resumed pull already shows what had arrived.
+   */
+  private async plan(user: FileUser, key: string, m: SyncManifest, root: Segs): Promise<{ plans: FilePlan[]; have: { bytes: number; files: number } }> {
+    const plans: FilePlan[] = [];
+    const have = { bytes: 0, files: 0 };
     for (const f of m.entries) {
       if (f.type !== 'file') continue;
       const dest = m.type === 'file' ? root : [...root, ...relSegs(f.path)];
-      const dir = dest.slice(0, -1);
-      const name = dest[dest.length - 1];
-      const identifier = fileIdOf(key, f.path);
-      const placed = await this.spaces.with(user, async (fs) => (await fs.stat(dest))?.type === 'file' && !(await fs.staging.exists(identifier)));
+      const base = { entry: f, dir: dest.slice(0, -1), name: dest[dest.length - 1], identifier: fileIdOf(key, f.path) };
+      // Only a verified file ever gets its name inside the hidden folder (merge, or rename after the check).
+      const placed = await this.spaces.with(user, async (fs) => (await fs.stat(dest))?.type === 'file' && !(await fs.staging.exists(base.identifier)));
       if (placed) {
-        progress.file(f.size);
+        have.bytes += f.size;
+        have.files++;
         continue;
       }
       if (f.size <= this.chunkSize) {
+        plans.push({ ...base, kind: 'small' });
+        continue;
+      }
+      const status = await this.uploads.chunkStatus(user, { identifier: base.identifier, path: userPathOf(base.dir), filename: base.name, totalSize: f.size });
+      const shape = { totalSize: f.size, chunkSize: status.chunkSize, totalChunks: chunkCountOf(f.size, status.chunkSize) };
+      const staged = new Set(status.uploaded);
+      for (const n of staged) have.bytes += expectedChunkLength(n, shape);
+      const missing: number[] = [];
+      for (let n = 1; n <= shape.totalChunks; n++) if (!staged.has(n)) missing.push(n);
+      plans.push({ ...base, kind: 'chunked', shape, missing });
+    }
+    return { plans, have };
+  }
+
+  /** The plans as tasks for the pool: one per missing chunk of a large file (the last one merges), one per small file. */
+  private *copyTasks(user: FileUser, source: SyncSource, plans: FilePlan[], progress: Progress, signal: AbortSignal): Generator<() => Promise<void>> {
+    for (const p of plans) {
+      const { entry: f, dir, name, identifier } = p;
+      if (p.kind === 'small') {
         yield () => this.copySmall(user, source, f, dir, name, progress, signal);
         continue;
       }
-      const status = await this.uploads.chunkStatus(user, { identifier, path: userPathOf(dir), filename: name, totalSize: f.size });
-      const shape = { totalSize: f.size, chunkSize: status.chunkSize, totalChunks: chunkCountOf(f.size, status.chunkSize) };
-      const have = new Set(status.uploaded);
-      for (const n of have) progress.bytes(expectedChunkLength(n, shape));
-      const missing: number[] = [];
-      for (let n = 1; n <= shape.totalChunks; n++) if (!have.has(n)) missing.push(n);
-      // Asked now, so the source hashes while the chunks travel; awaited by the merge.
-      const hash = source.hash(f.path, signal);
-      hash.catch(() => {});
+      const { shape, missing } = p;
+      // Asked when the file's first task starts, so the source hashes while the chunks travel; the merge awaits it.
+      let hash: Promise<string> | null = null;
+      const hashOnce = () => {
+        if (!hash) {
+          hash = source.hash(f.path, signal);
+          hash.catch(() => {});
+        }
+        return hash;
+      };
       const merge = async () => {
-        const sha256 = await hash;
+        const sha256 = await hashOnce();
         await this.uploads.merge(user, { identifier, filename: name, path: userPathOf(dir), totalChunks: shape.totalChunks, totalSize: f.size, hash: sha256 }).catch((e: unknown) => {
           throw e instanceof AppError && e.code === ErrorCode.FILE_CHECK_FAILED ? mismatch(f.path) : e;
         });
@@ -184,6 +211,7 @@ export class SyncService {
       let left = missing.length;
       for (const n of missing) {
         yield async () => {
+          void hashOnce();
           const start = chunkOffset(n, shape);
           const length = expectedChunkLength(n, shape);
           const body = await source.read(f.path, start, start + length - 1, signal);
@@ -237,15 +265,18 @@ function relSegs(rel: string): string[] {
 
 /** Counts what has arrived and emits progress lines at most every PROGRESS_EVERY_MS. */
 class Progress {
-  private bytesDone = 0;
-  private filesDone = 0;
+  private bytesDone: number;
+  private filesDone: number;
+  private readonly bytesTotal: number;
+  private readonly filesTotal: number;
   private last = 0;
 
   constructor(
-    private readonly filesTotal: number,
-    private readonly bytesTotal: number,
+    total: { bytes: number; files: number },
+    have: { bytes: number; files: number },
     private readonly emit: (line: SyncPullLine) => void,
   ) {
+    [this.bytesTotal, this.filesTotal, this.bytesDone, this.filesDone] = [total.bytes, total.files, have.bytes, have.files];
     this.send();
   }
 
@@ -278,19 +309,19 @@ class Progress {
   }
 }
 
+/** One file of a pull: what is left of it (see SyncService.plan). */
+type FilePlan = { entry: SyncManifestEntry; dir: Segs; name: string; identifier: string } & (
+  | { kind: 'small' }
+  | { kind: 'chunked'; shape: { totalSize: number; chunkSize: number; totalChunks: number }; missing: number[] }
+);
+
 /** Runs the tasks `tasks` yields, `n` at a time; the first failure stops taking new ones and is thrown. */
-async function runPool(tasks: AsyncIterator<() => Promise<void>>, n: number, signal: AbortSignal) {
+async function runPool(tasks: Iterator<() => Promise<void>>, n: number, signal: AbortSignal) {
   let failed = null as { error: unknown } | null;
-  // Async generators queue concurrent next() calls, so the workers share one sequence of tasks.
+  // The workers share one sequence of tasks.
   const worker = async () => {
     while (!failed && !signal.aborted) {
-      let next: IteratorResult<() => Promise<void>>;
-      try {
-        next = await tasks.next();
-      } catch (e) {
-        failed ??= { error: e };
-        return;
-      }
+      const next = tasks.next();
       if (next.done) return;
       try {
         await next.value();
