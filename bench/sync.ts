@@ -1,0 +1,178 @@
+// bench/sync: a 1 GiB folder synced between the two demo centers' standalone file services (each its own
+// process, the gateway a third one), against a plain copy of the same folder on the same disk (`cp -r`) in the
+// same run (issue 11: budget ≥ 0.8×). Both sides share the machine's two cores and one disk.
+// Run: npm run sync -w bench    (BENCH_SYNC_MB=1024, BENCH_SYNC_FILES=4, BENCH_ROUNDS=3)
+import { createHash, randomFillSync } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { SYNC_BASE, USER_BASE, type SyncJob } from '@suanli/contracts';
+import { freePort, startJsonProcess, stop } from './support/proc';
+
+const MB = 1024 * 1024;
+const SIZE_MB = Number(process.env.BENCH_SYNC_MB ?? 1024);
+const FILES = Number(process.env.BENCH_SYNC_FILES ?? 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const here = import.meta.dirname;
+const root = path.resolve(here, '..');
+const CENTERS = ['sz-a100', 'gz-ascend'] as const;
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'suanli-bench-sync-'));
+const log = (...a: unknown[]) => console.log(`[sync-bench ${new Date().toISOString().slice(11, 19)}]`, ...a);
+
+// Both centers with their own file service on a fixed loopback port (production shape).
+const ports = { 'sz-a100': await freePort(), 'gz-ascend': await freePort() };
+let yaml = fs.readFileSync(path.join(root, 'config/centers.yaml'), 'utf8');
+for (const c of CENTERS) yaml = yaml.replace(`  - id: ${c}\n`, `  - id: ${c}\n    fileServiceUrl: http://127.0.0.1:${ports[c]}\n`);
+const centersFile = path.join(dataDir, 'centers.yaml');
+fs.writeFileSync(centersFile, yaml);
+
+const gw = await startJsonProcess<{ port: number; token: string }>(process.execPath, ['--import', 'tsx', path.join(here, 'support/gateway.ts')], {
+  BENCH_DATA_DIR: dataDir,
+  CENTERS_FILE: centersFile,
+});
+const gatewayUrl = `http://127.0.0.1:${gw.info.port}`;
+const token = gw.info.token;
+
+const fileServices = new Map<string, ChildProcess>();
+for (const c of CENTERS) {
+  const { child } = await startJsonProcess(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'apps/server/src/file-service/main.ts')],
+    { CENTER_ID: c, CENTERS_FILE: centersFile, DATA_DIR: dataDir, GATEWAY_URL: gatewayUrl, HOST: '127.0.0.1', PORT: String(ports[c]), LOG_LEVEL: 'info' },
+    (line) => line.includes('file service of'),
+  );
+  fileServices.set(c, child);
+}
+
+const api = async <T>(method: string, url: string, payload?: object): Promise<T> => {
+  const res = await fetch(`${gatewayUrl}${url}`, { method, headers: { token, 'content-type': 'application/json' }, body: payload ? JSON.stringify(payload) : undefined });
+  const env = (await res.json()) as { message: { code: number; message: string }; data: T };
+  if (env.message.code !== 0) throw new Error(`${url}: ${env.message.code} ${env.message.message}`);
+  return env.data;
+};
+const homeOf = async (c: string) => {
+  const accounts = await api<{ subCenterId: string; account: string }[]>('GET', `${USER_BASE}/agent/user/get?subCenterId=${c}`);
+  return path.join(dataDir, 'centers', c, 'home', accounts.find((a) => a.subCenterId === c)!.account);
+};
+const srcHome = await homeOf('sz-a100');
+const dstHome = await homeOf('gz-ascend');
+const src = path.join(srcHome, 'corpus');
+fs.mkdirSync(src, { recursive: true });
+fs.mkdirSync(dstHome, { recursive: true });
+
+log(`writing ${SIZE_MB} MiB of random data in ${FILES} files`);
+const block = Buffer.alloc(MB);
+const hashes = new Map<string, string>();
+for (let i = 0; i < FILES; i++) {
+  const name = `part-${i}.bin`;
+  const h = createHash('sha256');
+  const fd = fs.openSync(path.join(src, name), 'w');
+  for (let j = 0; j < SIZE_MB / FILES; j++) {
+    randomFillSync(block);
+    h.update(block);
+    fs.writeSync(fd, block);
+  }
+  fs.closeSync(fd);
+  hashes.set(name, h.digest('hex'));
+}
+
+const sha256File = (file: string) => {
+  const h = createHash('sha256');
+  const fd = fs.openSync(file, 'r');
+  try {
+    for (let n; (n = fs.readSync(fd, block, 0, MB, null)) > 0; ) h.update(block.subarray(0, n));
+  } finally {
+    fs.closeSync(fd);
+  }
+  return h.digest('hex');
+};
+
+// Same preparation as bench/upload (see there why): flush, then write and delete a scratch file as large as
+// the run's output so the copy lands in memory just touched; the sides alternate which goes first.
+const zeros = Buffer.alloc(MB);
+function prepareRun() {
+  execFileSync('sync');
+  const scratch = path.join(dataDir, 'scratch.bin');
+  const fd = fs.openSync(scratch, 'w');
+  try {
+    for (let i = 0; i < SIZE_MB; i++) fs.writeSync(fd, zeros);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.rmSync(scratch);
+}
+
+function plainCopy(): number {
+  const out = path.join(srcHome, 'plain-copy');
+  const t0 = performance.now();
+  execFileSync('cp', ['-r', src, out]);
+  const sec = (performance.now() - t0) / 1000;
+  fs.rmSync(out, { recursive: true, force: true });
+  return sec;
+}
+
+async function timedSync(): Promise<{ sec: number; job: SyncJob; ok: boolean }> {
+  const t0 = performance.now();
+  let job = await api<SyncJob>('POST', `${SYNC_BASE}/syncs`, { sourceCenterId: 'sz-a100', sourcePath: '/corpus', targetCenterId: 'gz-ascend', targetDir: '/' });
+  while (job.state === 'QUEUED' || job.state === 'RUNNING') {
+    await new Promise((r) => setTimeout(r, 20));
+    job = await api<SyncJob>('GET', `${SYNC_BASE}/syncs/${job.id}`);
+  }
+  const sec = (performance.now() - t0) / 1000;
+  const out = path.join(dstHome, 'corpus');
+  const ok = job.state === 'SUCCEEDED' && [...hashes].every(([name, sha]) => sha256File(path.join(out, name)) === sha);
+  fs.rmSync(out, { recursive: true, force: true });
+  return { sec, job, ok };
+}
+
+// One untimed pass of each side first (JIT, first connections, first writes into the centers' folders).
+plainCopy();
+await timedSync();
+
+const rounds: { plainCopySec: number; syncSec: number; ratio: number; sha256Match: boolean }[] = [];
+for (let i = 0; i < ROUNDS; i++) {
+  let plainCopySec = 0;
+  let s: Awaited<ReturnType<typeof timedSync>>;
+  if (i % 2 === 0) {
+    prepareRun();
+    plainCopySec = plainCopy();
+    prepareRun();
+    s = await timedSync();
+  } else {
+    prepareRun();
+    s = await timedSync();
+    prepareRun();
+    plainCopySec = plainCopy();
+  }
+  const round = { plainCopySec: Number(plainCopySec.toFixed(2)), syncSec: Number(s.sec.toFixed(2)), ratio: Number((plainCopySec / s.sec).toFixed(3)), sha256Match: s.ok };
+  rounds.push(round);
+  log(`round ${i + 1}/${ROUNDS}: cp -r ${round.plainCopySec} s, sync ${round.syncSec} s (ratio ${round.ratio}), ${s.job.state}, sha256 ${s.ok ? 'matches' : 'MISMATCH'}`);
+}
+const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)];
+
+for (const child of fileServices.values()) await stop(child);
+await stop(gw.child);
+fs.rmSync(dataDir, { recursive: true, force: true });
+
+const result = {
+  date: new Date().toISOString(),
+  machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`,
+  sizeMiB: SIZE_MB,
+  files: FILES,
+  method: `${ROUNDS} alternating rounds (each run after sync + page-cache warm-up) of cp -r vs a sync job between two file-service processes (gateway API to SUCCEEDED); the median round is reported`,
+  plainCopySec: median.plainCopySec,
+  syncSec: median.syncSec,
+  ratio: median.ratio,
+  plainMiBps: Math.round(SIZE_MB / median.plainCopySec),
+  syncMiBps: Math.round(SIZE_MB / median.syncSec),
+  rounds,
+  sha256Match: rounds.every((r) => r.sha256Match),
+  budget: { ratio: 0.8 },
+};
+fs.mkdirSync(path.join(here, 'results'), { recursive: true });
+fs.writeFileSync(path.join(here, 'results/sync.json'), JSON.stringify(result, null, 2));
+console.log(JSON.stringify(result, null, 2));
+if (!result.sha256Match) process.exit(1);
