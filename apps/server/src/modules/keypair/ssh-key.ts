@@ -81,12 +81,37 @@ export function parsePublicKey(raw: string): PublicKeyInfo {
   return { type, bits, fingerprint, line: `${algorithm} ${wire.toString('base64')}` };
 }
 
-/** A new key pair in OpenSSH formats (RSA-4096 takes about a second: generated off the event loop). */
-export function generateKeyPair(type: 'ed25519' | 'rsa', comment: string): Promise<{ privateKey: string; publicKey: string }> {
-  return new Promise((resolve, reject) => {
-    const done = (err: Error | null, keys: { private: string; public: string }) =>
-      err ? reject(err) : resolve({ privateKey: keys.private, publicKey: keys.public });
+type Generated = { privateKey: string; publicKey: string };
+type Generator = (type: 'ed25519' | 'rsa', comment: string) => Promise<Generated>;
+
+/** ssh2's key generation (RSA-4096 takes about a second: off the event loop). */
+const ssh2Generate: Generator = (type, comment) =>
+  new Promise((resolve, reject) => {
+    const done = (err: Error | null, keys: { private: string; public: string }) => (err ? reject(err) : resolve({ privateKey: keys.private, publicKey: keys.public }));
     if (type === 'rsa') utils.generateKeyPair('rsa', { bits: RSA_GEN_BITS, comment }, done);
     else utils.generateKeyPair('ed25519', { comment }, done);
   });
+
+/** Whether both halves parse as what they claim to be (a private key ssh2 can sign with). */
+function wellFormed(keys: Generated): boolean {
+  try {
+    parsePublicKey(keys.publicKey);
+  } catch {
+    return false;
+  }
+  const priv = utils.parseKey(keys.privateKey);
+  return !(priv instanceof Error) && !Array.isArray(priv) && priv.getPublicSSH().equals(Buffer.from(keys.publicKey.trim().split(/\s+/)[1], 'base64'));
+}
+
+/**
+ * A new key pair in OpenSSH formats. ssh2 writes the ed25519 public key like an integer: when its first byte
+ * is 0 (1 key in 256) it drops it, and the 31-byte key it then prints is refused by every parser (seen as a
+ * web shell that failed to connect with 公钥格式不正确). Such a pair is thrown away and made again.
+ */
+export async function generateKeyPair(type: 'ed25519' | 'rsa', comment: string, generate: Generator = ssh2Generate): Promise<Generated> {
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const keys = await generate(type, comment);
+    if (wellFormed(keys)) return keys;
+  }
+  throw new AppError(ErrorCode.KEY_INVALID, '密钥生成失败，请重试');
 }
