@@ -1,10 +1,11 @@
 // bench/sync: a 1 GiB folder synced between the two demo centers' standalone file services (each its own
 // process, the gateway a third one), against a plain copy of the same folder on the same disk (`cp -r`) in the
 // same run (issue 11: budget ≥ 0.8×). Both sides share the machine's two cores and one disk.
-// Run: npm run sync -w bench    (BENCH_SYNC_MB=1024, BENCH_SYNC_FILES=4, BENCH_ROUNDS=3)
+// Run: npm run sync -w bench    (BENCH_SYNC_MB=1024, BENCH_SYNC_FILES=4, BENCH_ROUNDS=3; BENCH_CPU_PROF=<dir> profiles both file services)
 import { createHash, randomFillSync } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
@@ -40,7 +41,7 @@ const fileServices = new Map<string, ChildProcess>();
 for (const c of CENTERS) {
   const { child } = await startJsonProcess(
     process.execPath,
-    ['--import', 'tsx', path.join(root, 'apps/server/src/file-service/main.ts')],
+    [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), '--import', 'tsx', path.join(root, 'apps/server/src/file-service/main.ts')],
     { CENTER_ID: c, CENTERS_FILE: centersFile, DATA_DIR: dataDir, GATEWAY_URL: gatewayUrl, HOST: '127.0.0.1', PORT: String(ports[c]), LOG_LEVEL: 'info' },
     (line) => line.includes('file service of'),
   );
@@ -114,7 +115,36 @@ function plainCopy(): number {
   return sec;
 }
 
-async function timedSync(): Promise<{ sec: number; job: SyncJob; ok: boolean }> {
+/** CPU seconds a process has used (utime + stime from /proc, USER_HZ 100). */
+const cpuOf = (pid: number) => {
+  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+};
+const pids = () => ({ gateway: gw.child.pid!, source: fileServices.get('sz-a100')!.pid!, receiver: fileServices.get('gz-ascend')!.pid! });
+
+// The transport floor: the same files streamed by one plain HTTP PUT each into a bare node:http server that
+// writes them to the target center's disk (no staging, no hashes, no resume).
+const put = await startJsonProcess<{ port: number }>(process.execPath, [path.join(here, 'support/put-server.mjs')], { PUT_DIR: path.join(dstHome, 'plain-http') });
+async function plainHttp(): Promise<number> {
+  const t0 = performance.now();
+  for (const name of hashes.keys()) {
+    await new Promise<void>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port: put.info.port, method: 'PUT', path: `/${name}`, agent: false }, (res) => {
+        res.resume();
+        res.once('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`PUT ${res.statusCode}`))));
+      });
+      req.once('error', reject);
+      fs.createReadStream(path.join(src, name), { highWaterMark: MB }).pipe(req);
+    });
+  }
+  const sec = (performance.now() - t0) / 1000;
+  fs.rmSync(path.join(dstHome, 'plain-http'), { recursive: true, force: true });
+  fs.mkdirSync(path.join(dstHome, 'plain-http'));
+  return sec;
+}
+
+async function timedSync(): Promise<{ sec: number; job: SyncJob; ok: boolean; cpuSec: Record<string, number> }> {
+  const cpu0 = Object.fromEntries(Object.entries(pids()).map(([k, pid]) => [k, cpuOf(pid)]));
   const t0 = performance.now();
   let job = await api<SyncJob>('POST', `${SYNC_BASE}/syncs`, { sourceCenterId: 'sz-a100', sourcePath: '/corpus', targetCenterId: 'gz-ascend', targetDir: '/' });
   while (job.state === 'QUEUED' || job.state === 'RUNNING') {
@@ -122,38 +152,51 @@ async function timedSync(): Promise<{ sec: number; job: SyncJob; ok: boolean }> 
     job = await api<SyncJob>('GET', `${SYNC_BASE}/syncs/${job.id}`);
   }
   const sec = (performance.now() - t0) / 1000;
+  const cpuSec = Object.fromEntries(Object.entries(pids()).map(([k, pid]) => [k, Number((cpuOf(pid) - cpu0[k]).toFixed(2))]));
   const out = path.join(dstHome, 'corpus');
   const ok = job.state === 'SUCCEEDED' && [...hashes].every(([name, sha]) => sha256File(path.join(out, name)) === sha);
   fs.rmSync(out, { recursive: true, force: true });
-  return { sec, job, ok };
+  return { sec, job, ok, cpuSec };
 }
 
 // One untimed pass of each side first (JIT, first connections, first writes into the centers' folders).
 plainCopy();
+await plainHttp();
 await timedSync();
 
-const rounds: { plainCopySec: number; syncSec: number; ratio: number; sha256Match: boolean }[] = [];
+const rounds: { plainCopySec: number; plainHttpSec: number; syncSec: number; ratio: number; ratioToHttp: number; sha256Match: boolean; cpuSec: Record<string, number> }[] = [];
 for (let i = 0; i < ROUNDS; i++) {
   let plainCopySec = 0;
-  let s: Awaited<ReturnType<typeof timedSync>>;
-  if (i % 2 === 0) {
+  let plainHttpSec = 0;
+  let s: Awaited<ReturnType<typeof timedSync>> | null = null;
+  // The order rotates every round.
+  const sides = [
+    async () => void (plainCopySec = plainCopy()),
+    async () => void (plainHttpSec = await plainHttp()),
+    async () => void (s = await timedSync()),
+  ];
+  for (let k = 0; k < sides.length; k++) {
     prepareRun();
-    plainCopySec = plainCopy();
-    prepareRun();
-    s = await timedSync();
-  } else {
-    prepareRun();
-    s = await timedSync();
-    prepareRun();
-    plainCopySec = plainCopy();
+    await sides[(i + k) % sides.length]();
   }
-  const round = { plainCopySec: Number(plainCopySec.toFixed(2)), syncSec: Number(s.sec.toFixed(2)), ratio: Number((plainCopySec / s.sec).toFixed(3)), sha256Match: s.ok };
+  const r = s as unknown as Awaited<ReturnType<typeof timedSync>>;
+  const round = {
+    plainCopySec: Number(plainCopySec.toFixed(2)),
+    plainHttpSec: Number(plainHttpSec.toFixed(2)),
+    syncSec: Number(r.sec.toFixed(2)),
+    ratio: Number((plainCopySec / r.sec).toFixed(3)),
+    ratioToHttp: Number((plainHttpSec / r.sec).toFixed(3)),
+    sha256Match: r.ok,
+    cpuSec: r.cpuSec,
+  };
   rounds.push(round);
-  log(`round ${i + 1}/${ROUNDS}: cp -r ${round.plainCopySec} s, sync ${round.syncSec} s (ratio ${round.ratio}), ${s.job.state}, sha256 ${s.ok ? 'matches' : 'MISMATCH'}`);
+  log(`round ${i + 1}/${ROUNDS}: cp -r ${round.plainCopySec} s, plain HTTP ${round.plainHttpSec} s, sync ${round.syncSec} s (÷cp ${round.ratio}, ÷HTTP ${round.ratioToHttp}), ${r.job.state}, sha256 ${r.ok ? 'matches' : 'MISMATCH'}, CPU-s ${JSON.stringify(r.cpuSec)}`);
 }
 const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)];
+const medianHttp = [...rounds].sort((a, b) => a.ratioToHttp - b.ratioToHttp)[Math.floor(rounds.length / 2)].ratioToHttp;
 
 for (const child of fileServices.values()) await stop(child);
+await stop(put.child);
 await stop(gw.child);
 fs.rmSync(dataDir, { recursive: true, force: true });
 
@@ -162,10 +205,12 @@ const result = {
   machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`,
   sizeMiB: SIZE_MB,
   files: FILES,
-  method: `${ROUNDS} alternating rounds (each run after sync + page-cache warm-up) of cp -r vs a sync job between two file-service processes (gateway API to SUCCEEDED); the median round is reported`,
+  method: `${ROUNDS} rounds in rotating order (each run after sync + page-cache warm-up): cp -r on the same disk, plain HTTP PUTs of the files between two processes, and a sync job between two file-service processes (gateway API to SUCCEEDED); median ratios`,
   plainCopySec: median.plainCopySec,
   syncSec: median.syncSec,
   ratio: median.ratio,
+  plainHttpSec: median.plainHttpSec,
+  ratioToPlainHttp: medianHttp,
   plainMiBps: Math.round(SIZE_MB / median.plainCopySec),
   syncMiBps: Math.round(SIZE_MB / median.syncSec),
   rounds,
