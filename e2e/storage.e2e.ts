@@ -17,6 +17,7 @@ import type { CDPSession, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, signIn } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
+import { settled } from './support/page';
 
 const CENTER = 'sz-a100';
 const CENTER_NAME = '深圳算力分中心';
@@ -135,10 +136,6 @@ async function throttleUpload(bytesPerSecond: number) {
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
 }
 
-/** Waits until no CSS animation or transition runs (antd's modal zoom, selection fades; endless spinners aside), for stable clicks and shots. */
-async function settled() {
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity), undefined, { timeout: 5_000 });
-}
 
 /** Home-relative paths of every file and folder on disk (`dir:/a`, `file:/a/b.txt`). */
 function diskTree(dir = home, rel = ''): string[] {
@@ -285,11 +282,11 @@ describe('存储管理 in Chromium', () => {
     await row(BIG.name).getByRole('checkbox').check();
     await page.getByTestId('storage-move').click();
     const target = page.locator('[data-testid="storage-picker-node"][data-path="/数据集"]');
-    await settled();
+    await settled(page);
     await target.click();
     await expect.poll(() => page.getByTestId('storage-picker-target').innerText()).toBe('/数据集');
     await page.mouse.move(10, 600);
-    await settled();
+    await settled(page);
     await env.shot(page, 'storage-06-folder-picker');
     await page.getByTestId('storage-picker-ok').click();
     await expectListing(['dir:数据集', `file:说明文档.txt`, `file:${WEIGHTS.name}`]);

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createUser, signIn } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
+import { settled } from './support/page';
 
 const MiB = 1024 * 1024;
 const sha = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
@@ -51,6 +52,7 @@ describe('跨中心同步 journey', () => {
     await expect.poll(() => page.getByTestId('sync-source').innerText()).toContain(`/${name}`);
     await expect.poll(() => page.getByTestId('sync-target-center').innerText()).toContain('广州算力分中心');
     await expect.poll(() => page.getByTestId('sync-target-path').innerText()).toContain(`/${name}`);
+    await settled(page);
   }
 
   it('syncs a folder to the other center, followed live in the task panel until 已完成', async () => {
@@ -112,13 +114,16 @@ describe('跨中心同步 journey', () => {
     if (!(await page.getByTestId('sync-action').isVisible())) await page.getByText('批量操作').click();
     await page.getByTestId('sync-action').click();
     await page.getByTestId('sync-modal').waitFor();
+    await settled(page);
     await env.shot(page, 'sync-dialog-375');
-    await page.keyboard.press('Escape');
+    await page.locator('.ant-modal-footer button').filter({ hasText: /取\s*消/ }).click();
+    await expect.poll(() => page.getByTestId('sync-modal').isVisible()).toBe(false);
     await page.getByTestId('upload-panel-button').click();
     await page.getByTestId('task-tab-sync').click();
     await syncRow(page, '语料库').waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await settled(page);
     await env.shot(page, 'sync-panel-375');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await context.close();
   });
 });

@@ -59,7 +59,7 @@ export function TaskPanelButton() {
     />
   );
   return (
-    <Popover trigger="click" placement="bottomRight" open={open} onOpenChange={setOpen} content={content}>
+    <Popover trigger="click" placement="bottom" open={open} onOpenChange={setOpen} content={content}>
       <Badge count={uploadsRunning + syncsRunning} size="small" offset={[-4, 4]}>
         <Button type="text" icon={<CloudUploadOutlined aria-hidden />} aria-label="任务面板" title="上传与同步任务" data-testid="upload-panel-button" />
       </Badge>

@@ -103,7 +103,7 @@ export class SyncRunner {
             lastProgress = this.clock();
             if (line.type === 'progress' && this.clock() - written < this.progressEveryMs) return;
             written = this.clock();
-            const set = { bytes_done: line.bytesDone, bytes_total: line.bytesTotal, files_done: line.filesDone, files_total: line.filesTotal, message: line.type === 'done' ? '正在完成' : '同步中' };
+            const set = { bytes_done: line.bytesDone, bytes_total: line.bytesTotal, files_done: line.filesDone, files_total: line.filesTotal, message: line.type === 'done' ? '正在完成' : '' };
             writes = writes.then(() => this.update(id, set)).then(
               () => {},
               (err: unknown) => this.log.warn({ err, syncJob: id }, 'sync progress not stored'),
