@@ -113,9 +113,10 @@ describe.each(engines)('closing the server around downloads (%s)', (engine) => {
     ] as const) {
       it(`cuts ${name} whose client stopped reading, and closes the file`, async () => {
         const app = await start();
-        place('big.bin', randomBytes(8 * MiB));
-        place('tree/one.bin', randomBytes(8 * MiB));
-        place('tree/two.bin', randomBytes(8 * MiB));
+        // Large enough that the server blocks in the middle of a file (files are read 1 MiB at a time).
+        place('big.bin', randomBytes(32 * MiB));
+        place('tree/one.bin', randomBytes(32 * MiB));
+        place('tree/two.bin', randomBytes(32 * MiB));
         const res = await alice.download([...paths]);
         expect(res.status).toBe(200);
         const reader = res.body!.getReader();
