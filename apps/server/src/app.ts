@@ -115,7 +115,22 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Operators see everyone's access records and approve publications to the public hall.
   const isOperator = (id: string) => user.service.me(id).then((u) => u.roles.includes('operator'), () => false);
   const accessLog = createAccessLogModule(ctx, isOperator);
-  const assets = await createAssetModule(ctx, task.service, isOperator);
+  // Cross-center sync: the receiving file service of a center served here is called in-process (filled in by
+  // mountFileServices below), any other through its fileServiceUrl.
+  const localReceivers = new Map<string, SyncReceiver>();
+  const sync = createSyncModule(ctx, (id) => {
+    const local = localReceivers.get(id);
+    if (local) return local;
+    const url = centers.find((c) => c.id === id)?.fileServiceUrl;
+    if (!url) throw new AppError(ErrorCode.INTERNAL_FAILED, `分中心 ${id} 的文件服务不可用`);
+    return new HttpSyncReceiver(url);
+  }, config.sync);
+  const assets = await createAssetModule(ctx, task.service, isOperator, {
+    versionCopy: (versionId, centerId) => sync.service.versionCopy(versionId, centerId),
+    syncVersion: (ownerId, v) => sync.service.syncVersion(ownerId, v),
+  });
+  // Tasks waiting for a mounted version to reach their center are released (or failed) after each poll.
+  task.afterPoll((id) => assets.settleWaiting(id));
   const training = createTrainingModule(ctx, task.service, images, image.service, accessLog.service, assets.resolveMounts);
   task.afterPoll(() => training.ide.sweep());
   const slurm = createSlurmModule(ctx, task.service);
@@ -127,16 +142,6 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const resource = createResourceModule(ctx, executors);
   task.afterPoll((id) => resource.service.sample(id));
   const eshell = createEshellModule(ctx, accessLog.service, realtime.guards, keypair.service, boundAddress);
-  // Cross-center sync: the receiving file service of a center served here is called in-process (filled in by
-  // mountFileServices below), any other through its fileServiceUrl.
-  const localReceivers = new Map<string, SyncReceiver>();
-  const sync = createSyncModule(ctx, (id) => {
-    const local = localReceivers.get(id);
-    if (local) return local;
-    const url = centers.find((c) => c.id === id)?.fileServiceUrl;
-    if (!url) throw new AppError(ErrorCode.INTERNAL_FAILED, `分中心 ${id} 的文件服务不可用`);
-    return new HttpSyncReceiver(url);
-  }, config.sync);
 
   app.decorate('ctx', ctx);
   app.decorate('wsHub', realtime.hub);

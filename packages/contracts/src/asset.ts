@@ -198,7 +198,9 @@ export const MountableVersion = Type.Object({
   versionId: Id,
   version: Type.Integer(),
   note: Type.String(),
+  /** Where the version is; a task on another center waits while it is synced there (ADR 0010 §8). */
   subCenterId: Type.String(),
+  subCenterName: Type.String(),
   sizeBytes: Type.Number(),
 });
 export type MountableVersion = Static<typeof MountableVersion>;

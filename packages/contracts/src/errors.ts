@@ -76,7 +76,6 @@ export const ErrorCode = {
   ASSET_SHARE_USER_UNKNOWN: 2306,
   ASSET_READONLY: 2307,
   ASSET_TASK_NOT_FINISHED: 2308,
-  ASSET_OTHER_CENTER: 2309,
   /** Cross-center sync, 2350–2369. */
   SYNC_SAME_CENTER: 2350,
   SYNC_FINISHED: 2351,
@@ -165,7 +164,6 @@ export const ERROR_MESSAGES: Record<number, string> = {
   2306: '共享的用户不存在',
   2307: '只有所有者可以修改或删除',
   2308: '只能从运行成功的训练任务登记模型',
-  2309: '所选版本位于其他分中心',
   2350: '源与目标位于同一分中心，请使用复制',
   2351: '同步任务已结束',
   2352: '进行中的同步任务已达上限',

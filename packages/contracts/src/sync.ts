@@ -39,6 +39,13 @@ export type SyncCreate = Static<typeof SyncCreate>;
 
 export const SyncJob = Type.Object({
   id: Id,
+  /**
+   * `path`: a folder or file of the user's storage; `version`: a dataset or model version copied into the
+   * target center's asset area because a task there mounts it (made by the platform, shown to its user).
+   */
+  kind: Type.Union([Type.Literal('path'), Type.Literal('version')]),
+  /** What a `version` job copies (`数据集「MNIST」v1`); '' for `path` jobs. */
+  label: Type.String(),
   sourceCenterId: Type.String(),
   sourceCenterName: Type.String(),
   sourcePath: Type.String(),
@@ -83,6 +90,11 @@ export const SyncGrant = Type.Object({
   jobId: Type.String(),
   /** `source`: read `path` on this center; `target`: make `targetDir/<name>` on this center. */
   role: Type.Union([Type.Literal('source'), Type.Literal('target')]),
+  /**
+   * Whose space the paths are in: `home` — the account's home (as its uid/gid where accounts are real);
+   * `assets` — the center's platform-managed asset area `<storageRoot>/.assets`, as the service itself.
+   */
+  scope: Type.Union([Type.Literal('home'), Type.Literal('assets')]),
   /** The caller's cluster account on this center (as `GET /agent/user/get` answers it). */
   account: Type.String(),
   status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),

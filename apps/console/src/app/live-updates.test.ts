@@ -48,7 +48,7 @@ describe('live events in the query cache', () => {
   it('writes a sync job into the lists holding it; refetches them only when it is new or changed state', () => {
     const client = new QueryClient();
     const job = {
-      id: 's1', sourceCenterId: 'sz', sourceCenterName: '深圳算力分中心', sourcePath: '/data', targetCenterId: 'gz', targetCenterName: '广州算力分中心',
+      id: 's1', kind: 'path' as const, label: '', sourceCenterId: 'sz', sourceCenterName: '深圳算力分中心', sourcePath: '/data', targetCenterId: 'gz', targetCenterName: '广州算力分中心',
       targetDir: '/', targetPath: '/data', state: 'RUNNING' as const, bytesDone: 10, bytesTotal: 100, filesDone: 1, filesTotal: 4, message: '',
       retries: 0, createTime: 1, updateTime: 2, finishTime: null,
     };

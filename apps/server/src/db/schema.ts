@@ -136,6 +136,8 @@ export interface TasksTable {
   end_time: number | null;
   /** 1 once the owner was warned that 最长运行时长 is near (develop tasks). */
   expiry_warned: number;
+  /** 1 while the task waits (CREATED) for a mounted version to be synced to its center (ADR 0010 §8). */
+  waiting_data: number;
 }
 
 export interface TaskEventsTable {
@@ -301,6 +303,12 @@ export interface SyncJobsTable {
   retries: number;
   /** sha256 of the job's current grant ('' once finished). */
   grant_hash: string;
+  /** `path` (a user's folder or file) or `version` (a dataset/model version into the target's asset area). */
+  kind: string;
+  asset_id: string;
+  version_id: string;
+  /** What a version job copies, as the console shows it (`数据集「MNIST」v1`); '' for path jobs. */
+  label: string;
   create_time: number;
   update_time: number;
   finish_time: number | null;

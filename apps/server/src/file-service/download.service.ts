@@ -26,7 +26,7 @@ export class DownloadService {
 
   /** One file → opened for a Range-capable answer; several paths or a directory → the entries of a zip. */
   async planDownload(user: FileUser, paths: string[]): Promise<DownloadPlan> {
-    const fs = await this.spaces.accounts.open(user);
+    const fs = await this.spaces.open(user);
     let keep = false;
     try {
       const roots: { segs: Segs; type: 'file' | 'dir' }[] = [];

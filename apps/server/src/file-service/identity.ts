@@ -10,7 +10,15 @@ export interface FileUser {
   /** The cluster account; keys everything the file service keeps per user (chunks, hash index, quota). */
   account: string;
   homeDir: string;
+  /** The center's platform-managed asset area rather than an account's home (a version sync, ADR 0010 §8). */
+  platform?: true;
 }
+
+/** The asset area of a center as a space of its own: its staging is `.uploads/.assets`, never an account's. */
+export const assetAreaUser = (center: CenterConfig): FileUser => ({ account: '.assets', homeDir: path.join(center.storageRoot, '.assets'), platform: true });
+
+/** The space a grant acts in on this center. */
+const grantedUser = (center: CenterConfig, grant: SyncGrant): FileUser => (grant.scope === 'assets' ? assetAreaUser(center) : toFileUser(center, grant));
 
 /**
  * Turns the `token` header into a FileUser, or throws the session error (10133 / 10157 / 10307) the
@@ -56,7 +64,7 @@ export function inProcessIdentity(ctx: Pick<AppContext, 'sessions' | 'clusterAcc
     },
     async resolveGrant(raw) {
       const grant = await grants(raw, center.id);
-      return { user: toFileUser(center, grant), grant };
+      return { user: grantedUser(center, grant), grant };
     },
   };
 }
@@ -118,7 +126,7 @@ export class RemoteIdentity implements FileIdentity {
     this.grants.delete(key);
     const grant = (await this.ask(SYNC_AGENT_GRANT_PATH, { [SYNC_GRANT_HEADER]: raw })) as SyncGrant | null;
     if (!grant || typeof grant.account !== 'string' || (grant.role !== 'source' && grant.role !== 'target')) throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE);
-    const granted = { user: toFileUser(this.opts.center, grant), grant };
+    const granted = { user: grantedUser(this.opts.center, grant), grant };
     if (this.grants.size >= 1_000) this.grants.clear();
     this.grants.set(key, { granted, until: now + this.ttlMs });
     return granted;

@@ -120,10 +120,14 @@ export class SyncService {
         if (await fs.stat(hidden)) return 'copy';
         if (await fs.stat(final)) return 'placed';
       } else {
+        // A version's folder in the asset area is made here; a user's target folder must exist.
+        if (g.scope === 'assets') await fs.ensureDir(targetDir);
         const dir = await fs.stat(targetDir);
         refuseLink(dir, targetDir);
         if (dir?.type !== 'dir') throw fileErr(ErrorCode.DIR_NOT_FOUND, userPathOf(targetDir));
         const there = await fs.stat(final);
+        // A version is immutable: one already in this center's asset area is the copy wanted (another job made it).
+        if (there && g.scope === 'assets') return 'placed';
         if (there) throw clash(there, final);
         await fs.staging.ensure(record, { totalSize: 0, totalChunks: 1, chunkSize: this.chunkSize });
       }

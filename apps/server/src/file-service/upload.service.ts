@@ -15,7 +15,7 @@ import {
   type UploadShape,
 } from '@suanli/contracts';
 import { invalid } from '../errors';
-import type { FileUser } from './identity';
+import { assetAreaUser, type FileUser } from './identity';
 import { toEntry } from './folder.service';
 import { clash, fileErr, refuseLink, userPathOf, type AccountFs, type Segs } from './storage/account-fs';
 import { STALE_UPLOAD_MS } from './storage/chunk-store';
@@ -382,7 +382,8 @@ export class UploadService {
   private async knownStagers(): Promise<FileUser[]> {
     const found = new Map(this.stagers);
     for (const account of await this.spaces.stagedAccounts()) {
-      if (!found.has(account)) found.set(account, { account, homeDir: this.spaces.homeOf(account) });
+      if (found.has(account)) continue;
+      found.set(account, account === assetAreaUser(this.spaces.center).account ? assetAreaUser(this.spaces.center) : { account, homeDir: this.spaces.homeOf(account) });
     }
     return [...found.values()];
   }

@@ -1,4 +1,4 @@
-import { formatFileSize, TASK_MOUNTS_MAX, type AssetKind, type TaskMountInput } from '@suanli/contracts';
+import { AUTO_PLACEMENT, formatFileSize, TASK_MOUNTS_MAX, type AssetKind, type TaskMountInput } from '@suanli/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Select } from 'antd';
 import { useMemo } from 'react';
@@ -9,8 +9,9 @@ const keyOf = (m: Pick<TaskMountInput, 'assetId' | 'versionId'>) => `${m.assetId
 
 /**
  * The training form's 数据集 / 模型 field: ready versions of the user's own assets and of those shared with
- * them, on the task's center (all centers under 智能调度 — the server then says if one is elsewhere). Its
- * value is the task's mounts of this kind, in the order picked (`SUANLI_DATASET_1`, `_2`…).
+ * them, on every center. One on another center than the task's is marked: the task then waits while the
+ * platform syncs it there (跨中心同步, shown in the task panel). Its value is the task's mounts of this kind,
+ * in the order picked (`SUANLI_DATASET_1`, `_2`…).
  */
 export function MountPicker({
   kind,
@@ -24,11 +25,14 @@ export function MountPicker({
   onChange?: (v: TaskMountInput[]) => void;
 }) {
   const calls = useMemo(() => assetCalls(kind), [kind]);
-  const versions = useQuery({ queryKey: queryKeys.asset.mountable(kind, centerId ?? ''), queryFn: () => calls.mountable(centerId) });
-  const options = (versions.data ?? []).map((v) => ({
-    value: keyOf(v),
-    label: `${v.assetName} v${v.version}${v.mine ? '' : `（${v.ownerName} 共享）`} · ${formatFileSize(v.sizeBytes)}`,
-  }));
+  const versions = useQuery({ queryKey: queryKeys.asset.mountable(kind, ''), queryFn: () => calls.mountable() });
+  const options = (versions.data ?? []).map((v) => {
+    const elsewhere = centerId && centerId !== AUTO_PLACEMENT && v.subCenterId !== centerId;
+    return {
+      value: keyOf(v),
+      label: `${v.assetName} v${v.version}${v.mine ? '' : `（${v.ownerName} 共享）`} · ${formatFileSize(v.sizeBytes)}${elsewhere ? ` · 位于${v.subCenterName}，提交后先同步` : ''}`,
+    };
+  });
   const env = `SUANLI_${kind.toUpperCase()}`;
   return (
     <Select

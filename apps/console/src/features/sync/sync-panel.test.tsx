@@ -64,6 +64,15 @@ describe('SyncPanel', () => {
     expect(['a', 'q', 'f', 's'].map((id) => Boolean(within(row(id)).queryByTestId('sync-cancel')))).toEqual([true, true, false, false]);
   });
 
+  it('names a version the platform syncs for a task by its label, between the centers', async () => {
+    fake = createFakeSync([syncJob('v', { kind: 'version', label: '数据集「MNIST」v1', sourcePath: '/as1/v1', targetDir: '/as1', targetPath: '/as1/v1', bytesDone: MB, bytesTotal: 2 * MB })]);
+    vi.stubGlobal('fetch', vi.fn(fake.fetch));
+    renderPanel();
+    await waitFor(() => expect(rowIds()).toEqual(['v']));
+    expect(row('v').getAttribute('data-name')).toBe('数据集「MNIST」v1');
+    expect(within(row('v')).getByTestId('sync-route').textContent).toBe('源 深圳算力分中心 → 目标 广州算力分中心（供任务挂载）');
+  });
+
   it('follows sync.changed: progress without a request, a new state refetches the lists', async () => {
     renderPanel();
     await waitFor(() => expect(rowIds()).toEqual(['a', 'q', 'f', 's']));

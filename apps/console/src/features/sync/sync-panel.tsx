@@ -12,8 +12,11 @@ const PROGRESS_STATUS: Record<SyncJob['state'], 'normal' | 'active' | 'success' 
   CANCELLED: 'normal',
 };
 
-/** The source's own name: the last segment of its path (what the copy is called on the target). */
-export const syncName = (job: SyncJob) => job.sourcePath.split('/').filter(Boolean).at(-1) ?? job.sourcePath;
+/**
+ * The source's own name: the last segment of its path (what the copy is called on the target), or — for a
+ * dataset/model version the platform syncs for a task — its label (`数据集「MNIST」v1`).
+ */
+export const syncName = (job: SyncJob) => (job.kind === 'version' ? job.label : (job.sourcePath.split('/').filter(Boolean).at(-1) ?? job.sourcePath));
 
 export function syncPercent(job: SyncJob): number {
   if (job.state === 'SUCCEEDED') return 100;
@@ -55,8 +58,9 @@ export function SyncJobList({ jobs, onCancel }: SyncJobListProps) {
 
 function SyncJobRow({ job, onCancel }: { job: SyncJob; onCancel?: SyncJobListProps['onCancel'] }) {
   const name = syncName(job);
-  const source = `${job.sourceCenterName}：${job.sourcePath}`;
-  const target = `${job.targetCenterName}：${job.targetPath}`;
+  // A version lives in the centers' asset areas, not in a folder of the user's: its centers say it all.
+  const source = job.kind === 'version' ? job.sourceCenterName : `${job.sourceCenterName}：${job.sourcePath}`;
+  const target = job.kind === 'version' ? `${job.targetCenterName}（供任务挂载）` : `${job.targetCenterName}：${job.targetPath}`;
   const bytes =
     job.bytesTotal > 0
       ? `${formatFileSize(job.bytesDone)} / ${formatFileSize(job.bytesTotal)}`

@@ -40,20 +40,31 @@ export class Spaces {
   readonly index: HashIndex;
   readonly usage: UsageMeter;
   readonly stagingRoot: string;
+  private readonly platform: InProcessAccounts;
 
   constructor(
     readonly center: CenterConfig,
     readonly accounts: AccountFsFactory,
   ) {
     this.stagingRoot = path.join(center.storageRoot, '.uploads');
+    this.platform = new InProcessAccounts(this.stagingRoot);
     this.index = new HashIndex(path.join(center.storageRoot, '.meta', 'index.db'));
     // Real time, not the injected clock: this TTL only bounds how stale a cached walk of the disk may be.
     this.usage = new UsageMeter(Date.now);
   }
 
   /** Runs `fn` with the caller's space open, releasing it afterwards. */
+  /**
+   * Opens a space: an account's through the accounts factory (a worker running as the account where accounts
+   * are real), the platform's asset area (a sync of a dataset/model version, ADR 0010 §8) always in this
+   * process, as the service that owns it.
+   */
+  open(user: FileUser): Promise<AccountFs> {
+    return user.platform ? this.platform.open(user) : this.accounts.open(user);
+  }
+
   async with<T>(user: FileUser, fn: (fs: AccountFs) => Promise<T>): Promise<T> {
-    const fs = await this.accounts.open(user);
+    const fs = await this.open(user);
     try {
       return await fn(fs);
     } finally {
@@ -66,6 +77,8 @@ export class Spaces {
    * what this write replaces) + everything of theirs in flight must stay within the quota, else 1309.
    */
   async quotaGuard(user: FileUser, fs: AccountFs, replaced: number): Promise<QuotaGuard> {
+    // The asset area is the platform's, not a user's: no quota.
+    if (user.platform) return { take: () => {}, release: () => {} };
     const quotaBytes = this.center.quotaBytes;
     const stored = (await this.storedBytes(user, fs)) - replaced;
     let taken = 0;

@@ -146,6 +146,22 @@ export class AssetStore {
     }
   }
 
+  /**
+   * A version synced into another center's asset area (ADR 0010 §8) becomes a version folder like the
+   * original: its manifest beside it and everything read-only. Idempotent (done once the manifest is there).
+   * Every file of the copy was verified against the source's SHA-256 by the sync, so the manifest is the
+   * source's.
+   */
+  async adoptCopy(source: CenterConfig, target: CenterConfig, assetId: string, versionId: string) {
+    const manifest = `${this.dirOf(target, assetId, versionId)}.sha256`;
+    if (fs.existsSync(manifest)) return;
+    await makeReadOnly(this.dirOf(target, assetId, versionId));
+    const tmp = `${manifest}.${process.pid}.tmp`;
+    await fsp.copyFile(`${this.dirOf(source, assetId, versionId)}.sha256`, tmp);
+    await fsp.chmod(tmp, 0o444);
+    await fsp.rename(tmp, manifest);
+  }
+
   /** Removes a version's files (and its manifest); nothing there is fine. */
   async removeVersion(center: CenterConfig, assetId: string, versionId: string) {
     await this.removeDir(path.join(this.areaOf(center), assetId, `.tmp-${versionId}`));

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATASET_BASE, MODEL_BASE, TRAINING_BASE, type Task, type AssetDetail, type AssetFileEntry, type AssetPage, type AssetVersion } from '@suanli/contracts';
+import { DATASET_BASE, MODEL_BASE, SYNC_BASE, TRAINING_BASE, type Task, type AssetDetail, type AssetFileEntry, type AssetPage, type AssetVersion } from '@suanli/contracts';
 import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
 import { registerAndLogin } from '../../../test/users';
 import { seedPublicAssets } from './public-seed';
@@ -16,7 +16,7 @@ const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex')
  */
 describe.each(engines)('datasets and models api (%s)', (engine) => {
   let t: TestApp;
-  let a: { token: string; username: string; home: string };
+  let a: { token: string; username: string; home: string; id: string };
   let b: { token: string; username: string };
   let c: { token: string; username: string };
 
@@ -26,7 +26,7 @@ describe.each(engines)('datasets and models api (%s)', (engine) => {
     const rb = await registerAndLogin(t.app);
     const rc = await registerAndLogin(t.app);
     const acc = await t.app.ctx.clusterAccounts.ensure(ra.user.id, 'sz-a100');
-    a = { token: ra.token, username: ra.user.username, home: path.join(t.dataDir, 'centers/sz-a100/home', acc.account) };
+    a = { token: ra.token, username: ra.user.username, home: path.join(t.dataDir, 'centers/sz-a100/home', acc.account), id: ra.user.id };
     b = { token: rb.token, username: rb.user.username };
     c = { token: rc.token, username: rc.user.username };
     // The user's own folder, as an upload would have left it.
@@ -318,7 +318,7 @@ describe.each(engines)('datasets and models api (%s)', (engine) => {
     await t.app.inject({ method: 'POST', url: `${TRAINING_BASE}/tasks/${running.data.id}/stop`, headers: { token: a.token } });
     await expect.poll(async () => (await stateOf(running.data.id)).state, { timeout: 20_000, interval: 100 }).toBe('STOPPED');
 
-    // Another user: not without a share (1205), with one yes; a version on another center: 2309.
+    // Another user: not without a share (1205), with one yes; a version on another center: the task waits while it is synced.
     expect((await train('true', [mount], b.token)).message.code).toBe(1205);
     const offered = async (token: string, center: string) => ((await ds('GET', `/datasets/action/mountable?subCenterId=${center}`, undefined, token)).data as { versionId: string }[]).map((x) => x.versionId);
     expect(await offered(a.token, 'sz-a100')).toContain(v.id);
@@ -329,11 +329,34 @@ describe.each(engines)('datasets and models api (%s)', (engine) => {
     expect((await train('true', [mount], b.token)).message.code).toBe(0);
     expect((await train('true', [mount, mount])).message.code).toBe(1005);
     expect((await train('true', [{ ...mount, versionId: 'nope' }])).message.code).toBe(1205);
-    const other = await train('true', [mount], a.token, { subCenterId: 'gz-ascend', cardTypeId: 'ascend-910b', imageId: 'pytorch-2.1-cann8' });
-    expect(other.message.code).toBe(2309);
-    expect(other.message.message).toContain('位于深圳算力分中心');
-    // Once b's task has ended, the dataset can go.
+    // A task on the other center waits while the version is synced there (a version job in the owner's
+    // task panel), then runs on the copy, which is a version folder like the original.
+    const other = await train('cat "$SUANLI_DATASET_1/labels.txt"', [mount], a.token, { subCenterId: 'gz-ascend', cardTypeId: 'ascend-910b', imageId: 'pytorch-2.1-cann8' });
+    expect(other.message.code, other.message.message).toBe(0);
+    expect(other.data.state).toBe('CREATED');
+    expect(other.data.reason).toBe('等待数据同步：数据集「CIFAR 子集」v1（深圳算力分中心） 正在同步到广州算力分中心，完成后自动提交');
+    const copyDir = path.join(t.dataDir, 'centers/gz-ascend/.assets', d.id, v.id);
+    expect(other.data.mounts[0].path).toBe(copyDir);
+    const syncs = body<{ list: { kind: string; label: string; sourceCenterId: string; targetCenterId: string }[] }>(
+      await t.app.inject({ method: 'POST', url: `${SYNC_BASE}/syncs/action/page`, payload: { pageNum: 1, pageSize: 10 }, headers: { token: a.token } }),
+    ).data.list;
+    expect(syncs[0]).toMatchObject({ kind: 'version', label: '数据集「CIFAR 子集」v1', sourceCenterId: 'sz-a100', targetCenterId: 'gz-ascend' });
+    await expect.poll(async () => (await stateOf(other.data.id)).state, { timeout: 30_000, interval: 100 }).toBe('SUCCEEDED');
+    const events = body<{ events: { state: string }[] }>(await t.app.inject({ method: 'GET', url: `${TRAINING_BASE}/tasks/${other.data.id}`, headers: { token: a.token } })).data.events.map((e) => e.state);
+    expect(events.slice(0, 2)).toEqual(['CREATED', 'SUBMITTING']);
+    const gzHome = path.join(t.dataDir, 'centers/gz-ascend/home', (await t.app.ctx.clusterAccounts.ensure(a.id, 'gz-ascend')).account);
+    expect(fs.readFileSync(path.join(gzHome, (await stateOf(other.data.id)).logPath), 'utf8')).toContain('cat\ndog');
+    expect(fs.statSync(path.join(copyDir, 'labels.txt')).mode & 0o777).toBe(0o444);
+    expect(fs.statSync(copyDir).mode & 0o777).toBe(0o555);
+    expect(fs.readFileSync(`${copyDir}.sha256`, 'utf8')).toBe(fs.readFileSync(`${versionDir}.sha256`, 'utf8'));
+    // A second task there mounts the copy at once.
+    const again = await train('true', [mount], a.token, { subCenterId: 'gz-ascend', cardTypeId: 'ascend-910b', imageId: 'pytorch-2.1-cann8' });
+    expect(again.data.state).not.toBe('CREATED');
+    expect(again.data.reason).toBe('');
+    // Once b's task has ended, the dataset can go — with its copy on the other center.
     await expect.poll(async () => (await ds('DELETE', `/datasets/${d.id}`)).message.code, { timeout: 20_000, interval: 200 }).toBe(0);
+    expect(fs.existsSync(copyDir)).toBe(false);
+    expect(fs.existsSync(versionDir)).toBe(false);
   });
 
   it('an operator approves or rejects publication requests; others cannot; the owner is told', async () => {

@@ -5,44 +5,96 @@ import type { Principal } from '../auth/session.service';
 import type { TaskService } from '../task/task.service';
 import { AssetRepository } from './asset.repository';
 import { assetRoutes } from './asset.routes';
-import { AssetService } from './asset.service';
+import { AssetService, type PendingCopy, type VersionCopies } from './asset.service';
+import type { MountResolver } from '../training/training.service';
 import { AssetStore } from './asset-store';
 
 /**
  * Datasets (routes under DATASET_BASE) and models (MODEL_BASE): one repository and snapshot store, one
  * service per kind. Versions a stopped gateway left half-copied are failed before serving.
  */
-export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'notify' | 'bus' | 'clusterAccounts'>,
+export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'notify' | 'bus' | 'clusterAccounts' | 'log'>,
   tasks: TaskService,
   isOperator: (userId: string) => Promise<boolean>,
+  copies: VersionCopies & { syncVersion(ownerId: string, v: PendingCopy & { targetCenterId: string }): Promise<string> },
 ) {
   const repo = new AssetRepository(deps.db);
   const store = new AssetStore(deps.centers);
   const make = (kind: 'dataset' | 'model') => new AssetService(kind, repo, store, deps.clusterAccounts, deps.centers, deps.clock, deps.notify, deps.bus, {
       get: (p, taskId) => tasks.detail(p, 'training', taskId),
       mountsInUse: (assetId, versionId) => tasks.mountsInUse(assetId, versionId),
-    }, isOperator);
+    }, isOperator, copies);
   const datasets = make('dataset');
   const models = make('model');
   // One call fails the half-copied versions of both kinds (the table is shared).
   await datasets.recover();
-  /** The task form's 数据集 / 模型 mounts, resolved for the task's center: `SUANLI_DATASET_<n>`, `SUANLI_MODEL_<n>`. */
-  const resolveMounts = async (p: Principal, inputs: TaskMountInput[], centerId: string): Promise<TaskMount[]> => {
-    const seen = new Set<string>();
-    const count = { dataset: 0, model: 0 };
-    const out: TaskMount[] = [];
-    for (const m of inputs) {
-      if (seen.has(m.versionId)) throw invalid('mounts', '同一版本只能挂载一次');
-      seen.add(m.versionId);
-      const env = `SUANLI_${m.kind.toUpperCase()}_${++count[m.kind]}`;
-      out.push(await (m.kind === 'dataset' ? datasets : models).mount(p, m.assetId, m.versionId, centerId, env));
+  const centerName = (id: string) => deps.centers.find((c) => c.id === id)?.name ?? id;
+  /**
+   * The task form's 数据集 / 模型 mounts, resolved for the task's center: `SUANLI_DATASET_<n>`, `SUANLI_MODEL_<n>`.
+   * Versions on another center make the task wait while they are synced to its center.
+   */
+  const resolveMounts: MountResolver = {
+    async resolve(p: Principal, inputs: TaskMountInput[], centerId: string) {
+      const seen = new Set<string>();
+      const count = { dataset: 0, model: 0 };
+      const mounts: TaskMount[] = [];
+      const pending: PendingCopy[] = [];
+      for (const m of inputs) {
+        if (seen.has(m.versionId)) throw invalid('mounts', '同一版本只能挂载一次');
+        seen.add(m.versionId);
+        const env = `SUANLI_${m.kind.toUpperCase()}_${++count[m.kind]}`;
+        const r = await (m.kind === 'dataset' ? datasets : models).mount(p, m.assetId, m.versionId, centerId, env);
+        mounts.push(r.mount);
+        if (r.pending) pending.push(r.pending);
+      }
+      const waitingFor = pending.length
+        ? `等待数据同步：${pending.map((c) => `${c.label}（${centerName(c.sourceCenterId)}）`).join('、')} 正在同步到${centerName(centerId)}，完成后自动提交`
+        : undefined;
+      const startCopies = async () => {
+        for (const c of pending) await copies.syncVersion(p.userId, { ...c, targetCenterId: centerId });
+      };
+      return { mounts, waitingFor, startCopies };
+    },
+  };
+
+  /**
+   * After each poll of a center: its tasks waiting for data are submitted once every version they mount is
+   * there (the copy adopted: manifest, read-only), failed when a copy failed, and a copy nobody started (the
+   * gateway stopped between the task and its sync) is started.
+   */
+  const settleWaiting = async (centerId: string) => {
+    const target = deps.centers.find((c) => c.id === centerId);
+    if (!target) return;
+    for (const { row, mounts } of await tasks.waitingForData(centerId)) {
+      let ready = true;
+      let failure = '';
+      for (const m of mounts) {
+        const v = await repo.findVersion(m.assetId, m.versionId);
+        const label = `${m.kind === 'dataset' ? '数据集' : '模型'}「${m.name}」v${m.version}`;
+        const source = v && deps.centers.find((c) => c.id === v.sub_center_id);
+        if (!v || !source) {
+          failure ||= `${label} 已被删除`;
+          continue;
+        }
+        if (source.id === centerId) continue;
+        const copy = await copies.versionCopy(m.versionId, centerId);
+        if (copy.state === 'ready') {
+          await store.adoptCopy(source, target, m.assetId, m.versionId);
+          continue;
+        }
+        ready = false;
+        if (copy.state === 'failed') failure ||= `${label} 同步失败（${copy.message}）`;
+        if (copy.state === 'none') await copies.syncVersion(row.owner_id, { assetId: m.assetId, versionId: m.versionId, sourceCenterId: source.id, targetCenterId: centerId, label });
+      }
+      if (failure) await tasks.failWaiting(row, `数据同步失败：${failure}`);
+      else if (ready) await tasks.releaseWaiting(row);
     }
-    return out;
   };
   return {
     datasets,
     models,
     resolveMounts,
+    settleWaiting,
     datasetRoutes: assetRoutes(datasets),
     modelRoutes: assetRoutes(models),
     async close() {

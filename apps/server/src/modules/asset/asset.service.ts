@@ -44,6 +44,20 @@ export interface TaskLink {
   mountsInUse(assetId: string, versionId?: string): Promise<boolean>;
 }
 
+/** Copies of versions on other centers (the sync module, ADR 0010 §8). */
+export interface VersionCopies {
+  versionCopy(versionId: string, centerId: string): Promise<{ state: 'ready' | 'syncing' | 'failed' | 'none'; message: string }>;
+}
+
+/** A mounted version the task's center does not have yet: synced there before the task is submitted. */
+export interface PendingCopy {
+  assetId: string;
+  versionId: string;
+  sourceCenterId: string;
+  /** `数据集「MNIST」v1` */
+  label: string;
+}
+
 /** Who may do what with one asset: owners everything; shared users and everyone (public) read and mount. */
 type Access = { row: AssetRow; owner: boolean };
 
@@ -67,6 +81,7 @@ export class AssetService {
     private readonly bus: EventBus,
     private readonly tasks: TaskLink,
     private readonly isOperator: (userId: string) => Promise<boolean>,
+    private readonly copies: VersionCopies,
   ) {}
 
   // ---- reads ------------------------------------------------------------------------------------------
@@ -99,6 +114,7 @@ export class AssetService {
       version: Number(r.version),
       note: r.note,
       subCenterId: r.sub_center_id,
+      subCenterName: this.centers.find((c) => c.id === r.sub_center_id)?.name ?? r.sub_center_id,
       sizeBytes: Number(r.size_bytes),
     }));
   }
@@ -171,10 +187,8 @@ export class AssetService {
     if (versions.some((v) => this.copying.has(v.id))) throw new AppError(ErrorCode.ASSET_VERSION_NOT_READY, '有版本正在创建，请等待完成后再删除');
     if (await this.tasks.mountsInUse(row.id)) throw new AppError(ErrorCode.ASSET_IN_USE);
     await this.repo.remove(p.userId, row.id);
-    for (const c of new Set(versions.map((v) => v.sub_center_id))) {
-      const center = this.centers.find((x) => x.id === c);
-      if (center) await this.store.removeAsset(center, row.id);
-    }
+    // Every center: versions may have copies where tasks mounted them (ADR 0010 §8).
+    for (const center of this.centers) await this.store.removeAsset(center, row.id);
     return null;
   }
 
@@ -215,8 +229,7 @@ export class AssetService {
     if (this.copying.has(v.id)) throw new AppError(ErrorCode.ASSET_VERSION_NOT_READY, '该版本正在创建，请等待完成后再删除');
     if (await this.tasks.mountsInUse(row.id, v.id)) throw new AppError(ErrorCode.ASSET_IN_USE);
     await this.repo.removeVersion(row.id, v.id);
-    const center = this.centers.find((c) => c.id === v.sub_center_id);
-    if (center) await this.store.removeVersion(center, row.id, v.id);
+    for (const center of this.centers) await this.store.removeVersion(center, row.id, v.id);
     await this.repo.touch(row.id, this.clock());
     return null;
   }
@@ -316,13 +329,22 @@ export class AssetService {
    * A version the caller may read, ready, on `centerId`, as the task will see it (`env` numbered by the
    * caller in the order of the form). The asset and version ids are what later deletes look for.
    */
-  async mount(p: Principal, assetId: string, versionId: string, centerId: string, env: string): Promise<TaskMount> {
+  /**
+   * A version as a task on `centerId` mounts it. On another center it is mounted from its copy on the task's
+   * center: ready, or `pending` (the task waits while the platform syncs it there, ADR 0010 §8).
+   */
+  async mount(p: Principal, assetId: string, versionId: string, centerId: string, env: string): Promise<{ mount: TaskMount; pending: PendingCopy | null }> {
     const { row, version, center } = await this.readyVersion(p, assetId, versionId);
-    if (center.id !== centerId) {
-      const where = this.centers.find((c) => c.id === centerId)?.name ?? centerId;
-      throw new AppError(ErrorCode.ASSET_OTHER_CENTER, `${KIND_LABEL[this.kind]}「${row.name}」v${version.version} 位于${center.name}，任务在${where}：请选择同一分中心（跨中心同步尚未提供）`);
+    const target = this.centers.find((c) => c.id === centerId);
+    if (!target) throw notFound('算力分中心');
+    const mount = { kind: this.kind, assetId: row.id, versionId: version.id, name: row.name, version: Number(version.version), env, path: this.store.dirOf(target, row.id, version.id) };
+    if (center.id === target.id) return { mount, pending: null };
+    const copy = await this.copies.versionCopy(version.id, target.id);
+    if (copy.state === 'ready') {
+      await this.store.adoptCopy(center, target, row.id, version.id);
+      return { mount, pending: null };
     }
-    return { kind: this.kind, assetId: row.id, versionId: version.id, name: row.name, version: Number(version.version), env, path: this.store.dirOf(center, row.id, version.id) };
+    return { mount, pending: { assetId: row.id, versionId: version.id, sourceCenterId: center.id, label: `${KIND_LABEL[this.kind]}「${row.name}」v${version.version}` } };
   }
 
   // ---- lifecycle --------------------------------------------------------------------------------------

@@ -26,8 +26,9 @@ export function createSyncModule(
       changed: (row) => deps.bus.publish(row.owner_id, { businessType: WS_SYNC_CHANGED, data: toSyncJob(row, deps.centers) }),
       finished: async (row) => {
         const job = toSyncJob(row, deps.centers);
-        if (job.state === 'CANCELLED') return;
-        const what = `${job.sourceCenterName}：${job.sourcePath} → ${job.targetCenterName}：${job.targetPath}`;
+        // A version copied for a task is told through the task itself (its state and reason), unless it failed.
+        if (job.state === 'CANCELLED' || (job.kind === 'version' && job.state === 'SUCCEEDED')) return;
+        const what = job.kind === 'version' ? `${job.label}（${job.sourceCenterName} → ${job.targetCenterName}）` : `${job.sourceCenterName}：${job.sourcePath} → ${job.targetCenterName}：${job.targetPath}`;
         await deps.notify(row.owner_id, {
           type: 'task',
           title: job.state === 'SUCCEEDED' ? '跨中心同步已完成' : '跨中心同步失败',

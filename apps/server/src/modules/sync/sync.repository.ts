@@ -47,6 +47,20 @@ export class SyncRepository {
       .then((r) => Number(r.n));
   }
 
+  /** The newest job copying a version into a center (its copy there: ready once one SUCCEEDED). */
+  latestVersionJob(versionId: string, centerId: string) {
+    return this.db
+      .selectFrom('sync_jobs')
+      .selectAll()
+      .where('version_id', '=', versionId)
+      .where('target_center_id', '=', centerId)
+      .where('kind', '=', 'version')
+      .orderBy((eb) => eb.case().when('state', '=', 'SUCCEEDED').then(0).else(1).end())
+      .orderBy('create_time', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
   activeIds() {
     return this.db.selectFrom('sync_jobs').select('id').where('state', 'in', ACTIVE).orderBy('create_time').execute();
   }

@@ -65,12 +65,65 @@ export class SyncJobService {
       message: '等待开始',
       retries: 0,
       grant_hash: '',
+      kind: 'path',
+      asset_id: '',
+      version_id: '',
+      label: '',
       create_time: now,
       update_time: now,
       finish_time: null,
     });
     this.runner.start(id);
     return this.detail(p, id);
+  }
+
+  /**
+   * The copy of a dataset/model version in a center's asset area (ADR 0010 §8): `ready` once a job copied it,
+   * `syncing` while one runs, else the last failure (or `none`).
+   */
+  async versionCopy(versionId: string, centerId: string): Promise<{ state: 'ready' | 'syncing' | 'failed' | 'none'; message: string }> {
+    const row = await this.repo.latestVersionJob(versionId, centerId);
+    if (!row) return { state: 'none', message: '' };
+    if (row.state === 'SUCCEEDED') return { state: 'ready', message: '' };
+    if (!isFinal(row.state)) return { state: 'syncing', message: row.message };
+    return { state: 'failed', message: row.message };
+  }
+
+  /**
+   * Starts copying a version into `targetCenterId`'s asset area for `ownerId` (whose task mounts it; the job
+   * shows in their task panel), or returns the job already doing it.
+   */
+  async syncVersion(ownerId: string, v: { assetId: string; versionId: string; sourceCenterId: string; targetCenterId: string; label: string }): Promise<string> {
+    const current = await this.repo.latestVersionJob(v.versionId, v.targetCenterId);
+    if (current && (current.state === 'SUCCEEDED' || !isFinal(current.state))) return current.id;
+    const now = this.clock();
+    const id = newId(now);
+    await this.repo.insert({
+      id,
+      owner_id: ownerId,
+      source_center_id: v.sourceCenterId,
+      source_path: `/${v.assetId}/${v.versionId}`,
+      target_center_id: v.targetCenterId,
+      target_dir: `/${v.assetId}`,
+      target_path: `/${v.assetId}/${v.versionId}`,
+      state: 'QUEUED',
+      bytes_done: 0,
+      bytes_total: 0,
+      files_done: 0,
+      files_total: 0,
+      message: '等待开始',
+      retries: 0,
+      grant_hash: '',
+      kind: 'version',
+      asset_id: v.assetId,
+      version_id: v.versionId,
+      label: v.label,
+      create_time: now,
+      update_time: now,
+      finish_time: null,
+    });
+    this.runner.start(id);
+    return id;
   }
 
   async page(p: Principal, q: SyncPageQuery): Promise<Page<SyncJob>> {
@@ -100,10 +153,12 @@ export class SyncJobService {
     if (!row || isFinal(row.state)) throw new AppError(ErrorCode.NOT_LOGGED_IN, '同步凭证无效或同步任务已结束');
     const role = centerId === row.source_center_id ? 'source' : centerId === row.target_center_id ? 'target' : null;
     if (!role) throw forbidden();
-    const a = await this.clusterAccounts.ensure(row.owner_id, centerId);
+    // A version job acts in the platform's asset area, not in anyone's home.
+    const a = row.kind === 'version' ? { account: '', status: 'active' as const } : await this.clusterAccounts.ensure(row.owner_id, centerId);
     return {
       jobId: row.id,
       role,
+      scope: row.kind === 'version' ? 'assets' : 'home',
       account: a.account,
       status: a.status,
       sourceCenterId: row.source_center_id,
@@ -138,6 +193,8 @@ export function toSyncJob(r: SyncRow, centers: CenterConfig[]): SyncJob {
   const name = (id: string) => centers.find((c) => c.id === id)?.name ?? id;
   return {
     id: r.id,
+    kind: r.kind === 'version' ? 'version' : 'path',
+    label: r.label,
     sourceCenterId: r.source_center_id,
     sourceCenterName: name(r.source_center_id),
     sourcePath: r.source_path,

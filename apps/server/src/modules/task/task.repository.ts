@@ -90,6 +90,10 @@ export class TaskRepository {
     return row !== undefined;
   }
 
+  waitingForData(subCenterId: string) {
+    return this.db.selectFrom('tasks').selectAll().where('sub_center_id', '=', subCenterId).where('state', '=', 'CREATED').where('waiting_data', '=', 1).execute();
+  }
+
   async queuedByCardType(subCenterId: string) {
     const rows = await this.db
       .selectFrom('tasks')

@@ -54,6 +54,11 @@ export interface NewTask {
   params?: Record<string, string | number> | null;
   /** Dataset/model versions mounted read-only, resolved by the asset module (training tasks). */
   mounts?: TaskMount[];
+  /**
+   * Why the task cannot be submitted yet: a mounted version is being synced to its center (ADR 0010 §8). It
+   * then waits in CREATED with this reason until the asset module releases it (or fails it).
+   */
+  waitingFor?: string;
 }
 
 /**
@@ -205,7 +210,7 @@ export class TaskService {
       params: t.params ? JSON.stringify(t.params) : null,
       mounts: JSON.stringify(t.mounts ?? []),
       state: 'CREATED',
-      reason: '',
+      reason: t.waitingFor ?? '',
       estimated_start: null,
       job_id: null,
       exit_code: null,
@@ -216,10 +221,27 @@ export class TaskService {
       start_time: null,
       end_time: null,
       expiry_warned: 0,
+      waiting_data: t.waitingFor ? 1 : 0,
     };
     await this.repo.insert(row);
-    await this.submit(row);
+    if (!t.waitingFor) await this.submit(row);
     return this.toTask((await this.repo.get(id))!);
+  }
+
+  /** Tasks on a center waiting (CREATED) for the versions they mount to be synced there. */
+  async waitingForData(centerId: string): Promise<{ row: TaskRow; mounts: TaskMount[] }[]> {
+    return (await this.repo.waitingForData(centerId)).map((row) => ({ row, mounts: mountsOf(row) }));
+  }
+
+  /** The data a waiting task mounts is on its center: submit it (once, whoever calls first). */
+  async releaseWaiting(row: TaskRow) {
+    if (!(await this.move(row, { state: 'SUBMITTING', reason: '', waiting_data: 0 }))) return;
+    await this.submitAttempt({ ...row, state: 'SUBMITTING', waiting_data: 0 });
+  }
+
+  /** A waiting task whose data could not be synced ends FAILED with the reason. */
+  async failWaiting(row: TaskRow, reason: string) {
+    await this.move(row, { state: 'FAILED', reason, waiting_data: 0, end_time: this.clock() });
   }
 
   async page(p: Principal, kind: TaskKind, q: TaskPageQuery): Promise<Page<Task>> {

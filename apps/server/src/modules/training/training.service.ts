@@ -11,7 +11,14 @@ import type { Placer } from './placement';
  * 智能调度), then the shared task engine.
  */
 /** The asset module's resolution of the form's 数据集 / 模型 for the task's center. */
-export type MountResolver = (p: Principal, inputs: TaskMountInput[], centerId: string) => Promise<TaskMount[]>;
+/**
+ * The asset module's mounts for a task on a center: what the task mounts, and — when a version is on
+ * another center — `waitingFor`, the reason the task waits while it is synced there (`startCopies` starts
+ * that; the asset module releases the task once the copies are there, ADR 0010 §8).
+ */
+export interface MountResolver {
+  resolve(p: Principal, inputs: TaskMountInput[], centerId: string): Promise<{ mounts: TaskMount[]; waitingFor: string | undefined; startCopies: () => Promise<void> }>;
+}
 
 /** The caller's private images (the image module): offered by the form's picker and accepted on submit. */
 export interface PrivateImages {
@@ -47,8 +54,8 @@ export class TrainingService {
       subCenterId = placed.subCenterId;
       placementReason = placed.reason;
     }
-    const mounts = await this.resolveMounts(p, body.mounts ?? [], subCenterId);
-    return this.tasks.create(p, {
+    const { mounts, waitingFor, startCopies } = await this.resolveMounts.resolve(p, body.mounts ?? [], subCenterId);
+    const task = await this.tasks.create(p, {
       kind: 'training',
       type: body.type,
       name,
@@ -63,15 +70,20 @@ export class TrainingService {
       env: body.env,
       maxDurationMinutes: body.maxDurationMinutes,
       mounts,
+      waitingFor,
     });
+    await startCopies();
+    return task;
   }
 
   /** The same parameters again, on the same center, as a new task. */
   async resubmit(p: Principal, id: string): Promise<Task> {
     const t = await this.tasks.parameters(p, 'training', id);
     // Access to a mounted version is checked again: a share may have been withdrawn since.
-    const mounts = await this.resolveMounts(p, (t.mounts ?? []).map(({ kind, assetId, versionId }) => ({ kind, assetId, versionId })), t.subCenterId);
-    return this.tasks.create(p, { ...t, mounts });
+    const { mounts, waitingFor, startCopies } = await this.resolveMounts.resolve(p, (t.mounts ?? []).map(({ kind, assetId, versionId }) => ({ kind, assetId, versionId })), t.subCenterId);
+    const task = await this.tasks.create(p, { ...t, mounts, waitingFor });
+    await startCopies();
+    return task;
   }
 
   place(p: Principal, q: PlacementQuery): Promise<Placement> {

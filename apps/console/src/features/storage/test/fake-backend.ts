@@ -44,6 +44,8 @@ export function createFakeBackend() {
       const center = (id: string) => CENTERS.find((c) => c.id === id)!.name;
       const job: SyncJob = {
         id: `sync-${syncs.length + 1}`,
+        kind: 'path',
+        label: '',
         ...(b as Pick<SyncJob, 'sourceCenterId' | 'sourcePath' | 'targetCenterId' | 'targetDir'>),
         sourceCenterName: center(b.sourceCenterId),
         targetCenterName: center(b.targetCenterId),

@@ -5,6 +5,8 @@ export function syncJob(id: string, patch: Partial<SyncJob> = {}): SyncJob {
   const sourcePath = patch.sourcePath ?? `/data/${id}`;
   return {
     id,
+    kind: 'path',
+    label: '',
     sourceCenterId: 'sz',
     sourceCenterName: '深圳算力分中心',
     sourcePath,
