@@ -42,6 +42,9 @@ AllowUsers $*
 X11Forwarding no
 PrintMotd no
 Subsystem sftp internal-sftp
+# A real login node has /etc/slurm/slurm.conf; this one's cluster configuration is beside its sshd directory,
+# so sessions get it in the environment (srun/squeue work as on a login node: the develop task's SSH command).
+SetEnv SLURM_CONF=$(dirname "$DIR")/slurm.conf
 CFG
 "$SSHD" -t -f "$DIR/sshd_config"
 "$SSHD" -f "$DIR/sshd_config" -E "$DIR/sshd.log"

@@ -349,6 +349,21 @@ export type SlurmTemplateFromTask = Static<typeof SlurmTemplateFromTask>;
  */
 export const IDE_PROXY_BASE = '/gateway/training/proxy';
 export const IdeTicket = Type.Object({ url: Type.String() });
+
+/**
+ * SSH into a running develop task on a Slurm center: log in to the center's login node as the cluster
+ * account with a key pair installed there (密钥对), and step into the job's allocation with
+ * `srun --jobid=<job> --overlap --pty` — the job's node, cards and environment.
+ */
+export const TaskSsh = Type.Object({
+  host: Type.String(),
+  port: Type.Integer(),
+  account: Type.String(),
+  jobId: Type.String(),
+  /** The whole command to paste into a terminal. */
+  command: Type.String(),
+});
+export type TaskSsh = Static<typeof TaskSsh>;
 export type IdeTicket = Static<typeof IdeTicket>;
 
 /**

@@ -24,6 +24,7 @@ export const queryKeys = {
     root: ['training'] as const,
     list: (query: object) => ['training', 'list', query] as const,
     detail: (id: string) => ['training', 'detail', id] as const,
+    ssh: (id: string) => ['training', 'ssh', id] as const,
     placement: (query: object) => ['training', 'placement', query] as const,
   },
   /**

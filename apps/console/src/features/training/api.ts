@@ -12,6 +12,7 @@ import {
   type SubCenterDetail,
   type PlacementQuery,
   type IdeTicket,
+  type TaskSsh,
   type Task,
   type TrainingTaskCreate,
 } from '@suanli/contracts';
@@ -44,6 +45,11 @@ export function listImages(query: ImageQuery): Promise<ImageItem[]> {
 /** Foundation: a center's partitions, for the form's card-per-node and node bounds. */
 export function getSubCenterDetail(id: string): Promise<SubCenterDetail> {
   return request.get<SubCenterDetail>(`${FOUNDATION_BASE}/sub-centers/${encodeURIComponent(id)}/detail`, { silent: true });
+}
+
+/** How to SSH into a running develop task on a Slurm center (a local one answers 2251: no card is shown). */
+export function taskSsh(id: string): Promise<TaskSsh> {
+  return request.get<TaskSsh>(`${TRAINING_BASE}/tasks/${encodeURIComponent(id)}/ssh`, { silent: true });
 }
 
 /** The first-hop URL of a running develop task's IDE (one minute; it sets a cookie scoped to the IDE's path). */

@@ -118,4 +118,19 @@ describe('training task detail', () => {
     expect(notice.textContent).toContain('开发环境将于');
     expect(notice.textContent).toContain('请及时保存工作');
   });
+
+  it('shows the SSH command of a running develop environment on a Slurm center, none for a local one', async () => {
+    backend.put(task('5', { type: 'develop', state: 'RUNNING', startTime: Date.now(), maxDurationMinutes: 120, subCenterId: 'slurm-a', subCenterName: '测试集群甲', jobId: '42' }));
+    backend.put(task('6', { type: 'develop', state: 'RUNNING', startTime: Date.now(), maxDurationMinutes: 120 }));
+    renderTraining('/training/detail/develop/5');
+    const card = await screen.findByTestId('training-detail-ssh');
+    expect(within(card).getByTestId('training-detail-ssh-command').textContent).toBe('ssh -p 2222 -t sla0001@login.example srun --jobid=42 --overlap --pty bash -l');
+    expect(card.textContent).toContain('密钥对');
+    expect(card.textContent).toContain('测试集群甲');
+    cleanup();
+    renderTraining('/training/detail/develop/6');
+    await screen.findByTestId('training-expiry');
+    await waitFor(() => expect(backend.calls.some((c) => c.url.pathname.endsWith('/tasks/6/ssh'))).toBe(true));
+    expect(screen.queryByTestId('training-detail-ssh')).toBeNull();
+  });
 });

@@ -3,12 +3,12 @@ import { isTerminal, type TaskDetail } from '@suanli/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Descriptions, Popconfirm, Result, Row, Skeleton, Space, Typography, type DescriptionsProps } from 'antd';
 import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { queryKeys } from '../../app/query-keys';
 import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
 import { PageContainer } from '../../shared/ui/page-container';
 import { RegisterModelButton } from '../asset/register-model-button';
-import { getTask, ideTicket } from './api';
+import { getTask, ideTicket, taskSsh } from './api';
 import { LogPanel } from './components/log-panel';
 import { MetricsPanel } from './components/metrics-chart';
 import { TaskTimeline } from './components/task-timeline';
@@ -104,6 +104,7 @@ export function TrainingDetailPage() {
       }
     >
       {task.startTime && !task.endTime && task.state !== 'STOPPING' && <ExpiryNotice task={task} now={now} />}
+      {task.type === 'develop' && task.state === 'RUNNING' && <SshCard task={task} />}
       <Card title="基本信息">
         <Descriptions
           bordered
@@ -158,6 +159,29 @@ function OpenIdeButton({ taskId }: { taskId: string }) {
     <Button type="primary" icon={<CodeOutlined />} loading={busy} onClick={() => void open()} data-testid="training-detail-open-ide">
       打开
     </Button>
+  );
+}
+
+/**
+ * SSH 登录 for a running develop environment on a Slurm center: the login node with the user's own key pair
+ * (installed on that center under 密钥对), straight into the job's allocation. Local environments have no
+ * login node: the server says so and no card is shown.
+ */
+function SshCard({ task }: { task: TaskDetail }) {
+  const ssh = useQuery({ queryKey: queryKeys.training.ssh(task.id), queryFn: () => taskSsh(task.id), retry: false });
+  if (!ssh.data) return null;
+  return (
+    <Card title="SSH 登录" size="small" style={{ marginBottom: 16 }} data-testid="training-detail-ssh">
+      <Typography.Paragraph style={{ marginBottom: 8 }}>
+        <Typography.Text code copyable={{ text: ssh.data.command }} style={{ fontFamily: MONO, overflowWrap: 'anywhere' }} data-testid="training-detail-ssh-command">
+          {ssh.data.command}
+        </Typography.Text>
+      </Typography.Paragraph>
+      <Typography.Text type="secondary">
+        以集群账号 {ssh.data.account} 登录{task.subCenterName}的登录节点，并进入作业 {ssh.data.jobId} 的计算节点。请先在 <Link to="/keypair">密钥对</Link>{' '}
+        中生成或导入密钥并安装到{task.subCenterName}；私钥不在默认位置时，在 ssh 后加上 -i 私钥文件。
+      </Typography.Text>
+    </Card>
   );
 }
 

@@ -20,6 +20,7 @@ import {
   type TaskMetrics,
   type TaskMount,
   type TaskPageQuery,
+  type TaskSsh,
 } from '@suanli/contracts';
 import type { CenterConfig } from '../../centers/centers';
 import type { Notify } from '../../context';
@@ -627,6 +628,26 @@ export class TaskService {
     const n = Number(port);
     if (!host || !Number.isInteger(n) || n < 1 || n > 65535 || !token) throw new AppError(ErrorCode.TASK_IDE_NOT_READY);
     return { host, port: n, token, subCenterId: row.sub_center_id, account: row.account };
+  }
+
+  /**
+   * How the owner opens a shell inside a running develop task with their own key pair: through the center's
+   * login node into the job's allocation (Slurm centers; a local task has no login node — use Shell工具).
+   */
+  async sshCommand(p: Principal, id: string): Promise<TaskSsh> {
+    const row = await this.repo.findOwned(p.userId, 'training', id);
+    if (!row || row.type !== 'develop') throw notFound('开发环境');
+    const center = this.center(row.sub_center_id);
+    if (center.scheduler.kind !== 'slurm') throw new AppError(ErrorCode.SHELL_NOT_OFFERED, '本地执行的开发环境不提供 SSH 登录，请使用 Shell工具 或 打开 IDE');
+    if (row.state !== 'RUNNING' || !row.job_id) throw new AppError(ErrorCode.TASK_IDE_NOT_READY, isTerminal(row.state as JobState) ? '开发环境已停止' : '开发环境尚未启动，请稍后再试');
+    const portArg = center.loginPort === 22 ? '' : ` -p ${center.loginPort}`;
+    return {
+      host: center.loginHost,
+      port: center.loginPort,
+      account: row.account,
+      jobId: row.job_id,
+      command: `ssh${portArg} -t ${row.account}@${center.loginHost} srun --jobid=${row.job_id} --overlap --pty bash -l`,
+    };
   }
 
   /** A task's state (undefined once deleted): for sweeps that end what a task's end ends. */

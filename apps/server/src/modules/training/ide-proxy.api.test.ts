@@ -103,6 +103,10 @@ describe.each(engines)('develop task IDE proxy (%s)', (engine) => {
       expect(r.body).toContain('无权访问该开发环境');
     }
     expect((await api('POST', `/tasks/${taskId}/ide-ticket`, tokenB)).message.code).toBe(1205);
+    // SSH into the job is offered on Slurm centers (ide.slurm.int.test.ts); a local one says so, in Chinese.
+    const ssh = await t.app.inject({ method: 'GET', url: `${TRAINING_BASE}/tasks/${taskId}/ssh`, headers: { token: tokenA } }).then((r) => body(r));
+    expect(ssh.message).toMatchObject({ code: 2251, message: '本地执行的开发环境不提供 SSH 登录，请使用 Shell工具 或 打开 IDE' });
+    expect((await t.app.inject({ method: 'GET', url: `${TRAINING_BASE}/tasks/${taskId}/ssh`, headers: { token: tokenB } }).then((r) => body(r))).message.code).toBe(1205);
 
     // Logged out: the cookie dies with the session.
     const other = (await t.app.ctx.sessions.create('u-ide-a')).token;

@@ -2,14 +2,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DEVELOP_JUPYTER_COMMAND, IDE_PROXY_BASE, TRAINING_BASE, type TaskDetail } from '@suanli/contracts';
+import { spawnSync } from 'node:child_process';
+import { DEVELOP_JUPYTER_COMMAND, IDE_PROXY_BASE, KEYPAIR_BASE, TRAINING_BASE, type KeyPairGenerated, type TaskDetail, type TaskSsh } from '@suanli/contracts';
 import { body, createTestApp, type TestApp } from '../../../test/harness';
 import { writeSlurmCentersFile } from '../../../test/slurm-centers';
 
 /**
  * Issue 10, criterion 3 on real Slurm: a develop task on a harness cluster runs Debian's Jupyter Notebook as
  * the cluster account (the job's endpoint file names the node and port), and the gateway's proxy reaches it;
- * stopping the task (scancel) ends it.
+ * stopping the task (scancel) ends it. Its owner's own key pair, installed on the center, opens a shell inside
+ * the job through the login node (the detail page's SSH command).
  */
 const { clusters } = inject('slurm');
 
@@ -71,8 +73,31 @@ describe('develop task on Slurm through the proxy', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe('来自 Jupyter');
     expect(fs.statSync(file).uid).toBe(c.accounts.uidStart + c.accounts.names.indexOf(account));
 
+    // SSH with the user's own key pair, installed on the center: the detail page's command logs in to the
+    // login node as the account and steps into the job's allocation (its SLURM_JOB_ID, on its node).
+    const kp = body<KeyPairGenerated>(await t.app.inject({ method: 'POST', url: `${KEYPAIR_BASE}/keypairs/generate`, headers: { token }, payload: { name: 'laptop', type: 'ed25519' } })).data;
+    expect(body(await t.app.inject({ method: 'POST', url: `${KEYPAIR_BASE}/keypairs/${kp.keyPair.id}/install`, headers: { token }, payload: { subCenterIds: [`slurm-${c.id}`] } })).message.code).toBe(0);
+    const keyFile = path.join(dir, 'laptop');
+    fs.writeFileSync(keyFile, kp.privateKey, { mode: 0o600 });
+    const ssh = body<TaskSsh>(await t.app.inject({ method: 'GET', url: `${TRAINING_BASE}/tasks/${id}/ssh`, headers: { token } })).data;
+    const task = (await api('GET', `/tasks/${id}`)).data as TaskDetail;
+    expect(ssh).toMatchObject({ host: '127.0.0.1', port: c.sshPort, account, jobId: task.jobId });
+    expect(ssh.command).toBe(`ssh -p ${c.sshPort} -t ${account}@127.0.0.1 srun --jobid=${task.jobId} --overlap --pty bash -l`);
+    // The same command, with the key and a forced pty (stdin is not a terminal here), typed into.
+    const args = ssh.command.split(' ').slice(1).map((a) => (a === '-t' ? '-tt' : a));
+    const out = spawnSync('ssh', ['-i', keyFile, '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', ...args], {
+      input: 'echo "IN-JOB=$SLURM_JOB_ID AS=$(whoami)"; exit\n',
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(out.stdout, JSON.stringify(out.stdout) + out.stderr).toContain(`IN-JOB=${task.jobId} AS=${account}`);
+    // Another user's task: not found.
+    const other = (await t.app.ctx.sessions.create('u-ide-int-other')).token;
+    expect(body(await t.app.inject({ method: 'GET', url: `${TRAINING_BASE}/tasks/${id}/ssh`, headers: { token: other } })).message.code).toBe(1205);
+
     await api('POST', `/tasks/${id}/stop`);
     await expect.poll(async () => ((await api('GET', `/tasks/${id}`)).data as TaskDetail).state, { timeout: 60_000, interval: 500 }).toBe('STOPPED');
+    expect(body(await t.app.inject({ method: 'GET', url: `${TRAINING_BASE}/tasks/${id}/ssh`, headers: { token } })).message.code).toBe(2011);
     const after = await fetch(`${root}api/status`, { headers: { cookie } });
     expect(after.status).toBe(503);
   });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Envelope, IdeTicket, IdParams, ImageItem, ImageQuery, Placement, PlacementQuery, Task, TrainingTaskCreate } from '@suanli/contracts';
+import { Envelope, IdeTicket, IdParams, ImageItem, ImageQuery, Placement, PlacementQuery, Task, TaskSsh, TrainingTaskCreate } from '@suanli/contracts';
 import { ok } from '../../lib/reply';
 import { principal } from '../../plugins/auth';
 import { taskRoutes } from '../task/task.routes';
@@ -23,6 +23,10 @@ export function trainingRoutes(training: TrainingService, tasks: TaskService, id
     app.get('/images', {
       schema: { tags, summary: '镜像目录：公共镜像（按框架、卡型筛选）与我的私有镜像（visibility: private）', querystring: ImageQuery, response: { 200: Envelope(Type.Array(ImageItem)) } },
       handler: async (req) => ok(await training.listImages(principal(req), req.query)),
+    });
+    app.get('/tasks/:id/ssh', {
+      schema: { tags, summary: 'SSH 登录运行中的开发环境（经登录节点进入作业分配；使用已安装到该分中心的密钥对）', params: IdParams, response: { 200: Envelope(TaskSsh) } },
+      handler: async (req) => ok(await tasks.sshCommand(principal(req), req.params.id)),
     });
     app.post('/tasks/:id/ide-ticket', {
       schema: { tags, summary: '打开开发环境：一分钟内有效的首跳链接（之后由限定路径的 Cookie 认证）', params: IdParams, response: { 200: Envelope(IdeTicket) } },

@@ -119,7 +119,7 @@ export function createFakeTraining() {
 
     if (path.endsWith('/sub-centers/action/list')) return env(CENTERS);
     if (path.endsWith('/datasets/action/mountable')) {
-      return env([{ assetId: 'ds1', assetName: 'MNIST', ownerName: 'alice', mine: true, versionId: 'v1', version: 1, note: '', subCenterId: 'sz-a100', sizeBytes: 2048 }]);
+      return env([{ assetId: 'ds1', assetName: 'MNIST', ownerName: 'alice', mine: true, versionId: 'v1', version: 1, note: '', subCenterId: 'sz-a100', subCenterName: '深圳算力分中心', sizeBytes: 2048 }]);
     }
     if (path.endsWith('/action/mountable')) return env([]);
     let m = /\/sub-centers\/([^/]+)\/detail$/.exec(path);
@@ -185,6 +185,11 @@ export function createFakeTraining() {
         const t = tasks.get(id);
         if (!t) return env(null, 1205, '训练任务不存在');
         if (method === 'GET' && rest === '') return env(t);
+        // SSH into a running develop task: Slurm centers only (here: ids starting with slurm-), as the server.
+        if (method === 'GET' && rest === '/ssh') {
+          if (!t.subCenterId.startsWith('slurm-')) return env(null, 2251, '本地执行的开发环境不提供 SSH 登录，请使用 Shell工具 或 打开 IDE');
+          return env({ host: 'login.example', port: 2222, account: 'sla0001', jobId: t.jobId, command: `ssh -p 2222 -t sla0001@login.example srun --jobid=${t.jobId} --overlap --pty bash -l` });
+        }
         if (method === 'POST' && rest === '/stop') {
           move(id, 'STOPPING', '用户停止');
           return env(strip(tasks.get(id)!));
