@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { SYNC_BASE, USER_BASE, type SyncJob } from '@suanli/contracts';
 import { freePort, startJsonProcess, stop } from './support/proc';
+import { cpuOf, prepareRun } from './support/run-prep';
 
 const MB = 1024 * 1024;
 const SIZE_MB = Number(process.env.BENCH_SYNC_MB ?? 1024);
@@ -91,20 +92,7 @@ const sha256File = (file: string) => {
   return h.digest('hex');
 };
 
-// Same preparation as bench/upload (see there why): flush, then write and delete a scratch file as large as
-// the run's output so the copy lands in memory just touched; the sides alternate which goes first.
-const zeros = Buffer.alloc(MB);
-function prepareRun() {
-  execFileSync('sync');
-  const scratch = path.join(dataDir, 'scratch.bin');
-  const fd = fs.openSync(scratch, 'w');
-  try {
-    for (let i = 0; i < SIZE_MB; i++) fs.writeSync(fd, zeros);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.rmSync(scratch);
-}
+// Same preparation as bench/upload (support/run-prep.ts); the sides rotate which goes first.
 
 function plainCopy(): number {
   const out = path.join(srcHome, 'plain-copy');
@@ -115,11 +103,6 @@ function plainCopy(): number {
   return sec;
 }
 
-/** CPU seconds a process has used (utime + stime from /proc, USER_HZ 100). */
-const cpuOf = (pid: number) => {
-  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-};
 const pids = () => ({ gateway: gw.child.pid!, source: fileServices.get('sz-a100')!.pid!, receiver: fileServices.get('gz-ascend')!.pid! });
 
 // The transport floor: the same files streamed by one plain HTTP PUT each into a bare node:http server that
@@ -176,7 +159,7 @@ for (let i = 0; i < ROUNDS; i++) {
     async () => void (s = await timedSync()),
   ];
   for (let k = 0; k < sides.length; k++) {
-    prepareRun();
+    prepareRun(dataDir, SIZE_MB);
     await sides[(i + k) % sides.length]();
   }
   const r = s as unknown as Awaited<ReturnType<typeof timedSync>>;

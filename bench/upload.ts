@@ -5,7 +5,6 @@
 // Run: npm run upload -w bench    (BENCH_UPLOAD_MB=2048, BENCH_RESUME_MB=1024, BENCH_KILLS=3)
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +14,7 @@ import { hashFileNode } from './support/node-hash';
 import { nodeFetch, nodeFile } from './support/node-transport';
 import { uploadFile, type UploadFile } from '../apps/console/src/shared/upload/uploader';
 import { freePort, startJsonProcess, stop } from './support/proc';
+import { cpuOf, prepareRun } from './support/run-prep';
 
 const MB = 1024 * 1024;
 const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB ?? 2048);
@@ -119,11 +119,6 @@ const account = (
 ).data[0].account;
 const home = path.join(dataDir, 'centers', CENTER, 'home', account);
 
-/** CPU seconds a process has used (utime + stime from /proc, USER_HZ 100). */
-const cpuOf = (pid: number) => {
-  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-};
 
 // ── the timed runs: plain streamed PUT vs the real client, alternating ──────────────────────────────
 // Why rounds, page-cache warming and syncs: on this VM the first write into guest memory that the host has
@@ -134,18 +129,7 @@ const cpuOf = (pid: number) => {
 // competes), write and delete a scratch file as large as the run's output (so its page cache lands in
 // memory just touched), and alternate which side goes first. The median ratio of the rounds is reported.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const zeros = Buffer.alloc(MB);
-function prepareRun() {
-  execFileSync('sync');
-  const scratch = path.join(dataDir, 'scratch.bin');
-  const fd = fs.openSync(scratch, 'w');
-  try {
-    for (let i = 0; i < UPLOAD_MB; i++) fs.writeSync(fd, zeros);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.rmSync(scratch);
-}
+const prepare = () => prepareRun(dataDir, UPLOAD_MB);
 
 const ownCpuSince = (start: NodeJS.CpuUsage) => {
   const u = process.cpuUsage(start);
@@ -168,7 +152,7 @@ function plainPut(file: string) {
 }
 
 async function timedPut() {
-  prepareRun();
+  prepare();
   const server0 = cpuOf(put.child.pid!);
   const client0 = process.cpuUsage();
   const t0 = performance.now();
@@ -188,7 +172,7 @@ async function clientUpload(file: string) {
 }
 
 async function timedUpload() {
-  prepareRun();
+  prepare();
   const server0 = cpuOf(fileService.pid!);
   const client0 = process.cpuUsage();
   const t0 = performance.now();

@@ -47,31 +47,12 @@ export class SyncJobService {
       const a = await this.clusterAccounts.ensure(p.userId, c.id);
       if (a.status !== 'active') throw new AppError(ErrorCode.NO_PERMISSION, `${c.name}的集群账号已停用`);
     }
-    const now = this.clock();
-    const id = newId(now);
-    await this.repo.insert({
-      id,
-      owner_id: p.userId,
+    const id = await this.insertJob(p.userId, {
       source_center_id: source.id,
       source_path: `/${from.join('/')}`,
       target_center_id: target.id,
       target_dir: `/${into.join('/')}`,
       target_path: `/${[...into, from[from.length - 1]].join('/')}`,
-      state: 'QUEUED',
-      bytes_done: 0,
-      bytes_total: 0,
-      files_done: 0,
-      files_total: 0,
-      message: '等待开始',
-      retries: 0,
-      grant_hash: '',
-      kind: 'path',
-      asset_id: '',
-      version_id: '',
-      label: '',
-      create_time: now,
-      update_time: now,
-      finish_time: null,
     });
     this.runner.start(id);
     return this.detail(p, id);
@@ -96,31 +77,16 @@ export class SyncJobService {
   async syncVersion(ownerId: string, v: { assetId: string; versionId: string; sourceCenterId: string; targetCenterId: string; label: string }): Promise<string> {
     const current = await this.repo.latestVersionJob(v.versionId, v.targetCenterId);
     if (current && (current.state === 'SUCCEEDED' || !isFinal(current.state))) return current.id;
-    const now = this.clock();
-    const id = newId(now);
-    await this.repo.insert({
-      id,
-      owner_id: ownerId,
+    const id = await this.insertJob(ownerId, {
       source_center_id: v.sourceCenterId,
       source_path: `/${v.assetId}/${v.versionId}`,
       target_center_id: v.targetCenterId,
       target_dir: `/${v.assetId}`,
       target_path: `/${v.assetId}/${v.versionId}`,
-      state: 'QUEUED',
-      bytes_done: 0,
-      bytes_total: 0,
-      files_done: 0,
-      files_total: 0,
-      message: '等待开始',
-      retries: 0,
-      grant_hash: '',
       kind: 'version',
       asset_id: v.assetId,
       version_id: v.versionId,
       label: v.label,
-      create_time: now,
-      update_time: now,
-      finish_time: null,
     });
     this.runner.start(id);
     return id;
@@ -141,6 +107,33 @@ export class SyncJobService {
     if (isFinal(row.state)) throw new AppError(ErrorCode.SYNC_FINISHED, `同步任务已${row.state === 'SUCCEEDED' ? '完成' : '结束'}，无法取消`);
     await this.runner.cancel(id);
     return this.detail(p, id);
+  }
+
+  /** A new QUEUED job of `ownerId` (a `path` job unless the fields say otherwise); its id. */
+  private async insertJob(ownerId: string, f: Pick<SyncRow, 'source_center_id' | 'source_path' | 'target_center_id' | 'target_dir' | 'target_path'> & Partial<Pick<SyncRow, 'kind' | 'asset_id' | 'version_id' | 'label'>>) {
+    const now = this.clock();
+    const id = newId(now);
+    await this.repo.insert({
+      id,
+      owner_id: ownerId,
+      state: 'QUEUED',
+      bytes_done: 0,
+      bytes_total: 0,
+      files_done: 0,
+      files_total: 0,
+      message: '等待开始',
+      retries: 0,
+      grant_hash: '',
+      kind: 'path',
+      asset_id: '',
+      version_id: '',
+      label: '',
+      ...f,
+      create_time: now,
+      update_time: now,
+      finish_time: null,
+    });
+    return id;
   }
 
   /**

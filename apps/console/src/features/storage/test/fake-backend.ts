@@ -3,6 +3,7 @@
  * the listing contract closely enough to drive the pages; the real service has its own api tests.
  */
 import { idToPath, pathToId, SYNC_BASE, type FileEntry, type SubCenter, type SyncJob } from '@suanli/contracts';
+import { syncJob } from '../../sync/test/fake-sync';
 
 export interface FakeCall {
   method: string;
@@ -42,25 +43,15 @@ export function createFakeBackend() {
       if (b.targetDir !== '/' && !trees[b.targetCenterId]?.has(b.targetDir)) return env(null, 1302, `目录不存在：${b.targetDir}`);
       const name = b.sourcePath.split('/').pop()!;
       const center = (id: string) => CENTERS.find((c) => c.id === id)!.name;
-      const job: SyncJob = {
-        id: `sync-${syncs.length + 1}`,
-        kind: 'path',
-        label: '',
+      const job = syncJob(`sync-${syncs.length + 1}`, {
         ...(b as Pick<SyncJob, 'sourceCenterId' | 'sourcePath' | 'targetCenterId' | 'targetDir'>),
         sourceCenterName: center(b.sourceCenterId),
         targetCenterName: center(b.targetCenterId),
         targetPath: `${b.targetDir === '/' ? '' : b.targetDir}/${name}`,
         state: 'QUEUED',
-        bytesDone: 0,
-        bytesTotal: 0,
-        filesDone: 0,
-        filesTotal: 0,
-        message: '',
-        retries: 0,
         createTime: Date.now(),
         updateTime: Date.now(),
-        finishTime: null,
-      };
+      });
       syncs.push(job);
       return env(job);
     }
