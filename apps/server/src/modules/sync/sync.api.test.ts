@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGE_BASE, SYNC_BASE, type Page, type SyncJob } from '@suanli/contracts';
-import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
+import { body, createPgDatabase, createTestApp, engines, type TestApp } from '../../../test/harness';
 import { registerAndLogin } from '../../../test/users';
 
 const sha = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
@@ -160,5 +161,52 @@ describe.each(engines)('cross-center sync api (%s)', (engine) => {
     expect(staging(a.gz)).toEqual([]);
     expect((await api('POST', `/syncs/${job.id}/cancel`)).message.code).toBe(2351);
     fs.rmSync(path.join(a.sz, 'big.bin'));
+  });
+});
+
+/**
+ * A gateway that stops mid-sync leaves the job RUNNING; the next one (same database and storage) resumes it
+ * with a fresh grant from what the receiver had staged, and it ends SUCCEEDED with the same bytes.
+ */
+describe.each(engines)('cross-center sync across a gateway restart (%s)', (engine) => {
+  it('resumes the job the stopped gateway left running', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'suanli-sync-restart-'));
+    const pg = engine === 'postgres' ? await createPgDatabase() : null;
+    const shared = { dataDir, databaseUrl: pg?.url, clock: Date.now };
+    try {
+      const first = await createTestApp(engine, shared);
+      const u = await registerAndLogin(first.app);
+      const home = async (c: string) => path.join(dataDir, 'centers', c, 'home', (await first.app.ctx.clusterAccounts.ensure(u.user.id, c)).account);
+      const sz = await home('sz-a100');
+      const gz = await home('gz-ascend');
+      fs.mkdirSync(path.join(sz, 'big'), { recursive: true });
+      fs.mkdirSync(gz, { recursive: true });
+      const block = Buffer.alloc(64 * 1024 * 1024);
+      for (let i = 0; i < 4; i++) fs.writeFileSync(path.join(sz, 'big', `part-${i}.bin`), block.fill(i + 1));
+      const created = body<SyncJob>(await first.app.inject({ method: 'POST', url: `${SYNC_BASE}/syncs`, headers: { token: u.token }, payload: { sourceCenterId: 'sz-a100', sourcePath: '/big', targetCenterId: 'gz-ascend', targetDir: '/' } })).data;
+      // Stopped as soon as the receiver has listed the source (the copy is under way).
+      for (let i = 0; i < 400; i++) {
+        const j = body<SyncJob>(await first.app.inject({ method: 'GET', url: `${SYNC_BASE}/syncs/${created.id}`, headers: { token: u.token } })).data;
+        if (j.bytesTotal > 0 || j.state !== 'RUNNING') break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      await first.close();
+      const second = await createTestApp(engine, shared);
+      try {
+        // Before it is ready (nothing resumed yet): the stopped gateway left the job running.
+        expect(await second.app.ctx.db.selectFrom('sync_jobs').select('state').where('id', '=', created.id).executeTakeFirstOrThrow()).toEqual({ state: 'RUNNING' });
+        await second.app.ready();
+        await expect
+          .poll(async () => body<SyncJob>(await second.app.inject({ method: 'GET', url: `${SYNC_BASE}/syncs/${created.id}`, headers: { token: u.token } })).data.state, { timeout: 60_000, interval: 100 })
+          .toBe('SUCCEEDED');
+        for (let i = 0; i < 4; i++) expect(sha(path.join(gz, 'big', `part-${i}.bin`))).toBe(sha(path.join(sz, 'big', `part-${i}.bin`)));
+        expect(fs.readdirSync(gz)).toEqual(['big']);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await pg?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

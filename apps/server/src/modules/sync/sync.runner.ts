@@ -124,6 +124,8 @@ export class SyncRunner {
           }
           return;
         }
+        // Our grant was replaced: another runner (a second gateway that resumed the job) has taken over.
+        if (e instanceof AppError && e.code === ErrorCode.NOT_LOGGED_IN && (await this.repo.byId(id))?.grant_hash !== grantHash(grant)) return;
         const err = e instanceof AppError ? e : new AppError(ErrorCode.SYNC_FAILED);
         if (!(e instanceof AppError)) this.log.error({ err: e, syncJob: id }, 'sync attempt failed');
         if (!RETRYABLE.has(err.code) || this.clock() - lastProgress > this.retryWindowMs) {
