@@ -52,11 +52,12 @@ export const queryKeys = {
   imagesRoot: ['images'] as const,
   /** 镜像 › 公共镜像: the public part of the catalogue (config). */
   imagesPublic: ['images', 'catalogue'] as const,
-  /** Shell工具: which centers offer a terminal, and the caller's session records. */
+  /** Shell工具: which centers offer a terminal, the caller's session records and (operators) everyone's. */
   eshell: {
     centers: ['eshell', 'centers'] as const,
     sessionsRoot: ['eshell', 'sessions'] as const,
-    sessions: (query: object) => ['eshell', 'sessions', query] as const,
+    sessions: (query: object) => ['eshell', 'sessions', 'own', query] as const,
+    allSessions: (query: object) => ['eshell', 'sessions', 'all', query] as const,
   },
   /** 资源: overview, series, vendors, card-hours; refreshed on a timer and on task.state.changed. */
   resource: {

@@ -1,5 +1,5 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
-import { ESHELL_BASE, type ShellCenterList } from '@suanli/contracts';
+import { ESHELL_BASE, USER_BASE, type ShellCenterList } from '@suanli/contracts';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Providers } from '../../app/providers';
@@ -7,7 +7,7 @@ import { queryClient } from '../../app/query-client';
 import { useUserStore } from '../../app/stores/user-store';
 import { EshellPage } from './routes';
 
-/** The gateway's answers for the page's two calls (no terminal is opened: no center offers one here). */
+/** The gateway's answers for the page's calls (no terminal is opened: no center offers one here). */
 function stubGateway(centers: ShellCenterList) {
   const answer = (data: unknown) => new Response(JSON.stringify({ message: { code: 0, message: '操作成功' }, data }), { headers: { 'content-type': 'application/json' } });
   vi.stubGlobal(
@@ -16,6 +16,7 @@ function stubGateway(centers: ShellCenterList) {
       const url = new URL(String(input instanceof Request ? input.url : input), 'http://console.test');
       if (url.pathname === `${ESHELL_BASE}/centers`) return answer(centers);
       if (url.pathname === `${ESHELL_BASE}/session/page`) return answer({ list: [], total: 0, pageNum: 1, pageSize: 10 });
+      if (url.pathname === `${USER_BASE}/user`) return answer({ id: 'u1', username: 'alice', nickname: '', phone: null, email: null, headImage: null, createTime: 1, roles: ['user'] });
       return new Response('not found', { status: 404 });
     }),
   );

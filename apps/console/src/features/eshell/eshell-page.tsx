@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AccessSession, ShellCenter } from '@suanli/contracts';
-import { Alert, Card, Empty, Select, Skeleton, Table, Tabs, Typography, type TableColumnsType } from 'antd';
+import type { ShellCenter } from '@suanli/contracts';
+import { Alert, Card, Empty, Select, Skeleton, Tabs } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { queryKeys } from '../../app/query-keys';
-import { dayjs } from '../../shared/dayjs';
 import { PageContainer } from '../../shared/ui/page-container';
-import { fetchShellCenters, pageShellSessions } from './api';
+import { AccessRecords } from './access-records';
+import { fetchShellCenters } from './api';
 import { TerminalPane } from './terminal-pane';
 
 interface TabInfo {
@@ -15,19 +15,6 @@ interface TabInfo {
   label: string;
   cwd?: string;
 }
-
-const formatDateTime = (v: number) => dayjs(v).format('YYYY-MM-DD HH:mm:ss');
-
-const END_REASON: Record<string, string> = {
-  '': '进行中',
-  exited: '已退出',
-  closed: '已关闭',
-  idle: '空闲超时',
-  revoked: '登录失效',
-  refused: '被拒绝',
-  error: '连接出错',
-  server: '服务重启',
-};
 
 /**
  * Shell工具 (`/slurm-template/eshell?center=…&cwd=…`): terminals on the centers' login nodes (or, embedded
@@ -131,36 +118,7 @@ export function EshellPage() {
         )}
         {!centers.isLoading && tabs.length === 0 && <Empty description={usable.length ? '点击“新建终端”打开一个终端' : '没有可用的终端'} />}
       </Card>
-      <SessionRecords />
+      <AccessRecords />
     </PageContainer>
-  );
-}
-
-/** The caller's own shell (and proxy) sessions: who, where, as which account, when, and how each ended. */
-function SessionRecords() {
-  const [pageNum, setPageNum] = useState(1);
-  const query = { pageNum, pageSize: 10 };
-  const records = useQuery({ queryKey: queryKeys.eshell.sessions(query), queryFn: () => pageShellSessions(query), refetchInterval: 30_000 });
-  const columns: TableColumnsType<AccessSession> = [
-    { title: '分中心', dataIndex: 'centerName' },
-    { title: '集群账号', dataIndex: 'account' },
-    { title: '方式', dataIndex: 'target', render: (v: string, r) => (r.kind === 'proxy' ? '开发环境' : v === 'ssh' ? 'SSH' : '本地终端') },
-    { title: '开始时间', dataIndex: 'startTime', render: (v: number) => formatDateTime(v) },
-    { title: '结束时间', dataIndex: 'endTime', render: (v: number | null) => (v ? formatDateTime(v) : '—') },
-    { title: '结束原因', dataIndex: 'endReason', render: (v: string) => END_REASON[v] ?? v },
-  ];
-  return (
-    <Card title={<Typography.Text strong>访问记录</Typography.Text>} size="small">
-      <Table
-        rowKey="id"
-        size="small"
-        data-testid="eshell-sessions"
-        loading={records.isLoading}
-        columns={columns}
-        dataSource={records.data?.list ?? []}
-        scroll={{ x: 640 }}
-        pagination={{ current: pageNum, pageSize: 10, total: records.data?.total ?? 0, onChange: setPageNum, hideOnSinglePage: true }}
-      />
-    </Card>
   );
 }
