@@ -24,6 +24,8 @@ const SHOTS = {
   'storage-05-listing': 'storage-listing',
   'storage-06-folder-picker': 'storage-move',
   'storage-09-resume-done': 'upload-resume',
+  'sync-dialog-1440': 'sync-dialog',
+  'sync-panel-running-1440': 'sync-panel',
 };
 
 const missing = Object.keys(SHOTS).filter((s) => !fs.existsSync(path.join(from, `${s}.png`)));
