@@ -88,6 +88,11 @@ describe('访问记录 on the Shell工具 page', () => {
     expect(exited!.textContent).toContain('本机');
     expect(exited!.textContent).toContain('终端退出');
 
+    // Screen readers hear Chinese, pagination arrows included (antd's icons would say left / right).
+    const labels = [...screen.getByTestId('eshell-records').querySelectorAll('[aria-label]')].map((e) => e.getAttribute('aria-label') ?? '');
+    expect(labels).toContain('下一页');
+    expect(labels.filter((l) => !/[\u4e00-\u9fa5]/.test(l))).toEqual([]);
+
     // Operators' extras are absent for a plain user.
     expect(screen.queryByTestId('eshell-sessions-all')).toBeNull();
     expect(headers()).toEqual(['类型', '分中心', '集群账号', '目标', '开始时间', '结束时间', '时长', '结束原因']);

@@ -8,6 +8,7 @@ import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
 import { formatDuration, formatTime } from '../training/task-view';
 import { getCurrentUser } from '../user-center/api';
 import { pageAllShellSessions, pageShellSessions } from './api';
+import { PAGER_ICONS } from './pager-icons';
 
 const PAGE_SIZE = 10;
 
@@ -39,24 +40,24 @@ const TRANSPORT_LABELS: Record<string, string> = { ssh: 'SSH', local: '本机' }
 type KindFilter = AccessSessionKind | 'all';
 
 function columns(all: boolean, now: number): TableColumnsType<AccessSessionAdmin> {
-  const user: TableColumnsType<AccessSessionAdmin> = all ? [{ title: '用户', dataIndex: 'userId', key: 'userId', width: 150, ellipsis: true }] : [];
-  const ip: TableColumnsType<AccessSessionAdmin> = all ? [{ title: '来源 IP', dataIndex: 'clientIp', key: 'clientIp', width: 140, render: (v: string) => v || '—' }] : [];
+  const user: TableColumnsType<AccessSessionAdmin> = all ? [{ title: '用户', dataIndex: 'userId', key: 'userId', width: 170, ellipsis: true }] : [];
+  const ip: TableColumnsType<AccessSessionAdmin> = all ? [{ title: '来源 IP', dataIndex: 'clientIp', key: 'clientIp', width: 130, render: (v: string) => v || '—' }] : [];
   return [
     ...user,
     {
       title: '类型',
       dataIndex: 'kind',
       key: 'kind',
-      width: 100,
+      width: 90,
       render: (v: AccessSessionKind) => <Tag color={v === 'proxy' ? 'purple' : 'blue'}>{KIND_LABELS[v] ?? v}</Tag>,
     },
-    { title: '分中心', dataIndex: 'centerName', key: 'centerName', width: 150, ellipsis: true },
-    { title: '集群账号', dataIndex: 'account', key: 'account', width: 130, ellipsis: true },
+    { title: '分中心', dataIndex: 'centerName', key: 'centerName', width: 140, ellipsis: true },
+    { title: '集群账号', dataIndex: 'account', key: 'account', width: 120, ellipsis: true },
     {
       title: '目标',
       dataIndex: 'target',
       key: 'target',
-      width: 150,
+      width: 180,
       ellipsis: true,
       render: (v: string, r) =>
         r.kind === 'proxy' ? (
@@ -67,16 +68,16 @@ function columns(all: boolean, now: number): TableColumnsType<AccessSessionAdmin
           (TRANSPORT_LABELS[v] ?? v)
         ),
     },
-    { title: '开始时间', dataIndex: 'startTime', key: 'startTime', width: 170, render: (v: number) => formatTime(v) },
+    { title: '开始时间', dataIndex: 'startTime', key: 'startTime', width: 160, render: (v: number) => formatTime(v) },
     {
       title: '结束时间',
       dataIndex: 'endTime',
       key: 'endTime',
-      width: 170,
+      width: 160,
       render: (v: number | null) => (v == null ? <Tag color="green">进行中</Tag> : formatTime(v)),
     },
-    { title: '时长', key: 'duration', width: 120, render: (_: unknown, r) => formatDuration((r.endTime ?? now) - r.startTime) },
-    { title: '结束原因', dataIndex: 'endReason', key: 'endReason', width: 120, render: (_: string, r) => endReasonLabel(r) },
+    { title: '时长', key: 'duration', width: 100, render: (_: unknown, r) => formatDuration((r.endTime ?? now) - r.startTime) },
+    { title: '结束原因', dataIndex: 'endReason', key: 'endReason', width: 110, render: (_: string, r) => endReasonLabel(r) },
     ...ip,
   ];
 }
@@ -143,10 +144,11 @@ export function AccessRecords() {
         dataSource={rows}
         tableLayout="fixed"
         // Wider than a phone: the table scrolls sideways inside the card, the page does not widen.
-        scroll={{ x: all ? 1400 : 1110 }}
+        scroll={{ x: all ? 1360 : 1060 }}
         onRow={(r) => ({ 'data-testid': 'eshell-session-row', 'data-id': r.id, 'data-kind': r.kind, 'data-open': String(r.endTime == null) }) as HTMLAttributes<HTMLElement>}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={kind === 'all' ? '暂无访问记录' : '没有符合条件的访问记录'} /> }}
         pagination={{
+          ...PAGER_ICONS,
           current: pageNum,
           pageSize: PAGE_SIZE,
           total: records.data?.total ?? 0,
