@@ -6,10 +6,11 @@ import { createUser, signIn } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 
 const RELOADS = 100;
-// The production budget (600 API calls per address) over ten minutes instead of one: the loop stays within
-// one window even on a slow machine, and a run that is never limited here would not be limited either
-// with the same calls squeezed into one minute — this is the stricter test.
-const RATE_LIMIT = { max: 600, timeWindowMs: 10 * 60_000 };
+// The production budget (1200 API calls per address and minute — a page load makes about 7: the unread
+// count, centers, task states, compute power, active syncs, the page's own) over ten minutes instead of one:
+// the loop stays within one window even on a slow machine, and a run that is never limited here would not be
+// limited either with the same calls squeezed into one minute — this is the stricter test.
+const RATE_LIMIT = { max: 1200, timeWindowMs: 10 * 60_000 };
 
 let env: E2eEnv;
 beforeAll(async () => {

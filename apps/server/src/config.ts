@@ -109,7 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           from: env.SMTP_FROM ?? 'noreply@suanli.local',
         }
       : { kind: 'outbox' },
-    rateLimit: { max: Number(env.RATE_LIMIT_MAX ?? 600), timeWindowMs: 60_000 },
+    rateLimit: { max: Number(env.RATE_LIMIT_MAX ?? 1200), timeWindowMs: 60_000 },
     clock: Date.now,
     logLevel: env.LOG_LEVEL ?? 'info',
     seedDemo: env.SEED_DEMO !== 'false',

@@ -2,6 +2,7 @@ import { CloudUploadOutlined } from '@ant-design/icons';
 import { Badge, Button, Popover, Tabs } from 'antd';
 import { useState } from 'react';
 import { useActiveSyncs } from '../../features/sync/hooks';
+import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
 import { SyncPanel } from '../../features/sync/sync-panel';
 import { selectRunningCount, UploadClearFinished, UploadPanel, useUploadStore } from '../../shared/upload';
 
@@ -14,6 +15,7 @@ export type TaskTab = 'upload' | 'sync';
  * when the number of uploads changes or a new sync job appears.
  */
 export function TaskPanelButton() {
+  const screens = useBreakpoint();
   const uploadCount = useUploadStore((s) => s.count);
   const uploadsRunning = useUploadStore(selectRunningCount);
   const active = useActiveSyncs();
@@ -59,7 +61,9 @@ export function TaskPanelButton() {
     />
   );
   return (
-    <Popover trigger="click" placement="bottom" open={open} onOpenChange={setOpen} content={content}>
+    // Right-aligned under its button on wide screens (the page's own buttons below stay free); centred on
+    // phones, where only a centred popover can shift into the viewport's width instead of overflowing it.
+    <Popover trigger="click" placement={screens.md ? 'bottomRight' : 'bottom'} open={open} onOpenChange={setOpen} content={content}>
       <Badge count={uploadsRunning + syncsRunning} size="small" offset={[-4, 4]}>
         <Button type="text" icon={<CloudUploadOutlined aria-hidden />} aria-label="任务面板" title="上传与同步任务" data-testid="upload-panel-button" />
       </Badge>
