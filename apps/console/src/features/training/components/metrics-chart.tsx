@@ -1,8 +1,8 @@
 import type { JobState, MetricPoint } from '@suanli/contracts';
 import { Alert, Card, Empty, Typography } from 'antd';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo } from 'react';
 import { useMetricsFollow } from '../follow';
-import type { EChartsType } from './echarts';
+import { EChart } from '../../../shared/charts/echart';
 
 interface Series {
   name: string;
@@ -52,33 +52,8 @@ export function MetricsPanel({ taskId, state }: { taskId: string; state: JobStat
 }
 
 function LineCurves({ series }: { series: Series[] }) {
-  const el = useRef<HTMLDivElement>(null);
-  const [chart, setChart] = useState<EChartsType | null>(null);
-
-  // ECharts loads with the first curve to draw, never with the page.
-  useEffect(() => {
-    let alive = true;
-    let instance: EChartsType | null = null;
-    let observer: ResizeObserver | null = null;
-    void import('./echarts').then(({ echarts }) => {
-      if (!alive || !el.current) return;
-      instance = echarts.init(el.current, undefined, { renderer: 'svg' });
-      if (typeof ResizeObserver !== 'undefined') {
-        observer = new ResizeObserver(() => instance?.resize());
-        observer.observe(el.current);
-      }
-      setChart(instance);
-    });
-    return () => {
-      alive = false;
-      observer?.disconnect();
-      instance?.dispose();
-    };
-  }, []);
-
-  useEffect(() => {
-    chart?.setOption({
-      animation: false,
+  const option = useMemo(
+    () => ({
       tooltip: { trigger: 'axis' },
       legend: { type: 'scroll', top: 0 },
       grid: { left: 12, right: 24, top: 36, bottom: 48, containLabel: true },
@@ -86,8 +61,8 @@ function LineCurves({ series }: { series: Series[] }) {
       yAxis: { type: 'value', scale: true },
       dataZoom: [{ type: 'inside' }, { type: 'slider', height: 16, bottom: 4 }],
       series: series.map((s) => ({ name: s.name, type: 'line', showSymbol: false, data: s.data })),
-    });
-  }, [chart, series]);
-
-  return <div ref={el} style={{ width: '100%', height: 320 }} />;
+    }),
+    [series],
+  );
+  return <EChart option={option} height={320} />;
 }
