@@ -4,6 +4,7 @@ import { ErrorCode, SYNC_AGENT_GRANT_PATH, SYNC_GRANT_HEADER, type ClusterAccoun
 import type { CenterConfig } from '../centers/centers';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
+import { envelopeData } from '../lib/envelope-client';
 
 /** Who is calling, as far as files are concerned: their cluster account on this center and its home. */
 export interface FileUser {
@@ -143,17 +144,8 @@ export class RemoteIdentity implements FileIdentity {
       const timedOut = (e as Error).name === 'TimeoutError';
       throw new AppError(timedOut ? ErrorCode.INTERNAL_TIMEOUT : ErrorCode.INTERNAL_FAILED, timedOut ? undefined : '内部组件请求失败：无法连接网关');
     }
-    let env: { message?: { code?: number; message?: string }; data?: unknown };
-    try {
-      env = (await res.json()) as typeof env;
-    } catch {
-      throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE);
-    }
-    const code = env.message?.code;
-    if (typeof code !== 'number') throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE);
     // Session errors (10133/10157/10307) and any other refusal pass through unchanged.
-    if (code !== 0) throw new AppError(code, env.message?.message);
-    return env.data;
+    return envelopeData(res);
   }
 
   /** Drops expired entries once the map grows, so idle tokens do not accumulate. */

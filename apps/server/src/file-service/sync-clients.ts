@@ -3,6 +3,7 @@ import https from 'node:https';
 import { PassThrough, type Readable } from 'node:stream';
 import { ErrorCode, FILE_API_PREFIX, SYNC_FS_FILE, SYNC_FS_HASH, SYNC_FS_MANIFEST, SYNC_FS_PULL, SYNC_GRANT_HEADER, type SyncHash, type SyncManifest, type SyncPullLine } from '@suanli/contracts';
 import { AppError, forbidden } from '../errors';
+import { envelopeData } from '../lib/envelope-client';
 import type { FileIdentity } from './identity';
 import type { SyncReceiver, SyncService, SyncSource } from './sync.service';
 
@@ -182,18 +183,4 @@ export class HttpSyncReceiver implements SyncReceiver {
     }
     await envelopeData(res, '目标分中心');
   }
-}
-
-/** The envelope's data, or its refusal as the AppError it names. */
-async function envelopeData(res: Response, who: string): Promise<unknown> {
-  let env: { message?: { code?: number; message?: string }; data?: unknown };
-  try {
-    env = (await res.json()) as typeof env;
-  } catch {
-    throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE, `${who}的文件服务应答无效（HTTP ${res.status}）`);
-  }
-  const code = env.message?.code;
-  if (typeof code !== 'number') throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE, `${who}的文件服务应答无效`);
-  if (code !== 0) throw new AppError(code, env.message?.message);
-  return env.data;
 }
