@@ -32,12 +32,9 @@ export async function mountFileServices(app: FastifyInstance, ctx: AppContext, s
   for (const center of ctx.centers.filter((c) => !c.fileServiceUrl)) {
     const identity = inProcessIdentity(ctx, center, sync.grants);
     identities.set(center.id, identity);
-    // The sync runner reaches this center's receiving side without HTTP: same grant check, same pull.
-    const target = async (grant: string) => {
-      const g = await identity.resolveGrant(grant);
-      if (g.grant.role !== 'target') throw new AppError(ErrorCode.NO_PERMISSION);
-      return { g, service: app.fileServices.get(center.id)! };
-    };
+    // The sync runner reaches this center's receiving side without HTTP: same grant check, same pull (which
+    // refuses a grant that is not the target's).
+    const target = async (grant: string) => ({ g: await identity.resolveGrant(grant), service: app.fileServices.get(center.id)! });
     sync.receivers.set(center.id, {
       async pull(grant, onProgress, signal) {
         const { g, service } = await target(grant);

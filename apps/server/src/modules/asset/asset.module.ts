@@ -5,7 +5,7 @@ import type { Principal } from '../auth/session.service';
 import type { TaskService } from '../task/task.service';
 import { AssetRepository } from './asset.repository';
 import { assetRoutes } from './asset.routes';
-import { AssetService, type PendingCopy, type VersionCopies } from './asset.service';
+import { AssetService, versionLabel, type PendingCopy, type VersionCopies } from './asset.service';
 import type { MountResolver } from '../training/training.service';
 import { AssetStore } from './asset-store';
 
@@ -70,7 +70,7 @@ export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' 
       let failure = '';
       for (const m of mounts) {
         const v = await repo.findVersion(m.assetId, m.versionId);
-        const label = `${m.kind === 'dataset' ? '数据集' : '模型'}「${m.name}」v${m.version}`;
+        const label = versionLabel(m.kind, m.name, m.version);
         const source = v && deps.centers.find((c) => c.id === v.sub_center_id);
         if (!v || !source) {
           failure ||= `${label} 已被删除`;

@@ -344,7 +344,7 @@ export class AssetService {
       await this.store.adoptCopy(center, target, row.id, version.id);
       return { mount, pending: null };
     }
-    return { mount, pending: { assetId: row.id, versionId: version.id, sourceCenterId: center.id, label: `${KIND_LABEL[this.kind]}「${row.name}」v${version.version}` } };
+    return { mount, pending: { assetId: row.id, versionId: version.id, sourceCenterId: center.id, label: versionLabel(this.kind, row.name, Number(version.version)) } };
   }
 
   // ---- lifecycle --------------------------------------------------------------------------------------
@@ -513,6 +513,9 @@ export class AssetService {
 }
 
 /** Where a task sees a mounted version (read-only). */
+/** How a version is named to its users (task reasons, the task panel): `数据集「MNIST」v1`. */
+export const versionLabel = (kind: AssetKind, name: string, version: number) => `${KIND_LABEL[kind]}「${name}」v${version}`;
+
 export function mountPathOf(kind: AssetKind, name: string, version: number) {
   return `/mnt/${kind}s/${name}/v${version}`;
 }
