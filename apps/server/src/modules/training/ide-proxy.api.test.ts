@@ -97,7 +97,10 @@ describe.each(engines)('develop task IDE proxy (%s)', (engine) => {
     expect(JSON.parse(post.body)).toEqual({ path: `${IDE_PROXY_BASE}/${taskId}/api/echo`, echo: '你好，内核' });
 
     // Refusals, each a Chinese page: no cookie, a forged one, the ticket replayed as a cookie, another user.
-    for (const c of [undefined, cookie.replace(/.$/, (ch) => (ch === 'A' ? 'B' : 'A')), `suanli_ide=${url.split('ticket=')[1]}`]) {
+    // The signature's last character with only its unused low bit changed: the same bytes when decoded.
+    const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const sameBytes = cookie.replace(/.$/, (ch) => B64URL[B64URL.indexOf(ch) ^ 1]);
+    for (const c of [undefined, cookie.replace(/.$/, (ch) => (ch === 'A' ? 'B' : 'A')), sameBytes, `${cookie}.x`, `suanli_ide=${url.split('ticket=')[1]}`]) {
       const r = await proxied(`${IDE_PROXY_BASE}/${taskId}/tree`, c);
       expect(r.statusCode).toBe(403);
       expect(r.body).toContain('无权访问该开发环境');

@@ -190,10 +190,14 @@ export class IdeProxy {
 
   private verify(value: string | undefined | null, kind: Grant['k'], taskId: string): Grant | null {
     if (!value) return null;
-    const [body, sig] = value.split('.');
-    if (!body || !sig) return null;
-    const want = createHmac('sha256', this.secret).update(body).digest();
-    const got = Buffer.from(sig, 'base64url');
+    const parts = value.split('.');
+    if (parts.length !== 2 || !parts[0] || !parts[1]) return null;
+    const [body, sig] = parts;
+    // Compared as the canonical base64url text, not as decoded bytes: a decoder ignores the unused low bits
+    // of the last character, so a signature with its last character changed ('A' → 'B') decoded to the same
+    // bytes and was accepted (a CI run's forged-cookie check got 200 once in ~30).
+    const want = Buffer.from(createHmac('sha256', this.secret).update(body).digest('base64url'));
+    const got = Buffer.from(sig);
     if (got.length !== want.length || !timingSafeEqual(got, want)) return null;
     try {
       const g = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Grant;
