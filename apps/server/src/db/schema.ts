@@ -163,7 +163,7 @@ export interface SlurmTemplatesTable {
   update_time: number;
 }
 
-/** One holder per name until expires_at (the poller of each center; see modules/task/lease.repository.ts). */
+/** One holder per name until expires_at (the poller of each center, the runner of each sync job; see db/lease.repository.ts). */
 export interface LeasesTable {
   name: string;
   holder: string;
@@ -309,6 +309,8 @@ export interface SyncJobsTable {
   version_id: string;
   /** What a version job copies, as the console shows it (`数据集「MNIST」v1`); '' for path jobs. */
   label: string;
+  /** 1 once a cancel reached a replica that does not run the job: the holder stops it (0016). */
+  cancel_requested: number;
   create_time: number;
   update_time: number;
   finish_time: number | null;

@@ -14,6 +14,7 @@ import * as m0012 from './0012_task_mounts';
 import * as m0013 from './0013_registry';
 import * as m0014 from './0014_sync';
 import * as m0015 from './0015_version_sync';
+import * as m0016 from './0016_sync_cancel';
 
 /** Every migration, in order. One set for both engines; keep column types portable (see schema.ts). */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013_registry': m0013,
   '0014_sync': m0014,
   '0015_version_sync': m0015,
+  '0016_sync_cancel': m0016,
 };

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MESSAGE_BASE, SYNC_BASE, type Page, type SyncJob } from '@suanli/contracts';
+import { LeaseRepository } from '../../db/lease.repository';
 import { body, createPgDatabase, createTestApp, engines, type TestApp } from '../../../test/harness';
 import { registerAndLogin } from '../../../test/users';
 
@@ -205,6 +206,73 @@ describe.each(engines)('cross-center sync across a gateway restart (%s)', (engin
         await second.close();
       }
     } finally {
+      await pg?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+/**
+ * Two gateway replicas on one database and storage (ADR 0010 §9): a job runs on the replica holding its
+ * lease only; a cancel sent to the other replica stops it on the holder, which removes what the receiver
+ * staged; a replica that dies without handing its lease over is replaced once the lease runs out, and the
+ * job resumes there to SUCCEEDED.
+ */
+describe.each(engines)('cross-center sync across gateway replicas (%s)', (engine) => {
+  it('runs each job once, cancels it from either replica and takes it over from a dead one', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'suanli-sync-replicas-'));
+    const pg = engine === 'postgres' ? await createPgDatabase() : null;
+    const shared = { dataDir, databaseUrl: pg?.url, clock: Date.now, sync: { leaseMs: 3000 } };
+    const apps: TestApp[] = [];
+    try {
+      const one = await createTestApp(engine, shared);
+      apps.push(one);
+      const two = await createTestApp(engine, shared);
+      apps.push(two);
+      await Promise.all(apps.map((x) => x.app.ready()));
+      const u = await registerAndLogin(one.app);
+      const home = async (c: string) => path.join(dataDir, 'centers', c, 'home', (await one.app.ctx.clusterAccounts.ensure(u.user.id, c)).account);
+      const sz = await home('sz-a100');
+      const gz = await home('gz-ascend');
+      fs.mkdirSync(path.join(sz, 'big'), { recursive: true });
+      fs.mkdirSync(gz, { recursive: true });
+      const block = Buffer.alloc(64 * 1024 * 1024);
+      for (let i = 0; i < 6; i++) fs.writeFileSync(path.join(sz, 'big', `part-${i}.bin`), block.fill(i + 1));
+      const call = (x: TestApp, method: 'GET' | 'POST', url: string, payload?: object) =>
+        x.app.inject({ method, url: `${SYNC_BASE}${url}`, headers: { token: u.token }, payload }).then((r) => body<SyncJob>(r));
+      const holderOf = async (id: string) => (await two.app.ctx.db.selectFrom('leases').select('holder').where('name', '=', `sync:${id}`).executeTakeFirst())?.holder;
+      const underWay = async (id: string) => {
+        await expect.poll(async () => (await call(one, 'GET', `/syncs/${id}`)).data.bytesTotal, { timeout: 20_000, interval: 10 }).toBeGreaterThan(0);
+      };
+
+      // Created on the first replica: it holds the lease; the second one's sweep leaves the job alone.
+      const first = (await call(one, 'POST', '/syncs', { sourceCenterId: 'sz-a100', sourcePath: '/big', targetCenterId: 'gz-ascend', targetDir: '/' })).data;
+      await underWay(first.id);
+      expect(await holderOf(first.id)).toBe(one.app.syncs.runner.holder);
+      await two.app.syncs.runner.resumeAll();
+      expect(await holderOf(first.id)).toBe(one.app.syncs.runner.holder);
+      // Cancelled through the second replica: the holder stops the pull and the receiver's staging is removed.
+      const cancelled = await call(two, 'POST', `/syncs/${first.id}/cancel`);
+      expect(cancelled.message.code, cancelled.message.message).toBe(0);
+      expect(cancelled.data).toMatchObject({ state: 'CANCELLED', message: '已取消' });
+      await one.app.syncs.runner.idle();
+      expect(fs.readdirSync(gz)).toEqual([]);
+      expect(fs.readdirSync(path.join(dataDir, 'centers/gz-ascend/.uploads', path.basename(gz))).filter((n) => n.startsWith('sync-'))).toEqual([]);
+
+      // The first replica dies mid-copy without handing the lease over: the second takes the job over once
+      // the lease has run out and finishes it from what was staged.
+      const second = (await call(one, 'POST', '/syncs', { sourceCenterId: 'sz-a100', sourcePath: '/big', targetCenterId: 'gz-ascend', targetDir: '/' })).data;
+      await underWay(second.id);
+      const release = vi.spyOn(LeaseRepository.prototype, 'release').mockResolvedValue();
+      await one.close();
+      apps.shift();
+      release.mockRestore();
+      expect(await holderOf(second.id)).toBe(one.app.syncs.runner.holder);
+      await expect.poll(async () => (await call(two, 'GET', `/syncs/${second.id}`)).data.state, { timeout: 60_000, interval: 100 }).toBe('SUCCEEDED');
+      for (let i = 0; i < 6; i++) expect(sha(path.join(gz, 'big', `part-${i}.bin`))).toBe(sha(path.join(sz, 'big', `part-${i}.bin`)));
+      expect(fs.readdirSync(gz)).toEqual(['big']);
+    } finally {
+      for (const x of apps) await x.close();
       await pg?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }

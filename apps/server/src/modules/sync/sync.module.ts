@@ -1,5 +1,6 @@
 import { formatFileSize, WS_SYNC_CHANGED } from '@suanli/contracts';
 import type { AppContext } from '../../context';
+import { LeaseRepository } from '../../db/lease.repository';
 import type { SyncReceiver } from '../../file-service/sync.service';
 
 import { SyncRepository } from './sync.repository';
@@ -10,7 +11,7 @@ import { SyncJobService, toSyncJob } from './sync.service';
 /**
  * 跨中心同步 (routes under SYNC_BASE, ADR 0010). `receiverFor` reaches a center's receiving file service
  * (in-process for the centers this gateway serves, else over HTTP); `grants` is what the file services ask.
- * `start` resumes the jobs a stopped gateway left running.
+ * `start` resumes the jobs a stopped gateway left running, then keeps taking over those whose replica stopped.
  */
 export function createSyncModule(
   deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'notify' | 'bus' | 'clusterAccounts' | 'log'>,
@@ -20,6 +21,7 @@ export function createSyncModule(
   const repo = new SyncRepository(deps.db);
   const runner = new SyncRunner(
     repo,
+    new LeaseRepository(deps.db),
     receiverFor,
     deps.clock,
     {

@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCode, errorMessage, type SyncState } from '@suanli/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import type { LeaseRepository } from '../../db/lease.repository';
 import { AppError } from '../../errors';
 import type { SyncReceiver } from '../../file-service/sync.service';
 import type { SyncRepository, SyncRow } from './sync.repository';
@@ -11,6 +12,8 @@ import { grantHash, isFinal } from './sync.service';
 const RETRYABLE = new Set<number>([ErrorCode.INTERNAL_FAILED, ErrorCode.INTERNAL_TIMEOUT]);
 const CANCEL = Symbol('cancel');
 const CLOSING = Symbol('closing');
+/** Another replica took the job over (this one missed renewing its lease) or ended it. */
+const LOST = Symbol('lost');
 
 export interface SyncRunnerOptions {
   /** A job whose file services stay unreachable this long after its last progress fails (default 10 min). */
@@ -19,6 +22,13 @@ export interface SyncRunnerOptions {
   maxDelayMs?: number;
   /** Progress is written and pushed at most this often (default 500 ms). */
   progressEveryMs?: number;
+  /**
+   * A job's runner holds the lease `sync:<id>` this long and renews it every third of it; replicas look for
+   * jobs whose holder stopped renewing as often (default 15 s).
+   */
+  leaseMs?: number;
+  /** This process's name in the lease table (tests run two "gateways" in one process). */
+  holder?: string;
 }
 
 /**
@@ -27,16 +37,26 @@ export interface SyncRunnerOptions {
  * attempt after any interruption — the receiver or the source killed, the network cut, this gateway
  * restarted — continues instead of starting over. Interruptions are retried with backoff for as long as
  * the job made progress within the retry window; refusals (no space, a name taken, a checksum that does not
- * match) fail the job at once. Jobs left active by a stopped gateway are resumed by `resumeAll` at start.
+ * match) fail the job at once.
+ *
+ * Across gateway replicas one runner runs a job: the one holding its lease `sync:<id>` (the same lease rows
+ * as the task poller's). Jobs whose holder stopped renewing — a gateway killed or stopped — are taken over by
+ * `resumeAll`, which runs at start and every `leaseMs`. A cancel that reaches a replica not running the job
+ * is written on the job (`cancel_requested`); the holder sees it when it renews and cancels there.
  */
 export class SyncRunner {
   private readonly running = new Map<string, { abort: AbortController; done: Promise<void> }>();
   private readonly retryWindowMs: number;
   private readonly maxDelayMs: number;
   private readonly progressEveryMs: number;
+  private readonly leaseMs: number;
+  readonly holder: string;
+  private sweeper: NodeJS.Timeout | null = null;
+  private closed = false;
 
   constructor(
     private readonly repo: SyncRepository,
+    private readonly leases: LeaseRepository,
     private readonly receiverFor: (centerId: string) => SyncReceiver,
     private readonly clock: () => number,
     private readonly events: { changed(row: SyncRow): Promise<void>; finished(row: SyncRow): Promise<void> },
@@ -46,37 +66,80 @@ export class SyncRunner {
     this.retryWindowMs = opts.retryWindowMs ?? 10 * 60_000;
     this.maxDelayMs = opts.maxDelayMs ?? 15_000;
     this.progressEveryMs = opts.progressEveryMs ?? 500;
+    this.leaseMs = opts.leaseMs ?? 15_000;
+    this.holder = opts.holder ?? randomUUID();
   }
 
+  /** Runs the job here unless it runs here already or another replica holds its lease. */
   start(id: string) {
-    if (this.running.has(id)) return;
+    if (this.running.has(id) || this.closed) return;
     const abort = new AbortController();
-    const done = this.run(id, abort.signal)
+    const done = this.leased(id, abort)
       .catch((err: unknown) => this.log.error({ err, syncJob: id }, 'sync job runner failed'))
       .finally(() => this.running.delete(id));
     this.running.set(id, { abort, done });
   }
 
+  /** Takes over the active jobs nobody runs (at start, then every leaseMs). */
   async resumeAll() {
     for (const { id } of await this.repo.activeIds()) this.start(id);
-  }
-
-  /** Stops the job and discards what the target staged; a job not running here is just marked cancelled. */
-  async cancel(id: string) {
-    const r = this.running.get(id);
-    if (!r) {
-      await this.finish(id, 'CANCELLED', '已取消');
-      return;
+    if (!this.sweeper && !this.closed) {
+      this.sweeper = setInterval(() => void this.resumeAll().catch((err: unknown) => this.log.warn({ err }, 'sync jobs not resumed')), this.leaseMs);
+      this.sweeper.unref();
     }
-    r.abort.abort(CANCEL);
-    await r.done;
   }
 
-  /** Stops every job without ending it: the next start resumes them. */
+  /**
+   * Stops the job and discards what the target staged. A job running on another replica is asked to cancel
+   * there (its holder sees the request within a third of leaseMs; this call waits up to leaseMs for it); one
+   * that nobody runs is cancelled here.
+   */
+  async cancel(id: string) {
+    let r = this.running.get(id);
+    if (!r) {
+      await this.repo.updateActive(id, { cancel_requested: 1 });
+      // Nobody else runs it: run it here, where it is cancelled before anything moves.
+      this.start(id);
+      r = this.running.get(id);
+    }
+    r?.abort.abort(CANCEL);
+    await r?.done;
+    // Wall-clock waiting (tests freeze the app's clock).
+    for (let waited = 0; waited < this.leaseMs && !isFinal((await this.repo.byId(id))?.state ?? 'CANCELLED'); waited += 100) await sleep(100);
+  }
+
+  /** Stops every job without ending it and hands their leases over: another replica, or the next start, resumes them. */
   async close() {
+    this.closed = true;
+    if (this.sweeper) clearInterval(this.sweeper);
     const all = [...this.running.values()];
     for (const r of all) r.abort.abort(CLOSING);
     await Promise.all(all.map((r) => r.done));
+  }
+
+  /**
+   * Runs the job while holding its lease: renewed every third of leaseMs, when the job's row also tells
+   * whether another replica asked for a cancel (then this runner cancels) or ended it (then it stops).
+   */
+  private async leased(id: string, abort: AbortController) {
+    const name = `sync:${id}`;
+    if (!(await this.leases.acquire(name, this.holder, this.clock(), this.leaseMs))) return;
+    const keeper = setInterval(() => {
+      void (async () => {
+        const mine = await this.leases.acquire(name, this.holder, this.clock(), this.leaseMs);
+        const row = await this.repo.byId(id);
+        if (!mine || !row || isFinal(row.state)) abort.abort(LOST);
+        else if (row.cancel_requested) abort.abort(CANCEL);
+      })().catch((err: unknown) => this.log.warn({ err, syncJob: id }, 'sync lease not renewed'));
+    }, this.leaseMs / 3);
+    try {
+      const row = await this.repo.byId(id);
+      if (row?.cancel_requested) abort.abort(CANCEL);
+      await this.run(id, abort.signal);
+    } finally {
+      clearInterval(keeper);
+      await this.leases.release(name, this.holder).catch(() => {});
+    }
   }
 
   /** Jobs running in this process (tests wait for them). */
@@ -90,9 +153,10 @@ export class SyncRunner {
       const row = await this.repo.byId(id);
       if (!row || isFinal(row.state)) return;
       const grant = randomBytes(32).toString('base64url');
+      const receiver = this.receiverFor(row.target_center_id);
       const first = row.state === 'QUEUED';
       if (!(await this.update(id, { grant_hash: grantHash(grant), state: 'RUNNING', message: first ? '正在连接目标分中心' : row.message }))) return;
-      const receiver = this.receiverFor(row.target_center_id);
+      if (signal.reason === CANCEL) return this.cancelled(receiver, grant, id);
       let written = 0;
       // Progress writes in order, and all of them before the job ends.
       let writes = Promise.resolve();
@@ -117,13 +181,7 @@ export class SyncRunner {
         return;
       } catch (e) {
         await writes;
-        if (signal.aborted) {
-          if (signal.reason === CANCEL) {
-            await this.discard(receiver, grant, id);
-            await this.finish(id, 'CANCELLED', '已取消');
-          }
-          return;
-        }
+        if (signal.aborted) return signal.reason === CANCEL ? this.cancelled(receiver, grant, id) : undefined;
         // Our grant was replaced: another runner (a second gateway that resumed the job) has taken over.
         if (e instanceof AppError && e.code === ErrorCode.NOT_LOGGED_IN && (await this.repo.byId(id))?.grant_hash !== grantHash(grant)) return;
         const err = e instanceof AppError ? e : new AppError(ErrorCode.SYNC_FAILED);
@@ -139,14 +197,15 @@ export class SyncRunner {
         try {
           await sleep(delay, undefined, { signal });
         } catch {
-          if (signal.reason === CANCEL) {
-            await this.discard(receiver, grant, id);
-            await this.finish(id, 'CANCELLED', '已取消');
-          }
-          return;
+          return signal.reason === CANCEL ? this.cancelled(receiver, grant, id) : undefined;
         }
       }
     }
+  }
+
+  private async cancelled(receiver: SyncReceiver, grant: string, id: string) {
+    await this.discard(receiver, grant, id);
+    await this.finish(id, 'CANCELLED', '已取消');
   }
 
   /** Best effort: a receiver that cannot be reached keeps its staging until its own cleanup (24 h). */

@@ -128,6 +128,7 @@ export class SyncJobService {
       asset_id: '',
       version_id: '',
       label: '',
+      cancel_requested: 0,
       ...f,
       create_time: now,
       update_time: now,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engines, type TestApp } from '../../../test/harness';
-import { LeaseRepository } from './lease.repository';
+import { LeaseRepository } from '../../db/lease.repository';
 import { TaskPoller } from './task-poller';
 
 const quiet = { info: () => {}, warn: () => {} };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { LeaseRepository } from './lease.repository';
+import type { LeaseRepository } from '../../db/lease.repository';
 
 export interface PollerOptions {
   /** How often each center is asked about its active jobs (the budget: ≤ 2 s). */

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context';
 import type { Executor } from '../../executors/executor';
-import { LeaseRepository } from './lease.repository';
+import { LeaseRepository } from '../../db/lease.repository';
 import { TaskPoller } from './task-poller';
 import { TaskRepository } from './task.repository';
 import { TaskService, type ImageLookup } from './task.service';

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/db';
+import type { Db } from './db';
 
 /**
  * Named leases in the database: one holder at a time until `expires_at`. Works the same on SQLite and
