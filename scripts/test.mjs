@@ -28,13 +28,14 @@ try {
 } catch {
   problems.push('openssl is missing: run scripts/provision.sh');
 }
-if (want('api')) {
-  // The Slurm part of the integration tier starts two real clusters (scripts/slurm/up.sh).
+if (want('api') || want('e2e')) {
+  // The Slurm part of the integration tier starts two real clusters (scripts/slurm/up.sh); the e2e journey of
+  // a develop task on Slurm (e2e/develop-slurm.e2e.ts) starts one.
   const slurmBins = ['munged', 'slurmctld', 'slurmd', 'slurmdbd', 'slurmrestd', 'sacctmgr', 'mysql'];
   const missing = slurmBins.filter((b) => spawnSync('sh', ['-c', `command -v ${b}`], { stdio: 'ignore' }).status !== 0);
   if (missing.length) problems.push(`Slurm is not installed (${missing.join(', ')} missing): run scripts/provision.sh`);
   if (!(await reachable(3306))) problems.push('MariaDB is not reachable at 127.0.0.1:3306 (slurmdbd of the Slurm integration tier)');
-  if (process.getuid?.() !== 0) problems.push('the Slurm integration tier must run as root (slurmd, useradd for the cluster accounts)');
+  if (process.getuid?.() !== 0) problems.push('the Slurm tests (integration tier, develop-slurm e2e) must run as root (slurmd, useradd for the cluster accounts)');
 }
 if (problems.length) {
   for (const p of problems) console.error(`✗ ${p}`);

@@ -11,7 +11,8 @@
 # cluster); only the parts that fake hardware (mknod GPUs, one host for all nodes) are test-only.
 #
 # Knobs (env): SUANLI_SLURM_DB_HOST/PORT/ADMIN (MariaDB with a password-less admin; default
-# 127.0.0.1:3306 root), SUANLI_SLURM_POOL (accounts per cluster, default 3).
+# 127.0.0.1:3306 root), SUANLI_SLURM_POOL (accounts per cluster, default 3), SUANLI_SLURM_CLUSTERS (which of
+# the two to start, by harness id: default "a b"; a test that needs one cluster starts one).
 set -euo pipefail
 
 WORK=${1:?usage: up.sh WORKDIR}
@@ -20,6 +21,7 @@ DB_HOST=${SUANLI_SLURM_DB_HOST:-127.0.0.1}
 DB_PORT=${SUANLI_SLURM_DB_PORT:-3306}
 DB_ADMIN=${SUANLI_SLURM_DB_ADMIN:-root}
 POOL=${SUANLI_SLURM_POOL:-3}
+ONLY=" ${SUANLI_SLURM_CLUSTERS:-a b} "
 T0=$(date +%s%N)
 
 die() { echo "slurm-harness: $*" >&2; exit 1; }
@@ -70,7 +72,7 @@ munged --force --num-threads=10 --key-file="$M/munge.key" --socket="$M/munge.soc
 chmod 755 "$M"
 echo "$M/munged.pid" >>"$WORK/pidfiles"
 
-# ── the two clusters ──
+# ── the clusters (both unless SUANLI_SLURM_CLUSTERS names one) ──
 # harness id, gres type, partition, account prefix, first uid (overridable for sites with those uids taken)
 CLUSTERS=(
   "a a100 gpu-a100 ${SUANLI_SLURM_PREFIX_A:-sla} ${SUANLI_SLURM_UID_A:-61001}"
@@ -80,6 +82,7 @@ CLUSTERS=(
 i=0
 for spec in "${CLUSTERS[@]}"; do
   read -r NAME GRES PART PREFIX UIDSTART <<<"$spec"
+  [[ "$ONLY" == *" $NAME "* ]] || continue
   C="$WORK/$NAME"
   CLUSTER="sl${TAG}${NAME}" # unique per harness run: Slurm lower-cases cluster names
   CLUSTER=${CLUSTER:0:30}
@@ -197,6 +200,7 @@ EOF
   echo "$NAME $CLUSTER $PART $GRES $NODE $RESTD_PORT $PREFIX $UIDSTART $ACCOUNTS" >>"$WORK/clusters"
   i=$((i + 1))
 done
+[ -s "$WORK/clusters" ] || die "SUANLI_SLURM_CLUSTERS names no cluster of the harness (a, b):$ONLY"
 
 # ── accounting daemons (both start in parallel; the first start creates the tables) ──
 while read -r NAME _; do
@@ -277,4 +281,4 @@ EOF
   done <"$WORK/clusters"
   echo '] }'
 } >"$WORK/harness.json"
-log "both clusters ready"
+log "clusters ready"

@@ -109,8 +109,12 @@ function sweepStale(): void {
   }
 }
 
-/** Starts both clusters (typically 12–20 s). Throws with the failing daemon's log tail; nothing is left behind. */
-export async function startSlurmHarness(): Promise<SlurmHarness> {
+/**
+ * Starts both clusters (typically 12–20 s), or only those `opts.clusters` names (an e2e journey that needs one
+ * cluster spares the machine the other's daemons). Throws with the failing daemon's log tail; nothing is left
+ * behind.
+ */
+export async function startSlurmHarness(opts: { clusters?: ('a' | 'b')[] } = {}): Promise<SlurmHarness> {
   if (process.getuid?.() !== 0) throw new Error('slurm-harness: the Slurm integration tier must run as root (it starts slurmd and creates the cluster accounts)');
   sweepStale();
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), DIR_PREFIX));
@@ -121,7 +125,8 @@ export async function startSlurmHarness(): Promise<SlurmHarness> {
   exitHooks.set(workDir, onExit);
   try {
     await new Promise<void>((resolve, reject) => {
-      execFile('bash', [upScript, workDir], { timeout: 120_000, maxBuffer: 1 << 20 }, (err, _stdout, stderr) => {
+      const env = opts.clusters ? { ...process.env, SUANLI_SLURM_CLUSTERS: opts.clusters.join(' ') } : process.env;
+      execFile('bash', [upScript, workDir], { env, timeout: 120_000, maxBuffer: 1 << 20 }, (err, _stdout, stderr) => {
         if (err) reject(new Error(`scripts/slurm/up.sh failed (${err.code ?? err.signal}):\n${stderr.trim()}`));
         else resolve();
       });
