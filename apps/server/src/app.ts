@@ -48,6 +48,7 @@ import type { EshellService } from './modules/eshell/eshell.service';
 import type { KeyPairService } from './modules/keypair/keypair.service';
 import type { ResourceService } from './modules/resource/resource.service';
 import { mountFileServices } from './file-service/mount';
+import { HttpAuthorizedKeys, type AuthorizedKeysClient } from './modules/keypair/authorized-keys.client';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -138,7 +139,16 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     const a = app.server.address();
     return a && typeof a === 'object' ? a.address : undefined;
   };
-  const keypair = createKeypairModule(ctx);
+  // A center's authorized_keys are edited by its file service: in-process for the centers served here
+  // (filled in by mountFileServices below), any other through its fileServiceUrl.
+  const localAuthorizedKeys = new Map<string, AuthorizedKeysClient>();
+  const keypair = createKeypairModule(ctx, (id) => {
+    const local = localAuthorizedKeys.get(id);
+    if (local) return local;
+    const c = centers.find((x) => x.id === id);
+    if (!c?.fileServiceUrl) throw new AppError(ErrorCode.INTERNAL_FAILED, `分中心 ${id} 的文件服务不可用`);
+    return new HttpAuthorizedKeys(c.fileServiceUrl, c.name);
+  });
   const resource = createResourceModule(ctx, executors);
   task.afterPoll((id) => resource.service.sample(id));
   const eshell = createEshellModule(ctx, accessLog.service, realtime.guards, keypair.service, boundAddress);
@@ -215,7 +225,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     },
     { prefix: WS_BASE },
   );
-  await mountFileServices(app, ctx, { grants: sync.grants, receivers: localReceivers });
+  await mountFileServices(app, ctx, { grants: sync.grants, receivers: localReceivers, authorizedKeys: localAuthorizedKeys });
   await serveConsole(app, config);
   await registerGuide(app, config);
   return app;

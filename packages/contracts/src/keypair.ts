@@ -66,3 +66,21 @@ export const KeyPairTargets = Type.Object({
   subCenterIds: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 32 }),
 });
 export type KeyPairTargets = Static<typeof KeyPairTargets>;
+
+/**
+ * The file service's edit of the caller's `~/.ssh/authorized_keys` on its center (`POST FILE_API_PREFIX +
+ * AUTHORIZED_KEYS_PATH`, session token as every file-service call): the gateway's key-pair module installs
+ * and removes its lines through it, so the file is written where the storage is, as the account. Only lines
+ * tagged `suanli:<tag>` are touched; the account's own lines stay.
+ */
+export const AUTHORIZED_KEYS_PATH = '/ssh/authorized-keys';
+export const AuthorizedKeysEdit = Type.Object({
+  action: Type.Union([Type.Literal('add'), Type.Literal('remove')]),
+  /** A key's id, or `platform` for the web shell's per-user key. */
+  tag: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }),
+  /** `add`: one OpenSSH public key without comment (`ssh-ed25519 AAAA…`). */
+  line: Type.Optional(Type.String({ maxLength: 16384, pattern: '^(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(256|384|521)) [A-Za-z0-9+/]+={0,3}$' })),
+});
+export type AuthorizedKeysEdit = Static<typeof AuthorizedKeysEdit>;
+/** The file's lines after the edit. */
+export const AuthorizedKeysLines = Type.Array(Type.String());

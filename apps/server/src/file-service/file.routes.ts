@@ -4,6 +4,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import {
+  AUTHORIZED_KEYS_PATH,
+  AuthorizedKeysEdit,
+  AuthorizedKeysLines,
   CHUNK_SIZE_MAX,
   ChunkStatus,
   ChunkStatusQuery,
@@ -205,6 +208,11 @@ export async function fileRoutes(fastify: FastifyInstance, opts: { service: File
   app.get(`${p}/usage`, {
     schema: { tags, summary: '本分中心的存储用量与配额（字节）', response: { 200: Envelope(Usage) } },
     handler: async (req) => ok(await folders.usageOf(userOf(req))),
+  });
+
+  app.post(`${p}${AUTHORIZED_KEYS_PATH}`, {
+    schema: { tags, summary: '添加或移除 ~/.ssh/authorized_keys 中平台管理的公钥（网关的密钥对调用）', body: AuthorizedKeysEdit, response: { 200: Envelope(AuthorizedKeysLines) } },
+    handler: async (req) => ok(await service.authorizedKeys.edit(userOf(req), req.body)),
   });
 
   await syncRoutes(app, { sync: service.sync, sourceFor: opts.syncSourceFor, send, streaming: sending });

@@ -1,4 +1,5 @@
 import type { CenterConfig } from '../centers/centers';
+import { AuthorizedKeysService } from './authorized-keys.service';
 import { DownloadService } from './download.service';
 import { FolderService } from './folder.service';
 import { type AccountFsFactory, InProcessAccounts, Spaces } from './storage/spaces';
@@ -27,6 +28,8 @@ export class FileService {
   readonly downloads: DownloadService;
   /** Cross-center sync: this center as a source and as a receiver (ADR 0010). */
   readonly sync: SyncService;
+  /** The account's `~/.ssh/authorized_keys`, as the gateway's key pairs edit it. */
+  readonly authorizedKeys: AuthorizedKeysService;
 
   constructor(opts: FileServiceOptions) {
     this.spaces = new Spaces(opts.center, opts.accounts ?? new InProcessAccounts(path.join(opts.center.storageRoot, '.uploads')));
@@ -34,6 +37,7 @@ export class FileService {
     this.uploads = new UploadService(this.spaces, opts.clock, opts.chunkSize);
     this.downloads = new DownloadService(this.spaces);
     this.sync = new SyncService(this.spaces, this.uploads, opts.chunkSize ?? UPLOAD_CHUNK_SIZE);
+    this.authorizedKeys = new AuthorizedKeysService(this.spaces);
   }
 
   /** Removes abandoned uploads (24 h without a write). */

@@ -6,6 +6,7 @@ import { inProcessIdentity, type FileIdentity, type GrantResolver } from './iden
 import { HttpSyncSource, LocalSyncSource } from './sync-clients';
 import type { SyncSourceFor } from './sync.routes';
 import type { SyncReceiver } from './sync.service';
+import type { AuthorizedKeysClient } from '../modules/keypair/authorized-keys.client';
 import { AppError } from '../errors';
 import { ErrorCode } from '@suanli/contracts';
 
@@ -16,7 +17,11 @@ import { ErrorCode } from '@suanli/contracts';
  * session check, plus the cluster account of that center). They are `bulk` for the per-IP limit: uploading
  * a folder is one request per file or 8 MiB chunk, far beyond what an API client sends.
  */
-export async function mountFileServices(app: FastifyInstance, ctx: AppContext, sync: { grants: GrantResolver; receivers: Map<string, SyncReceiver> }) {
+export async function mountFileServices(
+  app: FastifyInstance,
+  ctx: AppContext,
+  local: { grants: GrantResolver; receivers: Map<string, SyncReceiver>; authorizedKeys: Map<string, AuthorizedKeysClient> },
+) {
   app.decorate('fileServices', new Map<string, FileService>());
   const identities = new Map<string, FileIdentity>();
   // The source of a sync this process receives: a center served here is called in-process, any other
@@ -30,12 +35,12 @@ export async function mountFileServices(app: FastifyInstance, ctx: AppContext, s
     return new HttpSyncSource(url, grant);
   };
   for (const center of ctx.centers.filter((c) => !c.fileServiceUrl)) {
-    const identity = inProcessIdentity(ctx, center, sync.grants);
+    const identity = inProcessIdentity(ctx, center, local.grants);
     identities.set(center.id, identity);
     // The sync runner reaches this center's receiving side without HTTP: same grant check, same pull (which
     // refuses a grant that is not the target's).
     const target = async (grant: string) => ({ g: await identity.resolveGrant(grant), service: app.fileServices.get(center.id)! });
-    sync.receivers.set(center.id, {
+    local.receivers.set(center.id, {
       async pull(grant, onProgress, signal) {
         const { g, service } = await target(grant);
         // pull throws its failures; its lines are progress and done.
@@ -46,6 +51,8 @@ export async function mountFileServices(app: FastifyInstance, ctx: AppContext, s
         await service.sync.discard(g.user, g.grant);
       },
     });
+    // The key pairs edit authorized_keys here as the caller, with the same session check as the route.
+    local.authorizedKeys.set(center.id, { edit: async (token, e) => app.fileServices.get(center.id)!.authorizedKeys.edit(await identity.resolve(token), e) });
     await app.register(
       async (scope) => {
         scope.addHook('onRoute', (route) => {

@@ -1,11 +1,12 @@
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { KEYPAIR_BASE, type KeyPair } from '@suanli/contracts';
+import { body, createTestApp, type TestApp } from '../../test/harness';
 import { FileClient, sha256 } from '../../test/file-client';
 import { ensureUser, runAs } from '../../test/posix-users';
 import { freePort, listeningPort, startProcess, stopProcess } from '../../test/process';
@@ -112,6 +113,32 @@ describe('files under the user\'s own POSIX account', () => {
     fs.symlinkSync(aliceHome, path.join(bobHome, 'to-alice'));
     expect((await bob.list('/to-alice')).code).toBe(1308);
     expect((await (await bob.download(['/to-alice/in/a.txt'])).json()).message.code).toBe(1308);
+  });
+
+  it('installs key pairs through the file service: authorized_keys written as the account, its own lines kept', async () => {
+    // The account already has a key of its own (written by itself, as on a real login node).
+    const ssh = path.join(aliceHome, '.ssh');
+    expect(runAs(acct1, 'sh', ['-c', `mkdir -p '${ssh}' && echo 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMine mine@laptop' > '${ssh}/authorized_keys'`]).status).toBe(0);
+    const keyFile = path.join(tmp, 'alice-key');
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'alice', '-f', keyFile]);
+    const token = (await t.app.ctx.sessions.create('u-alice')).token;
+    const api = async (url: string, payload: object) => body(await t.app.inject({ method: 'POST', url: `${KEYPAIR_BASE}${url}`, headers: { token }, payload }));
+    const key = (await api('/keypairs/import', { name: '笔记本', publicKey: fs.readFileSync(`${keyFile}.pub`, 'utf8') })).data as KeyPair;
+    const installed = await api(`/keypairs/${key.id}/install`, { subCenterIds: ['sz-a100'] });
+    expect(installed.message.code, installed.message.message).toBe(0);
+    // The gateway has no say over this storage: the standalone file service wrote it, through the account's worker.
+    const file = path.join(ssh, 'authorized_keys');
+    const lines = () => fs.readFileSync(file, 'utf8').trim().split('\n');
+    expect(lines()).toEqual(['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMine mine@laptop', `${fs.readFileSync(`${keyFile}.pub`, 'utf8').split(' ').slice(0, 2).join(' ')} suanli:${key.id}`]);
+    for (const [p, mode] of [[ssh, 0o700], [file, 0o600]] as const) {
+      const st = fs.statSync(p);
+      expect([p, st.uid, st.gid, st.mode & 0o777]).toEqual([p, acct1.uid, acct1.gid, mode]);
+    }
+    // The web shell's platform key goes the same way; uninstalling takes out only our line.
+    await t.app.keypairs.loginFor('u-alice', token, 'sz-a100');
+    expect(lines().filter((l) => l.endsWith(' suanli:platform'))).toHaveLength(1);
+    expect((await api(`/keypairs/${key.id}/uninstall`, { subCenterIds: ['sz-a100'] })).message.code).toBe(0);
+    expect(lines().map((l) => l.split(' ').pop())).toEqual(['mine@laptop', 'suanli:platform']);
   });
 
   it(`holds the symlink race run by the account itself for ${SECONDS} s`, async () => {

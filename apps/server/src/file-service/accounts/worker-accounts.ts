@@ -251,11 +251,14 @@ class WorkerAccountFs implements AccountFs {
   mkdir(p: Segs) {
     return this.conn.call<RawStat>('mkdir', [p]);
   }
-  ensureDir(p: Segs) {
-    return this.conn.call<void>('ensureDir', [p]);
+  ensureDir(p: Segs, mode?: number) {
+    return this.conn.call<void>('ensureDir', [p, mode]);
   }
-  writeFile(p: Segs, source: AsyncIterable<Buffer>, opts: { hash?: boolean; guard?: Guard }) {
-    return this.conn.call<{ bytes: number; sha256: string | null; stat: RawStat }>('writeFile', [p, { hash: opts.hash }], guarded(source, opts.guard));
+  writeFile(p: Segs, source: AsyncIterable<Buffer>, opts: { hash?: boolean; guard?: Guard; mode?: number }) {
+    return this.conn.call<{ bytes: number; sha256: string | null; stat: RawStat }>('writeFile', [p, { hash: opts.hash, mode: opts.mode }], guarded(source, opts.guard));
+  }
+  giveToAccount(p: Segs) {
+    return this.conn.call<void>('giveToAccount', [p]);
   }
   remove(p: Segs) {
     return this.conn.call<void>('remove', [p]);

@@ -60,13 +60,20 @@ export interface AccountFs {
   stat(p: Segs): Promise<RawStat | null>;
   /** A new directory; 1303/1304 when the name is taken. */
   mkdir(p: Segs): Promise<RawStat>;
-  /** The directory and its missing parents. */
-  ensureDir(p: Segs): Promise<void>;
+  /** The directory and its missing parents (0755); with `mode`, the directory is made or set to it. */
+  ensureDir(p: Segs, mode?: number): Promise<void>;
   /**
    * Streams `source` into a temp file beside `p` and renames it over `p` (never over a directory: 1304);
    * `guard` sees every piece first (size and quota limits throw and abort); the temp file is gone on failure.
+   * `mode` (default 0644) is the new file's.
    */
-  writeFile(p: Segs, source: AsyncIterable<Buffer>, opts: { hash?: boolean; guard?: Guard }): Promise<{ bytes: number; sha256: string | null; stat: RawStat }>;
+  writeFile(p: Segs, source: AsyncIterable<Buffer>, opts: { hash?: boolean; guard?: Guard; mode?: number }): Promise<{ bytes: number; sha256: string | null; stat: RawStat }>;
+  /**
+   * Makes an entry the account's: where a privileged process serves the space itself (the embedded default
+   * run as root, the test harness) it is given to the home's owner; a worker running as the account already
+   * writes as it. For files another program checks the owner of (sshd and authorized_keys).
+   */
+  giveToAccount(p: Segs): Promise<void>;
   /** Removes an entry (a directory with everything below it; a link as a link). */
   remove(p: Segs): Promise<void>;
   /** Renames/moves an entry; 1303/1304 when the destination exists. */
@@ -188,18 +195,19 @@ export class LocalAccountFs implements AccountFs {
     });
   }
 
-  async ensureDir(p: Segs) {
-    await this.inDir(p, async () => {}, { create: true });
+  async ensureDir(p: Segs, mode?: number) {
+    // chmod through the descriptor the walk opened (never a path that could be swapped for a link).
+    await this.inDir(p, async (d) => mode === undefined ? undefined : fsp.chmod(d.at(), mode), { create: true });
   }
 
-  async writeFile(p: Segs, source: AsyncIterable<Buffer>, opts: { hash?: boolean; guard?: Guard }) {
+  async writeFile(p: Segs, source: AsyncIterable<Buffer>, opts: { hash?: boolean; guard?: Guard; mode?: number }) {
     return this.inDir(
       parentOf(p),
       async (d) => {
         const existing = await lstatAt(d, nameOf(p));
         if (existing?.type === 'dir') throw clash(existing, p);
         const temp = tempName();
-        const fh = await fsp.open(d.at(temp), O.O_WRONLY | O.O_CREAT | O.O_EXCL | O.O_NOFOLLOW, 0o644);
+        const fh = await fsp.open(d.at(temp), O.O_WRONLY | O.O_CREAT | O.O_EXCL | O.O_NOFOLLOW, opts.mode ?? 0o644);
         try {
           const r = await writeAt(source, fh, 0, { guard: opts.guard, hash: opts.hash ?? false });
           await fh.close();
@@ -213,6 +221,15 @@ export class LocalAccountFs implements AccountFs {
       },
       { create: true, whole: p },
     );
+  }
+
+  async giveToAccount(p: Segs) {
+    if (process.getuid?.() !== 0 || !p.length) return;
+    const owner = await this.inDir([], (h) => fsp.stat(h.at()));
+    await this.inDir(parentOf(p), async (d) => {
+      // lchown on a name in the held directory: a link is changed itself, never what it points to.
+      if (await lstatAt(d, nameOf(p))) await fsp.lchown(d.at(nameOf(p)), owner.uid, owner.gid);
+    });
   }
 
   async remove(p: Segs) {

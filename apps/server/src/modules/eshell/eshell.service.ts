@@ -28,7 +28,8 @@ import { SshShellTransport, type ShellLogin } from './ssh-transport';
  * the per-user key the platform holds and installed in that account's authorized_keys.
  */
 export interface ShellKeySource {
-  loginFor(userId: string, centerId: string): Promise<ShellLogin>;
+  /** `token`: the caller's session, with which the center's file service installs the key. */
+  loginFor(userId: string, token: string, centerId: string): Promise<ShellLogin>;
 }
 
 export interface EshellOptions {
@@ -160,7 +161,7 @@ export class EshellService {
    * outside the home, too many shells, not offered, login node unreachable) end as a status line and a
    * SHELL_CLOSE_REFUSED close whose reason is the error code.
    */
-  async open(p: Principal & { tokenHash: string }, req: ShellRequest, sink: ShellSink, clientIp = ''): Promise<LiveShell> {
+  async open(p: Principal & { tokenHash: string; token: string }, req: ShellRequest, sink: ShellSink, clientIp = ''): Promise<LiveShell> {
     const live: Live = {
       id: this.nextId++,
       userId: p.userId,
@@ -219,7 +220,7 @@ export class EshellService {
         }
         transport = new LocalShellTransport({ home, account: account.account, centerId: center.id });
       } else {
-        const login = await this.keys!.loginFor(p.userId, center.id);
+        const login = await this.keys!.loginFor(p.userId, p.token, center.id);
         transport = new SshShellTransport({ ...login, hostKeySha256: login.hostKeySha256 ?? center.loginHostKey });
       }
       let channel: ShellChannel;

@@ -64,7 +64,8 @@ export function eshellSocketRoutes(service: EshellService, guards: ReturnType<ty
       const q = req.query as Record<string, unknown>;
       void service
         .open(
-          { userId: c.userId, sessionId: c.sessionId, tokenHash: c.tokenHash },
+          // The token the guards verified: the center's file service installs the platform key with it.
+          { userId: c.userId, sessionId: c.sessionId, tokenHash: c.tokenHash, token: String(q.token) },
           { centerId: q.centerId, cwd: q.cwd, cols: q.cols, rows: q.rows },
           {
             status: (f) => socket.readyState === WebSocket.OPEN && socket.send(JSON.stringify(f)),

@@ -160,8 +160,8 @@ describe.each(engines)('key pairs api (%s)', (engine) => {
   });
 
   it('the platform key of the web shell is made once, kept encrypted and installed for the account', async () => {
-    const first = await t.app.keypairs.loginFor('u-keys-a', 'sz-a100');
-    const again = await t.app.keypairs.loginFor('u-keys-a', 'sz-a100');
+    const first = await t.app.keypairs.loginFor('u-keys-a', tokenA, 'sz-a100');
+    const again = await t.app.keypairs.loginFor('u-keys-a', tokenA, 'sz-a100');
     expect(again.privateKey).toBe(first.privateKey);
     expect(first).toMatchObject({ host: '127.0.0.1', port: 22, username: expect.stringMatching(/^szu/) });
     const file = path.join(tmp, `platform-${engine}`);
@@ -172,7 +172,7 @@ describe.each(engines)('key pairs api (%s)', (engine) => {
     const row = await t.app.ctx.db.selectFrom('platform_keys').selectAll().where('user_id', '=', 'u-keys-a').executeTakeFirstOrThrow();
     expect(row.private_key_enc).not.toContain('PRIVATE KEY');
     // Another user gets their own key, never a shared one.
-    const other = await t.app.keypairs.loginFor('u-keys-b', 'sz-a100');
+    const other = await t.app.keypairs.loginFor('u-keys-b', tokenB, 'sz-a100');
     expect(other.privateKey).not.toBe(first.privateKey);
   });
 });

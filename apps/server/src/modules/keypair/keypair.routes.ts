@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, IdParams, KeyPair, KeyPairGenerate, KeyPairGenerated, KeyPairImport, KeyPairList, KeyPairTargets, Null } from '@suanli/contracts';
 import { ok } from '../../lib/reply';
-import { principal } from '../../plugins/auth';
+import { principal, tokenOf } from '../../plugins/auth';
 import type { KeyPairService } from './keypair.service';
 
 /** Registered under KEYPAIR_BASE. */
@@ -22,15 +22,15 @@ export function keypairRoutes(keys: KeyPairService): FastifyPluginAsyncTypebox {
     });
     app.post('/keypairs/:id/install', {
       schema: { tags, summary: '安装到所选分中心的集群账号', params: IdParams, body: KeyPairTargets, response: { 200: Envelope(KeyPair) } },
-      handler: async (req) => ok(await keys.install(principal(req), req.params.id, req.body.subCenterIds)),
+      handler: async (req) => ok(await keys.install(principal(req), tokenOf(req)!, req.params.id, req.body.subCenterIds)),
     });
     app.post('/keypairs/:id/uninstall', {
       schema: { tags, summary: '从所选分中心卸载', params: IdParams, body: KeyPairTargets, response: { 200: Envelope(KeyPair) } },
-      handler: async (req) => ok(await keys.uninstall(principal(req), req.params.id, req.body.subCenterIds)),
+      handler: async (req) => ok(await keys.uninstall(principal(req), tokenOf(req)!, req.params.id, req.body.subCenterIds)),
     });
     app.delete('/keypairs/:id', {
       schema: { tags, summary: '删除密钥对（先从所有分中心卸载）', params: IdParams, response: { 200: Envelope(Null) } },
-      handler: async (req) => ok(await keys.remove(principal(req), req.params.id)),
+      handler: async (req) => ok(await keys.remove(principal(req), tokenOf(req)!, req.params.id)),
     });
   };
 }

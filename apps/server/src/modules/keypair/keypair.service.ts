@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { ErrorCode, KEYPAIRS_PER_USER, type KeyPair, type KeyPairGenerate, type KeyPairGenerated, type KeyPairImport } from '@suanli/contracts';
 import type { CenterConfig } from '../../centers/centers';
 import { AppError, invalid, notFound } from '../../errors';
@@ -7,7 +6,7 @@ import type { Principal } from '../auth/session.service';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
 import type { ShellKeySource } from '../eshell/eshell.service';
 import type { ShellLogin } from '../eshell/ssh-transport';
-import type { AuthorizedKeys } from './authorized-keys';
+import type { AuthorizedKeysClient } from './authorized-keys.client';
 import type { KeyPairRepository } from './keypair.repository';
 import type { KeyVault } from './key-vault';
 import { generateKeyPair, parsePublicKey } from './ssh-key';
@@ -21,12 +20,13 @@ const PLATFORM_TAG = 'platform';
  * Key pairs: the user's public keys, installed into (and removed from) `~/.ssh/authorized_keys` of their
  * cluster accounts; and the per-user platform key the web shell logs in with (`loginFor`, the eshell
  * module's ShellKeySource). Every call acts on the caller's own keys only; another user's key answers 1205
- * exactly like a missing one.
+ * exactly like a missing one. The file is edited by the file service of the center (`keysOn`), with the
+ * caller's session token, so it is written where the home is and as the account.
  */
 export class KeyPairService implements ShellKeySource {
   constructor(
     private readonly repo: KeyPairRepository,
-    private readonly files: AuthorizedKeys,
+    private readonly keysOn: (centerId: string) => AuthorizedKeysClient,
     private readonly vault: KeyVault,
     private readonly accounts: ClusterAccountService,
     private readonly centers: CenterConfig[],
@@ -53,36 +53,36 @@ export class KeyPairService implements ShellKeySource {
     return this.store(p, name, body.publicKey, 'imported');
   }
 
-  async install(p: Principal, id: string, subCenterIds: string[]): Promise<KeyPair> {
+  async install(p: Principal, token: string, id: string, subCenterIds: string[]): Promise<KeyPair> {
     const row = await this.owned(p, id);
     const key = parsePublicKey(row.public_key);
     for (const centerId of new Set(subCenterIds)) {
       const center = this.center(centerId);
       const account = await this.accounts.ensure(p.userId, center.id);
-      await this.files.add(this.homeOf(center, account.account), row.id, key.line);
+      await this.keysOn(center.id).edit(token, { action: 'add', tag: row.id, line: key.line });
       await this.repo.recordInstall(row.id, center.id, account.account, this.clock());
     }
     return this.one(row);
   }
 
-  async uninstall(p: Principal, id: string, subCenterIds: string[]): Promise<KeyPair> {
+  async uninstall(p: Principal, token: string, id: string, subCenterIds: string[]): Promise<KeyPair> {
     const row = await this.owned(p, id);
     const installs = await this.repo.installsOf([row.id]);
     for (const centerId of new Set(subCenterIds)) {
       const center = this.center(centerId);
       const inst = installs.find((i) => i.sub_center_id === center.id);
       if (!inst) continue;
-      await this.files.remove(this.homeOf(center, inst.account), row.id);
+      await this.keysOn(center.id).edit(token, { action: 'remove', tag: row.id });
       await this.repo.recordUninstall(row.id, center.id);
     }
     return this.one(row);
   }
 
   /** Uninstalls from every center first, so a deleted key never keeps a door open. */
-  async remove(p: Principal, id: string): Promise<null> {
+  async remove(p: Principal, token: string, id: string): Promise<null> {
     const row = await this.owned(p, id);
     const installs = await this.repo.installsOf([row.id]);
-    if (installs.length) await this.uninstall(p, id, installs.map((i) => i.sub_center_id));
+    if (installs.length) await this.uninstall(p, token, id, installs.map((i) => i.sub_center_id));
     await this.repo.remove(p.userId, row.id);
     return null;
   }
@@ -91,7 +91,7 @@ export class KeyPairService implements ShellKeySource {
    * ShellKeySource: the user's platform key (made on first use, kept encrypted, never handed out), installed
    * in the account's authorized_keys on every call (cheap, and repairs a line the user deleted).
    */
-  async loginFor(userId: string, centerId: string): Promise<ShellLogin> {
+  async loginFor(userId: string, token: string, centerId: string): Promise<ShellLogin> {
     const center = this.center(centerId);
     const account = await this.accounts.ensure(userId, center.id);
     let key = await this.repo.platformKey(userId);
@@ -100,7 +100,7 @@ export class KeyPairService implements ShellKeySource {
       await this.repo.insertPlatformKey({ user_id: userId, public_key: made.publicKey, private_key_enc: this.vault.seal(made.privateKey), create_time: this.clock() });
       key = (await this.repo.platformKey(userId))!;
     }
-    await this.files.add(this.homeOf(center, account.account), PLATFORM_TAG, parsePublicKey(key.public_key).line);
+    await this.keysOn(center.id).edit(token, { action: 'add', tag: PLATFORM_TAG, line: parsePublicKey(key.public_key).line });
     return { host: center.loginHost, port: center.loginPort, username: account.account, privateKey: this.vault.open(key.private_key_enc) };
   }
 
@@ -144,11 +144,6 @@ export class KeyPairService implements ShellKeySource {
     const c = this.centers.find((x) => x.id === id);
     if (!c) throw notFound('算力分中心');
     return c;
-  }
-
-  /** The account's home on the gateway's disk (never sent to a browser). */
-  private homeOf(center: CenterConfig, account: string) {
-    return path.join(center.storageRoot, 'home', account);
   }
 
   private async one(row: KeyRow): Promise<KeyPair> {

@@ -66,7 +66,7 @@ describe('key pairs on the clusters\' login nodes', () => {
 
   it('the web shell\'s platform key logs in as the account; another user\'s key does not open this account', async () => {
     const c = clusters[0];
-    const login = await t.app.keypairs.loginFor('u-keys-int', `slurm-${c.id}`);
+    const login = await t.app.keypairs.loginFor('u-keys-int', token, `slurm-${c.id}`);
     expect(login.port).toBe(c.sshPort);
     const keyFile = path.join(dir, 'platform');
     fs.writeFileSync(keyFile, String(login.privateKey), { mode: 0o600 });
@@ -74,7 +74,7 @@ describe('key pairs on the clusters\' login nodes', () => {
     expect(who.status, who.err).toBe(0);
     expect(who.out).toBe(login.username);
 
-    const other = await t.app.keypairs.loginFor('u-keys-int-2', `slurm-${c.id}`);
+    const other = await t.app.keypairs.loginFor('u-keys-int-2', (await t.app.ctx.sessions.create('u-keys-int-2')).token, `slurm-${c.id}`);
     expect(other.username).not.toBe(login.username);
     const otherFile = path.join(dir, 'platform-2');
     fs.writeFileSync(otherFile, String(other.privateKey), { mode: 0o600 });
