@@ -104,6 +104,8 @@ describe.each(engines)('develop task IDE proxy (%s)', (engine) => {
       const r = await proxied(`${IDE_PROXY_BASE}/${taskId}/tree`, c);
       expect(r.statusCode).toBe(403);
       expect(r.body).toContain('无权访问该开发环境');
+      // The way back for someone who may not see the task: the console, not the task's page.
+      expect(r.body).toContain('<a href="/console/" ');
     }
     expect((await api('POST', `/tasks/${taskId}/ide-ticket`, tokenB)).message.code).toBe(1205);
     // SSH into the job is offered on Slurm centers (ide.slurm.int.test.ts); a local one says so, in Chinese.
@@ -126,6 +128,8 @@ describe.each(engines)('develop task IDE proxy (%s)', (engine) => {
     const gone = await proxied(`${IDE_PROXY_BASE}/${taskId}/tree`, cookie);
     expect(gone.statusCode).toBe(503);
     expect(gone.body).toContain('开发环境已停止');
+    expect(gone.body).toContain(`<a href="/console/training/detail/develop/${taskId}" `);
+    expect(gone.body).toContain('返回任务详情');
     expect((await api('POST', `/tasks/${taskId}/ide-ticket`, tokenA)).message.code).toBe(2011);
     // Every proxy session is recorded and ended (criterion 5).
     const ended = await records();

@@ -4,7 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors';
-import { IDE_PROXY_BASE } from '@suanli/contracts';
+import { CONSOLE_BASE_PATH, IDE_PROXY_BASE } from '@suanli/contracts';
 import type { AccessLogService } from '../access-log/access-log.service';
 import type { Principal } from '../auth/session.service';
 import type { TaskService } from '../task/task.service';
@@ -101,12 +101,12 @@ export class IdeProxy {
     const ticket = url.searchParams.get('ticket');
     if (ticket !== null) {
       const g = this.verify(ticket, 'ticket', taskId);
-      if (!g || !(await this.sessionValid(g.s))) return this.refuse(reply, 403, '访问链接已失效，请回到任务详情页重新点击“打开”。');
+      if (!g || !(await this.sessionValid(g.s))) return this.refuse(reply, 403, '访问链接已失效，请回到任务详情页重新点击“打开”。', taskId);
       let where;
       try {
         where = await this.tasks.ideEndpoint(g.u, taskId);
       } catch (e) {
-        return this.refuse(reply, 503, e instanceof AppError ? e.message : '开发环境暂时无法访问');
+        return this.refuse(reply, 503, e instanceof AppError ? e.message : '开发环境暂时无法访问', taskId);
       }
       // One access record per opening (who, center, account, task, address); it ends with the task or the session.
       const r = await this.access.open({ kind: 'proxy', userId: g.u, centerId: where.subCenterId, account: where.account, target: taskId, clientIp: req.ip });
@@ -121,14 +121,14 @@ export class IdeProxy {
 
     const g = this.verify(readCookie(req.headers.cookie, COOKIE), 'cookie', taskId);
     if (g && !(await this.sessionValid(g.s)) && g.r) await this.access.close(g.r, 'revoked');
-    if (!g || !(await this.sessionValid(g.s))) return this.refuse(reply, 403, '无权访问该开发环境：请登录后从任务详情页点击“打开”。');
+    if (!g || !(await this.sessionValid(g.s))) return this.refuse(reply, 403, '无权访问该开发环境：请登录后从任务详情页点击“打开”。', null);
     let target;
     try {
       target = await this.tasks.ideEndpoint(g.u, taskId);
     } catch (e) {
       if (g.r) await this.access.close(g.r, 'stopped');
       const msg = e instanceof AppError ? e.message : '开发环境暂时无法访问';
-      return this.refuse(reply, e instanceof AppError && e.code === 1205 ? 404 : 503, msg);
+      return this.refuse(reply, e instanceof AppError && e.code === 1205 ? 404 : 503, msg, taskId);
     }
     reply.hijack();
     const headers = { ...req.headers, host: `${target.host}:${target.port}`, authorization: `token ${target.token}` };
@@ -143,7 +143,7 @@ export class IdeProxy {
     upstream.on('error', () => {
       if (!reply.raw.headersSent) {
         reply.raw.writeHead(502, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-        reply.raw.end(page('开发环境正在启动或暂时无法连接，请稍后刷新本页。'));
+        reply.raw.end(page('开发环境正在启动或暂时无法连接，请稍后刷新本页（每 5 秒自动刷新）。', taskId, true));
       } else reply.raw.destroy();
     });
     req.raw.pipe(upstream);
@@ -179,8 +179,8 @@ export class IdeProxy {
     upstream.end();
   }
 
-  private refuse(reply: FastifyReply, status: number, text: string) {
-    return reply.code(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(page(text));
+  private refuse(reply: FastifyReply, status: number, text: string, taskId: string | null) {
+    return reply.code(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(page(text, taskId));
   }
 
   private sign(g: Grant): string {
@@ -224,7 +224,16 @@ function stripCookie(header: string | undefined, name: string): string {
     .join('; ');
 }
 
-function page(text: string): string {
-  const esc = text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-  return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>开发环境 - 算力调度服务平台</title><link rel="icon" href="data:,"></head><body style="font-family:sans-serif;padding:48px;color:#333"><h2>开发环境</h2><p>${esc}</p></body></html>`;
+const esc = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+
+/**
+ * The proxy's own pages (the IDE is not there): what happened and the way back — the task's detail page
+ * (its owner can open, restart or read the log there), or the console for someone who may not see the task.
+ * `refresh`: the IDE is still starting; the page tries again every 5 s.
+ */
+function page(text: string, taskId: string | null, refresh = false): string {
+  const back = taskId
+    ? { href: `${CONSOLE_BASE_PATH}/training/detail/develop/${encodeURIComponent(taskId)}`, label: '返回任务详情' }
+    : { href: `${CONSOLE_BASE_PATH}/`, label: '返回控制台' };
+  return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${refresh ? '<meta http-equiv="refresh" content="5">' : ''}<title>开发环境 - 算力调度服务平台</title><link rel="icon" href="data:,"></head><body style="margin:0;font-family:system-ui,'Noto Sans CJK SC',sans-serif;background:#f5f7fa;color:#1f2937"><main style="max-width:520px;margin:12vh auto 0;padding:32px;background:#fff;border-radius:8px;box-shadow:0 1px 3px rgba(0,0,0,.08)"><h2 style="margin:0 0 12px;font-size:20px">开发环境</h2><p style="margin:0 0 24px;line-height:1.7">${esc(text)}</p><a href="${esc(back.href)}" style="display:inline-block;padding:6px 16px;border-radius:6px;background:#1677ff;color:#fff;text-decoration:none">${back.label}</a></main></body></html>`;
 }
