@@ -9,8 +9,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { submitDemoTask } from '../apps/server/src/modules/training/demo-task';
 import { createUser, signIn } from './support/auth';
+import { describeLeaks, englishLeaks } from './support/english';
 import { startE2e, type E2eEnv } from './support/env';
+import { settled } from './support/page';
 
 const CENTER = 'sz-a100';
 const WIDTHS = [375, 768, 1440, 2560];
@@ -20,10 +23,12 @@ const LONG_TITLE = '您提交的分布式训练任务 llama-70b-sft-全量微调
 
 let env: E2eEnv;
 let page: Page;
+let userId: string;
 
 beforeAll(async () => {
   env = await startE2e();
   const { user, password } = await createUser(env);
+  userId = user.id;
   const acc = await env.app.ctx.clusterAccounts.ensure(user.id, CENTER);
   const home = path.join(env.dataDir, 'centers', CENTER, 'home', acc.account);
   fs.mkdirSync(path.join(home, LONG_DIR), { recursive: true });
@@ -152,4 +157,73 @@ describe('every page from 375 px to 2560 px', () => {
       await env.shot(page, `responsive-messages-${width}`);
     });
   }
+});
+
+/**
+ * Issue 10 (brief rule "no English may leak into the UI", what screen readers read included): every page of
+ * the console, and the menus, popups and dialogs a person opens on them, shows and names itself in Chinese —
+ * visible text and the aria-label, title, placeholder and alt of every element (e2e/support/english.ts lists
+ * the product terms, units and identifiers that stay as they are).
+ */
+describe('Chinese everywhere, screen readers included', () => {
+  const ROUTES = [
+    '/training', '/training/develop', '/training/distributed', '/training/task/train', '/training/task/develop', '/training/task/distributed',
+    '/storage', '/user-center', '/image', '/image/form', '/expense', '/order', '/keypair', '/keypair/create', '/quantum', '/comming-soon/9',
+    '/message', '/resource', '/resource/dashboard', '/workorder', '/dataset', '/team', '/model', '/pay', '/slurm-template',
+    '/slurm-template/form', '/slurm-template/eshell', '/slurm-task', '/public-data/dataset', '/public-data/model', '/user-agreement', '/login/edit',
+  ];
+  /**
+   * Words the pages show on purpose: the demo task's folder and the metric its script writes (the user's
+   * data), a template parameter's name (an identifier the script uses).
+   */
+  const DATA = ['demo', 'loss'];
+  const ALLOW: Record<string, string[]> = { '/slurm-template/form': ['steps'] };
+
+  async function check(p: Page, route: string, leaks: string[]) {
+    await p.waitForLoadState('networkidle');
+    await settled(p).catch(() => undefined);
+    leaks.push(...describeLeaks(route, await englishLeaks(p, [...DATA, ...(ALLOW[route] ?? [])])));
+  }
+
+  it('no English on any page, in its menus, popups and dialogs', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const task = await submitDemoTask(env.app.tasks.service, env.app.ctx.clusterAccounts, { userId, sessionId: 'e2e' });
+    const leaks: string[] = [];
+
+    const { page: anon, context } = await env.newPage();
+    for (const route of ['/login', '/login/register', '/login/find']) {
+      await anon.goto('/console' + route);
+      await check(anon, route, leaks);
+    }
+    await context.close();
+
+    for (const route of [...ROUTES, `/training/detail/train/${task!.id}`, `/storage/detail?center=${CENTER}&path=${encodeURIComponent('/' + LONG_FILE)}`]) {
+      await page.goto('/console' + route);
+      await check(page, route, leaks);
+    }
+
+    // What opens on top: the top menu's groups, the account menu, the task panel, a dialog, a select's options.
+    await page.goto('/console/storage');
+    await page.locator(`[data-testid="storage-row"][data-name="${LONG_FILE}"]`).waitFor();
+    // Each group's popup stays in the page once opened (hidden again when the pointer leaves).
+    for (const group of await page.getByTestId('top-menu').locator('.ant-menu-submenu-title:visible:not([aria-disabled="true"])').all()) {
+      await group.hover();
+      await page.locator('.ant-menu-submenu-popup:visible').first().waitFor();
+    }
+    await page.getByTestId('header-avatar').click();
+    await page.getByTestId('upload-panel-button').click();
+    await check(page, '/storage (menus)', leaks);
+    await page.reload();
+    await page.locator(`[data-testid="storage-row"][data-name="${LONG_FILE}"]`).waitFor();
+    await page.getByTestId('storage-mkdir').click();
+    await page.locator('.ant-modal').waitFor();
+    await check(page, '/storage (dialog)', leaks);
+
+    await page.goto('/console/training');
+    await page.getByTestId('training-state-filter').click();
+    await page.locator('.ant-select-dropdown:visible').waitFor();
+    await check(page, '/training (select)', leaks);
+
+    expect(leaks).toEqual([]);
+  });
 });

@@ -3,11 +3,14 @@ import './app/request';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
+import { installChineseNames } from './app/chinese-names';
 import { Providers } from './app/providers';
 import { createAppRouter } from './app/router';
 import './app/global.css';
 
 const router = createAppRouter();
+// antd's icons and a few of its controls name themselves in English; screen readers hear Chinese instead.
+installChineseNames();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ESHELL_BASE, USER_BASE, type AccessSession, type AccessSessionAdmin, type UserInfo } from '@suanli/contracts';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { installChineseNames } from '../../app/chinese-names';
 import { queryClient } from '../../app/query-client';
 import { useUserStore } from '../../app/stores/user-store';
 import { renderRoutes } from '../../test/render-routes';
@@ -52,6 +53,13 @@ function renderPage() {
   renderRoutes({ '/slurm-template/eshell': <EshellPage /> }, '/slurm-template/eshell');
 }
 
+// The app's Chinese accessible names (main.tsx installs them), so the page reads as a person hears it.
+let stopChineseNames: () => void;
+beforeAll(() => {
+  stopChineseNames = installChineseNames();
+});
+afterAll(() => stopChineseNames());
+
 beforeEach(() => {
   requests = [];
   me = { id: 'u1', username: 'alice', nickname: 'Alice', phone: null, email: null, headImage: null, createTime: 1, roles: ['user'] };
@@ -88,7 +96,7 @@ describe('访问记录 on the Shell工具 page', () => {
     expect(exited!.textContent).toContain('本机');
     expect(exited!.textContent).toContain('终端退出');
 
-    // Screen readers hear Chinese, pagination arrows included (antd's icons would say left / right).
+    // Screen readers hear Chinese, pagination arrows included (antd's icons say left / right; app/chinese-names.ts).
     const labels = [...screen.getByTestId('eshell-records').querySelectorAll('[aria-label]')].map((e) => e.getAttribute('aria-label') ?? '');
     expect(labels).toContain('下一页');
     expect(labels.filter((l) => !/[\u4e00-\u9fa5]/.test(l))).toEqual([]);

@@ -8,7 +8,6 @@ import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
 import { formatDuration, formatTime } from '../training/task-view';
 import { getCurrentUser } from '../user-center/api';
 import { pageAllShellSessions, pageShellSessions } from './api';
-import { PAGER_ICONS } from './pager-icons';
 
 const PAGE_SIZE = 10;
 
@@ -148,7 +147,6 @@ export function AccessRecords() {
         onRow={(r) => ({ 'data-testid': 'eshell-session-row', 'data-id': r.id, 'data-kind': r.kind, 'data-open': String(r.endTime == null) }) as HTMLAttributes<HTMLElement>}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={kind === 'all' ? '暂无访问记录' : '没有符合条件的访问记录'} /> }}
         pagination={{
-          ...PAGER_ICONS,
           current: pageNum,
           pageSize: PAGE_SIZE,
           total: records.data?.total ?? 0,
