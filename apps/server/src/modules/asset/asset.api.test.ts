@@ -342,8 +342,9 @@ describe.each(engines)('datasets and models api (%s)', (engine) => {
     ).data.list;
     expect(syncs[0]).toMatchObject({ kind: 'version', label: '数据集「CIFAR 子集」v1', sourceCenterId: 'sz-a100', targetCenterId: 'gz-ascend' });
     await expect.poll(async () => (await stateOf(other.data.id)).state, { timeout: 30_000, interval: 100 }).toBe('SUCCEEDED');
-    const events = body<{ events: { state: string }[] }>(await t.app.inject({ method: 'GET', url: `${TRAINING_BASE}/tasks/${other.data.id}`, headers: { token: a.token } })).data.events.map((e) => e.state);
-    expect(events.slice(0, 2)).toEqual(['CREATED', 'SUBMITTING']);
+    const events = body<{ events: { state: string; reason: string }[] }>(await t.app.inject({ method: 'GET', url: `${TRAINING_BASE}/tasks/${other.data.id}`, headers: { token: a.token } })).data.events;
+    // The timeline keeps why it waited.
+    expect(events.slice(0, 2).map((e) => [e.state, e.reason])).toEqual([['CREATED', other.data.reason], ['SUBMITTING', '']]);
     const gzHome = path.join(t.dataDir, 'centers/gz-ascend/home', (await t.app.ctx.clusterAccounts.ensure(a.id, 'gz-ascend')).account);
     expect(fs.readFileSync(path.join(gzHome, (await stateOf(other.data.id)).logPath), 'utf8')).toContain('cat\ndog');
     expect(fs.statSync(path.join(copyDir, 'labels.txt')).mode & 0o777).toBe(0o444);

@@ -18,8 +18,9 @@ export const ACTIVE_STATES: JobState[] = ['SUBMITTING', 'QUEUED', 'STARTING', 'R
 export class TaskRepository {
   constructor(private readonly db: Db) {}
 
-  /** The task and its first event, together. */
-  async insert(row: Insertable<TasksTable>, reason = '') {
+  /** The task and its first event (with the task's reason: a task waiting for data says why), together. */
+  async insert(row: Insertable<TasksTable>) {
+    const reason = row.reason ?? '';
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('tasks').values(row).execute();
       await trx
