@@ -9,11 +9,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { DATASET_BASE, type AssetDetail } from '@suanli/contracts';
+import { call } from '../apps/server/test/users';
 import { createUser, signIn } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 import { settled } from './support/page';
 
 const MiB = 1024 * 1024;
+
+/** Opens an antd Select and picks the visible option whose text matches. */
+async function pickOption(page: Page, testId: string, text: RegExp | string) {
+  await page.getByTestId(testId).click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first().click();
+}
 const sha = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 describe('跨中心同步 journey', () => {
@@ -22,12 +30,14 @@ describe('跨中心同步 journey', () => {
   let password: string;
   let sz: string;
   let gz: string;
+  let token: string;
 
   beforeAll(async () => {
     env = await startE2e();
     const u = await createUser(env);
     username = u.user.username;
     password = u.password;
+    token = u.token;
     const home = async (c: string) => path.join(env.dataDir, 'centers', c, 'home', (await env.app.ctx.clusterAccounts.ensure(u.user.id, c)).account);
     sz = await home('sz-a100');
     gz = await home('gz-ascend');
@@ -100,6 +110,44 @@ describe('跨中心同步 journey', () => {
     await expect.poll(() => job.getAttribute('data-state'), { timeout: 30_000 }).toBe('CANCELLED');
     await expect.poll(() => job.getByTestId('sync-state').innerText()).toContain('已取消');
     expect(fs.readdirSync(gz)).toEqual(['语料库']);
+    await context.close();
+  });
+
+  it('a training task on the other center waits while its dataset version is synced there, then runs on the copy', async () => {
+    // A dataset made from the Shenzhen corpus: its version 1 lives on Shenzhen.
+    const made = await call<AssetDetail>(env.app, 'POST', `${DATASET_BASE}/datasets`, { token, payload: { name: '中文语料', source: { subCenterId: 'sz-a100', path: '/语料库' } } });
+    expect(made.message.code, made.message.message).toBe(0);
+    let v = made.data.versions[0];
+    await expect.poll(async () => (v = (await call<AssetDetail>(env.app, 'GET', `${DATASET_BASE}/datasets/${made.data.id}`, { token })).data.versions[0]).state, { timeout: 60_000 }).toBe('ready');
+
+    const { context, page } = await env.newPage();
+    await signIn(page, username, password);
+    // 用于训练 opens the form with the version chosen; the task goes to Guangzhou, where the version is not.
+    await page.goto(`/console/training/task/train?dataset=${made.data.id}:${v.id}`);
+    await page.getByTestId('training-form-name').fill('读取中文语料');
+    await pickOption(page, 'training-form-center', '广州算力分中心');
+    await pickOption(page, 'training-form-card-type', /昇腾 910B/);
+    await pickOption(page, 'training-form-image', /PyTorch 2\.1 \(torch_npu/);
+    await page.getByTestId('training-form-command').fill('head -n 1 "$SUANLI_DATASET_1/README.md"; ls "$SUANLI_DATASET_1/train"');
+    await page.getByTestId('training-form-workdir').fill('/');
+    await expect.poll(() => page.getByTestId('mount-dataset').innerText()).toContain('位于深圳算力分中心，提交后先同步');
+    await settled(page);
+    await env.shot(page, 'sync-task-form-1440');
+    await page.getByTestId('training-form-submit').click();
+
+    // The detail page: it waited (CREATED, with the reason kept in its timeline), then ran on the copy.
+    await page.getByTestId('training-detail-state').waitFor();
+    const waited = page.locator('[data-testid="training-event"][data-state="CREATED"]');
+    await expect.poll(() => waited.innerText(), { timeout: 30_000 }).toContain('等待数据同步：数据集「中文语料」v1（深圳算力分中心） 正在同步到广州算力分中心，完成后自动提交');
+    await expect.poll(() => page.getByTestId('training-detail-state').innerText(), { timeout: 90_000 }).toContain('运行成功');
+    await expect.poll(() => page.getByTestId('training-log').innerText(), { timeout: 30_000 }).toContain('# 中文语料');
+    expect(await page.getByTestId('training-log').innerText()).toContain('labels.csv');
+    // The copy was made by a version job: the header's task panel opened on it by itself (跨中心同步) and
+    // shows it finished.
+    const versionJob = page.locator('[data-testid="sync-row"]').filter({ hasText: '数据集「中文语料」v1' });
+    await expect.poll(() => versionJob.getAttribute('data-state'), { timeout: 20_000 }).toBe('SUCCEEDED');
+    await settled(page);
+    await env.shot(page, 'sync-task-done-1440');
     await context.close();
   });
 

@@ -3,6 +3,8 @@ import YAML from 'yaml';
 import type { ImageItem, ImageQuery } from '@suanli/contracts';
 import type { CenterConfig } from '../../centers/centers';
 
+const IMAGE_FIELDS = new Set(['id', 'name', 'framework', 'version', 'accelerator', 'cardVendors', 'uri', 'description']);
+
 /**
  * The public image catalogue: the `images` list of the centers file (read once at start). Read-only; the
  * user's private images (modules/image) join it in the task form's picker.
@@ -21,6 +23,10 @@ export class ImageCatalogue {
     const doc = YAML.parse(fs.readFileSync(file, 'utf8')) as { images?: Record<string, unknown>[] };
     const images = (doc.images ?? []).map((x, i) => {
       if (!x.id || !x.uri) throw new Error(`${file}: images[${i}] needs id and uri`);
+      // A comma in an unquoted value of a flow mapping (`{ name: A (b, c) }`) ends the value and makes the
+      // rest a key: the name was cut short with no error. Refuse what is not a field of an image.
+      const unknown = Object.keys(x).filter((k) => !IMAGE_FIELDS.has(k));
+      if (unknown.length) throw new Error(`${file}: images[${i}] (${String(x.id)}) has unknown fields ${unknown.join(', ')} — quote values that contain a comma`);
       return {
         id: String(x.id),
         name: String(x.name ?? x.id),
