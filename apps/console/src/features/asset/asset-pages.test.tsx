@@ -1,10 +1,9 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { AssetDetail, AssetVersion } from '@suanli/contracts';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { queryClient } from '../../app/query-client';
+import { describe, expect, it } from 'vitest';
 import { renderRoutes } from '../../test/render-routes';
-import { useUserStore } from '../../app/stores/user-store';
-import { choose, confirmPop, input } from '../slurm-task/test/ui';
+import { setupPageTests } from '../../test/page-test';
+import { choose, confirmPop, input } from '../../test/ui';
 import { DatasetDetailPage, DatasetIndexPage } from '../dataset/routes';
 import { parseMetrics } from './asset-form';
 
@@ -97,16 +96,7 @@ function fakeBackend() {
 }
 
 let backend: ReturnType<typeof fakeBackend>;
-beforeEach(() => {
-  backend = fakeBackend();
-  queryClient.clear();
-  useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', token: 't', createTime: 1 });
-  vi.stubGlobal('fetch', vi.fn(backend.fetch));
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+setupPageTests(() => (backend = fakeBackend()));
 
 const renderAt = (url: string) => renderRoutes({ '/dataset': <DatasetIndexPage />, '/dataset/detail/:id': <DatasetDetailPage /> }, url);
 

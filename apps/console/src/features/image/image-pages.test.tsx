@@ -5,7 +5,7 @@ import { applyLiveEvent } from '../../app/live-updates';
 import { queryClient } from '../../app/query-client';
 import { useUserStore } from '../../app/stores/user-store';
 import { renderRoutes } from '../../test/render-routes';
-import { choose, confirmPop, errors, input } from '../slurm-task/test/ui';
+import { choose, confirmPop, errors, input } from '../../test/ui';
 import { ImageListPage, PrivateImageDetailPage, PrivateImageFormPage } from './routes';
 
 const ADDRESS = 'registry.test:5000';

@@ -1,10 +1,9 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { KeyPair } from '@suanli/contracts';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { queryClient } from '../../app/query-client';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderRoutes } from '../../test/render-routes';
-import { useUserStore } from '../../app/stores/user-store';
-import { confirmPop } from '../slurm-task/test/ui';
+import { setupPageTests } from '../../test/page-test';
+import { confirmPop } from '../../test/ui';
 import { KeypairCreatePage, KeypairListPage } from './routes';
 
 /** An in-memory key pair service behind a stubbed fetch (the server's own rules are in keypair.api.test.ts). */
@@ -52,16 +51,9 @@ function key(id: string, name: string, source: KeyPair['source']): KeyPair {
 }
 
 let backend: ReturnType<typeof fakeBackend>;
+setupPageTests(() => (backend = fakeBackend()));
 beforeEach(() => {
-  backend = fakeBackend();
-  queryClient.clear();
-  useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', token: 't', createTime: 1 });
-  vi.stubGlobal('fetch', vi.fn(backend.fetch));
   vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() }));
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
 });
 
 const renderAt = (url: string) => renderRoutes({ '/keypair': <KeypairListPage />, '/keypair/create': <KeypairCreatePage /> }, url);

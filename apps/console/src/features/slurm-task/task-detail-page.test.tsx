@@ -1,25 +1,14 @@
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { applyLiveEvent } from '../../app/live-updates';
 import { queryClient } from '../../app/query-client';
-import { useUserStore } from '../../app/stores/user-store';
 import { createFakeSlurm, NUMPY_PI, task } from './test/fake-slurm';
 import { renderSlurm } from './test/render';
-import { confirmPop, input } from './test/ui';
+import { setupPageTests } from '../../test/page-test';
+import { confirmPop, input } from '../../test/ui';
 
 let backend: ReturnType<typeof createFakeSlurm>;
-
-beforeEach(() => {
-  backend = createFakeSlurm();
-  queryClient.clear();
-  useUserStore.getState().clearUser();
-  useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', token: 't', createTime: 1 });
-  vi.stubGlobal('fetch', vi.fn(backend.fetch));
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+setupPageTests(() => (backend = createFakeSlurm()));
 
 const detailGets = () => backend.calls.filter((c) => c.method === 'GET' && c.url.pathname.endsWith('/slurm/api/v1/tasks/5'));
 const stateTag = () => screen.getByTestId('slurm-detail-state');

@@ -1,16 +1,16 @@
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { applyLiveEvent } from '../../app/live-updates';
 import { queryClient } from '../../app/query-client';
-import { useUserStore } from '../../app/stores/user-store';
 import { createFakeSlurm, NUMPY_PI, task } from './test/fake-slurm';
 import { renderSlurm } from './test/render';
-import { choose, confirmPop } from './test/ui';
+import { setupPageTests } from '../../test/page-test';
+import { choose, confirmPop } from '../../test/ui';
 
 let backend: ReturnType<typeof createFakeSlurm>;
+setupPageTests(() => (backend = createFakeSlurm()));
 
 beforeEach(() => {
-  backend = createFakeSlurm();
   backend.put(
     task('1', {
       name: '求π',
@@ -26,14 +26,6 @@ beforeEach(() => {
   );
   backend.put(task('2', { name: '分子模拟', state: 'FAILED', reason: '退出码 1', jobId: '4102', cardTypeId: 'a100-80g', cardTypeName: 'NVIDIA A100 80G', cardNum: 4, createTime: 1_700_000_200_000 }));
   backend.put(task('3', { name: '排队作业', state: 'QUEUED', reason: '等待资源（Resources）', jobId: '4103', createTime: 1_700_000_100_000 }));
-  queryClient.clear();
-  useUserStore.getState().clearUser();
-  useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', token: 't', createTime: 1 });
-  vi.stubGlobal('fetch', vi.fn(backend.fetch));
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
 });
 
 const rows = () => screen.queryAllByTestId('slurm-row');

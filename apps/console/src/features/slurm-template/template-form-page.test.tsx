@@ -1,24 +1,12 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { queryClient } from '../../app/query-client';
-import { useUserStore } from '../../app/stores/user-store';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { createFakeSlurm, NUMPY_PI, template } from '../slurm-task/test/fake-slurm';
 import { renderSlurm } from '../slurm-task/test/render';
-import { choose, errors, input } from '../slurm-task/test/ui';
+import { setupPageTests } from '../../test/page-test';
+import { choose, errors, input } from '../../test/ui';
 
 let backend: ReturnType<typeof createFakeSlurm>;
-
-beforeEach(() => {
-  backend = createFakeSlurm();
-  queryClient.clear();
-  useUserStore.getState().clearUser();
-  useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', token: 't', createTime: 1 });
-  vi.stubGlobal('fetch', vi.fn(backend.fetch));
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+setupPageTests(() => (backend = createFakeSlurm()));
 
 const submit = () => fireEvent.click(screen.getByTestId('tpl-form-submit'));
 const paramRows = () => screen.getAllByTestId('tpl-param-row');

@@ -1,25 +1,16 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { queryClient } from '../../app/query-client';
-import { useUserStore } from '../../app/stores/user-store';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createFakeSlurm, NUMPY_PI, template } from '../slurm-task/test/fake-slurm';
 import { renderSlurm } from '../slurm-task/test/render';
-import { choose, confirmPop } from '../slurm-task/test/ui';
+import { setupPageTests } from '../../test/page-test';
+import { choose, confirmPop } from '../../test/ui';
 
 let backend: ReturnType<typeof createFakeSlurm>;
+setupPageTests(() => (backend = createFakeSlurm()));
 
 beforeEach(() => {
-  backend = createFakeSlurm();
   backend.putTemplate(template('u-1', { name: '我的 GROMACS', category: '分子动力学', description: '水盒子平衡', createTime: 2 }));
   backend.putTemplate(template('u-2', { name: '我的后处理', category: '自定义类别', createTime: 1 }));
-  queryClient.clear();
-  useUserStore.getState().clearUser();
-  useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', token: 't', createTime: 1 });
-  vi.stubGlobal('fetch', vi.fn(backend.fetch));
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
 });
 
 const rows = () => screen.queryAllByTestId('tpl-row');

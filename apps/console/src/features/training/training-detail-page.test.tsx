@@ -1,24 +1,14 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyLiveEvent } from '../../app/live-updates';
 import { queryClient } from '../../app/query-client';
-import { useUserStore } from '../../app/stores/user-store';
 import { createFakeTraining, task } from './test/fake-training';
 import { renderTraining } from './test/render';
+import { setupPageTests } from '../../test/page-test';
+import { confirmPop } from '../../test/ui';
 
 let backend: ReturnType<typeof createFakeTraining>;
-
-beforeEach(() => {
-  backend = createFakeTraining();
-  queryClient.clear();
-  useUserStore.getState().clearUser();
-  useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', token: 't', createTime: 1 });
-  vi.stubGlobal('fetch', vi.fn(backend.fetch));
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+setupPageTests(() => (backend = createFakeTraining()));
 
 const detailGets = () => backend.calls.filter((c) => c.method === 'GET' && c.url.pathname.endsWith('/training/api/v1/tasks/5'));
 const stateTag = () => screen.getByTestId('training-detail-state');
@@ -100,12 +90,7 @@ describe('training task detail', () => {
     expect(screen.queryByTestId('training-detail-stop')).toBeNull();
     await waitFor(() => expect(screen.getByTestId('training-log').textContent).toBe('done\n'));
     screen.getByTestId('training-detail-delete').click();
-    const confirm = await waitFor(() => {
-      const el = document.querySelector('.ant-popconfirm');
-      expect(el).toBeTruthy();
-      return el as HTMLElement;
-    });
-    within(confirm).getAllByRole('button').at(-1)!.click();
+    await confirmPop();
     await waitFor(() => expect(router.state.location.pathname).toBe('/training'));
     expect(backend.tasks.has('5')).toBe(false);
   });

@@ -1,42 +1,13 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { queryClient } from '../../app/query-client';
-import { useUserStore } from '../../app/stores/user-store';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { createFakeTraining, PRIVATE_IMAGES, task } from './test/fake-training';
 import { renderTraining } from './test/render';
+import { setupPageTests } from '../../test/page-test';
+import { choose, errors, input } from '../../test/ui';
 
 let backend: ReturnType<typeof createFakeTraining>;
+setupPageTests(() => (backend = createFakeTraining()));
 
-beforeEach(() => {
-  backend = createFakeTraining();
-  queryClient.clear();
-  useUserStore.getState().clearUser();
-  useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', token: 't', createTime: 1 });
-  vi.stubGlobal('fetch', vi.fn(backend.fetch));
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
-
-/** Opens an antd Select (found by its testid) and clicks the option with this label. */
-async function choose(testId: string, label: string) {
-  const select = screen.getByTestId(testId);
-  fireEvent.mouseDown(within(select).getByRole('combobox'));
-  const option = await waitFor(() => {
-    const found = [...document.querySelectorAll<HTMLElement>('.ant-select-item-option')].find((o) => o.textContent === label);
-    expect(found, `option ${label}`).toBeTruthy();
-    return found!;
-  });
-  fireEvent.click(option);
-}
-
-const input = (testId: string) => {
-  const el = screen.getByTestId(testId);
-  return (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' ? el : el.querySelector('input, textarea')) as HTMLInputElement;
-};
-/** The validation messages under the fields. */
-const errors = () => [...document.querySelectorAll('.ant-form-item-explain-error')].map((e) => e.textContent);
 const submit = () => fireEvent.click(screen.getByTestId('training-form-submit'));
 
 describe('training task form', () => {

@@ -1,42 +1,23 @@
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { queryClient } from '../../app/query-client';
-import { useUserStore } from '../../app/stores/user-store';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createFakeTraining, task } from './test/fake-training';
 import { renderTraining } from './test/render';
+import { setupPageTests } from '../../test/page-test';
+import { choose, confirmPop } from '../../test/ui';
 
 let backend: ReturnType<typeof createFakeTraining>;
+setupPageTests(() => (backend = createFakeTraining()));
 
 beforeEach(() => {
-  backend = createFakeTraining();
   backend.put(task('1', { name: '图像分类', state: 'RUNNING', startTime: 1_700_000_000_000, createTime: 1_700_000_300_000 }));
   backend.put(task('2', { name: '文本生成', state: 'FAILED', reason: '退出码 1', createTime: 1_700_000_200_000, startTime: 1_700_000_200_000, endTime: 1_700_000_260_000 }));
   backend.put(task('3', { name: '调参实验', state: 'QUEUED', reason: '等待资源', createTime: 1_700_000_100_000 }));
   backend.put(task('4', { name: '多机训练', type: 'distributed', nodeNum: 4, cardNum: 8, state: 'RUNNING' }));
-  queryClient.clear();
-  useUserStore.getState().clearUser();
-  useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', token: 't', createTime: 1 });
-  vi.stubGlobal('fetch', vi.fn(backend.fetch));
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
 });
 
 const rows = () => screen.queryAllByTestId('training-row');
 const ids = () => rows().map((r) => r.getAttribute('data-id'));
 const pageBodies = () => backend.callsTo('/tasks/action/page', 'POST').map((c) => c.body);
-
-async function pickState(label: string) {
-  const filter = screen.getByTestId('training-state-filter');
-  fireEvent.mouseDown(within(filter).getByRole('combobox'));
-  const option = await waitFor(() => {
-    const el = document.querySelector(`.ant-select-item-option[title="${label}"]`);
-    expect(el).toBeTruthy();
-    return el as HTMLElement;
-  });
-  fireEvent.click(option);
-}
 
 describe('training lists', () => {
   it('lists the tasks of its type with the dictionary label of each state, cards and running time', async () => {
@@ -60,11 +41,11 @@ describe('training lists', () => {
   it('filters by state and by name on the server', async () => {
     renderTraining('/training');
     await waitFor(() => expect(rows()).toHaveLength(3));
-    await pickState('排队中');
+    await choose('training-state-filter', '排队中');
     await waitFor(() => expect(ids()).toEqual(['3']));
     expect(pageBodies().at(-1)).toMatchObject({ type: 'train', state: 'QUEUED', pageNum: 1 });
 
-    await pickState('运行成功');
+    await choose('training-state-filter', '运行成功');
     expect(await screen.findByText('没有符合条件的任务')).toBeTruthy();
     expect(rows()).toHaveLength(0);
 
@@ -90,13 +71,7 @@ describe('training lists', () => {
     renderTraining('/training');
     await waitFor(() => expect(rows()).toHaveLength(3));
     fireEvent.click(within(rows()[0]).getByTestId('training-stop'));
-    const confirm = await waitFor(() => {
-      const el = document.querySelector('.ant-popconfirm');
-      expect(el).toBeTruthy();
-      return el as HTMLElement;
-    });
-    expect(confirm.textContent).toContain('确定停止该任务吗？');
-    fireEvent.click(within(confirm).getAllByRole('button').at(-1)!);
+    await confirmPop('确定停止该任务吗？');
     await waitFor(() => expect(backend.callsTo('/tasks/1/stop', 'POST')).toHaveLength(1));
     await waitFor(() => expect(within(rows()[0]).getByTestId('training-state').textContent).toBe('停止中'));
     await act(async () => {});

@@ -1,27 +1,10 @@
 /**
- * An in-memory gateway for the 科学计算 pages behind a stubbed `fetch`: the foundation's centers and
- * dictionaries, the Slurm template and task calls of docs/plan/9.md and one file service listing, answering
- * the contract's shapes in the envelope. The real services have their own api tests.
+ * The 科学计算 pages' gateway in memory (test/fake-tasks.ts under SLURM_BASE), with what only Slurm tasks
+ * have: templates (platform ones read-only), creating a task from a template or a script, and saving a task
+ * as a template. The real services have their own api tests.
  */
-import {
-  DICTS,
-  SLURM_BASE,
-  type JobState,
-  type SlurmTaskCreate,
-  type SlurmTemplate,
-  type SlurmTemplateSave,
-  type SubCenter,
-  type SubCenterDetail,
-  type Task,
-  type TaskDetail,
-  type TaskEvent,
-} from '@suanli/contracts';
-
-export interface FakeCall {
-  method: string;
-  url: URL;
-  body: any;
-}
+import { SLURM_BASE, type SlurmTaskCreate, type SlurmTemplate, type SlurmTemplateSave, type SubCenter, type TaskDetail } from '@suanli/contracts';
+import { createFakeTasks, envelope, newTask, page, T0, withoutEvents } from '../../../test/fake-tasks';
 
 export const CENTERS: SubCenter[] = [
   {
@@ -47,8 +30,6 @@ export const CENTERS: SubCenter[] = [
     cardTypes: [{ id: 'cpu-std', name: 'CPU 通用型', vendor: 'Intel', memoryGB: 0, total: 64, available: 64 }],
   },
 ];
-
-export const T0 = 1_700_000_000_000;
 
 export function template(id: string, patch: Partial<SlurmTemplate> = {}): SlurmTemplate {
   return {
@@ -91,147 +72,79 @@ export const LAMMPS = template('platform-lammps-melt', {
 });
 
 export function task(id: string, patch: Partial<TaskDetail> = {}): TaskDetail {
-  return {
+  return newTask(
     id,
-    kind: 'slurm',
-    type: 'custom',
-    name: `作业${id}`,
-    subCenterId: 'hpc-a',
-    subCenterName: '无锡超算分中心',
-    placementReason: '',
-    cardTypeId: 'cpu-std',
-    cardTypeName: 'CPU 通用型',
-    cardNum: 0,
-    nodeNum: 1,
-    imageId: '',
-    imageName: '',
-    command: '#!/bin/bash\necho hi\n',
-    workDir: '/',
-    env: [],
-    maxDurationMinutes: 60,
-    state: 'CREATED',
-    reason: '',
-    estimatedStart: null,
-    jobId: null,
-    exitCode: null,
-    logPath: `/.suanli/tasks/${id}/output.log`,
-    createTime: T0,
-    startTime: null,
-    endTime: null,
-    templateId: null,
-    params: null,
-    mounts: [],
-    events: [{ state: 'CREATED', reason: '', time: T0 }],
-    ...patch,
-  };
+    {
+      kind: 'slurm',
+      type: 'custom',
+      name: `作业${id}`,
+      subCenterId: 'hpc-a',
+      subCenterName: '无锡超算分中心',
+      cardTypeId: 'cpu-std',
+      cardTypeName: 'CPU 通用型',
+      cardNum: 0,
+      imageId: '',
+      imageName: '',
+      command: '#!/bin/bash\necho hi\n',
+      workDir: '/',
+      env: [],
+      maxDurationMinutes: 60,
+    },
+    patch,
+  );
 }
 
-const TERMINAL: JobState[] = ['SUBMIT_FAILED', 'STOPPED', 'SUCCEEDED', 'FAILED', 'UNDERPOWERED'];
-
 export function createFakeSlurm() {
-  const calls: FakeCall[] = [];
-  const tasks = new Map<string, TaskDetail>();
   const templates = new Map<string, SlurmTemplate>([
     [NUMPY_PI.id, NUMPY_PI],
     [LAMMPS.id, LAMMPS],
   ]);
-  const logs = new Map<string, string>();
-  let nextId = 100;
 
-  const env = (data: unknown, code = 0, message = '操作成功') =>
-    new Response(JSON.stringify({ message: { code, message }, data }), { status: 200, headers: { 'content-type': 'application/json' } });
-  const strip = (t: TaskDetail): Task => {
-    const { events: _events, ...rest } = t;
-    return rest;
-  };
-  const page = <T>(rows: T[], body: { pageNum: number; pageSize: number }) => {
-    const start = (body.pageNum - 1) * body.pageSize;
-    return env({ list: rows.slice(start, start + body.pageSize), total: rows.length, pageNum: body.pageNum, pageSize: body.pageSize });
-  };
-
-  /** Moves a task as the server's state engine would (the test then pushes the socket event). */
-  const move = (id: string, state: JobState, reason = '', time = T0 + 60_000) => {
-    const t = tasks.get(id)!;
-    const event: TaskEvent = { state, reason, time };
-    tasks.set(id, {
-      ...t,
-      state,
-      reason,
-      jobId: t.jobId ?? (state === 'QUEUED' || state === 'RUNNING' ? '4242' : null),
-      startTime: state === 'RUNNING' ? time : t.startTime,
-      endTime: TERMINAL.includes(state) ? time : t.endTime,
-      events: [...t.events, event],
-    });
-  };
-
-  const fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
-    const url = new URL(String(input), 'http://console.test');
-    const method = (init.method ?? 'GET').toUpperCase();
-    const body = typeof init.body === 'string' ? JSON.parse(init.body) : init.body;
-    calls.push({ method, url, body });
-    const path = url.pathname;
-
-    if (path.endsWith('/sub-centers/action/list')) return env(CENTERS);
-    let m = /\/sub-centers\/([^/]+)\/detail$/.exec(path);
-    if (m) {
-      const c = CENTERS.find((x) => x.id === m![1])!;
-      const detail: SubCenterDetail = {
-        ...c,
-        loginHost: '127.0.0.1',
-        schedulerKind: 'slurm',
-        utilization: 0,
-        partitions: c.cardTypes.map((t) => ({ name: t.id, cardTypeId: t.id, nodes: 4, cardsPerNode: t.id === 'cpu-std' ? 32 : 8, cpusPerCard: 1, memoryGBPerCard: 4 })),
-      };
-      return env(detail);
+  const templateCall = (method: string, route: string, body: any): Response | undefined => {
+    if (method === 'POST' && route === '/templates/action/page') {
+      const keyword = body.keyword?.trim();
+      const rows = [...templates.values()]
+        .filter((t) => (!keyword || t.name.includes(keyword)) && (!body.category || t.category === body.category) && (!body.source || t.source === body.source))
+        .sort((a, b) => (a.source === b.source ? b.createTime - a.createTime : a.source === 'platform' ? -1 : 1));
+      return page(rows, body);
     }
-    m = /\/dicts\/action\/query\/dict\/(\w+)$/.exec(path);
-    if (m) return env(DICTS[m[1]] ?? []);
+    if (method === 'POST' && route === '/templates') {
+      const t = template(`tpl-${fake.nextId()}`, { ...(body as SlurmTemplateSave), source: 'user' });
+      templates.set(t.id, t);
+      return envelope(t);
+    }
+    const m = /^\/templates\/([^/]+)$/.exec(route);
+    if (!m) return undefined;
+    const id = decodeURIComponent(m[1]);
+    const t = templates.get(id);
+    if (!t) return envelope(null, 2103, '任务模板不存在');
+    if (method === 'GET') return envelope(t);
+    if (t.source === 'platform') return envelope(null, 2102, '平台模板为只读');
+    if (method === 'PUT') {
+      const next = { ...t, ...(body as SlurmTemplateSave), updateTime: T0 + 1000 };
+      templates.set(id, next);
+      return envelope(next);
+    }
+    if (method === 'DELETE') {
+      templates.delete(id);
+      return envelope(null);
+    }
+    return undefined;
+  };
 
-    if (path.startsWith(SLURM_BASE)) {
-      const route = path.slice(SLURM_BASE.length);
-      if (method === 'POST' && route === '/templates/action/page') {
-        const keyword = body.keyword?.trim();
-        const rows = [...templates.values()]
-          .filter((t) => (!keyword || t.name.includes(keyword)) && (!body.category || t.category === body.category) && (!body.source || t.source === body.source))
-          .sort((a, b) => (a.source === b.source ? b.createTime - a.createTime : a.source === 'platform' ? -1 : 1));
-        return page(rows, body);
-      }
-      if (method === 'POST' && route === '/templates') {
-        const id = `tpl-${nextId++}`;
-        const t = template(id, { ...(body as SlurmTemplateSave), source: 'user' });
-        templates.set(id, t);
-        return env(t);
-      }
-      m = /^\/templates\/([^/]+)$/.exec(route);
-      if (m) {
-        const id = decodeURIComponent(m[1]);
-        const t = templates.get(id);
-        if (!t) return env(null, 2103, '任务模板不存在');
-        if (method === 'GET') return env(t);
-        if (t.source === 'platform') return env(null, 2102, '平台模板为只读');
-        if (method === 'PUT') {
-          const next = { ...t, ...(body as SlurmTemplateSave), updateTime: T0 + 1000 };
-          templates.set(id, next);
-          return env(next);
-        }
-        if (method === 'DELETE') {
-          templates.delete(id);
-          return env(null);
-        }
-      }
-      if (method === 'POST' && route === '/tasks/action/page') {
-        const rows = [...tasks.values()]
-          .filter((t) => (!body.type || t.type === body.type) && (!body.state || t.state === body.state) && (!body.keyword || t.name.includes(body.keyword)))
-          .sort((a, b) => b.createTime - a.createTime)
-          .map(strip);
-        return page(rows, body);
-      }
+  const fake = createFakeTasks({
+    base: SLURM_BASE,
+    centers: CENTERS,
+    schedulerKind: 'slurm',
+    partitions: (c) => c.cardTypes.map((t) => ({ name: t.id, cardTypeId: t.id, nodes: 4, cardsPerNode: t.id === 'cpu-std' ? 32 : 8, cpusPerCard: 1, memoryGBPerCard: 4 })),
+    folders: ['results'],
+    routes: ({ method, body, route }) => {
+      if (route === null) return undefined;
       if (method === 'POST' && route === '/tasks') {
         const b = body as SlurmTaskCreate;
-        const id = String(nextId++);
         const center = CENTERS.find((c) => c.id === b.subCenterId)!;
         const tpl = b.templateId ? templates.get(b.templateId) : undefined;
-        const t = task(id, {
+        const t = task(fake.nextId(), {
           name: b.name,
           type: b.type,
           subCenterId: center.id,
@@ -250,66 +163,18 @@ export function createFakeSlurm() {
           jobId: '4242',
           events: [{ state: 'QUEUED', reason: '等待资源', time: T0 }],
         });
-        tasks.set(id, t);
-        return env(strip(t));
+        fake.put(t);
+        return envelope(withoutEvents(t));
       }
-      m = /^\/tasks\/([^/]+)(\/.*)?$/.exec(route);
-      if (m) {
-        const id = decodeURIComponent(m[1]);
-        const rest = m[2] ?? '';
-        const t = tasks.get(id);
-        if (!t) return env(null, 2001, '任务不存在');
-        if (method === 'GET' && rest === '') return env(t);
-        if (method === 'POST' && rest === '/stop') {
-          move(id, 'STOPPING', '用户停止');
-          return env(strip(tasks.get(id)!));
-        }
-        if (method === 'POST' && rest === '/resubmit') {
-          const nid = String(nextId++);
-          const copy = task(nid, { ...t, id: nid, state: 'QUEUED', jobId: null, events: [{ state: 'QUEUED', reason: '', time: T0 }] });
-          tasks.set(nid, copy);
-          return env(strip(copy));
-        }
-        if (method === 'POST' && rest === '/save-as-template') {
-          const tid = `tpl-${nextId++}`;
-          const saved = template(tid, { name: body.name || t.name, description: body.description ?? '', category: body.category ?? '', script: t.command });
-          templates.set(tid, saved);
-          return env(saved);
-        }
-        if (method === 'DELETE' && rest === '') {
-          tasks.delete(id);
-          return env(null);
-        }
-        if (method === 'GET' && rest === '/log') {
-          const bytes = new TextEncoder().encode(logs.get(id) ?? '');
-          const offset = Number(url.searchParams.get('offset') ?? 0);
-          const limit = Number(url.searchParams.get('limit') ?? 262144);
-          const slice = bytes.slice(offset, offset + limit);
-          const nextOffset = offset + slice.length;
-          return env({ content: new TextDecoder().decode(slice), offset, nextOffset, size: bytes.length, eof: TERMINAL.includes(t.state) && nextOffset >= bytes.length });
-        }
+      const saveAs = /^\/tasks\/([^/]+)\/save-as-template$/.exec(route);
+      const source = saveAs && fake.tasks.get(decodeURIComponent(saveAs[1]));
+      if (source && method === 'POST') {
+        const saved = template(`tpl-${fake.nextId()}`, { name: body.name || source.name, description: body.description ?? '', category: body.category ?? '', script: source.command });
+        templates.set(saved.id, saved);
+        return envelope(saved);
       }
-      return env(null, 1404, `未知接口 ${method} ${route}`);
-    }
-
-    m = /\/file-service\/([\w-]+)\/api\/v1\/directory$/.exec(path);
-    if (m && method === 'POST') {
-      const dir = url.searchParams.get('path') ?? '/';
-      const list = dir === '/' ? [{ id: 'cmVzdWx0cw', name: 'results', path: '/results', type: 'dir', size: 0, updateTime: T0 }] : [];
-      return env({ list, total: list.length, pageNum: 1, pageSize: 100 });
-    }
-    return new Response('not found', { status: 404 });
-  };
-
-  return {
-    fetch,
-    calls,
-    tasks,
-    templates,
-    logs,
-    move,
-    put: (t: TaskDetail) => tasks.set(t.id, t),
-    putTemplate: (t: SlurmTemplate) => templates.set(t.id, t),
-    callsTo: (suffix: string, method?: string) => calls.filter((c) => c.url.pathname.endsWith(suffix) && (!method || c.method === method)),
-  };
+      return templateCall(method, route, body);
+    },
+  });
+  return { ...fake, templates, putTemplate: (t: SlurmTemplate) => templates.set(t.id, t) };
 }
