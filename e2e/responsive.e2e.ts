@@ -13,7 +13,7 @@ import { submitDemoTask } from '../apps/server/src/modules/training/demo-task';
 import { createUser, signIn } from './support/auth';
 import { describeLeaks, englishLeaks } from './support/english';
 import { startE2e, type E2eEnv } from './support/env';
-import { settled } from './support/page';
+import { noHorizontalScroll, settled } from './support/page';
 
 const CENTER = 'sz-a100';
 const WIDTHS = [375, 768, 1440, 2560];
@@ -41,42 +41,6 @@ beforeAll(async () => {
   await signIn(page, user.username, password);
 });
 afterAll(() => env?.close());
-
-async function noHorizontalScroll(p: Page) {
-  // The settled layout counts: a loaded machine once measured a page mid-render (CI, session 5); the
-  // message names the widest element if it never settles.
-  let last = '';
-  await expect
-    .poll(
-      async () => {
-        const m = await measure(p);
-        last = m.message;
-        return m.scrollWidth <= m.innerWidth;
-      },
-      { timeout: 5_000, interval: 300 },
-    )
-    .toBe(true)
-    .catch(() => {
-      throw new Error(last);
-    });
-}
-
-async function measure(p: Page) {
-  const { scrollWidth, innerWidth, widest } = await p.evaluate(() => {
-    // The element reaching furthest right names the culprit in the failure message.
-    let widest = '';
-    let right = 0;
-    for (const el of Array.from(document.querySelectorAll('body *'))) {
-      const r = el.getBoundingClientRect().right;
-      if (r > right) {
-        right = r;
-        widest = `${el.tagName.toLowerCase()}.${String(el.className).split(' ').slice(0, 2).join('.')} [${el.getAttribute('data-testid') ?? ''}] right=${Math.round(r)}`;
-      }
-    }
-    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, widest };
-  });
-  return { scrollWidth, innerWidth, message: `${p.url()} scrolls sideways: scrollWidth ${scrollWidth} > innerWidth ${innerWidth}; widest: ${widest}` };
-}
 
 /**
  * A name is readable when its box lies inside the viewport horizontally, is at least `minWidth` wide (or

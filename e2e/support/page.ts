@@ -1,6 +1,44 @@
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /** Waits until no CSS animation or transition runs (antd's modal zoom, selection fades; endless spinners aside), for stable clicks and shots. */
 export async function settled(page: Page) {
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity), undefined, { timeout: 5_000 });
+}
+
+/** The page does not scroll sideways once its layout settles; the failure names the element reaching furthest right. */
+export async function noHorizontalScroll(p: Page) {
+  // The settled layout counts: a loaded machine once measured a page mid-render (CI, session 5); the
+  // message names the widest element if it never settles.
+  let last = '';
+  await expect
+    .poll(
+      async () => {
+        const m = await measure(p);
+        last = m.message;
+        return m.scrollWidth <= m.innerWidth;
+      },
+      { timeout: 5_000, interval: 300 },
+    )
+    .toBe(true)
+    .catch(() => {
+      throw new Error(last);
+    });
+}
+
+async function measure(p: Page) {
+  const { scrollWidth, innerWidth, widest } = await p.evaluate(() => {
+    // The element reaching furthest right names the culprit in the failure message.
+    let widest = '';
+    let right = 0;
+    for (const el of Array.from(document.querySelectorAll('body *'))) {
+      const r = el.getBoundingClientRect().right;
+      if (r > right) {
+        right = r;
+        widest = `${el.tagName.toLowerCase()}.${String(el.className).split(' ').slice(0, 2).join('.')} [${el.getAttribute('data-testid') ?? ''}] right=${Math.round(r)}`;
+      }
+    }
+    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, widest };
+  });
+  return { scrollWidth, innerWidth, message: `${p.url()} scrolls sideways: scrollWidth ${scrollWidth} > innerWidth ${innerWidth}; widest: ${widest}` };
 }

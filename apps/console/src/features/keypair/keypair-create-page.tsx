@@ -73,7 +73,7 @@ export function KeypairCreatePage() {
             </div>
             <div>
               <Typography.Text type="secondary">公钥：</Typography.Text>
-              <Typography.Paragraph code copyable style={{ overflowWrap: 'anywhere', marginBottom: 0 }}>
+              <Typography.Paragraph code copyable style={{ overflowWrap: 'anywhere', marginBottom: 0 }} data-testid="kp-generated-public">
                 {generated.keyPair.publicKey}
               </Typography.Paragraph>
             </div>
