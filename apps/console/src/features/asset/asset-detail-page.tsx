@@ -10,7 +10,7 @@ import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
 import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
 import { PageContainer } from '../../shared/ui/page-container';
-import { formatTime } from '../training/task-view';
+import { formatTime } from '../../shared/time';
 import { assetCalls, KIND_LABEL, type AssetCalls } from './api';
 import { AssetFormModal, SourceFields } from './asset-form';
 import { VISIBILITY_TAG } from './asset-index-page';

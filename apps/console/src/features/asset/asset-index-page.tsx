@@ -7,7 +7,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
 import { PageContainer } from '../../shared/ui/page-container';
-import { formatTime } from '../training/task-view';
+import { formatTime } from '../../shared/time';
 import { assetCalls, KIND_LABEL } from './api';
 import { AssetFormModal } from './asset-form';
 import styles from './asset.module.css';

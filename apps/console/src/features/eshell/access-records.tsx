@@ -5,7 +5,7 @@ import { useState, type HTMLAttributes } from 'react';
 import { Link } from 'react-router';
 import { queryKeys } from '../../app/query-keys';
 import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
-import { formatDuration, formatTime } from '../training/task-view';
+import { formatDuration, formatTime } from '../../shared/time';
 import { getCurrentUser } from '../user-center/api';
 import { pageAllShellSessions, pageShellSessions } from './api';
 

@@ -7,7 +7,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
 import { PageContainer } from '../../shared/ui/page-container';
-import { formatTime } from '../training/task-view';
+import { formatTime } from '../../shared/time';
 import { ImageImportCard } from './image-import-card';
 import { deleteTag, imageDetail, listMyImages, publicImages, registryInfo, resetCredential } from './api';
 

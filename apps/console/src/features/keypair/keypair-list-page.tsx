@@ -7,7 +7,7 @@ import { useNavigate } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
 import { PageContainer } from '../../shared/ui/page-container';
-import { formatTime } from '../training/task-view';
+import { formatTime } from '../../shared/time';
 import { fetchSubCenters } from '../storage/api';
 import { deleteKeyPair, installKeyPair, listKeyPairs, uninstallKeyPair } from './api';
 

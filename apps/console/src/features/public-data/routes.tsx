@@ -5,7 +5,7 @@ import { useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
-import { formatTime } from '../training/task-view';
+import { formatTime } from '../../shared/time';
 import { getCurrentUser } from '../user-center/api';
 import { PageContainer } from '../../shared/ui/page-container';
 import { assetCalls } from '../asset/api';

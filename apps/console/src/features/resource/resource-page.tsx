@@ -4,7 +4,7 @@ import { Badge, Button, Card, Col, Empty, List, Progress, Row, Space, Spin, Stat
 import { Link, useNavigate } from 'react-router';
 import { queryKeys } from '../../app/query-keys';
 import { PageContainer } from '../../shared/ui/page-container';
-import { formatTime } from '../training/task-view';
+import { formatTime } from '../../shared/time';
 import { fetchOverview } from './api';
 import { percent, RESOURCE_REFRESH_MS, STATE_LABEL, taskDetailPath } from './resource-view';
 

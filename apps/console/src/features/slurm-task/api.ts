@@ -1,8 +1,6 @@
 /**
  * 科学计算 › 任务管理 calls (docs/plan/9.md, base SLURM_BASE): creating a Slurm task, saving one as a
- * template, and the task calls every family shares (under this base they only see kind `slurm`). Log
- * reads that follow a running task are `silent`: the panel shows a failure in place instead of toasting
- * every 2 s.
+ * template, and the task calls every family shares (under this base they only see kind `slurm`).
  */
 import {
   SLURM_BASE,
@@ -14,14 +12,8 @@ import {
 import { request } from '../../app/request';
 import { taskCalls } from '../../shared/task/task-calls';
 
-const tasks = taskCalls(request, SLURM_BASE);
-export const pageSlurmTasks = tasks.page;
-export const getSlurmTask = tasks.get;
-export const stopSlurmTask = tasks.stop;
-export const resubmitSlurmTask = tasks.resubmit;
-export const deleteSlurmTask = tasks.remove;
-export const readSlurmTaskLog = tasks.readLog;
-export const downloadSlurmTaskLog = tasks.downloadLog;
+/** The calls every task family shares (page, get, stop, resubmit, delete, log) under SLURM_BASE. */
+export const slurmTasks = taskCalls(request, SLURM_BASE);
 
 export function createSlurmTask(body: SlurmTaskCreate): Promise<Task> {
   return request.post<Task>(`${SLURM_BASE}/tasks`, { data: body });

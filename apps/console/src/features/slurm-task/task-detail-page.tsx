@@ -11,13 +11,14 @@ import { getTemplate } from '../slurm-template/api';
 import { MONO, resourcesText } from '../slurm-template/template-view';
 import { LogPanel, type LogSource } from '../training/components/log-panel';
 import { TaskTimeline } from '../training/components/task-timeline';
-import { canStop, formatMinutes, formatTime, runningTime, StateTag, useNow } from '../training/task-view';
-import { downloadSlurmTaskLog, getSlurmTask, readSlurmTaskLog } from './api';
-import { SaveTemplateModal } from './components/save-template-modal';
-import { useSlurmTaskActions } from './hooks';
-import { detailPath, LIST_PATH, SLURM_TYPE_LABELS } from './task-view';
+import { useTaskActions } from '../../shared/task/task-actions';
+import { canStop, formatMinutes, runningTime, StateTag, useNow } from '../../shared/task/task-view';
+import { formatTime } from '../../shared/time';
 
-const SLURM_LOG: LogSource = { read: readSlurmTaskLog, download: downloadSlurmTaskLog };
+import { SaveTemplateModal } from './components/save-template-modal';
+import { LIST_PATH, SLURM, SLURM_TYPE_LABELS } from './task-view';
+
+const SLURM_LOG: LogSource = { read: SLURM.calls.readLog, download: SLURM.calls.downloadLog };
 
 /**
  * 作业详情 (/slurm-task/detail/:type/:id). The task (state tag, times, timeline) is one query under the
@@ -28,7 +29,7 @@ export function SlurmTaskDetailPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const screens = useBreakpoint();
-  const detail = useQuery({ queryKey: queryKeys.slurmTask.detail(id), queryFn: () => getSlurmTask(id), enabled: Boolean(id) });
+  const detail = useQuery({ queryKey: queryKeys.slurmTask.detail(id), queryFn: () => SLURM.calls.get(id), enabled: Boolean(id) });
   const task = detail.data;
   const template = useQuery({
     queryKey: queryKeys.slurmTemplate.detail(task?.templateId ?? ''),
@@ -37,7 +38,7 @@ export function SlurmTaskDetailPage() {
     retry: false,
     staleTime: 60_000,
   });
-  const { stop, resubmit, remove } = useSlurmTaskActions();
+  const { stop, resubmit, remove } = useTaskActions(SLURM);
   const [saving, setSaving] = useState(false);
   const now = useNow(Boolean(task?.startTime && !task.endTime));
 
@@ -99,7 +100,7 @@ export function SlurmTaskDetailPage() {
             description="将以相同的脚本与资源创建一个新任务。"
             okText="重新提交"
             cancelText="取消"
-            onConfirm={() => resubmit.mutateAsync(task.id).then((t) => navigate(detailPath(t)))}
+            onConfirm={() => resubmit.mutateAsync(task.id).then((t) => navigate(SLURM.detailPath(t)))}
           >
             <Button icon={<RedoOutlined />} loading={resubmit.isPending} data-testid="slurm-detail-resubmit">
               重新提交

@@ -27,7 +27,7 @@ import { EnvList } from '../training/components/env-list';
 import { FolderInput } from '../storage/components/folder-input';
 import { createSlurmTask } from './api';
 import { useTemplateChoices } from './hooks';
-import { detailPath, formPath, isSlurmType, LIST_PATH, SLURM_TYPE_LABELS } from './task-view';
+import { formPath, isSlurmType, LIST_PATH, SLURM, SLURM_TYPE_LABELS } from './task-view';
 
 type DurationUnit = 'minute' | 'hour';
 const UNIT_MINUTES: Record<DurationUnit, number> = { minute: 1, hour: 60 };
@@ -165,7 +165,7 @@ function SlurmTaskForm({ type }: { type: SlurmTaskType }) {
     onSuccess: (task) => {
       toast.success('任务已提交');
       void queryClient.invalidateQueries({ queryKey: queryKeys.slurmTask.root });
-      navigate(detailPath(task));
+      navigate(SLURM.detailPath(task));
     },
   });
 

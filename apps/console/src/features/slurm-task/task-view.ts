@@ -1,4 +1,7 @@
 import type { SlurmTaskType, Task } from '@suanli/contracts';
+import { queryKeys } from '../../app/query-keys';
+import type { TaskFamily } from '../../shared/task/task-family';
+import { slurmTasks } from './api';
 
 /** The two ways to make a Slurm task (`/slurm-task/task/:type`). */
 export const SLURM_TYPE_LABELS: Record<SlurmTaskType, string> = { template: '模板任务', custom: '自定义脚本' };
@@ -8,5 +11,13 @@ export function isSlurmType(v: string | undefined): v is SlurmTaskType {
 }
 
 export const LIST_PATH = '/slurm-task';
-export const detailPath = (t: Pick<Task, 'type' | 'id'>) => `/slurm-task/detail/${isSlurmType(t.type) ? t.type : 'custom'}/${encodeURIComponent(t.id)}`;
 export const formPath = (type: SlurmTaskType) => `/slurm-task/task/${type}`;
+
+/** Slurm tasks in the task kit (shared/task): testids `slurm-…`. */
+export const SLURM: TaskFamily = {
+  calls: slurmTasks,
+  keys: queryKeys.slurmTask,
+  testId: 'slurm',
+  typeLabels: SLURM_TYPE_LABELS,
+  detailPath: (t: Pick<Task, 'type' | 'id'>) => `/slurm-task/detail/${isSlurmType(t.type) ? t.type : 'custom'}/${encodeURIComponent(t.id)}`,
+};

@@ -1,14 +1,16 @@
-import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import type { SlurmTemplate, TemplatePageQuery } from '@suanli/contracts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Descriptions, Empty, Input, Popconfirm, Segmented, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
-import { useEffect, useMemo, useState, type HTMLAttributes } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Button, Descriptions, Popconfirm, Segmented, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
 import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
+import { usePagedList } from '../../shared/hooks/use-paged-list';
+import { formatTime } from '../../shared/time';
+import { ListCard, ListToolbar, PagedTable, useFilterWidth } from '../../shared/ui/paged-list';
 import { PageContainer } from '../../shared/ui/page-container';
-import { formatTime } from '../training/task-view';
 import { deleteTemplate, pageTemplates } from './api';
 import { defaultsText, PARAM_TYPE_LABELS, SOURCE_LABELS, TEMPLATE_CATEGORIES } from './template-view';
 
@@ -25,19 +27,9 @@ export function SlurmTemplateListPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const screens = useBreakpoint();
-  const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
-  const [keyword, setKeyword] = useState('');
-  const [category, setCategory] = useState<string | undefined>();
-  const [source, setSource] = useState<SourceFilter>('all');
-
-  const query: TemplatePageQuery = {
-    ...page,
-    ...(keyword ? { keyword } : {}),
-    ...(category ? { category } : {}),
-    ...(source !== 'all' ? { source } : {}),
-  };
-  const list = useQuery({ queryKey: queryKeys.slurmTemplate.list(query), queryFn: () => pageTemplates(query), placeholderData: keepPreviousData });
-  const rows = useMemo(() => list.data?.list ?? [], [list.data]);
+  const list = usePagedList<TemplatePageQuery, SlurmTemplate>({ key: queryKeys.slurmTemplate.list, fetch: pageTemplates });
+  const { rows } = list;
+  const source: SourceFilter = list.filters.source ?? 'all';
 
   // The category filter offers the usual areas plus every one the lists have shown.
   const [seen, setSeen] = useState<string[]>([]);
@@ -46,6 +38,7 @@ export function SlurmTemplateListPage() {
     if (fresh.length) setSeen((s) => [...new Set([...s, ...fresh])]);
   }, [rows]);
   const categoryOptions = [...TEMPLATE_CATEGORIES, ...seen].map((c) => ({ value: c, label: c }));
+  const categoryWidth = useFilterWidth(180);
 
   const remove = useMutation({
     mutationFn: (id: string) => deleteTemplate(id),
@@ -55,9 +48,6 @@ export function SlurmTemplateListPage() {
       return queryClient.invalidateQueries({ queryKey: queryKeys.slurmTemplate.root });
     },
   });
-
-  const resetPage = () => setPage((p) => ({ ...p, pageNum: 1 }));
-  const filtered = Boolean(keyword || category || source !== 'all');
 
   const actionsColumn: TableColumnsType<SlurmTemplate>[number] = {
     title: '操作',
@@ -139,14 +129,11 @@ export function SlurmTemplateListPage() {
         </Button>
       }
     >
-      <Card styles={{ body: { display: 'flex', flexDirection: 'column', gap: 16, padding: screens.sm ? 24 : 12 } }}>
+      <ListCard>
         <div style={{ overflowX: 'auto', maxWidth: '100%' }}>
           <Segmented<SourceFilter>
             value={source}
-            onChange={(v) => {
-              setSource(v);
-              resetPage();
-            }}
+            onChange={(v) => list.setFilter('source', v === 'all' ? undefined : v)}
             options={[
               { value: 'all', label: <span data-testid="tpl-source-all">全部模板</span> },
               { value: 'platform', label: <span data-testid="tpl-source-platform">平台模板</span> },
@@ -155,76 +142,27 @@ export function SlurmTemplateListPage() {
             data-testid="tpl-source-filter"
           />
         </div>
-        <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12 }}>
-          <Input.Search
-            allowClear
-            placeholder="按模板名称搜索"
-            style={{ width: screens.sm ? 260 : '100%' }}
-            maxLength={64}
-            onSearch={(v) => {
-              setKeyword(v.trim());
-              resetPage();
-            }}
-            data-testid="tpl-search"
-          />
+        <ListToolbar list={list} search={{ placeholder: '按模板名称搜索', testId: 'tpl-search' }} refreshTestId="tpl-refresh">
           <Select<string>
             placeholder="全部应用类别"
-            allowClear
-            style={{ width: screens.sm ? 180 : '100%' }}
-            value={category}
+            style={{ width: categoryWidth }}
+            value={list.filters.category}
             options={categoryOptions}
             virtual={false}
-            onChange={(v) => {
-              setCategory(v ?? undefined);
-              resetPage();
-            }}
+            onChange={(v) => list.setFilter('category', v ?? undefined)}
             data-testid="tpl-category-filter"
           />
-          <Button icon={<ReloadOutlined />} onClick={() => list.refetch()} loading={list.isFetching} data-testid="tpl-refresh">
-            刷新
-          </Button>
-        </div>
-        <Table<SlurmTemplate>
-          rowKey="id"
+        </ListToolbar>
+        <PagedTable<SlurmTemplate>
+          list={list}
           columns={columns}
-          dataSource={rows}
-          loading={list.isLoading}
-          tableLayout="fixed"
-          scroll={{ x: screens.sm ? 1060 : 720 }}
-          size={screens.md ? 'middle' : 'small'}
+          scrollX={screens.sm ? 1060 : 720}
+          pageSizeOptions={[10, 20, 50]}
           expandable={{ expandedRowRender: (row) => <TemplateSummary template={row} />, columnWidth: 40 }}
-          pagination={{
-            current: page.pageNum,
-            pageSize: page.pageSize,
-            total: list.data?.total ?? 0,
-            showSizeChanger: screens.md,
-            simple: !screens.sm,
-            pageSizeOptions: [10, 20, 50],
-            showTotal: (total) => `共 ${total} 条`,
-            onChange: (pageNum, pageSize) => setPage({ pageNum: pageSize === page.pageSize ? pageNum : 1, pageSize }),
-          }}
-          onRow={(row) => ({ 'data-testid': 'tpl-row', 'data-id': row.id, 'data-source': row.source }) as HTMLAttributes<HTMLElement>}
-          locale={{
-            emptyText: (
-              <Empty
-                image={Empty.PRESENTED_IMAGE_SIMPLE}
-                description={
-                  filtered ? (
-                    '没有符合条件的模板'
-                  ) : (
-                    <Space orientation="vertical" size={4}>
-                      <Typography.Text type="secondary">暂无任务模板</Typography.Text>
-                      <Button type="link" onClick={() => navigate('/slurm-template/form')}>
-                        新建模板
-                      </Button>
-                    </Space>
-                  )
-                }
-              />
-            ),
-          }}
+          rowData={(row) => ({ 'data-testid': 'tpl-row', 'data-id': row.id, 'data-source': row.source })}
+          empty={{ filtered: '没有符合条件的模板', none: '暂无任务模板', action: { label: '新建模板', onClick: () => navigate('/slurm-template/form') } }}
         />
-      </Card>
+      </ListCard>
     </PageContainer>
   );
 }

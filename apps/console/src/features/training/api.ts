@@ -1,7 +1,6 @@
 /**
  * The training calls (docs/plan/9.md, base TRAINING_BASE), one function per call, through the console's one
- * request pipeline. Log and metrics reads that follow a running task are `silent`: the panels show a
- * failure in place instead of toasting every 2 s.
+ * request pipeline: the task calls every family shares, and what only training has.
  */
 import {
   FOUNDATION_BASE,
@@ -19,15 +18,8 @@ import {
 import { request } from '../../app/request';
 import { taskCalls } from '../../shared/task/task-calls';
 
-const tasks = taskCalls(request, TRAINING_BASE);
-export const pageTasks = tasks.page;
-export const getTask = tasks.get;
-export const stopTask = tasks.stop;
-export const resubmitTask = tasks.resubmit;
-export const deleteTask = tasks.remove;
-export const readTaskLog = tasks.readLog;
-export const readTaskMetrics = tasks.readMetrics;
-export const downloadTaskLog = tasks.downloadLog;
+/** The calls every task family shares (page, get, stop, resubmit, delete, log, metrics) under TRAINING_BASE. */
+export const trainingTasks = taskCalls(request, TRAINING_BASE);
 
 export function createTask(body: TrainingTaskCreate): Promise<Task> {
   return request.post<Task>(`${TRAINING_BASE}/tasks`, { data: body });

@@ -1,8 +1,8 @@
 import { isTerminal, METRICS_MAX_POINTS, type JobState, type MetricPoint, type TaskLog, type TaskLogQuery } from '@suanli/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { RequestError } from '../../app/request';
-import { readTaskLog, readTaskMetrics } from './api';
-import { ACTIVE_STATES } from './task-view';
+import { ACTIVE_STATES } from '../../shared/task/task-view';
+import { trainingTasks } from './api';
 
 /**
  * Following a running task's files (log, metrics) the way `tail -f` does: ask again from `nextOffset`.
@@ -36,7 +36,7 @@ export interface LogFollow {
 /** Reads one window of a task's log (each task family has the call under its own base). */
 export type LogReader = (id: string, query: TaskLogQuery, opts: { silent?: boolean }) => Promise<TaskLog>;
 
-export function useLogFollow(taskId: string, state: JobState | undefined, read: LogReader = readTaskLog): LogFollow {
+export function useLogFollow(taskId: string, state: JobState | undefined, read: LogReader = trainingTasks.readLog): LogFollow {
   const [text, setText] = useState('');
   const [omitted, setOmitted] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -123,7 +123,7 @@ export function useMetricsFollow(taskId: string, state: JobState | undefined): M
         return;
       }
       try {
-        const m = await readTaskMetrics(taskId, { offset: offset.current }, { silent: true });
+        const m = await trainingTasks.readMetrics(taskId, { offset: offset.current }, { silent: true });
         if (!alive) return;
         setError(null);
         const moved = m.nextOffset !== offset.current;

@@ -8,12 +8,14 @@ import { queryKeys } from '../../app/query-keys';
 import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
 import { PageContainer } from '../../shared/ui/page-container';
 import { RegisterModelButton } from '../asset/register-model-button';
-import { getTask, ideTicket, taskSsh } from './api';
+import { ideTicket, taskSsh } from './api';
 import { LogPanel } from './components/log-panel';
 import { MetricsPanel } from './components/metrics-chart';
 import { TaskTimeline } from './components/task-timeline';
-import { useTaskActions } from './hooks';
-import { canStop, formatDuration, formatMinutes, formatTime, isTrainingType, runningTime, StateTag, TYPE_INFO, useNow } from './task-view';
+import { useTaskActions } from '../../shared/task/task-actions';
+import { canStop, formatMinutes, runningTime, StateTag, useNow } from '../../shared/task/task-view';
+import { formatDuration, formatTime } from '../../shared/time';
+import { isTrainingType, TRAINING, TYPE_INFO } from './task-view';
 
 const MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
 
@@ -24,8 +26,8 @@ const MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
 export function TrainingDetailPage() {
   const { id = '', type } = useParams();
   const navigate = useNavigate();
-  const detail = useQuery({ queryKey: queryKeys.training.detail(id), queryFn: () => getTask(id), enabled: Boolean(id) });
-  const { stop, remove } = useTaskActions();
+  const detail = useQuery({ queryKey: queryKeys.training.detail(id), queryFn: () => TRAINING.calls.get(id), enabled: Boolean(id) });
+  const { stop, remove } = useTaskActions(TRAINING);
   const screens = useBreakpoint();
   const task = detail.data;
   const now = useNow(Boolean(task?.startTime && !task.endTime));

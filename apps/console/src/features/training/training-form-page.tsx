@@ -24,10 +24,10 @@ import { queryKeys } from '../../app/query-keys';
 import { PageContainer } from '../../shared/ui/page-container';
 import { MountPicker } from '../asset/mount-picker';
 import { useSubCenters } from '../storage/hooks';
-import { createTask, getSubCenterDetail, getTask, listImages, previewPlacement } from './api';
+import { createTask, getSubCenterDetail, listImages, previewPlacement } from './api';
 import { EnvList } from './components/env-list';
 import { FolderInput } from '../storage/components/folder-input';
-import { isTrainingType, TYPE_INFO } from './task-view';
+import { isTrainingType, TRAINING, TYPE_INFO } from './task-view';
 
 type DurationUnit = 'minute' | 'hour';
 
@@ -171,7 +171,7 @@ function TrainingForm({ type }: { type: TrainingType }) {
   }, [details, auto, subCenterId, cardTypeId]);
 
   // 复制并重新提交: fill the form once from the old task.
-  const source = useQuery({ queryKey: queryKeys.training.detail(fromId ?? ''), queryFn: () => getTask(fromId!), enabled: Boolean(fromId) });
+  const source = useQuery({ queryKey: queryKeys.training.detail(fromId ?? ''), queryFn: () => TRAINING.calls.get(fromId!), enabled: Boolean(fromId) });
   const filled = useRef(false);
   useEffect(() => {
     if (!source.data || filled.current) return;

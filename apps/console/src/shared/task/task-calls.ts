@@ -30,3 +30,5 @@ export function taskCalls(client: RequestClient, base: string) {
     },
   };
 }
+
+export type TaskCalls = ReturnType<typeof taskCalls>;

@@ -2,7 +2,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import type { JobState } from '@suanli/contracts';
 import { Alert, Badge, Button, Card, Space, Typography } from 'antd';
 import { useLayoutEffect, useRef, useState } from 'react';
-import { downloadTaskLog, readTaskLog } from '../api';
+import { trainingTasks } from '../api';
 import { useLogFollow, type LogReader } from '../follow';
 
 const MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace';
@@ -12,7 +12,7 @@ export interface LogSource {
   read: LogReader;
   download: (id: string, fileName: string) => Promise<void>;
 }
-const TRAINING_LOG: LogSource = { read: readTaskLog, download: downloadTaskLog };
+const TRAINING_LOG: LogSource = { read: trainingTasks.readLog, download: trainingTasks.downloadLog };
 
 interface LogPanelProps {
   taskId: string;

@@ -1,7 +1,7 @@
 import type { JobState, TaskEvent } from '@suanli/contracts';
 import { Empty, Timeline, Typography } from 'antd';
 import { useJobStates } from '../../../app/dicts';
-import { formatTime } from '../task-view';
+import { formatTime } from '../../../shared/time';
 
 const COLOR: Partial<Record<JobState, string>> = {
   RUNNING: 'blue',
