@@ -12,6 +12,8 @@ export function isSlurmType(v: string | undefined): v is SlurmTaskType {
 
 export const LIST_PATH = '/slurm-task';
 export const formPath = (type: SlurmTaskType) => `/slurm-task/task/${type}`;
+/** 使用此模板: the form with the template chosen. */
+export const templateFormPath = (templateId: string) => `${formPath('template')}?templateId=${encodeURIComponent(templateId)}`;
 
 /** Slurm tasks in the task kit (shared/task): testids `slurm-…`. */
 export const SLURM: TaskFamily = {

@@ -14,11 +14,12 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
+import { MONO } from '../../shared/ui/mono';
 import { PageContainer } from '../../shared/ui/page-container';
 import { useSubCenters } from '../storage/hooks';
 import { createTemplate, getTemplate, updateTemplate } from './api';
 import { ParamsEditor, toDraft, toTemplateParam, type ParamDraft } from './components/params-editor';
-import { MONO, placeholders, STARTER_PARAMS, STARTER_TEMPLATE_SCRIPT, TEMPLATE_CATEGORIES } from './template-view';
+import { placeholders, STARTER_PARAMS, STARTER_TEMPLATE_SCRIPT, TEMPLATE_CATEGORIES } from './template-view';
 
 interface FormValues {
   name: string;

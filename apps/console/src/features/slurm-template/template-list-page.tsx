@@ -11,12 +11,11 @@ import { usePagedList } from '../../shared/hooks/use-paged-list';
 import { formatTime } from '../../shared/time';
 import { ListCard, ListToolbar, PagedTable, useFilterWidth } from '../../shared/ui/paged-list';
 import { PageContainer } from '../../shared/ui/page-container';
+import { templateFormPath } from '../slurm-task/task-view';
 import { deleteTemplate, pageTemplates } from './api';
 import { defaultsText, PARAM_TYPE_LABELS, SOURCE_LABELS, TEMPLATE_CATEGORIES } from './template-view';
 
 type SourceFilter = 'all' | SlurmTemplate['source'];
-
-export const templateTaskPath = (id: string) => `/slurm-task/task/template?templateId=${encodeURIComponent(id)}`;
 
 /**
  * 任务模板 (/slurm-template): platform templates (read-only, from the platform's configuration) and the
@@ -56,7 +55,7 @@ export function SlurmTemplateListPage() {
     fixed: screens.md ? 'right' : undefined,
     render: (_v, row) => (
       <Space size={0} wrap>
-        <Button type="link" size="small" onClick={() => navigate(templateTaskPath(row.id))} data-testid="tpl-use">
+        <Button type="link" size="small" onClick={() => navigate(templateFormPath(row.id))} data-testid="tpl-use">
           使用此模板
         </Button>
         {row.source === 'user' ? (

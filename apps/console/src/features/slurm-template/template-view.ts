@@ -1,7 +1,5 @@
 import type { SlurmTemplate, TemplateDefaults, TemplateParam } from '@suanli/contracts';
 
-export const MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace';
-
 /** The four parameter kinds as the forms name them. */
 export const PARAM_TYPE_LABELS: Record<TemplateParam['type'], string> = {
   text: '文本',

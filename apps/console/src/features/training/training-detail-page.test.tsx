@@ -38,6 +38,7 @@ describe('training task detail', () => {
     expect(info.textContent).toContain('EPOCHS=3');
     expect(info.textContent).toContain('2小时');
     expect(within(info).getByTestId('training-queue-reason').textContent).toBe('等待空闲的 A100');
+    expect(within(info).getByTestId('training-detail-job-id').textContent).toBe('—');
     expect(events().map((t) => t!.slice(0, 3))).toEqual(['已创建', '提交中', '排队中']);
     expect(events()[2]).toContain('等待空闲的 A100');
     expect(screen.getByTestId('training-log').textContent).toBe('任务尚未开始运行，暂无日志。');

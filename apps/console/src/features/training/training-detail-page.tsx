@@ -1,136 +1,58 @@
-import { ArrowLeftOutlined, CodeOutlined, CopyOutlined, DeleteOutlined, StopOutlined } from '@ant-design/icons';
-import { isTerminal, type TaskDetail } from '@suanli/contracts';
+import { CodeOutlined, CopyOutlined } from '@ant-design/icons';
+import type { TaskDetail } from '@suanli/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Col, Descriptions, Popconfirm, Result, Row, Skeleton, Space, Typography, type DescriptionsProps } from 'antd';
+import { Alert, Button, Card, Typography, type DescriptionsProps } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { queryKeys } from '../../app/query-keys';
-import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
-import { PageContainer } from '../../shared/ui/page-container';
+import { useTaskActions } from '../../shared/task/task-actions';
+import { MonoText, TaskDetailFrame, TaskFactsCard, taskFacts, TaskProgress, useTaskDetail } from '../../shared/task/task-detail';
+import { formatDuration, formatTime } from '../../shared/time';
+import { MONO } from '../../shared/ui/mono';
 import { RegisterModelButton } from '../asset/register-model-button';
 import { ideTicket, taskSsh } from './api';
-import { LogPanel } from './components/log-panel';
 import { MetricsPanel } from './components/metrics-chart';
-import { TaskTimeline } from './components/task-timeline';
-import { useTaskActions } from '../../shared/task/task-actions';
-import { canStop, formatMinutes, runningTime, StateTag, useNow } from '../../shared/task/task-view';
-import { formatDuration, formatTime } from '../../shared/time';
-import { isTrainingType, TRAINING, TYPE_INFO } from './task-view';
-
-const MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
+import { copyPath, isTrainingType, TRAINING, TYPE_INFO } from './task-view';
 
 /**
- * 训练任务详情 (/training/detail/:type/:id). The task (and so its state tag, times and timeline) is one
- * query under the `training` root: the socket's `task.state.changed` refreshes it; nothing polls it.
+ * 训练任务详情 (/training/detail/:type/:id) on the task kit, with what only training has: 打开 and SSH 登录
+ * for a running develop environment, the 最长运行时长 notice, 登记为模型, 复制并重新提交, the image, command
+ * and mounts among the facts, and the training curves.
  */
 export function TrainingDetailPage() {
   const { id = '', type } = useParams();
   const navigate = useNavigate();
-  const detail = useQuery({ queryKey: queryKeys.training.detail(id), queryFn: () => TRAINING.calls.get(id), enabled: Boolean(id) });
-  const { stop, remove } = useTaskActions(TRAINING);
-  const screens = useBreakpoint();
+  const detail = useTaskDetail(TRAINING, id);
+  const actions = useTaskActions(TRAINING);
   const task = detail.data;
-  const now = useNow(Boolean(task?.startTime && !task.endTime));
   const listPath = TYPE_INFO[isTrainingType(task?.type) ? task.type : isTrainingType(type) ? type : 'train'].path;
 
-  if (detail.isLoading) {
-    return (
-      <PageContainer title="训练任务详情">
-        <Card>
-          <Skeleton active paragraph={{ rows: 10 }} />
-        </Card>
-      </PageContainer>
-    );
-  }
-  if (!task) {
-    return (
-      <PageContainer title="训练任务详情">
-        <Card>
-          <Result
-            status="warning"
-            title="任务不存在或无法读取"
-            subTitle={detail.error?.message}
-            extra={
-              <Button type="primary" onClick={() => navigate(listPath)}>
-                返回任务列表
-              </Button>
-            }
-          />
-        </Card>
-      </PageContainer>
-    );
-  }
-
   return (
-    <PageContainer
-      title={
-        <Space wrap size={8}>
-          <span style={{ overflowWrap: 'anywhere' }} data-testid="training-detail-name">
-            {task.name}
-          </span>
-          <StateTag state={task.state} reason={task.reason} testId="training-detail-state" />
-        </Space>
-      }
-      description={`${TYPE_INFO[task.type as keyof typeof TYPE_INFO]?.label ?? task.type} · 运行时长 ${runningTime(task, now)}`}
-      extra={
-        <Space wrap>
-          <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(listPath)}>
-            返回列表
-          </Button>
-          {task.type === 'develop' && task.state === 'RUNNING' && <OpenIdeButton taskId={task.id} />}
-          {canStop(task.state) && (
-            <Popconfirm title="确定停止该任务吗？" okText="停止" cancelText="取消" okButtonProps={{ danger: true }} onConfirm={() => stop.mutateAsync(task.id)}>
-              <Button danger icon={<StopOutlined />} loading={stop.isPending} data-testid="training-detail-stop">
-                停止
-              </Button>
-            </Popconfirm>
-          )}
-          {task.state === 'SUCCEEDED' && task.type !== 'develop' && <RegisterModelButton task={task} />}
-          <Button icon={<CopyOutlined />} onClick={() => navigate(`/training/task/${task.type}?from=${encodeURIComponent(task.id)}`)} data-testid="training-detail-copy">
+    <TaskDetailFrame
+      detail={detail}
+      actions={actions}
+      title="训练任务详情"
+      listPath={listPath}
+      lead={(t) => t.type === 'develop' && t.state === 'RUNNING' && <OpenIdeButton taskId={t.id} />}
+      trail={(t) => (
+        <>
+          {t.state === 'SUCCEEDED' && t.type !== 'develop' && <RegisterModelButton task={t} />}
+          <Button icon={<CopyOutlined />} onClick={() => navigate(copyPath(t))} data-testid="training-detail-copy">
             复制并重新提交
           </Button>
-          {isTerminal(task.state) && (
-            <Popconfirm
-              title="确定删除该任务吗？删除后不可恢复。"
-              okText="删除"
-              cancelText="取消"
-              okButtonProps={{ danger: true }}
-              onConfirm={() => remove.mutateAsync(task.id).then(() => navigate(listPath, { replace: true }))}
-            >
-              <Button danger icon={<DeleteOutlined />} loading={remove.isPending} data-testid="training-detail-delete">
-                删除
-              </Button>
-            </Popconfirm>
-          )}
-        </Space>
-      }
+        </>
+      )}
     >
-      {task.startTime && !task.endTime && task.state !== 'STOPPING' && <ExpiryNotice task={task} now={now} />}
-      {task.type === 'develop' && task.state === 'RUNNING' && <SshCard task={task} />}
-      <Card title="基本信息">
-        <Descriptions
-          bordered
-          size="small"
-          // Below 576 px each label sits above its value, so values get the whole width.
-          layout={screens.sm ? 'horizontal' : 'vertical'}
-          column={{ xs: 1, sm: 1, md: 2, lg: 2, xl: 3, xxl: 3 }}
-          styles={{ label: { whiteSpace: 'nowrap' } }}
-          items={describe(task)}
-          data-testid="training-detail-info"
-        />
-      </Card>
-      <Row gutter={[16, 16]}>
-        <Col xs={24} lg={8}>
-          <Card title="状态变化" style={{ height: '100%' }}>
-            <TaskTimeline events={task.events} />
-          </Card>
-        </Col>
-        <Col xs={24} lg={16}>
-          <LogPanel taskId={task.id} taskName={task.name} state={task.state} />
-        </Col>
-      </Row>
-      <MetricsPanel taskId={task.id} state={task.state} />
-    </PageContainer>
+      {(t, now) => (
+        <>
+          {t.startTime && !t.endTime && t.state !== 'STOPPING' && <ExpiryNotice task={t} now={now} />}
+          {t.type === 'develop' && t.state === 'RUNNING' && <SshCard task={t} />}
+          <TaskFactsCard items={describe(t)} testId="training-detail-info" />
+          <TaskProgress task={t} family={TRAINING} />
+          <MetricsPanel taskId={t.id} state={t.state} />
+        </>
+      )}
+    </TaskDetailFrame>
   );
 }
 
@@ -207,52 +129,22 @@ function ExpiryNotice({ task, now }: { task: TaskDetail; now: number }) {
 }
 
 function describe(task: TaskDetail): DescriptionsProps['items'] {
-  const mono = (text: string) => (
-    <Typography.Text style={{ fontFamily: MONO, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} copyable={text ? { text } : false}>
-      {text || '—'}
-    </Typography.Text>
-  );
-  const items: DescriptionsProps['items'] = [
-    { key: 'center', label: '分中心', children: task.subCenterName || task.subCenterId },
-    { key: 'cardType', label: '卡型', children: task.cardTypeName || task.cardTypeId },
+  const f = taskFacts(task, TRAINING);
+  return [
+    f.center,
+    f.cardType,
     { key: 'cardNum', label: task.nodeNum > 1 ? '每节点卡数' : '卡数', children: task.cardNum },
-    { key: 'nodeNum', label: '节点数', children: task.nodeNum },
+    f.nodeNum,
     { key: 'image', label: '镜像', children: task.imageName || task.imageId || '—' },
-    { key: 'duration', label: '最长运行时长', children: formatMinutes(task.maxDurationMinutes) },
-    { key: 'jobId', label: '作业ID', children: task.jobId ?? '—' },
-    { key: 'exitCode', label: '退出码', children: task.exitCode ?? '—' },
-    { key: 'createTime', label: '创建时间', children: formatTime(task.createTime) },
-    { key: 'startTime', label: '开始时间', children: formatTime(task.startTime) },
-    { key: 'endTime', label: '结束时间', children: formatTime(task.endTime) },
-  ];
-  if (task.state === 'QUEUED') {
-    items.push(
-      { key: 'queueReason', label: '排队原因', children: <span data-testid="training-queue-reason">{task.reason || '等待资源'}</span> },
-      { key: 'estimatedStart', label: '预计开始时间', children: task.estimatedStart ? formatTime(task.estimatedStart) : '暂无预计' },
-    );
-  } else if (task.reason) {
-    items.push({ key: 'reason', label: '状态说明', children: task.reason });
-  }
-  items.push(
+    f.duration,
+    f.jobId,
+    f.exitCode,
+    ...f.times,
+    ...f.state,
     { key: 'placement', label: '调度原因', span: 'filled', children: task.placementReason || '用户指定分中心' },
-    { key: 'workDir', label: '工作目录', span: 'filled', children: mono(task.workDir) },
-    { key: 'command', label: '启动命令', span: 'filled', children: mono(task.command) },
-    {
-      key: 'env',
-      label: '环境变量',
-      span: 'filled',
-      children: task.env.length ? (
-        <div style={{ fontFamily: MONO, overflowWrap: 'anywhere' }}>
-          {task.env.map((e) => (
-            <div key={e.name}>
-              {e.name}={e.value}
-            </div>
-          ))}
-        </div>
-      ) : (
-        '—'
-      ),
-    },
+    f.workDir,
+    { key: 'command', label: '启动命令', span: 'filled', children: <MonoText text={task.command} /> },
+    f.env,
     ...(task.mounts.length
       ? [
           {
@@ -271,7 +163,6 @@ function describe(task: TaskDetail): DescriptionsProps['items'] {
           },
         ]
       : []),
-    { key: 'logPath', label: '日志文件', span: 'filled', children: mono(task.logPath) },
-  );
-  return items;
+    f.logPath,
+  ];
 }

@@ -21,6 +21,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
+import { MONO } from '../../shared/ui/mono';
 import { PageContainer } from '../../shared/ui/page-container';
 import { MountPicker } from '../asset/mount-picker';
 import { useSubCenters } from '../storage/hooks';
@@ -358,7 +359,7 @@ function TrainingForm({ type }: { type: TrainingType }) {
             <Input.TextArea
               autoSize={{ minRows: 3, maxRows: 12 }}
               placeholder={COMMAND_PLACEHOLDER[type]}
-              style={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' }}
+              style={{ fontFamily: MONO }}
               data-testid="training-form-command"
             />
           </Form.Item>

@@ -1,8 +1,9 @@
 import type { JobState, MetricPoint } from '@suanli/contracts';
 import { Alert, Card, Empty, Typography } from 'antd';
 import { useMemo } from 'react';
-import { useMetricsFollow } from '../follow';
 import { EChart } from '../../../shared/charts/echart';
+import { useMetricsFollow } from '../../../shared/task/follow';
+import { trainingTasks } from '../api';
 
 interface Series {
   name: string;
@@ -26,7 +27,7 @@ export function toSeries(points: MetricPoint[]): Series[] {
 
 /** 训练曲线: the scalars the job appends to $SUANLI_METRICS_FILE, live while it runs. */
 export function MetricsPanel({ taskId, state }: { taskId: string; state: JobState }) {
-  const metrics = useMetricsFollow(taskId, state);
+  const metrics = useMetricsFollow(taskId, state, trainingTasks.readMetrics);
   const series = useMemo(() => toSeries(metrics.points), [metrics.points]);
   return (
     <Card title="训练曲线">

@@ -1,34 +1,17 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import type { JobState } from '@suanli/contracts';
+import type { TaskDetail } from '@suanli/contracts';
 import { Alert, Badge, Button, Card, Space, Typography } from 'antd';
 import { useLayoutEffect, useRef, useState } from 'react';
-import { trainingTasks } from '../api';
-import { useLogFollow, type LogReader } from '../follow';
-
-const MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace';
-
-/** Where a task family's log calls live (training's by default; 科学计算 passes its own). */
-export interface LogSource {
-  read: LogReader;
-  download: (id: string, fileName: string) => Promise<void>;
-}
-const TRAINING_LOG: LogSource = { read: trainingTasks.readLog, download: trainingTasks.downloadLog };
-
-interface LogPanelProps {
-  taskId: string;
-  taskName: string;
-  state: JobState;
-  source?: LogSource;
-  /** `<prefix>-log` on the text, `<prefix>-log-download` on the button. */
-  testIdPrefix?: string;
-}
+import { MONO } from '../ui/mono';
+import { useLogFollow } from './follow';
+import type { TaskFamily } from './task-family';
 
 /**
  * 运行日志: the task's stdout/stderr, followed while it runs and scrolled to the end unless the reader
- * scrolled up; 下载日志 saves the whole file.
+ * scrolled up; 下载日志 saves the whole file. Testids `<family>-log`, `<family>-log-download`.
  */
-export function LogPanel({ taskId, taskName, state, source = TRAINING_LOG, testIdPrefix = 'training' }: LogPanelProps) {
-  const log = useLogFollow(taskId, state, source.read);
+export function LogPanel({ task, family }: { task: Pick<TaskDetail, 'id' | 'name' | 'state'>; family: TaskFamily }) {
+  const log = useLogFollow(task.id, task.state, family.calls.readLog);
   const box = useRef<HTMLPreElement>(null);
   const stick = useRef(true);
   const [downloading, setDownloading] = useState(false);
@@ -41,7 +24,7 @@ export function LogPanel({ taskId, taskName, state, source = TRAINING_LOG, testI
   const download = async () => {
     setDownloading(true);
     try {
-      await source.download(taskId, `${taskName || taskId}.log`);
+      await family.calls.downloadLog(task.id, `${task.name || task.id}.log`);
     } catch {
       // The pipeline showed why.
     } finally {
@@ -58,7 +41,7 @@ export function LogPanel({ taskId, taskName, state, source = TRAINING_LOG, testI
         </Space>
       }
       extra={
-        <Button type="link" icon={<DownloadOutlined />} loading={downloading} onClick={download} data-testid={`${testIdPrefix}-log-download`}>
+        <Button type="link" icon={<DownloadOutlined />} loading={downloading} onClick={download} data-testid={`${family.testId}-log-download`}>
           下载日志
         </Button>
       }
@@ -68,7 +51,7 @@ export function LogPanel({ taskId, taskName, state, source = TRAINING_LOG, testI
       {log.omitted && <Alert type="info" banner title="日志较长，仅显示最近的部分，完整日志请下载。" />}
       <pre
         ref={box}
-        data-testid={`${testIdPrefix}-log`}
+        data-testid={`${family.testId}-log`}
         onScroll={(e) => {
           const el = e.currentTarget;
           stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
@@ -88,7 +71,7 @@ export function LogPanel({ taskId, taskName, state, source = TRAINING_LOG, testI
           borderRadius: '0 0 8px 8px',
         }}
       >
-        {log.text || (log.following ? '等待日志输出…' : state === 'CREATED' || state === 'SUBMITTING' || state === 'QUEUED' ? '任务尚未开始运行，暂无日志。' : '暂无日志。')}
+        {log.text || (log.following ? '等待日志输出…' : task.state === 'CREATED' || task.state === 'SUBMITTING' || task.state === 'QUEUED' ? '任务尚未开始运行，暂无日志。' : '暂无日志。')}
       </pre>
     </Card>
   );

@@ -1,7 +1,7 @@
 import type { JobState, TaskEvent } from '@suanli/contracts';
 import { Empty, Timeline, Typography } from 'antd';
-import { useJobStates } from '../../../app/dicts';
-import { formatTime } from '../../../shared/time';
+import { useJobStates } from '../../app/dicts';
+import { formatTime } from '../time';
 
 const COLOR: Partial<Record<JobState, string>> = {
   RUNNING: 'blue',
@@ -15,7 +15,7 @@ const COLOR: Partial<Record<JobState, string>> = {
 };
 
 /** 状态变化: every state the task went through, oldest first, with the time and the reason. */
-export function TaskTimeline({ events, testIdPrefix = 'training' }: { events: TaskEvent[]; testIdPrefix?: string }) {
+export function TaskTimeline({ events, testIdPrefix }: { events: TaskEvent[]; testIdPrefix: string }) {
   const states = useJobStates();
   if (!events.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无状态变化记录" />;
   const sorted = [...events].sort((a, b) => a.time - b.time);
