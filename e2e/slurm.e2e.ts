@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../apps/server/test/users';
 import { createUser, signIn } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
+import { noHorizontalScroll } from './support/page';
 
 let env: E2eEnv;
 let username: string;
@@ -42,11 +43,6 @@ beforeAll(async () => {
   taskUrl = `/console/slurm-task/detail/custom/${created.data.id}`;
 });
 afterAll(() => env?.close());
-
-async function noHorizontalScroll(p: Page) {
-  const { scrollWidth, innerWidth } = await p.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
-  expect(scrollWidth, `page scrolls sideways: scrollWidth ${scrollWidth} > innerWidth ${innerWidth}`).toBeLessThanOrEqual(innerWidth);
-}
 
 /** Fills an input that the testid names directly or wraps (antd InputNumber, Input with affixes). */
 async function typeInto(field: Locator, value: string) {
