@@ -1,56 +1,30 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import {
-  TASK_DEFAULT_DURATION_MINUTES,
-  TASK_MAX_DURATION_MINUTES,
-  TASK_NAME_MAX,
-  TEMPLATE_SCRIPT_MAX,
-  type CardType,
-  type EnvVar,
-  type SlurmTaskCreate,
-  type SlurmTaskType,
-  type SlurmTemplate,
-} from '@suanli/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Col, Collapse, Form, Input, InputNumber, Result, Row, Segmented, Select, Space, Typography } from 'antd';
+import { TASK_DEFAULT_DURATION_MINUTES, TASK_NAME_MAX, TEMPLATE_SCRIPT_MAX, type CardType, type SlurmTaskType, type SlurmTemplate } from '@suanli/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Collapse, Form, Segmented, Select, Typography } from 'antd';
 import { useEffect, useMemo, useRef } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
 import { dayjs } from '../../shared/dayjs';
+import { EnvList } from '../../shared/task/env-list';
+import { cardTypeLabel, centerDetailQuery, centerOptions, DurationField, durationOf, partitionBounds, ResourceFields, TaskFormActions, taskPayload, UnknownTaskType, useCreateTask, WorkDirField, type TaskFormValues } from '../../shared/task/task-form';
 import { MONO } from '../../shared/ui/mono';
 import { PageContainer } from '../../shared/ui/page-container';
 import { getTemplate } from '../slurm-template/api';
 import { ParamFields, paramDefaults, paramPayload, type ParamValues } from '../slurm-template/components/param-fields';
+import { ScriptInput } from '../slurm-template/components/script-input';
 import { SOURCE_LABELS, STARTER_CUSTOM_SCRIPT } from '../slurm-template/template-view';
-import { useSubCenters } from '../storage/hooks';
-import { getSubCenterDetail } from '../training/api';
-import { EnvList } from '../training/components/env-list';
 import { FolderInput } from '../storage/components/folder-input';
+import { useSubCenters } from '../storage/hooks';
 import { createSlurmTask } from './api';
 import { useTemplateChoices } from './hooks';
 import { formPath, isSlurmType, LIST_PATH, SLURM, SLURM_TYPE_LABELS } from './task-view';
 
-type DurationUnit = 'minute' | 'hour';
-const UNIT_MINUTES: Record<DurationUnit, number> = { minute: 1, hour: 60 };
-const LIMIT = 64;
-
-interface FormValues {
-  name: string;
+interface FormValues extends TaskFormValues {
   templateId?: string;
   params?: ParamValues;
   script?: string;
-  subCenterId?: string;
-  cardTypeId?: string;
-  cardNum: number;
-  nodeNum: number;
-  workDir: string;
-  env: EnvVar[];
-  duration: number;
-  durationUnit: DurationUnit;
-}
-
-function durationOf(minutes: number): { duration: number; durationUnit: DurationUnit } {
-  return minutes % 60 === 0 ? { duration: minutes / 60, durationUnit: 'hour' } : { duration: minutes, durationUnit: 'minute' };
 }
 
 /** A task name from the template's: `<template>-MMDD-HHmm`, within the limit. */
@@ -70,21 +44,12 @@ function preferredCardType(cardTypes: CardType[], suggested: string | undefined,
 /** 提交作业 (/slurm-task/task/template, /slurm-task/task/custom). */
 export function SlurmTaskFormPage() {
   const { type } = useParams();
-  if (!isSlurmType(type)) {
-    return (
-      <PageContainer title="提交作业">
-        <Card>
-          <Result status="404" title="未知的任务类型" subTitle="请选择从模板创建或自定义脚本。" />
-        </Card>
-      </PageContainer>
-    );
-  }
+  if (!isSlurmType(type)) return <UnknownTaskType title="提交作业" hint="请选择从模板创建或自定义脚本。" />;
   return <SlurmTaskForm key={type} type={type} />;
 }
 
 function SlurmTaskForm({ type }: { type: SlurmTaskType }) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [search, setSearch] = useSearchParams();
   const [form] = Form.useForm<FormValues>();
   const fromTemplate = type === 'template';
@@ -97,16 +62,8 @@ function SlurmTaskForm({ type }: { type: SlurmTaskType }) {
   const cardTypes = useMemo(() => center?.cardTypes ?? [], [center]);
 
   // The center's partition for the card type bounds cards per node and nodes.
-  const detail = useQuery({
-    queryKey: queryKeys.subCenterDetail(subCenterId ?? ''),
-    queryFn: () => getSubCenterDetail(subCenterId!),
-    enabled: Boolean(subCenterId),
-    staleTime: 5 * 60_000,
-  });
-  const bounds = useMemo(() => {
-    const p = detail.data?.partitions.find((x) => x.cardTypeId === cardTypeId);
-    return { cards: Math.min(p?.cardsPerNode ?? LIMIT, LIMIT), nodes: Math.min(p?.nodes ?? LIMIT, LIMIT) };
-  }, [detail.data, cardTypeId]);
+  const detail = useQuery({ ...centerDetailQuery(subCenterId ?? ''), enabled: Boolean(subCenterId) });
+  const bounds = useMemo(() => partitionBounds([detail.data], cardTypeId), [detail.data, cardTypeId]);
 
   // The first online center until the user picks one.
   useEffect(() => {
@@ -161,27 +118,10 @@ function SlurmTaskForm({ type }: { type: SlurmTaskType }) {
   // A template outside the first page (or just created) is still shown by name.
   if (template.data && !choices.byId.has(template.data.id)) templateOptions.push({ label: '已选模板', options: [{ value: template.data.id, label: template.data.name }] });
 
-  const submit = useMutation({
-    mutationFn: (body: SlurmTaskCreate) => createSlurmTask(body),
-    onSuccess: (task) => {
-      toast.success('任务已提交');
-      void queryClient.invalidateQueries({ queryKey: queryKeys.slurmTask.root });
-      navigate(SLURM.detailPath(task));
-    },
-  });
+  const submit = useCreateTask(SLURM, createSlurmTask);
 
   const onFinish = (v: FormValues) => {
-    const common = {
-      name: v.name.trim(),
-      type,
-      subCenterId: v.subCenterId!,
-      cardTypeId: v.cardTypeId!,
-      cardNum: v.cardNum,
-      nodeNum: v.nodeNum,
-      workDir: v.workDir.trim() || '/',
-      env: (v.env ?? []).map((e) => ({ name: e.name.trim(), value: e.value ?? '' })),
-      maxDurationMinutes: v.duration * UNIT_MINUTES[v.durationUnit],
-    };
+    const common = { ...taskPayload(v), type };
     if (fromTemplate) {
       if (!template.data) {
         toast.warning('模板尚未加载完成，请稍候再提交');
@@ -192,13 +132,6 @@ function SlurmTaskForm({ type }: { type: SlurmTaskType }) {
       submit.mutate({ ...common, script: v.script ?? '' });
     }
   };
-
-  const centerOptions = centers.map((c) => ({
-    value: c.id,
-    label: c.status === 'online' ? c.name : `${c.name}（${c.status === 'maintenance' ? '维护中' : '离线'}）`,
-    disabled: c.status !== 'online',
-  }));
-  const cardOptions = cardTypes.map((t) => ({ value: t.id, label: `${t.name}（空闲 ${t.available}/${t.total}）` }));
 
   return (
     <PageContainer
@@ -291,115 +224,31 @@ function SlurmTaskForm({ type }: { type: SlurmTaskType }) {
               extra="以 #!/bin/bash 开头；分区、卡数、节点数、时长、作业名、输出文件与工作目录由下方表单决定。"
               style={{ marginBottom: 0 }}
             >
-              <Input.TextArea
-                autoSize={{ minRows: 14, maxRows: 40 }}
-                spellCheck={false}
-                style={{ fontFamily: MONO, fontSize: 13, whiteSpace: 'pre', overflowX: 'auto' }}
-                data-testid="slurm-form-script"
-              />
+              <ScriptInput data-testid="slurm-form-script" />
             </Form.Item>
           </Card>
         )}
 
         <Card title="资源与运行">
-          <Row gutter={16}>
-            <Col xs={24} md={12}>
-              <Form.Item label="任务名称" name="name" rules={[{ required: true, whitespace: true }, { max: TASK_NAME_MAX }]}>
-                <Input placeholder="请输入任务名称" maxLength={TASK_NAME_MAX} showCount data-testid="slurm-form-name" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item label="算力分中心" name="subCenterId" rules={[{ required: true, message: '请选择算力分中心' }]}>
-                <Select options={centerOptions} placeholder="请选择算力分中心" loading={centersQuery.isLoading} data-testid="slurm-form-center" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item label="卡型" name="cardTypeId" rules={[{ required: true, message: '请选择卡型' }]} extra="决定作业提交到的分区">
-                <Select options={cardOptions} placeholder="请选择卡型" notFoundContent="该分中心暂无可用卡型" data-testid="slurm-form-card-type" />
-              </Form.Item>
-            </Col>
-            <Col xs={12} md={6}>
-              <Form.Item
-                label="每节点卡数"
-                name="cardNum"
-                rules={[{ required: true }, { type: 'integer', min: 0, max: bounds.cards, message: `每节点卡数须为 0-${bounds.cards} 的整数` }]}
-                extra={`0 表示仅用 CPU；最多 ${bounds.cards} 张`}
-              >
-                <InputNumber min={0} max={bounds.cards} precision={0} style={{ width: '100%' }} data-testid="slurm-form-card-num" />
-              </Form.Item>
-            </Col>
-            <Col xs={12} md={6}>
-              <Form.Item
-                label="节点数"
-                name="nodeNum"
-                rules={[{ required: true }, { type: 'integer', min: 1, max: bounds.nodes, message: `节点数须为 1-${bounds.nodes} 的整数` }]}
-                extra={`最多 ${bounds.nodes} 个`}
-              >
-                <InputNumber min={1} max={bounds.nodes} precision={0} style={{ width: '100%' }} data-testid="slurm-form-node-num" />
-              </Form.Item>
-            </Col>
-          </Row>
-          <Form.Item
-            label="工作目录"
-            name="workDir"
-            rules={[{ required: true }, { pattern: /^\//, message: '工作目录须以 / 开头（/ 表示个人目录）' }, { max: 1024 }]}
-            extra="作业在此目录下运行，输出文件也写在这里；/ 表示您在该分中心的个人目录。"
-          >
+          <ResourceFields
+            family={SLURM}
+            centers={{ options: centerOptions(centers), loading: centersQuery.isLoading }}
+            cardTypes={{ options: cardTypes.map((t) => ({ value: t.id, label: cardTypeLabel(t) })), extra: '决定作业提交到的分区' }}
+            bounds={bounds}
+            cardTypeChosen={Boolean(cardTypeId)}
+            cards={{ min: 0, note: '0 表示仅用 CPU' }}
+            nodes
+          />
+          <WorkDirField extra="作业在此目录下运行，输出文件也写在这里；/ 表示您在该分中心的个人目录。">
             <FolderInput center={center} testId="slurm-form-workdir" />
-          </Form.Item>
+          </WorkDirField>
           <Form.Item label="环境变量">
             <EnvList testIdPrefix="slurm-form" />
           </Form.Item>
-          <Form.Item label="最长运行时长" required extra="超过该时长作业将被停止（最长 7 天）。" style={{ marginBottom: 0 }}>
-            <Space.Compact style={{ width: '100%', maxWidth: 320 }}>
-              <Form.Item
-                name="duration"
-                noStyle
-                dependencies={['durationUnit']}
-                rules={[
-                  { required: true, message: '请输入最长运行时长' },
-                  ({ getFieldValue }) => ({
-                    validator: async (_r, v: number | null) => {
-                      if (v == null) return;
-                      if (!Number.isInteger(v) || v < 1) throw new Error('最长运行时长须为正整数');
-                      if (v * UNIT_MINUTES[getFieldValue('durationUnit') as DurationUnit] > TASK_MAX_DURATION_MINUTES) throw new Error('最长运行时长不能超过 7 天');
-                    },
-                  }),
-                ]}
-              >
-                <InputNumber min={1} precision={0} style={{ width: '60%' }} aria-label="最长运行时长" data-testid="slurm-form-duration" />
-              </Form.Item>
-              <Form.Item name="durationUnit" noStyle>
-                <Select
-                  style={{ width: '40%' }}
-                  options={[
-                    { value: 'minute', label: '分钟' },
-                    { value: 'hour', label: '小时' },
-                  ]}
-                  aria-label="时长单位"
-                />
-              </Form.Item>
-            </Space.Compact>
-          </Form.Item>
-          {/* The duration's message (noStyle items show none of their own). */}
-          <Form.Item noStyle shouldUpdate>
-            {() => {
-              const errors = form.getFieldError('duration');
-              return errors.length ? (
-                <Typography.Text type="danger" style={{ display: 'block', marginTop: 4 }} data-testid="slurm-form-duration-error">
-                  {errors[0]}
-                </Typography.Text>
-              ) : null;
-            }}
-          </Form.Item>
+          <DurationField family={SLURM} subject="作业" last />
         </Card>
 
-        <Space wrap>
-          <Button type="primary" htmlType="submit" loading={submit.isPending} data-testid="slurm-form-submit">
-            {submit.isPending ? '提交中' : '提交作业'}
-          </Button>
-          <Button onClick={() => navigate(LIST_PATH)}>取消</Button>
-        </Space>
+        <TaskFormActions family={SLURM} pending={submit.isPending} label="提交作业" onCancel={() => navigate(LIST_PATH)} />
       </Form>
     </PageContainer>
   );

@@ -14,10 +14,10 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
-import { MONO } from '../../shared/ui/mono';
 import { PageContainer } from '../../shared/ui/page-container';
 import { useSubCenters } from '../storage/hooks';
 import { createTemplate, getTemplate, updateTemplate } from './api';
+import { ScriptInput } from './components/script-input';
 import { ParamsEditor, toDraft, toTemplateParam, type ParamDraft } from './components/params-editor';
 import { placeholders, STARTER_PARAMS, STARTER_TEMPLATE_SCRIPT, TEMPLATE_CATEGORIES } from './template-view';
 
@@ -232,12 +232,7 @@ function TemplateForm({ id, fromId }: { id?: string; fromId: string | null }) {
               </span>
             }
           >
-            <Input.TextArea
-              autoSize={{ minRows: 14, maxRows: 40 }}
-              spellCheck={false}
-              style={{ fontFamily: MONO, fontSize: 13, whiteSpace: 'pre', overflowX: 'auto' }}
-              data-testid="tpl-form-script"
-            />
+            <ScriptInput data-testid="tpl-form-script" />
           </Form.Item>
         </Card>
 

@@ -3,12 +3,10 @@
  * request pipeline: the task calls every family shares, and what only training has.
  */
 import {
-  FOUNDATION_BASE,
   TRAINING_BASE,
   type ImageItem,
   type ImageQuery,
   type Placement,
-  type SubCenterDetail,
   type PlacementQuery,
   type IdeTicket,
   type TaskSsh,
@@ -32,11 +30,6 @@ export function previewPlacement(query: PlacementQuery): Promise<Placement> {
 
 export function listImages(query: ImageQuery): Promise<ImageItem[]> {
   return request.get<ImageItem[]>(`${TRAINING_BASE}/images`, { params: { ...query } });
-}
-
-/** Foundation: a center's partitions, for the form's card-per-node and node bounds. */
-export function getSubCenterDetail(id: string): Promise<SubCenterDetail> {
-  return request.get<SubCenterDetail>(`${FOUNDATION_BASE}/sub-centers/${encodeURIComponent(id)}/detail`, { silent: true });
 }
 
 /** How to SSH into a running develop task on a Slurm center (a local one answers 2251: no card is shown). */

@@ -4,53 +4,37 @@ import {
   DEVELOP_JUPYTER_COMMAND,
   TASK_COMMAND_MAX,
   TASK_DEFAULT_DURATION_MINUTES,
-  TASK_MAX_DURATION_MINUTES,
   TASK_NAME_MAX,
   type CardType,
-  type EnvVar,
   type ImageItem,
   type SubCenter,
   type TaskDetail,
   type TaskMountInput,
-  type TrainingTaskCreate,
   type TrainingType,
 } from '@suanli/contracts';
-import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Col, Form, Input, InputNumber, Result, Row, Select, Skeleton, Space, Typography } from 'antd';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Form, Input, Select, Skeleton } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
+import { EnvList } from '../../shared/task/env-list';
+import { cardTypeLabel, centerDetailQuery, centerOptions, DurationField, durationOf, partitionBounds, ResourceFields, TaskFormActions, taskPayload, UnknownTaskType, useCreateTask, WorkDirField, type TaskFormValues } from '../../shared/task/task-form';
 import { MONO } from '../../shared/ui/mono';
 import { PageContainer } from '../../shared/ui/page-container';
 import { MountPicker } from '../asset/mount-picker';
-import { useSubCenters } from '../storage/hooks';
-import { createTask, getSubCenterDetail, listImages, previewPlacement } from './api';
-import { EnvList } from './components/env-list';
 import { FolderInput } from '../storage/components/folder-input';
+import { useSubCenters } from '../storage/hooks';
+import { createTask, listImages, previewPlacement } from './api';
 import { isTrainingType, TRAINING, TYPE_INFO } from './task-view';
 
-type DurationUnit = 'minute' | 'hour';
-
-interface FormValues {
-  name: string;
-  subCenterId: string;
-  cardTypeId?: string;
-  cardNum: number;
-  nodeNum: number;
+interface FormValues extends TaskFormValues {
   imageId?: string;
   command: string;
-  workDir: string;
-  env: EnvVar[];
   datasets?: TaskMountInput[];
   models?: TaskMountInput[];
-  duration: number;
-  durationUnit: DurationUnit;
 }
 
-const UNIT_MINUTES: Record<DurationUnit, number> = { minute: 1, hour: 60 };
-const CARDS_MAX = 64;
-const NODES_MAX = 64;
 const COMMAND_PLACEHOLDER: Record<TrainingType, string> = {
   train: '例如：python train.py --epochs 10',
   develop: '默认启动 Jupyter Notebook；自定义 IDE 请监听 $SUANLI_IDE_PORT，路径前缀为 $SUANLI_PROXY_BASE，并校验 $SUANLI_IDE_TOKEN',
@@ -88,10 +72,6 @@ function cardTypesOf(centers: SubCenter[], centerId: string | undefined): CardTy
   return [...byId.values()];
 }
 
-function durationOf(minutes: number): { duration: number; durationUnit: DurationUnit } {
-  return minutes % 60 === 0 ? { duration: minutes / 60, durationUnit: 'hour' } : { duration: minutes, durationUnit: 'minute' };
-}
-
 /** 复制并重新提交: the old task's parameters under a new name; 智能调度 again when it was placed that way. */
 function valuesFrom(task: TaskDetail): Partial<FormValues> {
   const suffix = '-副本';
@@ -113,21 +93,12 @@ function valuesFrom(task: TaskDetail): Partial<FormValues> {
 
 export function TrainingTaskPage() {
   const { type } = useParams();
-  if (!isTrainingType(type)) {
-    return (
-      <PageContainer title="创建训练任务">
-        <Card>
-          <Result status="404" title="未知的任务类型" subTitle="请从训练任务列表中选择要创建的任务类型。" />
-        </Card>
-      </PageContainer>
-    );
-  }
+  if (!isTrainingType(type)) return <UnknownTaskType title="创建训练任务" hint="请从训练任务列表中选择要创建的任务类型。" />;
   return <TrainingForm key={type} type={type} />;
 }
 
 function TrainingForm({ type }: { type: TrainingType }) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [search] = useSearchParams();
   const fromId = search.get('from');
   const [form] = Form.useForm<FormValues>();
@@ -144,7 +115,7 @@ function TrainingForm({ type }: { type: TrainingType }) {
   const centersQuery = useSubCenters();
   const centers = useMemo(() => centersQuery.data ?? [], [centersQuery.data]);
   const details = useQueries({
-    queries: centers.map((c) => ({ queryKey: queryKeys.subCenterDetail(c.id), queryFn: () => getSubCenterDetail(c.id), staleTime: 5 * 60_000 })),
+    queries: centers.map((c) => centerDetailQuery(c.id)),
   });
 
   const subCenterId = Form.useWatch('subCenterId', form) ?? AUTO_PLACEMENT;
@@ -156,20 +127,11 @@ function TrainingForm({ type }: { type: TrainingType }) {
 
   const cardTypes = useMemo(() => cardTypesOf(centers, subCenterId), [centers, subCenterId]);
 
-  // Cards per node and nodes: the chosen center's partition for the card type, or the largest among centers.
-  const bounds = useMemo(() => {
-    let cards = 0;
-    let nodes = 0;
-    details.forEach((d) => {
-      if (!d.data || (!auto && d.data.id !== subCenterId) || (auto && d.data.status !== 'online')) return;
-      for (const p of d.data.partitions) {
-        if (p.cardTypeId !== cardTypeId) continue;
-        cards = Math.max(cards, p.cardsPerNode);
-        nodes = Math.max(nodes, p.nodes);
-      }
-    });
-    return { cards: Math.min(cards || CARDS_MAX, CARDS_MAX), nodes: Math.min(nodes || NODES_MAX, NODES_MAX) };
-  }, [details, auto, subCenterId, cardTypeId]);
+  // Cards per node and nodes: the chosen center's partition for the card type, or the largest among online centers.
+  const bounds = useMemo(
+    () => partitionBounds(details.map((d) => d.data).filter((d) => d && (auto ? d.status === 'online' : d.id === subCenterId)), cardTypeId),
+    [details, auto, subCenterId, cardTypeId],
+  );
 
   // 复制并重新提交: fill the form once from the old task.
   const source = useQuery({ queryKey: queryKeys.training.detail(fromId ?? ''), queryFn: () => TRAINING.calls.get(fromId!), enabled: Boolean(fromId) });
@@ -216,14 +178,7 @@ function TrainingForm({ type }: { type: TrainingType }) {
     return centers.find((c) => c.id === id) ?? centers.find((c) => c.status === 'online') ?? centers[0];
   }, [auto, placement.data, subCenterId, centers]);
 
-  const submit = useMutation({
-    mutationFn: (body: TrainingTaskCreate) => createTask(body),
-    onSuccess: (task) => {
-      toast.success('任务已提交');
-      void queryClient.invalidateQueries({ queryKey: queryKeys.training.root });
-      navigate(`/training/detail/${type}/${encodeURIComponent(task.id)}`);
-    },
-  });
+  const submit = useCreateTask(TRAINING, createTask);
 
   const onFinish = (v: FormValues) => {
     if (auto && placement.isFetching && !placement.data) {
@@ -231,31 +186,16 @@ function TrainingForm({ type }: { type: TrainingType }) {
       return;
     }
     submit.mutate({
-      name: v.name.trim(),
+      ...taskPayload(v),
       type,
-      subCenterId: v.subCenterId,
-      cardTypeId: v.cardTypeId!,
-      cardNum: v.cardNum,
       nodeNum: distributed ? v.nodeNum : 1,
       imageId: v.imageId!,
       command: v.command,
-      workDir: v.workDir.trim() || '/',
-      env: (v.env ?? []).map((e) => ({ name: e.name.trim(), value: e.value ?? '' })),
-      maxDurationMinutes: v.duration * UNIT_MINUTES[v.durationUnit],
       mounts: [...(v.datasets ?? []), ...(v.models ?? [])],
     });
   };
 
   const info = TYPE_INFO[type];
-  const centerOptions = [
-    { value: AUTO_PLACEMENT, label: '智能调度' },
-    ...centers.map((c) => ({
-      value: c.id,
-      label: c.status === 'online' ? c.name : `${c.name}（${c.status === 'maintenance' ? '维护中' : '离线'}）`,
-      disabled: c.status !== 'online',
-    })),
-  ];
-  const cardOptions = cardTypes.map((t) => ({ value: t.id, label: auto ? t.name : `${t.name}（空闲 ${t.available}/${t.total}）` }));
 
   if (fromId && source.isLoading) {
     return (
@@ -288,60 +228,21 @@ function TrainingForm({ type }: { type: TrainingType }) {
           style={{ maxWidth: 960 }}
           data-testid="training-form"
         >
-          <Row gutter={16}>
-            <Col xs={24} md={12}>
-              <Form.Item label="任务名称" name="name" rules={[{ required: true, whitespace: true }, { max: TASK_NAME_MAX }]}>
-                <Input placeholder="请输入任务名称" maxLength={TASK_NAME_MAX} showCount data-testid="training-form-name" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item label="算力分中心" name="subCenterId" rules={[{ required: true, message: '请选择算力分中心' }]}>
-                <Select options={centerOptions} allowClear={false} loading={centersQuery.isLoading} data-testid="training-form-center" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item label="卡型" name="cardTypeId" rules={[{ required: true, message: '请选择卡型' }]}>
-                <Select
-                  options={cardOptions}
-                  placeholder="请选择卡型"
-                  notFoundContent="该分中心暂无可用卡型"
-                  onChange={() => form.setFieldsValue({ imageId: undefined })}
-                  data-testid="training-form-card-type"
-                />
-              </Form.Item>
-            </Col>
-            <Col xs={distributed ? 12 : 24} md={distributed ? 6 : 12}>
-              <Form.Item
-                label={distributed ? '每节点卡数' : '卡数'}
-                name="cardNum"
-                rules={[{ required: true }, { type: 'integer', min: 1, max: bounds.cards, message: `${distributed ? '每节点卡数' : '卡数'}须为 1-${bounds.cards} 的整数` }]}
-                extra={cardTypeId ? `最多 ${bounds.cards} 张` : undefined}
-              >
-                <InputNumber min={1} max={bounds.cards} precision={0} style={{ width: '100%' }} data-testid="training-form-card-num" />
-              </Form.Item>
-            </Col>
-            {distributed && (
-              <Col xs={12} md={6}>
-                <Form.Item
-                  label="节点数"
-                  name="nodeNum"
-                  dependencies={['cardNum']}
-                  rules={[
-                    { required: true },
-                    { type: 'integer', min: 1, max: bounds.nodes, message: `节点数须为 1-${bounds.nodes} 的整数` },
-                    ({ getFieldValue }) => ({
-                      validator: async (_r, v: number | null) => {
-                        if (v && Number(getFieldValue('cardNum')) * v < 2) throw new Error('分布式训练至少需要 2 个工作进程（节点数 × 每节点卡数 ≥ 2）');
-                      },
-                    }),
-                  ]}
-                  extra={cardTypeId ? `最多 ${bounds.nodes} 个` : undefined}
-                >
-                  <InputNumber min={1} max={bounds.nodes} precision={0} style={{ width: '100%' }} data-testid="training-form-node-num" />
-                </Form.Item>
-              </Col>
-            )}
-          </Row>
+          <ResourceFields
+            family={TRAINING}
+            centers={{ options: [{ value: AUTO_PLACEMENT, label: '智能调度' }, ...centerOptions(centers)], loading: centersQuery.isLoading }}
+            // 智能调度 shows the card types of every online center: their free cards are each center's own.
+            cardTypes={{ options: cardTypes.map((t) => ({ value: t.id, label: auto ? t.name : cardTypeLabel(t) })), onChange: () => form.setFieldsValue({ imageId: undefined }) }}
+            bounds={bounds}
+            cardTypeChosen={Boolean(cardTypeId)}
+            cards={{ min: 1 }}
+            nodes={distributed}
+            nodesRule={({ getFieldValue }) => ({
+              validator: async (_r, v: number | null) => {
+                if (v && Number(getFieldValue('cardNum')) * v < 2) throw new Error('分布式训练至少需要 2 个工作进程（节点数 × 每节点卡数 ≥ 2）');
+              },
+            })}
+          />
 
           {auto && <PlacementNotice loading={placement.isFetching} ready={Boolean(placementQuery)} data={placement.data} error={placement.error} />}
 
@@ -363,18 +264,9 @@ function TrainingForm({ type }: { type: TrainingType }) {
               data-testid="training-form-command"
             />
           </Form.Item>
-          <Form.Item
-            label="工作目录"
-            name="workDir"
-            rules={[
-              { required: true },
-              { pattern: /^\//, message: '工作目录须以 / 开头（/ 表示个人目录）' },
-              { max: 1024 },
-            ]}
-            extra="任务在此目录下启动；/ 表示您在该分中心的个人目录。"
-          >
-            <FolderInput center={storageCenter} />
-          </Form.Item>
+          <WorkDirField extra="任务在此目录下启动；/ 表示您在该分中心的个人目录。">
+            <FolderInput center={storageCenter} testId="training-form-workdir" />
+          </WorkDirField>
           <Form.Item label="数据集" name="datasets" extra="只读挂载；任务中按选择顺序以 $SUANLI_DATASET_1、$SUANLI_DATASET_2… 给出其目录。">
             <MountPicker kind="dataset" centerId={auto ? undefined : subCenterId} />
           </Form.Item>
@@ -382,58 +274,10 @@ function TrainingForm({ type }: { type: TrainingType }) {
             <MountPicker kind="model" centerId={auto ? undefined : subCenterId} />
           </Form.Item>
           <Form.Item label="环境变量">
-            <EnvList />
+            <EnvList testIdPrefix="training-form" />
           </Form.Item>
-          <Form.Item label="最长运行时长" required extra="超过该时长任务将被停止（最长 7 天）。">
-            <Space.Compact style={{ width: '100%', maxWidth: 320 }}>
-              <Form.Item
-                name="duration"
-                noStyle
-                dependencies={['durationUnit']}
-                rules={[
-                  { required: true, message: '请输入最长运行时长' },
-                  ({ getFieldValue }) => ({
-                    validator: async (_r, v: number | null) => {
-                      if (v == null) return;
-                      const minutes = v * UNIT_MINUTES[getFieldValue('durationUnit') as DurationUnit];
-                      if (!Number.isInteger(v) || v < 1) throw new Error('最长运行时长须为正整数');
-                      if (minutes > TASK_MAX_DURATION_MINUTES) throw new Error('最长运行时长不能超过 7 天');
-                    },
-                  }),
-                ]}
-              >
-                <InputNumber min={1} precision={0} style={{ width: '60%' }} aria-label="最长运行时长" data-testid="training-form-duration" />
-              </Form.Item>
-              <Form.Item name="durationUnit" noStyle>
-                <Select
-                  style={{ width: '40%' }}
-                  allowClear={false}
-                  options={[
-                    { value: 'minute', label: '分钟' },
-                    { value: 'hour', label: '小时' },
-                  ]}
-                  aria-label="时长单位"
-                />
-              </Form.Item>
-            </Space.Compact>
-          </Form.Item>
-          {/* The duration's message (noStyle items show none of their own). */}
-          <Form.Item noStyle shouldUpdate>
-            {() => {
-              const errors = form.getFieldError('duration');
-              return errors.length ? (
-                <Typography.Text type="danger" style={{ display: 'block', marginTop: -16, marginBottom: 16 }} data-testid="training-form-duration-error">
-                  {errors[0]}
-                </Typography.Text>
-              ) : null;
-            }}
-          </Form.Item>
-          <Space wrap>
-            <Button type="primary" htmlType="submit" loading={submit.isPending} data-testid="training-form-submit">
-              {submit.isPending ? '提交中' : '提交任务'}
-            </Button>
-            <Button onClick={() => navigate(info.path)}>取消</Button>
-          </Space>
+          <DurationField family={TRAINING} subject="任务" />
+          <TaskFormActions family={TRAINING} pending={submit.isPending} label="提交任务" onCancel={() => navigate(info.path)} />
         </Form>
       </Card>
     </PageContainer>

@@ -11,7 +11,7 @@ interface FolderInputProps {
   /** Whose storage the picker browses (the chosen center, or the one 智能调度 picked). */
   center: SubCenter | undefined;
   /** `<id>` on the input, `<id>-pick` on the picker button. */
-  testId?: string;
+  testId: string;
   placeholder?: string;
   /** The picker's title, before the center's name. */
   pickTitle?: string;
@@ -22,7 +22,7 @@ interface FolderInputProps {
  * center's file service (the storage page's picker): task working directories, template path parameters,
  * the folders datasets and models are made from.
  */
-export function FolderInput({ value, onChange, center, testId = 'training-form-workdir', placeholder = '/', pickTitle = '选择工作目录' }: FolderInputProps) {
+export function FolderInput({ value, onChange, center, testId, placeholder = '/', pickTitle = '选择工作目录' }: FolderInputProps) {
   const [open, setOpen] = useState(false);
   const api = useMemo(() => (center ? createFileApi(center.fileServiceUrl) : undefined), [center]);
   return (

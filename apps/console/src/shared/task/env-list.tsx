@@ -5,7 +5,7 @@ import { Button, Form, Input } from 'antd';
 const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 /** 环境变量: name/value rows; names follow the contract's pattern, are unique and never the platform's own. */
-export function EnvList({ testIdPrefix = 'training-form' }: { testIdPrefix?: string } = {}) {
+export function EnvList({ testIdPrefix }: { testIdPrefix: string }) {
   return (
     <Form.List name="env">
       {(fields, { add, remove }) => (
