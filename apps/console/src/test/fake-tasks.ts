@@ -9,14 +9,14 @@
 import { DICTS, isTerminal, type JobState, type SubCenter, type SubCenterDetail, type Task, type TaskDetail } from '@suanli/contracts';
 import type { FakeBackend } from './page-test';
 
-export interface FakeCall {
+interface FakeCall {
   method: string;
   url: URL;
   body: any;
 }
 
 /** A call as a family's routes see it: `route` is the path under the family's base, null outside it. */
-export interface FakeRequest extends FakeCall {
+interface FakeRequest extends FakeCall {
   path: string;
   route: string | null;
 }

@@ -1,5 +1,5 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { TASK_DEFAULT_DURATION_MINUTES, TASK_NAME_MAX, TEMPLATE_SCRIPT_MAX, type CardType, type SlurmTaskType, type SlurmTemplate } from '@suanli/contracts';
+import { TASK_DEFAULT_DURATION_MINUTES, TEMPLATE_SCRIPT_MAX, type CardType, type SlurmTaskType, type SlurmTemplate } from '@suanli/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Collapse, Form, Segmented, Select, Typography } from 'antd';
 import { useEffect, useMemo, useRef } from 'react';
@@ -8,7 +8,7 @@ import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
 import { dayjs } from '../../shared/dayjs';
 import { EnvList } from '../../shared/task/env-list';
-import { cardTypeLabel, centerDetailQuery, centerOptions, DurationField, durationOf, partitionBounds, ResourceFields, TaskFormActions, taskPayload, UnknownTaskType, useCreateTask, WorkDirField, type TaskFormValues } from '../../shared/task/task-form';
+import { cardTypeLabel, centerDetailQuery, centerOptions, DurationField, durationOf, nameWithSuffix, partitionBounds, ResourceFields, TaskFormActions, taskPayload, UnknownTaskType, useCreateTask, WorkDirField, type TaskFormValues } from '../../shared/task/task-form';
 import { MONO } from '../../shared/ui/mono';
 import { PageContainer } from '../../shared/ui/page-container';
 import { getTemplate } from '../slurm-template/api';
@@ -29,8 +29,7 @@ interface FormValues extends TaskFormValues {
 
 /** A task name from the template's: `<template>-MMDD-HHmm`, within the limit. */
 function nameFor(template: SlurmTemplate): string {
-  const suffix = `-${dayjs().format('MMDD-HHmm')}`;
-  return template.name.slice(0, TASK_NAME_MAX - suffix.length) + suffix;
+  return nameWithSuffix(template.name, `-${dayjs().format('MMDD-HHmm')}`);
 }
 
 /** A CPU partition's card type: no accelerator memory (`CPU 通用型`). */

@@ -14,6 +14,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
+import { nameWithSuffix } from '../../shared/task/task-form';
 import { PageContainer } from '../../shared/ui/page-container';
 import { useSubCenters } from '../storage/hooks';
 import { createTemplate, getTemplate, updateTemplate } from './api';
@@ -46,9 +47,8 @@ const NEW_TEMPLATE: FormValues = {
 };
 
 function valuesOf(t: SlurmTemplate, copy: boolean): FormValues {
-  const suffix = '-副本';
   return {
-    name: copy ? t.name.slice(0, TASK_NAME_MAX - suffix.length) + suffix : t.name,
+    name: copy ? nameWithSuffix(t.name, '-副本') : t.name,
     description: t.description,
     category: t.category,
     script: t.script,

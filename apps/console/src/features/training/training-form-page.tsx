@@ -4,7 +4,6 @@ import {
   DEVELOP_JUPYTER_COMMAND,
   TASK_COMMAND_MAX,
   TASK_DEFAULT_DURATION_MINUTES,
-  TASK_NAME_MAX,
   type CardType,
   type ImageItem,
   type SubCenter,
@@ -19,7 +18,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
 import { EnvList } from '../../shared/task/env-list';
-import { cardTypeLabel, centerDetailQuery, centerOptions, DurationField, durationOf, partitionBounds, ResourceFields, TaskFormActions, taskPayload, UnknownTaskType, useCreateTask, WorkDirField, type TaskFormValues } from '../../shared/task/task-form';
+import { cardTypeLabel, centerDetailQuery, centerOptions, DurationField, durationOf, nameWithSuffix, partitionBounds, ResourceFields, TaskFormActions, taskPayload, UnknownTaskType, useCreateTask, WorkDirField, type TaskFormValues } from '../../shared/task/task-form';
 import { MONO } from '../../shared/ui/mono';
 import { PageContainer } from '../../shared/ui/page-container';
 import { MountPicker } from '../asset/mount-picker';
@@ -74,9 +73,8 @@ function cardTypesOf(centers: SubCenter[], centerId: string | undefined): CardTy
 
 /** 复制并重新提交: the old task's parameters under a new name; 智能调度 again when it was placed that way. */
 function valuesFrom(task: TaskDetail): Partial<FormValues> {
-  const suffix = '-副本';
   return {
-    name: task.name.slice(0, TASK_NAME_MAX - suffix.length) + suffix,
+    name: nameWithSuffix(task.name, '-副本'),
     subCenterId: task.placementReason ? AUTO_PLACEMENT : task.subCenterId,
     cardTypeId: task.cardTypeId,
     cardNum: task.cardNum,

@@ -47,7 +47,7 @@ export type TaskActions = ReturnType<typeof useTaskActions>;
  * Where an action button sits: in a list row (a small link, testid `<family>-<verb>`) or in the detail
  * page's header (a button with an icon that spins while the call runs, testid `<family>-detail-<verb>`).
  */
-export type ActionPlace = 'row' | 'header';
+type ActionPlace = 'row' | 'header';
 
 interface ActionProps {
   task: Task;

@@ -34,7 +34,7 @@ export interface TaskFormValues {
   durationUnit: DurationUnit;
 }
 
-export type DurationUnit = 'minute' | 'hour';
+type DurationUnit = 'minute' | 'hour';
 const UNIT_MINUTES: Record<DurationUnit, number> = { minute: 1, hour: 60 };
 
 /** A maximum run time as the form shows it: whole hours in hours, otherwise minutes. */
@@ -55,6 +55,9 @@ export function taskPayload(v: TaskFormValues) {
     maxDurationMinutes: v.duration * UNIT_MINUTES[v.durationUnit],
   };
 }
+
+/** A name made from another (a copy's `-副本`, a run's date), cut so that it stays within TASK_NAME_MAX. */
+export const nameWithSuffix = (name: string, suffix: string) => name.slice(0, TASK_NAME_MAX - suffix.length) + suffix;
 
 /** Centers to choose from: online ones by name, the others disabled and saying why. */
 export function centerOptions(centers: SubCenter[]) {

@@ -11,7 +11,7 @@ import { DeleteTask, StopTask, type TaskActions } from './task-actions';
 import type { TaskFamily } from './task-family';
 import { StateTag } from './task-view';
 
-export type TaskList = PagedList<TaskPageQuery, Task>;
+type TaskList = PagedList<TaskPageQuery, Task>;
 
 /**
  * A family's tasks, newest first, paged and filtered on the server. Nothing polls: the list's key is under

@@ -5,7 +5,7 @@ import { useJobStates } from '../../app/dicts';
 import { formatDuration } from '../time';
 
 /** How every task page draws a state, whichever family the task is of. */
-export const STATE_COLORS: Record<JobState, string> = {
+const STATE_COLORS: Record<JobState, string> = {
   CREATED: 'default',
   SUBMITTING: 'processing',
   SUBMIT_FAILED: 'error',

@@ -6,7 +6,7 @@
 import { SLURM_BASE, type SlurmTaskCreate, type SlurmTemplate, type SlurmTemplateSave, type SubCenter, type TaskDetail } from '@suanli/contracts';
 import { createFakeTasks, envelope, newTask, page, T0, withoutEvents } from '../../../test/fake-tasks';
 
-export const CENTERS: SubCenter[] = [
+const CENTERS: SubCenter[] = [
   {
     id: 'hpc-a',
     name: '无锡超算分中心',
@@ -63,7 +63,7 @@ export const NUMPY_PI = template('platform-numpy-pi', {
   defaults: { cardNum: 0, nodeNum: 2, maxDurationMinutes: 120 },
 });
 
-export const LAMMPS = template('platform-lammps-melt', {
+const LAMMPS = template('platform-lammps-melt', {
   name: 'LAMMPS LJ 熔化',
   category: '分子动力学',
   source: 'platform',

@@ -6,7 +6,7 @@
 import { TRAINING_BASE, type ImageItem, type MetricPoint, type Placement, type SubCenter, type TaskDetail, type TrainingTaskCreate } from '@suanli/contracts';
 import { createFakeTasks, envelope, newTask, T0, withoutEvents } from '../../../test/fake-tasks';
 
-export const CENTERS: SubCenter[] = [
+const CENTERS: SubCenter[] = [
   {
     id: 'sz-a100',
     name: '深圳算力分中心',
