@@ -7,7 +7,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { AVATAR_MAX_BYTES, DATASET_BASE, ESHELL_BASE, IMAGE_BASE, FOUNDATION_BASE, IDE_PROXY_BASE, KEYPAIR_BASE, RESOURCE_BASE, MESSAGE_BASE, MODEL_BASE, ORDER_BASE, SLURM_BASE, SYNC_BASE, TRAINING_BASE, USER_BASE, WS_BASE, ErrorCode } from '@suanli/contracts';
-import { loadCenters } from './centers/centers';
+import { loadCenters, type CenterConfig } from './centers/centers';
 import type { Config } from './config';
 import type { AppContext, Infra } from './context';
 import { migrate, openDb } from './db/db';
@@ -116,16 +116,20 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Operators see everyone's access records and approve publications to the public hall.
   const isOperator = (id: string) => user.service.me(id).then((u) => u.roles.includes('operator'), () => false);
   const accessLog = createAccessLogModule(ctx, isOperator);
-  // Cross-center sync: the receiving file service of a center served here is called in-process (filled in by
-  // mountFileServices below), any other through its fileServiceUrl.
+  // What the gateway asks of a center's file service (the sync's receiving side, the authorized_keys edit):
+  // in-process for a center served here (the maps are filled in by mountFileServices below), any other
+  // through its fileServiceUrl.
+  const onFileService =
+    <T>(local: Map<string, T>, remote: (url: string, center: CenterConfig) => T) =>
+    (id: string): T => {
+      const here = local.get(id);
+      if (here) return here;
+      const c = centers.find((x) => x.id === id);
+      if (!c?.fileServiceUrl) throw new AppError(ErrorCode.INTERNAL_FAILED, `分中心 ${id} 的文件服务不可用`);
+      return remote(c.fileServiceUrl, c);
+    };
   const localReceivers = new Map<string, SyncReceiver>();
-  const sync = createSyncModule(ctx, (id) => {
-    const local = localReceivers.get(id);
-    if (local) return local;
-    const url = centers.find((c) => c.id === id)?.fileServiceUrl;
-    if (!url) throw new AppError(ErrorCode.INTERNAL_FAILED, `分中心 ${id} 的文件服务不可用`);
-    return new HttpSyncReceiver(url);
-  }, config.sync);
+  const sync = createSyncModule(ctx, onFileService(localReceivers, (url) => new HttpSyncReceiver(url)), config.sync);
   const assets = await createAssetModule(ctx, task.service, isOperator, {
     versionCopy: (versionId, centerId) => sync.service.versionCopy(versionId, centerId),
     syncVersion: (ownerId, v) => sync.service.syncVersion(ownerId, v),
@@ -139,16 +143,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     const a = app.server.address();
     return a && typeof a === 'object' ? a.address : undefined;
   };
-  // A center's authorized_keys are edited by its file service: in-process for the centers served here
-  // (filled in by mountFileServices below), any other through its fileServiceUrl.
   const localAuthorizedKeys = new Map<string, AuthorizedKeysClient>();
-  const keypair = createKeypairModule(ctx, (id) => {
-    const local = localAuthorizedKeys.get(id);
-    if (local) return local;
-    const c = centers.find((x) => x.id === id);
-    if (!c?.fileServiceUrl) throw new AppError(ErrorCode.INTERNAL_FAILED, `分中心 ${id} 的文件服务不可用`);
-    return new HttpAuthorizedKeys(c.fileServiceUrl, c.name);
-  });
+  const keypair = createKeypairModule(ctx, onFileService(localAuthorizedKeys, (url, c) => new HttpAuthorizedKeys(url, c.name)));
   const resource = createResourceModule(ctx, executors);
   task.afterPoll((id) => resource.service.sample(id));
   const eshell = createEshellModule(ctx, accessLog.service, realtime.guards, keypair.service, boundAddress);
