@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { applyLiveEvent } from './live-updates';
 import { queryKeys } from './query-keys';
@@ -28,6 +28,25 @@ describe('live events in the query cache', () => {
     client.setQueryData(queryKeys.compPowers('u1'), { total: '1.00' });
     applyLiveEvent(client, { businessType: 'comp-power.changed', data: {} });
     expect(client.getQueryState(queryKeys.compPowers('u1'))?.isInvalidated).toBe(true);
+  });
+
+  it('a first fetch still in flight when its task changes is asked again, not joined', async () => {
+    // The page opened just before the task started: the server answered the list's first read with QUEUED,
+    // but the answer arrives after the event. Joining that fetch would keep QUEUED on screen.
+    const client = new QueryClient();
+    const answers: ((state: string) => void)[] = [];
+    const key = queryKeys.training.list({});
+    const observer = new QueryObserver(client, { queryKey: key, queryFn: () => new Promise<string>((resolve) => answers.push(resolve)) });
+    const seen: (string | undefined)[] = [];
+    const unsubscribe = observer.subscribe((r) => seen.push(r.data));
+    expect(answers).toHaveLength(1);
+    applyLiveEvent(client, { businessType: 'task.state.changed', data: { taskId: 't', kind: 'training', state: 'RUNNING', reason: '' } });
+    expect(answers).toHaveLength(2);
+    answers[0]('QUEUED');
+    answers[1]('RUNNING');
+    await expect.poll(() => client.getQueryData(key)).toBe('RUNNING');
+    expect(seen).not.toContain('QUEUED');
+    unsubscribe();
   });
 
   it('writes an image import as pushed; its end refreshes my images and the task form picker', () => {

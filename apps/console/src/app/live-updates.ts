@@ -1,41 +1,57 @@
 import { USER_BASE, type Page, type SyncJob, type WsEvent } from '@suanli/contracts';
-import type { QueryClient } from '@tanstack/react-query';
+import type { InvalidateQueryFilters, QueryClient } from '@tanstack/react-query';
 import { queryKeys } from './query-keys';
 import { request } from './request';
 import { createSocketClient, type SocketClient } from './socket';
 import { getToken, useUserStore } from './stores/user-store';
+
+/**
+ * Marks what changed on the server stale and reads it again. TanStack Query restarts a fetch in flight only
+ * when the query already has data; a first fetch still in flight is joined instead, and its answer — which
+ * the server may have given just before the change — would stand, the change lost until the next event (a
+ * page opened while its task started or finished kept showing the old state). Such fetches are cancelled
+ * first, so the refetch asks again.
+ */
+export function refresh(client: QueryClient, filters: InvalidateQueryFilters): void {
+  const inFirstFetch = (q: Parameters<NonNullable<InvalidateQueryFilters['predicate']>>[0]) =>
+    q.state.data === undefined && q.state.fetchStatus === 'fetching' && (filters.predicate?.(q) ?? true);
+  void client.cancelQueries({ ...filters, predicate: inFirstFetch });
+  void client.invalidateQueries(filters);
+}
 
 /** Socket events land in the query cache: the one place the UI reads server state from. */
 export function applyLiveEvent(client: QueryClient, event: WsEvent): void {
   switch (event.businessType) {
     case 'notice.unread.increment': {
       const count = Number(event.data?.count) || 0;
-      client.setQueriesData<number>({ queryKey: queryKeys.unreadCountRoot }, (n) => (n ?? 0) + count);
+      // A badge not read yet (its first answer may predate the message) is read instead of counted up.
+      client.setQueriesData<number>({ queryKey: queryKeys.unreadCountRoot }, (n) => (n === undefined ? n : n + count));
+      refresh(client, { queryKey: queryKeys.unreadCountRoot, predicate: (q) => q.state.data === undefined });
       // The message list shows the new rows on its next render.
-      client.invalidateQueries({ queryKey: queryKeys.messagesRoot, predicate: (q) => q.queryKey[1] !== 'unread-count' });
+      refresh(client, { queryKey: queryKeys.messagesRoot, predicate: (q) => q.queryKey[1] !== 'unread-count' });
       break;
     }
     case 'task.state.changed':
-      client.invalidateQueries({ queryKey: queryKeys.tasksRoot[event.data.kind] ?? queryKeys.tasksRoot.training });
-      client.invalidateQueries({ queryKey: queryKeys.compPowersRoot });
+      refresh(client, { queryKey: queryKeys.tasksRoot[event.data.kind] ?? queryKeys.tasksRoot.training });
+      refresh(client, { queryKey: queryKeys.compPowersRoot });
       // 资源 shows the caller's running tasks and the cards they hold.
-      client.invalidateQueries({ queryKey: queryKeys.resource.root });
+      refresh(client, { queryKey: queryKeys.resource.root });
       break;
     case 'comp-power.changed':
-      client.invalidateQueries({ queryKey: queryKeys.compPowersRoot });
+      refresh(client, { queryKey: queryKeys.compPowersRoot });
       break;
     case 'asset.version.changed':
       // Progress and the end of a copy: the lists and details of that kind (files and README of a ready
       // version never change, so their keys are left alone).
-      client.invalidateQueries({ queryKey: queryKeys.asset.root(event.data.kind), predicate: (q) => q.queryKey[2] === 'list' || q.queryKey[2] === 'detail' });
+      refresh(client, { queryKey: queryKeys.asset.root(event.data.kind), predicate: (q) => q.queryKey[2] === 'list' || q.queryKey[2] === 'detail' });
       break;
     case 'image.import.changed':
       // The event is the whole import: written as is (progress without a request); once it is over, the
       // caller's images and the task form's picker show the result.
       client.setQueryData(queryKeys.image.import(event.data.id), event.data);
       if (event.data.state !== 'running') {
-        client.invalidateQueries({ queryKey: queryKeys.image.root, predicate: (q) => q.queryKey[1] !== 'import' });
-        client.invalidateQueries({ queryKey: queryKeys.imagesRoot });
+        refresh(client, { queryKey: queryKeys.image.root, predicate: (q) => q.queryKey[1] !== 'import' });
+        refresh(client, { queryKey: queryKeys.imagesRoot });
       }
       break;
     case 'sync.changed':
@@ -65,8 +81,8 @@ function applySyncJob(client: QueryClient, job: SyncJob): void {
     return prev && job;
   });
   if (cached.state !== job.state) {
-    client.invalidateQueries({ queryKey: queryKeys.sync.listRoot });
-    if (job.state === 'SUCCEEDED') client.invalidateQueries({ queryKey: queryKeys.storage.center(job.targetCenterId) });
+    refresh(client, { queryKey: queryKeys.sync.listRoot });
+    if (job.state === 'SUCCEEDED') refresh(client, { queryKey: queryKeys.storage.center(job.targetCenterId) });
   }
 }
 
@@ -77,11 +93,7 @@ export function startLiveUpdates(client: QueryClient): { stop(): void } {
     onEvent: (event) => applyLiveEvent(client, event),
     // Whatever happened while the socket was down (or before it first connected) was not pushed.
     onOpen: () => {
-      client.invalidateQueries({ queryKey: queryKeys.messagesRoot });
-      client.invalidateQueries({ queryKey: queryKeys.compPowersRoot });
-      client.invalidateQueries({ queryKey: queryKeys.tasksRoot.training });
-      client.invalidateQueries({ queryKey: queryKeys.tasksRoot.slurm });
-      client.invalidateQueries({ queryKey: queryKeys.sync.root });
+      for (const queryKey of [queryKeys.messagesRoot, queryKeys.compPowersRoot, queryKeys.tasksRoot.training, queryKeys.tasksRoot.slurm, queryKeys.sync.root]) refresh(client, { queryKey });
     },
     // The server refused the token: ask the gateway, whose answer (10133/10157/10307) the pipeline turns
     // into the usual redirect to login. A network failure here stays quiet.
