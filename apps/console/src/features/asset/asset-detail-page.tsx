@@ -163,10 +163,13 @@ export function AssetDetailPage({ kind, hall = false }: { kind: AssetKind; hall?
     mutationFn: () => calls.addToMine(id),
     onSuccess: (d) => (refresh(d), toast.success(`已添加到“共享${label}”`)),
   });
-  // 用于训练: added to the caller's list (what the task form offers), then the form with the newest version.
+  // 用于训练 (any ready version, from the owner's page, a shared one's or the hall's): the training form opens
+  // with `?<kind>=<asset>:<version>`, which its 数据集 / 模型 field preselects. The field offers the caller's
+  // own and shared assets only, so a public one of someone else is first added to the caller's list.
   const trainWith = useMutation({
     mutationFn: async (versionId: string) => {
-      await calls.addToMine(id);
+      const d = detail.data;
+      if (d && !d.mine && d.visibility === 'public') refresh(await calls.addToMine(id));
       return versionId;
     },
     onSuccess: (versionId) => navigate(`/training/task/train?${kind}=${encodeURIComponent(`${id}:${versionId}`)}`),
@@ -192,6 +195,11 @@ export function AssetDetailPage({ kind, hall = false }: { kind: AssetKind; hall?
           浏览文件
         </Button>
       ) : null}
+      {v.state === 'ready' ? (
+        <Button type="link" size="small" disabled={trainWith.isPending} onClick={() => trainWith.mutate(v.id)} data-testid="asset-version-train">
+          用于训练
+        </Button>
+      ) : null}
       {a.mine && v.state !== 'creating' ? (
         <Popconfirm title={`删除 v${v.version}？`} okText="删除" okButtonProps={{ danger: true }} cancelText="取消" onConfirm={() => removeVersion.mutate(v.id)}>
           <Button type="link" size="small" danger>
@@ -201,8 +209,14 @@ export function AssetDetailPage({ kind, hall = false }: { kind: AssetKind; hall?
       ) : null}
     </Space>
   );
+  // Versions come newest first: the header's 用于训练 takes the newest ready one.
   const readyVersions = a.versions.filter((v) => v.state === 'ready');
   const version = readyVersions.find((v) => v.id === picked) ?? readyVersions[0];
+  const trainButton = readyVersions.length ? (
+    <Button icon={<ExperimentOutlined />} loading={trainWith.isPending} onClick={() => trainWith.mutate(readyVersions[0].id)} data-testid="asset-use-for-training">
+      用于训练
+    </Button>
+  ) : null;
   const vis = VISIBILITY_TAG[a.visibility];
   const picker = readyVersions.length ? (
     <div className={styles.versionBar}>
@@ -239,6 +253,7 @@ export function AssetDetailPage({ kind, hall = false }: { kind: AssetKind; hall?
             <Button type="primary" icon={<PlusOutlined />} onClick={() => (versionForm.resetFields(), setDialog('version'))} data-testid="asset-add-version">
               新建版本
             </Button>
+            {trainButton}
             <Button icon={<ShareAltOutlined />} onClick={() => setDialog('share')} data-testid="asset-share-open">
               共享
             </Button>
@@ -261,21 +276,14 @@ export function AssetDetailPage({ kind, hall = false }: { kind: AssetKind; hall?
         ) : hall ? (
           <Space wrap>
             <Button onClick={() => navigate(`/public-data/${kind}`)}>返回大厅</Button>
-            {a.versions.some((v) => v.state === 'ready') ? (
-              <Button
-                icon={<ExperimentOutlined />}
-                loading={trainWith.isPending}
-                onClick={() => trainWith.mutate(a.versions.find((v) => v.state === 'ready')!.id)}
-                data-testid="asset-use-for-training"
-              >
-                用于训练
-              </Button>
-            ) : null}
+            {trainButton}
             <Button type="primary" loading={addToMine.isPending} onClick={() => addToMine.mutate()} data-testid="asset-add-to-mine">
               添加到我的
             </Button>
           </Space>
-        ) : null
+        ) : (
+          trainButton
+        )
       }
     >
       <Card>
@@ -318,7 +326,7 @@ export function AssetDetailPage({ kind, hall = false }: { kind: AssetKind; hall?
                   size="small"
                   dataSource={a.versions}
                   pagination={false}
-                  scroll={{ x: 760 }}
+                  scroll={{ x: 840 }}
                   data-testid="asset-versions"
                   locale={{ emptyText: a.mine ? '还没有版本：点击“新建版本”从存储中的文件夹生成' : '还没有版本' }}
                   columns={[
@@ -331,7 +339,7 @@ export function AssetDetailPage({ kind, hall = false }: { kind: AssetKind; hall?
                     { title: '创建时间', dataIndex: 'createTime', width: 170, render: (t: number) => formatTime(t) },
                     {
                       title: '操作',
-                      width: 150,
+                      width: 230,
                       fixed: 'right',
                       render: (_: unknown, v) => versionActions(v),
                     },

@@ -86,6 +86,7 @@ function fakeBackend() {
       a.visibility = 'shared';
       return ok(a);
     }
+    if (rest === 'add-to-mine' && method === 'POST') return ok(a);
     if (rest === '' && method === 'DELETE') {
       assets.splice(assets.indexOf(a), 1);
       return ok(null);
@@ -98,7 +99,8 @@ function fakeBackend() {
 let backend: ReturnType<typeof fakeBackend>;
 setupPageTests(() => (backend = fakeBackend()));
 
-const renderAt = (url: string) => renderRoutes({ '/dataset': <DatasetIndexPage />, '/dataset/detail/:id': <DatasetDetailPage /> }, url);
+const renderAt = (url: string) =>
+  renderRoutes({ '/dataset': <DatasetIndexPage />, '/dataset/detail/:id': <DatasetDetailPage />, '/training/task/:type': <p data-testid="training-form-probe" /> }, url);
 
 describe('dataset pages', () => {
   it('creates a dataset with v1 from a folder and opens its page, which shows the copy in progress', async () => {
@@ -159,6 +161,30 @@ describe('dataset pages', () => {
     await confirmPop();
     await waitFor(() => expect(router.state.location.pathname).toBe('/dataset'));
     expect(backend.assets).toHaveLength(0);
+  });
+
+  it('用于训练 of a public dataset reached by its own page adds it to the caller\'s list first (what the form offers)', async () => {
+    const a = await createdWithReadyVersion();
+    backend.assets.push({ ...a, mine: false, visibility: 'public', ownerId: 'u2', ownerName: 'platform', versions: [backend.version(2), backend.version(1)] });
+    const router = renderAt('/dataset/detail/d1');
+    fireEvent.click((await screen.findAllByTestId('asset-version-train'))[0]);
+    await screen.findByTestId('training-form-probe');
+    expect(router.state.location.pathname).toBe('/training/task/train');
+    expect(new URLSearchParams(router.state.location.search).get('dataset')).toBe('d1:v2');
+    expect(backend.calls.some((c) => c.method === 'POST' && c.path.endsWith('/datasets/d1/add-to-mine'))).toBe(true);
+  });
+
+  it('用于训练 of the owner\'s dataset opens the form for that version without adding anything', async () => {
+    const a = await createdWithReadyVersion();
+    backend.assets.push({ ...a, versions: [backend.version(2, { state: 'creating' }), backend.version(1)] });
+    const router = renderAt('/dataset/detail/d1');
+    // Only ready versions can be mounted: v2 is still being made.
+    const rows = await screen.findAllByTestId('asset-version-train');
+    expect(rows).toHaveLength(1);
+    fireEvent.click(screen.getByTestId('asset-use-for-training'));
+    await screen.findByTestId('training-form-probe');
+    expect(new URLSearchParams(router.state.location.search).get('dataset')).toBe('d1:v1');
+    expect(backend.calls.some((c) => c.path.endsWith('/add-to-mine'))).toBe(false);
   });
 
   it('reads metrics as name=number pairs', () => {

@@ -2,6 +2,10 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createFakeTraining, PRIVATE_IMAGES, task } from './test/fake-training';
 import { renderTraining } from './test/render';
+import { DatasetDetailPage } from '../dataset/routes';
+import { ModelDetailPage } from '../model/routes';
+import { renderRoutes } from '../../test/render-routes';
+import { TrainingDetailPage, TrainingTaskPage } from './routes';
 import { setupPageTests } from '../../test/page-test';
 import { choose, errors, input } from '../../test/ui';
 
@@ -113,6 +117,52 @@ describe('training task form', () => {
     submit();
     await waitFor(() => expect(router.state.location.pathname).toBe('/training/detail/train/100'));
     expect(backend.callsTo('/training/api/v1/tasks', 'POST')[0].body).toMatchObject({ mounts: [{ kind: 'dataset', assetId: 'ds1', versionId: 'v1' }] });
+  });
+
+  describe('用于训练 on a dataset or model page', () => {
+    const renderFrom = (url: string) =>
+      renderRoutes(
+        {
+          '/dataset/detail/:id': <DatasetDetailPage />,
+          '/model/detail/:id': <ModelDetailPage />,
+          '/training/task/:type': <TrainingTaskPage />,
+          '/training/detail/:type/:id': <TrainingDetailPage />,
+        },
+        url,
+      );
+    const picked = (kind: string) => [...screen.getByTestId(`mount-${kind}`).querySelectorAll('.ant-select-selection-item')].map((e) => e.textContent);
+
+    it('opens the form with the version of that row (an older one of a shared dataset) in 数据集, and submits it mounted', async () => {
+      const router = renderFrom('/dataset/detail/ds2');
+      const rows = await screen.findAllByTestId('asset-version-train');
+      expect(rows).toHaveLength(2);
+      fireEvent.click(rows[1]); // versions are newest first: this is v1
+      await screen.findByTestId('training-form');
+      expect(router.state.location.pathname).toBe('/training/task/train');
+      expect(new URLSearchParams(router.state.location.search).get('dataset')).toBe('ds2:c1');
+      await waitFor(() => expect(picked('dataset')).toEqual(['CIFAR v1（bob 共享） · 2.00 KB']));
+      expect(picked('model')).toEqual([]);
+      // A shared (not public) asset is already in the caller's list: nothing is added.
+      expect(backend.calls.some((c) => c.url.pathname.endsWith('/add-to-mine'))).toBe(false);
+
+      fireEvent.change(input('training-form-name'), { target: { value: '用共享数据' } });
+      await choose('training-form-card-type', 'NVIDIA A100 80G');
+      await screen.findByTestId('training-placement-reason');
+      await choose('training-form-image', 'PyTorch 2.3 (CUDA 12.1)');
+      fireEvent.change(input('training-form-command'), { target: { value: 'python train.py' } });
+      submit();
+      await waitFor(() => expect(router.state.location.pathname).toBe('/training/detail/train/100'));
+      expect(backend.callsTo('/training/api/v1/tasks', 'POST')[0].body).toMatchObject({ mounts: [{ kind: 'dataset', assetId: 'ds2', versionId: 'c1' }] });
+    });
+
+    it('opens the form from the own model page\'s header with the newest ready version in 模型', async () => {
+      const router = renderFrom('/model/detail/m1');
+      fireEvent.click(await screen.findByTestId('asset-use-for-training'));
+      await screen.findByTestId('training-form');
+      expect(new URLSearchParams(router.state.location.search).get('model')).toBe('m1:mv2');
+      await waitFor(() => expect(picked('model')).toEqual(['ResNet v2 · 4.00 KB']));
+      expect(picked('dataset')).toEqual([]);
+    });
   });
 
   it('offers the caller\'s private images in their own group, for any card type', async () => {

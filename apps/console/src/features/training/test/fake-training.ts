@@ -1,9 +1,9 @@
 /**
  * The training pages' gateway in memory (test/fake-tasks.ts under TRAINING_BASE), with what only training
- * has: creating a task with 智能调度, the image catalogue, mountable datasets, the metrics file and SSH into a
- * develop task. The real services have their own api tests.
+ * has: creating a task with 智能调度, the image catalogue, mountable datasets and models (and their detail pages,
+ * for 用于训练), the metrics file and SSH into a develop task. The real services have their own api tests.
  */
-import { TRAINING_BASE, type ImageItem, type MetricPoint, type Placement, type SubCenter, type TaskDetail, type TrainingTaskCreate } from '@suanli/contracts';
+import { TRAINING_BASE, type AssetDetail, type AssetKind, type AssetVersion, type MountableVersion, type ImageItem, type MetricPoint, type Placement, type SubCenter, type TaskDetail, type TrainingTaskCreate } from '@suanli/contracts';
 import { createFakeTasks, envelope, newTask, T0, withoutEvents } from '../../../test/fake-tasks';
 
 const CENTERS: SubCenter[] = [
@@ -57,6 +57,57 @@ export function task(id: string, patch: Partial<TaskDetail> = {}): TaskDetail {
   );
 }
 
+/** Assets behind the 数据集 / 模型 fields and their detail pages: alice's MNIST and ResNet, CIFAR shared by bob. */
+function assetOf(kind: AssetKind, id: string, name: string, owner: string, versions: [string, number][]): AssetDetail {
+  const version = ([vid, n]: [string, number]): AssetVersion => ({
+    id: vid,
+    version: n,
+    subCenterId: 'sz-a100',
+    subCenterName: '深圳算力分中心',
+    sourcePath: `/data/${name}`,
+    state: 'ready',
+    reason: '',
+    sizeBytes: 2048 * n,
+    fileCount: 1,
+    copiedBytes: 2048 * n,
+    digest: 'd'.repeat(64),
+    note: '',
+    sourceTaskId: null,
+    mountPath: `/mnt/${kind}s/${name}/v${n}`,
+    createTime: T0,
+  });
+  return {
+    id,
+    kind,
+    name,
+    description: '',
+    tags: [],
+    license: '',
+    visibility: owner === 'alice' ? 'private' : 'shared',
+    publishState: 'none',
+    ownerId: owner === 'alice' ? 'u1' : 'u2',
+    ownerName: owner,
+    mine: owner === 'alice',
+    framework: '',
+    format: '',
+    metrics: {},
+    versionCount: versions.length,
+    latestSizeBytes: 2048,
+    createTime: T0,
+    updateTime: T0,
+    versions: versions.map(version),
+    shares: [],
+  };
+}
+export const ASSETS: AssetDetail[] = [
+  assetOf('dataset', 'ds1', 'MNIST', 'alice', [['v1', 1]]),
+  assetOf('dataset', 'ds2', 'CIFAR', 'bob', [['c2', 2], ['c1', 1]]),
+  assetOf('model', 'm1', 'ResNet', 'alice', [['mv2', 2], ['mv1', 1]]),
+];
+const MOUNTABLE: MountableVersion[] = ASSETS.flatMap((a) =>
+  a.versions.map((v) => ({ assetId: a.id, assetName: a.name, ownerName: a.ownerName, mine: a.mine, versionId: v.id, version: v.version, note: '', subCenterId: v.subCenterId, subCenterName: v.subCenterName, sizeBytes: v.sizeBytes })),
+);
+
 export function createFakeTraining() {
   const metrics = new Map<string, MetricPoint[]>();
   const centerFor = (b: Pick<TrainingTaskCreate, 'subCenterId' | 'cardTypeId'>) =>
@@ -69,10 +120,13 @@ export function createFakeTraining() {
     partitions: (c) => c.cardTypes.map((t) => ({ name: t.id, cardTypeId: t.id, nodes: 4, cardsPerNode: 8, cpusPerCard: 8, memoryGBPerCard: 64 })),
     folders: ['code'],
     routes: ({ method, url, body, path, route }) => {
-      if (path.endsWith('/datasets/action/mountable')) {
-        return envelope([{ assetId: 'ds1', assetName: 'MNIST', ownerName: 'alice', mine: true, versionId: 'v1', version: 1, note: '', subCenterId: 'sz-a100', subCenterName: '深圳算力分中心', sizeBytes: 2048 }]);
+      const mountable = /\/(dataset|model)s\/action\/mountable$/.exec(path);
+      if (mountable) return envelope(MOUNTABLE.filter((v) => ASSETS.find((a) => a.id === v.assetId)!.kind === mountable[1]));
+      const asset = /\/(?:dataset|model)s\/([^/]+)$/.exec(path);
+      if (asset && method === 'GET') {
+        const a = ASSETS.find((x) => x.id === decodeURIComponent(asset[1]));
+        return a ? envelope(a) : envelope(null, 1205, '数据集不存在');
       }
-      if (path.endsWith('/action/mountable')) return envelope([]);
       if (method === 'POST' && route === '/placement') {
         const center = centerFor({ subCenterId: 'auto', cardTypeId: body.cardTypeId });
         if (!center) return envelope(null, 2005, '没有分中心提供该卡型');
