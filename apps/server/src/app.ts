@@ -47,6 +47,7 @@ import type { UserService } from './modules/user/user.service';
 import type { EshellService } from './modules/eshell/eshell.service';
 import type { KeyPairService } from './modules/keypair/keypair.service';
 import type { ResourceService } from './modules/resource/resource.service';
+import type { AccessLogService } from './modules/access-log/access-log.service';
 import { mountFileServices } from './file-service/mount';
 import { HttpAuthorizedKeys, type AuthorizedKeysClient } from './modules/keypair/authorized-keys.client';
 
@@ -69,6 +70,8 @@ declare module 'fastify' {
     images: Awaited<ReturnType<typeof createImageModule>>;
     /** Cross-center sync (tests wait for jobs with `syncs.runner.idle()`). */
     syncs: ReturnType<typeof createSyncModule>;
+    /** Access records (tests run the renewal round of a "replica" with `accessLog.tick()`). */
+    accessLog: AccessLogService;
   }
 }
 
@@ -159,11 +162,15 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.decorate('assets', assets);
   app.decorate('images', image);
   app.decorate('syncs', sync);
+  app.decorate('accessLog', accessLog.service);
   // Polling starts once the app is ready; it stops (handing its centers over) before the database closes.
   app.addHook('onReady', () => task.start());
   app.addHook('onReady', () => sync.start());
+  app.addHook('onReady', () => accessLog.service.start());
   app.addHook('preClose', () => realtime.hub.close());
   app.addHook('preClose', () => eshell.service.close());
+  // After the shells ended their records: stop renewing (a crash stops it the same way, only later swept).
+  app.addHook('preClose', () => accessLog.service.stop());
   app.addHook('preClose', () => assets.close());
   app.addHook('preClose', () => image.close());
   app.addHook('preClose', () => sync.close());

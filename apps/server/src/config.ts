@@ -1,3 +1,4 @@
+import type { AccessLogOptions } from './modules/access-log/access-log.service';
 import type { SyncRunnerOptions } from './modules/sync/sync.runner';
 import path from 'node:path';
 import type { LocalExecutorOptions } from './executors/local/local-executor';
@@ -46,6 +47,8 @@ export interface Config {
   shell?: ShellConfig;
   /** Cross-center sync retries (modules/sync); defaults in sync.runner.ts. Tests shorten them. */
   sync?: SyncRunnerOptions;
+  /** Renewal of held access records and the end of a dead gateway's (modules/access-log); tests shorten them. */
+  access?: AccessLogOptions;
 }
 
 export interface ShellConfig {

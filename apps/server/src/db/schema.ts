@@ -182,6 +182,8 @@ export interface AccessSessionsTable {
   start_time: number;
   end_time: number | null;
   end_reason: string;
+  /** Last renewal by the gateway process holding the session (shells); null for records no process holds. */
+  seen_time: number | null;
 }
 
 export interface KeyPairsTable {

@@ -143,7 +143,7 @@ describe('访问记录 on the Shell工具 page', () => {
   });
 
   it('labels every end reason the server records, and unknown ones as 已结束', () => {
-    for (const r of ['closed', 'exited', 'idle', 'revoked', 'error', 'refused', 'server', 'stopped']) {
+    for (const r of ['closed', 'exited', 'idle', 'revoked', 'error', 'refused', 'server', 'stopped', 'gateway-lost']) {
       expect(END_REASON_LABELS[r], r).toMatch(/[\u4e00-\u9fa5]/);
     }
     expect(endReasonLabel({ endTime: 1, endReason: 'mystery' })).toBe('已结束');

@@ -14,8 +14,8 @@ const PAGE_SIZE = 10;
 /**
  * Why a session ended, as the server records it (access-log `close(id, reason)`): the web shell ends with
  * closed (the browser hung up), exited (`exit` in the shell), idle, revoked (the sign-in ended), error,
- * refused, server (the gateway stopped); the develop-task proxy with stopped (the task no longer runs)
- * or revoked.
+ * refused, server (the gateway stopped), gateway-lost (the gateway died and another ended the record at
+ * its last renewal); the develop-task proxy with stopped (the task no longer runs) or revoked.
  */
 export const END_REASON_LABELS: Record<string, string> = {
   closed: '连接关闭',
@@ -26,6 +26,7 @@ export const END_REASON_LABELS: Record<string, string> = {
   refused: '连接被拒绝',
   server: '服务重启',
   stopped: '任务已结束',
+  'gateway-lost': '网关已停止，会话已结束',
 };
 
 /** The Chinese label of an end reason: '—' while open, '已结束' for a reason this console does not know. */

@@ -15,6 +15,7 @@ import * as m0013 from './0013_registry';
 import * as m0014 from './0014_sync';
 import * as m0015 from './0015_version_sync';
 import * as m0016 from './0016_sync_cancel';
+import * as m0017 from './0017_access_seen';
 
 /** Every migration, in order. One set for both engines; keep column types portable (see schema.ts). */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014_sync': m0014,
   '0015_version_sync': m0015,
   '0016_sync_cancel': m0016,
+  '0017_access_seen': m0017,
 };

@@ -20,6 +20,30 @@ export class AccessLogRepository {
       .execute();
   }
 
+  /** The holding process is alive: its open records among `ids` were seen at `at`. */
+  async renew(ids: readonly string[], at: number) {
+    // In slices: a gateway may hold thousands of shells, and SQL parameters are bounded.
+    for (let i = 0; i < ids.length; i += 500) {
+      await this.db
+        .updateTable('access_sessions')
+        .set({ seen_time: at })
+        .where('id', 'in', ids.slice(i, i + 500))
+        .where('end_time', 'is', null)
+        .execute();
+    }
+  }
+
+  /** Ends the open records nobody renewed since `before`, at their last renewal; how many. */
+  async endUnseen(before: number, reason: string): Promise<number> {
+    const r = await this.db
+      .updateTable('access_sessions')
+      .set((eb) => ({ end_time: eb.ref('seen_time'), end_reason: reason }))
+      .where('end_time', 'is', null)
+      .where('seen_time', '<', before)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
+
   /** Records of a kind still open (a sweep ends those whose cause is gone). */
   openOfKind(kind: AccessSessionKind) {
     return this.db.selectFrom('access_sessions').select(['id', 'target']).where('kind', '=', kind).where('end_time', 'is', null).execute();

@@ -255,6 +255,8 @@ export class EshellService {
         account: account.account,
         target: kind,
         clientIp,
+        // The shell lives in this process: renewed while it runs, ended by another gateway if this one dies.
+        held: true,
       });
       if (live.ended) {
         // Closed while the record was written: the record ends too.
