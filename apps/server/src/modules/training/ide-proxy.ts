@@ -143,7 +143,7 @@ export class IdeProxy {
     upstream.on('error', () => {
       if (!reply.raw.headersSent) {
         reply.raw.writeHead(502, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-        reply.raw.end(page('开发环境正在启动或暂时无法连接，请稍后刷新本页（每 5 秒自动刷新）。', taskId, true));
+        reply.raw.end(proxyPage('开发环境正在启动或暂时无法连接，请稍后刷新本页（每 5 秒自动刷新）。', taskId, true));
       } else reply.raw.destroy();
     });
     req.raw.pipe(upstream);
@@ -180,7 +180,7 @@ export class IdeProxy {
   }
 
   private refuse(reply: FastifyReply, status: number, text: string, taskId: string | null) {
-    return reply.code(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(page(text, taskId));
+    return reply.code(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(proxyPage(text, taskId));
   }
 
   private sign(g: Grant): string {
@@ -229,11 +229,12 @@ const esc = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<
 /**
  * The proxy's own pages (the IDE is not there): what happened and the way back — the task's detail page
  * (its owner can open, restart or read the log there), or the console for someone who may not see the task.
- * `refresh`: the IDE is still starting; the page tries again every 5 s.
+ * `refresh`: the IDE is still starting; the page tries again every 5 s. The body's side padding keeps the
+ * card off the screen's edges on a phone (at 375 px it was flush with both).
  */
-function page(text: string, taskId: string | null, refresh = false): string {
+export function proxyPage(text: string, taskId: string | null, refresh = false): string {
   const back = taskId
     ? { href: `${CONSOLE_BASE_PATH}/training/detail/develop/${encodeURIComponent(taskId)}`, label: '返回任务详情' }
     : { href: `${CONSOLE_BASE_PATH}/`, label: '返回控制台' };
-  return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${refresh ? '<meta http-equiv="refresh" content="5">' : ''}<title>开发环境 - 算力调度服务平台</title><link rel="icon" href="data:,"></head><body style="margin:0;font-family:system-ui,'Noto Sans CJK SC',sans-serif;background:#f5f7fa;color:#1f2937"><main style="max-width:520px;margin:12vh auto 0;padding:32px;background:#fff;border-radius:8px;box-shadow:0 1px 3px rgba(0,0,0,.08)"><h2 style="margin:0 0 12px;font-size:20px">开发环境</h2><p style="margin:0 0 24px;line-height:1.7">${esc(text)}</p><a href="${esc(back.href)}" style="display:inline-block;padding:6px 16px;border-radius:6px;background:#1677ff;color:#fff;text-decoration:none">${back.label}</a></main></body></html>`;
+  return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${refresh ? '<meta http-equiv="refresh" content="5">' : ''}<title>开发环境 - 算力调度服务平台</title><link rel="icon" href="data:,"></head><body style="margin:0;padding:12vh 16px 24px;font-family:system-ui,'Noto Sans CJK SC',sans-serif;background:#f5f7fa;color:#1f2937"><main style="max-width:520px;margin:0 auto;padding:clamp(20px,6vw,32px);background:#fff;border-radius:8px;box-shadow:0 1px 3px rgba(0,0,0,.08)"><h2 style="margin:0 0 12px;font-size:20px">开发环境</h2><p style="margin:0 0 24px;line-height:1.7">${esc(text)}</p><a href="${esc(back.href)}" style="display:inline-block;padding:6px 16px;border-radius:6px;background:#1677ff;color:#fff;text-decoration:none">${back.label}</a></main></body></html>`;
 }
