@@ -88,8 +88,11 @@ export const SyncGrantQuery = Type.Object({ subCenterId: Type.String({ minLength
 export type SyncGrantQuery = Static<typeof SyncGrantQuery>;
 export const SyncGrant = Type.Object({
   jobId: Type.String(),
-  /** `source`: read `path` on this center; `target`: make `targetDir/<name>` on this center. */
-  role: Type.Union([Type.Literal('source'), Type.Literal('target')]),
+  /**
+   * `source`: read `path` on this center; `target`: make `targetDir/<name>` on this center; `discard`: only
+   * remove what the ended job left in `targetDir` here (its hidden folder and staged chunks).
+   */
+  role: Type.Union([Type.Literal('source'), Type.Literal('target'), Type.Literal('discard')]),
   /**
    * Whose space the paths are in: `home` — the account's home (as its uid/gid where accounts are real);
    * `assets` — the center's platform-managed asset area `<storageRoot>/.assets`, as the service itself.

@@ -313,6 +313,11 @@ export interface SyncJobsTable {
   label: string;
   /** 1 once a cancel reached a replica that does not run the job: the holder stops it (0016). */
   cancel_requested: number;
+  /**
+   * > 0 while what the job left on the receiver (its hidden folder, staged chunks) is still to be removed:
+   * the earliest time of the next try (0018). 0 once removed, or nothing was left.
+   */
+  discard_after: number;
   create_time: number;
   update_time: number;
   finish_time: number | null;

@@ -126,7 +126,7 @@ export class RemoteIdentity implements FileIdentity {
     if (hit && hit.until > now) return hit.granted;
     this.grants.delete(key);
     const grant = (await this.ask(SYNC_AGENT_GRANT_PATH, { [SYNC_GRANT_HEADER]: raw })) as SyncGrant | null;
-    if (!grant || typeof grant.account !== 'string' || (grant.role !== 'source' && grant.role !== 'target')) throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE);
+    if (!grant || typeof grant.account !== 'string' || !['source', 'target', 'discard'].includes(grant.role)) throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE);
     const granted = { user: grantedUser(this.opts.center, grant), grant };
     if (this.grants.size >= 1_000) this.grants.clear();
     this.grants.set(key, { granted, until: now + this.ttlMs });

@@ -249,9 +249,12 @@ export class SyncService {
     progress.file(f.size);
   }
 
-  /** Removes what a job left here (its hidden folder, staged chunks and record); nothing there is fine. */
+  /**
+   * Removes what a job left here (its hidden folder, staged chunks and record); nothing there is fine. The
+   * running job's grant (`target`) or, once it ended, the removal-only grant of the gateway's sweep (`discard`).
+   */
   async discard(user: FileUser, g: SyncGrant): Promise<void> {
-    if (g.role !== 'target') throw forbidden();
+    if (g.role !== 'target' && g.role !== 'discard') throw forbidden();
     const key = keyOf(g.jobId);
     const hidden = [...parseUserPath(g.targetDir), `${TEMP_PREFIX}sync-${key}`];
     await this.spaces.with(user, async (fs) => {

@@ -16,6 +16,7 @@ import * as m0014 from './0014_sync';
 import * as m0015 from './0015_version_sync';
 import * as m0016 from './0016_sync_cancel';
 import * as m0017 from './0017_access_seen';
+import * as m0018 from './0018_sync_discard';
 
 /** Every migration, in order. One set for both engines; keep column types portable (see schema.ts). */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0015_version_sync': m0015,
   '0016_sync_cancel': m0016,
   '0017_access_seen': m0017,
+  '0018_sync_discard': m0018,
 };

@@ -3,8 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MESSAGE_BASE, SYNC_BASE, type Page, type SyncJob } from '@suanli/contracts';
+import { ErrorCode, MESSAGE_BASE, SYNC_BASE, type Page, type SyncGrant, type SyncJob } from '@suanli/contracts';
 import { LeaseRepository } from '../../db/lease.repository';
+import { AppError } from '../../errors';
+import { SyncService } from '../../file-service/sync.service';
+import { grantHash } from './sync.service';
 import { body, createPgDatabase, createTestApp, engines, type TestApp } from '../../../test/harness';
 import { registerAndLogin } from '../../../test/users';
 
@@ -275,6 +278,98 @@ describe.each(engines)('cross-center sync across gateway replicas (%s)', (engine
       for (const x of apps) await x.close();
       await pg?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+/**
+ * A job that ends while its receiver cannot be reached (ADR 0010 §7): the hidden folder and staged chunks
+ * stay there and the job records it; the runner's periodic sweep asks the receiver again with a growing
+ * delay, under a removal-only grant, and once the receiver answers they are gone — the job itself (state,
+ * message, times) stays exactly as it ended. The embedded receiver runs in this process, so "down" is its
+ * discard refusing with the runner's "not reached" error (1403) for as long as the test says.
+ */
+describe.each(engines)('cross-center sync leftovers of a receiver that was down (%s)', (engine) => {
+  it('keeps the hidden folder while the receiver is down and removes it once it answers, the job unchanged', async () => {
+    // The test clock stands still: the sweep's delays are moved by hand.
+    const t = await createTestApp(engine);
+    try {
+      const u = await registerAndLogin(t.app);
+      const home = async (c: string) => path.join(t.dataDir, 'centers', c, 'home', (await t.app.ctx.clusterAccounts.ensure(u.user.id, c)).account);
+      const sz = await home('sz-a100');
+      const gz = await home('gz-ascend');
+      fs.mkdirSync(sz, { recursive: true });
+      fs.mkdirSync(path.join(gz, 'inbox'), { recursive: true });
+      fs.writeFileSync(path.join(sz, 'big.bin'), Buffer.alloc(0));
+      fs.truncateSync(path.join(sz, 'big.bin'), 768 * 1024 * 1024);
+      const call = (method: 'GET' | 'POST', url: string, payload?: object) => t.app.inject({ method, url: `${SYNC_BASE}${url}`, headers: { token: u.token }, payload }).then((r) => body<SyncJob>(r));
+      const inbox = () => fs.readdirSync(path.join(gz, 'inbox'));
+      const staged = () => {
+        const dir = path.join(t.dataDir, 'centers/gz-ascend/.uploads', path.basename(gz));
+        return fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.startsWith('sync-')) : [];
+      };
+      const row = (id: string) => t.app.ctx.db.selectFrom('sync_jobs').select(['discard_after', 'grant_hash']).where('id', '=', id).executeTakeFirstOrThrow();
+      const sweep = () => t.app.syncs.runner.discardLeftovers();
+
+      const job = (await call('POST', '/syncs', { sourceCenterId: 'sz-a100', sourcePath: '/big.bin', targetCenterId: 'gz-ascend', targetDir: '/inbox' })).data;
+      // Once the receiver has listed the source, its hidden folder is there and chunks are arriving.
+      await expect.poll(async () => (await call('GET', `/syncs/${job.id}`)).data.bytesTotal, { timeout: 20_000, interval: 10 }).toBeGreaterThan(0);
+
+      // The receiver goes down; the job is cancelled meanwhile.
+      const roles: SyncGrant['role'][] = [];
+      const down = vi.spyOn(SyncService.prototype, 'discard').mockImplementation(async (_user, g) => {
+        roles.push(g.role);
+        throw new AppError(ErrorCode.INTERNAL_FAILED, '无法连接目标分中心的文件服务（connect ECONNREFUSED）');
+      });
+      const cancelled = await call('POST', `/syncs/${job.id}/cancel`);
+      expect(cancelled.data).toMatchObject({ state: 'CANCELLED', message: '已取消' });
+      const ended = (await call('GET', `/syncs/${job.id}`)).data;
+      expect(inbox()).toEqual([expect.stringMatching(/^\.suanli-upload-sync-/)]);
+      expect(staged().length).toBeGreaterThan(0);
+      const first = await row(job.id);
+      expect(Number(first.discard_after)).toBe(t.clock.now + 15_000);
+
+      // Not due yet: nobody is asked. Due, still down: asked with a removal-only grant, then later again.
+      await sweep();
+      expect(roles).toEqual(['target']);
+      t.clock.advance(15_000);
+      await sweep();
+      expect(roles).toEqual(['target', 'discard']);
+      expect(inbox()).toHaveLength(1);
+      expect(Number((await row(job.id)).discard_after)).toBe(t.clock.now + 15_000);
+      expect((await row(job.id)).grant_hash).toBe('');
+
+      // While leftovers wait, an ended job's grant allows their removal on the receiver, and nothing else.
+      const raw = 'k'.repeat(43);
+      await t.app.ctx.db.updateTable('sync_jobs').set({ grant_hash: grantHash(raw) }).where('id', '=', job.id).execute();
+      const grant = (center: string) => t.app.inject({ method: 'GET', url: `${SYNC_BASE}/agent/grant`, query: { subCenterId: center }, headers: { 'sync-grant': raw } }).then((r) => body<SyncGrant>(r));
+      expect((await grant('gz-ascend')).data).toMatchObject({ jobId: job.id, role: 'discard', targetDir: '/inbox' });
+      expect((await grant('sz-a100')).message.code).toBe(1020);
+      const pull = await t.app.inject({ method: 'POST', url: '/file-service/gz-ascend/api/v1/sync/pull', headers: { 'sync-grant': raw } });
+      expect(JSON.parse(pull.body.split('\n')[0])).toMatchObject({ type: 'error', code: 1020 });
+      const read = await t.app.inject({ method: 'GET', url: '/file-service/sz-a100/api/v1/sync/source/file', query: { path: '' }, headers: { 'sync-grant': raw } });
+      expect(body(read).message.code).toBe(1020);
+      await t.app.ctx.db.updateTable('sync_jobs').set({ grant_hash: '' }).where('id', '=', job.id).execute();
+
+      // The receiver is back: at the next due sweep the hidden folder and the staged chunks are gone.
+      down.mockRestore();
+      await sweep();
+      expect(inbox()).toHaveLength(1);
+      t.clock.advance(15_000);
+      await sweep();
+      expect(inbox()).toEqual([]);
+      expect(staged()).toEqual([]);
+      expect(await row(job.id)).toEqual({ discard_after: expect.anything(), grant_hash: '' });
+      expect(Number((await row(job.id)).discard_after)).toBe(0);
+      expect((await call('GET', `/syncs/${job.id}`)).data).toEqual(ended);
+      // Nothing is left to do: later sweeps ask nobody.
+      const again = vi.spyOn(SyncService.prototype, 'discard');
+      t.clock.advance(60 * 60_000);
+      await sweep();
+      expect(again).not.toHaveBeenCalled();
+      again.mockRestore();
+    } finally {
+      await t.close();
     }
   });
 });

@@ -1,3 +1,4 @@
+import { SYNC_FINAL_STATES } from '@suanli/contracts';
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/db';
 import type { SyncJobsTable } from '../../db/schema';
@@ -63,6 +64,20 @@ export class SyncRepository {
 
   activeIds() {
     return this.db.selectFrom('sync_jobs').select('id').where('state', 'in', ACTIVE).orderBy('create_time').execute();
+  }
+
+  /** Ended jobs whose leftovers on the receiver are due for another removal attempt (oldest due first). */
+  dueDiscards(now: number, limit = 50) {
+    return this.db.selectFrom('sync_jobs').selectAll().where('discard_after', '>', 0).where('discard_after', '<=', now).orderBy('discard_after').limit(limit).execute();
+  }
+
+  /**
+   * Updates the leftover-removal fields of an ended job that still has leftovers; false when it has none
+   * (another replica removed them meanwhile). Nothing else of an ended job changes.
+   */
+  async updateDiscard(id: string, set: Pick<Updateable<SyncJobsTable>, 'discard_after' | 'grant_hash'>): Promise<boolean> {
+    const r = await this.db.updateTable('sync_jobs').set(set).where('id', '=', id).where('state', 'in', [...SYNC_FINAL_STATES]).where('discard_after', '>', 0).executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
   }
 
   /** Updates a job that is still active; false when it already ended (a cancel won the race). */

@@ -14,6 +14,8 @@ const CANCEL = Symbol('cancel');
 const CLOSING = Symbol('closing');
 /** Another replica took the job over (this one missed renewing its lease) or ended it. */
 const LOST = Symbol('lost');
+/** Longest wait between two attempts to remove what an ended job left on a receiver that was not reached. */
+const DISCARD_MAX_DELAY_MS = 10 * 60_000;
 
 export interface SyncRunnerOptions {
   /** A job whose file services stay unreachable this long after its last progress fails (default 10 min). */
@@ -43,6 +45,10 @@ export interface SyncRunnerOptions {
  * as the task poller's). Jobs whose holder stopped renewing — a gateway killed or stopped — are taken over by
  * `resumeAll`, which runs at start and every `leaseMs`. A cancel that reaches a replica not running the job
  * is written on the job (`cancel_requested`); the holder sees it when it renews and cancels there.
+ *
+ * A job that ends while its receiver cannot be reached leaves its hidden folder and staged chunks there; the
+ * job records that (`discard_after`) and the same periodic sweep asks the receiver again, under the job's
+ * lease, with a growing delay (its age since it ended, from leaseMs up to 10 min) until it answers.
  */
 export class SyncRunner {
   private readonly running = new Map<string, { abort: AbortController; done: Promise<void> }>();
@@ -52,6 +58,7 @@ export class SyncRunner {
   private readonly leaseMs: number;
   readonly holder: string;
   private sweeper: NodeJS.Timeout | null = null;
+  private discarding: Promise<void> | null = null;
   private closed = false;
 
   constructor(
@@ -80,12 +87,52 @@ export class SyncRunner {
     this.running.set(id, { abort, done });
   }
 
-  /** Takes over the active jobs nobody runs (at start, then every leaseMs). */
+  /**
+   * Takes over the active jobs nobody runs and retries removing what ended jobs left on receivers that were
+   * not reached (at start, then every leaseMs).
+   */
   async resumeAll() {
     for (const { id } of await this.repo.activeIds()) this.start(id);
     if (!this.sweeper && !this.closed) {
       this.sweeper = setInterval(() => void this.resumeAll().catch((err: unknown) => this.log.warn({ err }, 'sync jobs not resumed')), this.leaseMs);
       this.sweeper.unref();
+    }
+    await this.discardLeftovers();
+  }
+
+  /**
+   * Asks the receivers of ended jobs whose leftovers are due to remove them: each under the job's lease (one
+   * replica per job), with a fresh grant that only allows the removal (role `discard`, ADR 0010 §7). Not
+   * reached again → tried later, after as long again as the job has been over (at least leaseMs, at most
+   * 10 min). The job's state, message and times stay as they ended.
+   */
+  async discardLeftovers() {
+    // One sweep at a time in this process (the timer and a caller may overlap; the lease is per replica).
+    this.discarding ??= this.sweepLeftovers().finally(() => (this.discarding = null));
+    return this.discarding;
+  }
+
+  private async sweepLeftovers() {
+    for (const row of await this.repo.dueDiscards(this.clock())) {
+      if (this.closed) return;
+      const name = `sync:${row.id}`;
+      if (!(await this.leases.acquire(name, this.holder, this.clock(), this.leaseMs))) continue;
+      try {
+        const grant = randomBytes(32).toString('base64url');
+        if (!(await this.repo.updateDiscard(row.id, { grant_hash: grantHash(grant) }))) continue;
+        let removed = false;
+        try {
+          await this.receiverFor(row.target_center_id).discard(grant);
+          removed = true;
+        } catch (err) {
+          this.log.warn({ err, syncJob: row.id }, 'sync leftovers not removed yet');
+        }
+        const now = this.clock();
+        const age = now - Number(row.finish_time ?? now);
+        await this.repo.updateDiscard(row.id, { grant_hash: '', discard_after: removed ? 0 : now + Math.min(Math.max(age, this.leaseMs), DISCARD_MAX_DELAY_MS) });
+      } finally {
+        await this.leases.release(name, this.holder).catch(() => {});
+      }
     }
   }
 
@@ -176,8 +223,7 @@ export class SyncRunner {
           signal,
         );
         await writes;
-        await this.discard(receiver, grant, id);
-        await this.finish(id, 'SUCCEEDED', '');
+        await this.finish(id, 'SUCCEEDED', '', await this.discard(receiver, grant, id));
         return;
       } catch (e) {
         await writes;
@@ -187,8 +233,8 @@ export class SyncRunner {
         const err = e instanceof AppError ? e : new AppError(ErrorCode.SYNC_FAILED);
         if (!(e instanceof AppError)) this.log.error({ err: e, syncJob: id }, 'sync attempt failed');
         if (!RETRYABLE.has(err.code) || this.clock() - lastProgress > this.retryWindowMs) {
-          await this.discard(receiver, grant, id);
-          await this.finish(id, 'FAILED', err.message.startsWith(errorMessage(ErrorCode.SYNC_FAILED)) ? err.message : `${errorMessage(ErrorCode.SYNC_FAILED)}：${err.message}`);
+          const removed = await this.discard(receiver, grant, id);
+          await this.finish(id, 'FAILED', err.message.startsWith(errorMessage(ErrorCode.SYNC_FAILED)) ? err.message : `${errorMessage(ErrorCode.SYNC_FAILED)}：${err.message}`, removed);
           return;
         }
         const retries = row.retries + 1;
@@ -204,13 +250,15 @@ export class SyncRunner {
   }
 
   private async cancelled(receiver: SyncReceiver, grant: string, id: string) {
-    await this.discard(receiver, grant, id);
-    await this.finish(id, 'CANCELLED', '已取消');
+    await this.finish(id, 'CANCELLED', '已取消', await this.discard(receiver, grant, id));
   }
 
-  /** Best effort: a receiver that cannot be reached keeps its staging until its own cleanup (24 h). */
-  private async discard(receiver: SyncReceiver, grant: string, id: string) {
-    await receiver.discard(grant).catch((err: unknown) => this.log.warn({ err, syncJob: id }, 'sync discard failed'));
+  /** Whether the receiver removed what the job staged there; false (not reached) leaves it to discardLeftovers. */
+  private async discard(receiver: SyncReceiver, grant: string, id: string): Promise<boolean> {
+    return receiver.discard(grant).then(
+      () => true,
+      (err: unknown) => (this.log.warn({ err, syncJob: id }, 'sync discard failed; retried later'), false),
+    );
   }
 
   private async update(id: string, set: Parameters<SyncRepository['updateActive']>[1]) {
@@ -219,9 +267,10 @@ export class SyncRunner {
     return ok;
   }
 
-  private async finish(id: string, state: SyncState, message: string) {
+  /** Ends the job; `removed` false records that the receiver still holds its leftovers (tried again after leaseMs). */
+  private async finish(id: string, state: SyncState, message: string, removed: boolean) {
     const now = this.clock();
-    if (!(await this.repo.updateActive(id, { state, message, grant_hash: '', update_time: now, finish_time: now }))) return;
+    if (!(await this.repo.updateActive(id, { state, message, grant_hash: '', update_time: now, finish_time: now, discard_after: removed ? 0 : now + this.leaseMs }))) return;
     const row = await this.repo.byId(id);
     if (!row) return;
     await this.events.changed(row);

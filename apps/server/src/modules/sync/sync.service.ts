@@ -129,6 +129,7 @@ export class SyncJobService {
       version_id: '',
       label: '',
       cancel_requested: 0,
+      discard_after: 0,
       ...f,
       create_time: now,
       update_time: now,
@@ -139,13 +140,16 @@ export class SyncJobService {
 
   /**
    * What a grant allows on `centerId`: read the source there or make the copy there, as the owner's cluster
-   * account. Unknown grants and grants of ended jobs answer 10133 (the file service refuses the call).
+   * account; for an ended job with leftovers on its receiver, only their removal there. Unknown grants and
+   * other grants of ended jobs answer 10133 (the file service refuses the call).
    */
   async resolveGrant(raw: string | undefined, centerId: string): Promise<SyncGrant> {
     if (!raw || raw.length > 128) throw new AppError(ErrorCode.NOT_LOGGED_IN);
     const row = await this.repo.byGrantHash(grantHash(raw));
-    if (!row || isFinal(row.state)) throw new AppError(ErrorCode.NOT_LOGGED_IN, '同步凭证无效或同步任务已结束');
-    const role = centerId === row.source_center_id ? 'source' : centerId === row.target_center_id ? 'target' : null;
+    // An ended job's grant exists only while the runner asks the receiver to remove its leftovers, and allows only that.
+    const leftovers = row && isFinal(row.state) && Number(row.discard_after) > 0;
+    if (!row || (isFinal(row.state) && !leftovers)) throw new AppError(ErrorCode.NOT_LOGGED_IN, '同步凭证无效或同步任务已结束');
+    const role = leftovers ? (centerId === row.target_center_id ? 'discard' : null) : centerId === row.source_center_id ? 'source' : centerId === row.target_center_id ? 'target' : null;
     if (!role) throw forbidden();
     // A version job acts in the platform's asset area, not in anyone's home.
     const a = row.kind === 'version' ? { account: '', status: 'active' as const } : await this.clusterAccounts.ensure(row.owner_id, centerId);
