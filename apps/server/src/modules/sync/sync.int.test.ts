@@ -49,7 +49,8 @@ describe('cross-center sync between two file-service processes', () => {
     ports = { 'sz-a100': await freePort(), 'gz-ascend': await freePort() };
     const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'suanli-sync-'));
     centersFile = centersWithFileServices(dir, ports);
-    t = await createTestApp('sqlite', { centersFile, clock: Date.now, sync: { maxDelayMs: 1_000 } });
+    // A short lease: the runner's periodic sweep (every leaseMs) comes round within seconds.
+    t = await createTestApp('sqlite', { centersFile, clock: Date.now, sync: { maxDelayMs: 1_000, leaseMs: 3_000 } });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     gatewayUrl = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
     for (const c of ['sz-a100', 'gz-ascend'] as const) procs.set(c, await launch(c));
@@ -136,4 +137,35 @@ describe('cross-center sync between two file-service processes', () => {
     const staging = path.join(t.dataDir, 'centers/gz-ascend/.uploads', path.basename(dst));
     expect(fs.existsSync(staging) ? fs.readdirSync(staging).filter((n) => n.startsWith('sync-')) : []).toEqual([]);
   }, 420_000);
+
+  it('a job cancelled while the receiver is down leaves its hidden folder there until the receiver is back, then the sweep removes it', async () => {
+    fs.mkdirSync(path.join(dst, 'again'), { recursive: true });
+    const res = body<SyncJob>(await t.app.inject({ method: 'POST', url: `${SYNC_BASE}/syncs`, headers: { token }, payload: { sourceCenterId: 'sz-a100', sourcePath: '/corpus', targetCenterId: 'gz-ascend', targetDir: '/again' } }));
+    expect(res.message.code, res.message.message).toBe(0);
+    const id = res.data.id;
+    await until(id, (j) => j.bytesDone >= 64 * MiB, 120_000);
+    const hidden = () => fs.readdirSync(path.join(dst, 'again'));
+    const staging = path.join(t.dataDir, 'centers/gz-ascend/.uploads', path.basename(dst));
+    const staged = () => (fs.existsSync(staging) ? fs.readdirSync(staging).filter((n) => n.startsWith('sync-')) : []);
+    const leftovers = async () => Number((await t.app.ctx.db.selectFrom('sync_jobs').select('discard_after').where('id', '=', id).executeTakeFirstOrThrow()).discard_after);
+
+    await stopProcess(procs.get('gz-ascend')!, 'SIGKILL');
+    const cancelled = body<SyncJob>(await t.app.inject({ method: 'POST', url: `${SYNC_BASE}/syncs/${id}/cancel`, headers: { token } }));
+    expect(cancelled.data).toMatchObject({ state: 'CANCELLED', message: '已取消' });
+    const ended = await job(id);
+    // The receiver could not be asked to discard: its hidden folder and chunks stay, the job says so.
+    expect(hidden()).toEqual([expect.stringMatching(/^\.suanli-upload-sync-/)]);
+    expect(staged().length).toBeGreaterThan(0);
+    expect(await leftovers()).toBeGreaterThan(0);
+    // Sweeps while it stays down change nothing.
+    await new Promise((r) => setTimeout(r, 7_000));
+    expect(hidden()).toHaveLength(1);
+    expect(await leftovers()).toBeGreaterThan(0);
+
+    procs.set('gz-ascend', await launch('gz-ascend'));
+    await expect.poll(hidden, { timeout: 60_000, interval: 200 }).toEqual([]);
+    expect(staged()).toEqual([]);
+    expect(await leftovers()).toBe(0);
+    expect(await job(id)).toEqual(ended);
+  }, 180_000);
 });
