@@ -1,14 +1,24 @@
 import { WebSocket } from 'ws';
-import { WS_PATH } from '@suanli/contracts';
+import { WS_PATH, WS_RESOURCE_SAMPLED } from '@suanli/contracts';
 
 /** Test-only: a live-updates client over real HTTP that records what it receives and how it ends. */
 export interface TestSocket {
   ws: WebSocket;
+  /** The events addressed to the socket's user. */
   messages: unknown[];
+  /**
+   * The broadcasts every socket gets (`resource.sampled`, whenever a poller samples a center — at start-up
+   * and on its interval), kept apart so a test about the user's own events never trips over them.
+   */
+  broadcasts: unknown[];
   closed: Promise<{ code: number; reason: string }>;
   /** Resolves with the first message (already received or future) matching `pred`; rejects after timeoutMs. */
   next(pred?: (m: any) => boolean, timeoutMs?: number): Promise<any>;
+  /** The same over `broadcasts`. */
+  nextBroadcast(pred?: (m: any) => boolean, timeoutMs?: number): Promise<any>;
 }
+
+const BROADCASTS: readonly string[] = [WS_RESOURCE_SAMPLED];
 
 export type OpenResult = { kind: 'open'; socket: TestSocket } | { kind: 'refused'; status: number };
 
@@ -26,16 +36,30 @@ export function openSocket(url: string, headers: Record<string, string> = {}): P
     const { origin = new URL(url.replace(/^ws/, 'http')).origin, ...rest } = headers;
     const ws = new WebSocket(url, { headers: origin ? { ...rest, origin } : rest });
     const messages: unknown[] = [];
-    const waiters = new Set<{ pred: (m: unknown) => boolean; resolve: (m: unknown) => void }>();
+    const broadcasts: unknown[] = [];
+    type Waiter = { list: unknown[]; pred: (m: unknown) => boolean; resolve: (m: unknown) => void };
+    const waiters = new Set<Waiter>();
     ws.on('message', (raw) => {
       const m = JSON.parse(raw.toString());
-      messages.push(m);
+      const list = BROADCASTS.includes(m?.businessType) ? broadcasts : messages;
+      list.push(m);
       for (const w of waiters) {
-        if (!w.pred(m)) continue;
+        if (w.list !== list || !w.pred(m)) continue;
         waiters.delete(w);
         w.resolve(m);
       }
     });
+    const next =
+      (list: unknown[]) =>
+      (pred: (m: any) => boolean = () => true, timeoutMs = 3_000): Promise<any> => {
+        const seen = list.find(pred);
+        if (seen) return Promise.resolve(seen);
+        return new Promise((res, rej) => {
+          const w: Waiter = { list, pred, resolve: (m: unknown) => (clearTimeout(timer), res(m)) };
+          const timer = setTimeout(() => (waiters.delete(w), rej(new Error('no matching socket message'))), timeoutMs);
+          waiters.add(w);
+        });
+      };
     const closed = new Promise<{ code: number; reason: string }>((r) => ws.on('close', (code, reason) => r({ code, reason: reason.toString() })));
     ws.on('unexpected-response', (_req, res) => {
       resolve({ kind: 'refused', status: res.statusCode ?? 0 });
@@ -48,16 +72,10 @@ export function openSocket(url: string, headers: Record<string, string> = {}): P
         socket: {
           ws,
           messages,
+          broadcasts,
           closed,
-          next: (pred = () => true, timeoutMs = 3_000) => {
-            const seen = messages.find(pred);
-            if (seen) return Promise.resolve(seen);
-            return new Promise((res, rej) => {
-              const w = { pred, resolve: (m: unknown) => (clearTimeout(timer), res(m)) };
-              const timer = setTimeout(() => (waiters.delete(w), rej(new Error('no matching socket message'))), timeoutMs);
-              waiters.add(w);
-            });
-          },
+          next: next(messages),
+          nextBroadcast: next(broadcasts),
         },
       }),
     );

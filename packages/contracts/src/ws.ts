@@ -20,7 +20,8 @@ export type WsEvent =
   | { businessType: 'comp-power.changed'; data: Record<string, never> }
   | { businessType: 'asset.version.changed'; data: AssetVersionChanged }
   | { businessType: 'image.import.changed'; data: ImageImport }
-  | { businessType: 'sync.changed'; data: SyncJob };
+  | { businessType: 'sync.changed'; data: SyncJob }
+  | { businessType: 'resource.sampled'; data: ResourceSampled };
 export type WsBusinessType = WsEvent['businessType'];
 
 export const WS_UNREAD_INCREMENT = 'notice.unread.increment' satisfies WsBusinessType;
@@ -31,6 +32,16 @@ export const WS_ASSET_VERSION_CHANGED = 'asset.version.changed' satisfies WsBusi
 export const WS_IMAGE_IMPORT_CHANGED = 'image.import.changed' satisfies WsBusinessType;
 /** A cross-center sync moved on (progress at most twice a second), succeeded, failed or was cancelled: the whole job. */
 export const WS_SYNC_CHANGED = 'sync.changed' satisfies WsBusinessType;
+/**
+ * A center's inventory was sampled (资源, every 30 s per center, offline included): sent to every open
+ * socket — the inventory is everyone's — so 资源概览 and 资源大屏 re-read at once instead of on a timer.
+ */
+export const WS_RESOURCE_SAMPLED = 'resource.sampled' satisfies WsBusinessType;
+export interface ResourceSampled {
+  centerId: string;
+  /** Epoch ms of the sample (the overview's sampledAt). */
+  sampledAt: number;
+}
 export interface AssetVersionChanged {
   kind: 'dataset' | 'model';
   assetId: string;

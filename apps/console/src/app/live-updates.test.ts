@@ -49,6 +49,25 @@ describe('live events in the query cache', () => {
     unsubscribe();
   });
 
+  it('a resource sample re-reads the open 资源 pages at once and marks the rest of 资源 stale, nothing else', async () => {
+    const client = new QueryClient();
+    let reads = 0;
+    const observer = new QueryObserver(client, { queryKey: queryKeys.resource.overview, queryFn: async () => ++reads });
+    const unsubscribe = observer.subscribe(() => {});
+    await expect.poll(() => client.getQueryData(queryKeys.resource.overview)).toBe(1);
+    client.setQueryData(queryKeys.resource.utilization(24), { centers: [] });
+    client.setQueryData(queryKeys.resource.vendors, []);
+    client.setQueryData([...queryKeys.tasksRoot.training, 'list'], []);
+
+    applyLiveEvent(client, { businessType: 'resource.sampled', data: { centerId: 'sz-a100', sampledAt: 1 } });
+    // The overview on screen is read again without waiting for its timer.
+    await expect.poll(() => client.getQueryData(queryKeys.resource.overview)).toBe(2);
+    expect(client.getQueryState(queryKeys.resource.utilization(24))?.isInvalidated).toBe(true);
+    expect(client.getQueryState(queryKeys.resource.vendors)?.isInvalidated).toBe(true);
+    expect(client.getQueryState([...queryKeys.tasksRoot.training, 'list'])?.isInvalidated).toBe(false);
+    unsubscribe();
+  });
+
   it('writes an image import as pushed; its end refreshes my images and the task form picker', () => {
     const client = new QueryClient();
     const imp = { id: 'i1', subCenterId: 'sz-a100', path: '/a.tar', repository: 'alice/app', tag: 'v1', format: 'oci-archive', state: 'running' as const, percent: 42, message: '正在推送到镜像仓库', digest: '', createTime: 1, updateTime: 2 };

@@ -57,6 +57,10 @@ export function applyLiveEvent(client: QueryClient, event: WsEvent): void {
     case 'sync.changed':
       applySyncJob(client, event.data);
       break;
+    case 'resource.sampled':
+      // A center's inventory was just stored: 资源概览 and 资源大屏 re-read now (only the pages open refetch).
+      refresh(client, { queryKey: queryKeys.resource.root });
+      break;
   }
 }
 

@@ -2,6 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { WsEvent } from '@suanli/contracts';
 
+/**
+ * The recipient that means every open socket of every process (a broadcast: the resource samples, which
+ * every user sees). No user id is ever `*` (ids are generated), so it travels through `publish` and the
+ * Redis channel like any user's event.
+ */
+export const EVERYONE = '*';
+
 export type BusHandler = (userId: string, event: WsEvent) => void;
 
 /**

@@ -25,7 +25,7 @@ async function startGateway(env: NodeJS.ProcessEnv): Promise<{ child: ChildProce
 
 /**
  * Two gateway processes sharing one PostgreSQL database and one Redis: a message created in process A
- * reaches the socket a user holds on process B. A unique channel keeps parallel runs on the same Redis apart.
+ * reaches the socket a user holds on process B, and a broadcast (a resource sample) every socket on both. A unique channel keeps parallel runs on the same Redis apart.
  */
 describe('live updates across gateway processes (Redis)', () => {
   const channel = `suanli:test:${randomBytes(6).toString('hex')}`;
@@ -99,6 +99,24 @@ describe('live updates across gateway processes (Redis)', () => {
       expect(stranger.messages).toEqual([]);
     } finally {
       for (const s of [onA, onB, stranger]) s.ws.terminate();
+    }
+  });
+
+  it('broadcasts a resource sample stored in process A to the sockets of every user on both processes, once each', async () => {
+    const [x, y] = await Promise.all(['u-fanout-res-x', 'u-fanout-res-y'].map((u) => a.app.ctx.sessions.create(u)));
+    const socks = await Promise.all([connect(wsUrl(b.port, x.token)), connect(wsUrl(b.port, y.token)), connect(wsUrl(portA, x.token))]);
+    try {
+      // A time no real sample has (B samples on its own real clock too).
+      a.clock.advance(3 * 3600_000);
+      const at = a.clock.now;
+      await a.app.resources.sample('gz-ascend', true);
+      const want = { businessType: 'resource.sampled', data: { centerId: 'gz-ascend', sampledAt: at } };
+      const ours = (m: typeof want) => m.data.centerId === 'gz-ascend' && m.data.sampledAt === at;
+      for (const s of socks) expect(await s.nextBroadcast(ours)).toEqual(want);
+      await new Promise((r) => setTimeout(r, 200));
+      for (const s of socks) expect(s.broadcasts.filter((m) => ours(m as typeof want))).toHaveLength(1);
+    } finally {
+      for (const s of socks) s.ws.terminate();
     }
   });
 

@@ -9,7 +9,7 @@ import {
   SOCKET_MAX_FRAMES_PER_SECOND,
   type WsEvent,
 } from '@suanli/contracts';
-import type { EventBus, Revocation } from './bus';
+import { EVERYONE, type EventBus, type Revocation } from './bus';
 
 export interface HubTimings {
   /** Close a socket silent this long (the client sends a keep-alive every 10 s). */
@@ -151,7 +151,8 @@ export class SocketHub {
   }
 
   private deliver(userId: string, event: WsEvent) {
-    const set = this.byUser.get(userId);
+    // A broadcast goes to the sockets open on this process — only connected users, nobody is queued for.
+    const set = userId === EVERYONE ? this.conns.values() : this.byUser.get(userId);
     if (!set) return;
     const json = JSON.stringify(event);
     for (const conn of set) {

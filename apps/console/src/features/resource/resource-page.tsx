@@ -11,7 +11,7 @@ import { percent, RESOURCE_REFRESH_MS, STATE_LABEL, taskDetailPath } from './res
 /**
  * 资源概览 (/resource): per sub-center, its state and, per card type, the cards and nodes in use and free and
  * the jobs waiting, as the scheduler last reported them; and the caller's running tasks there. Live: the
- * stored samples are re-read every RESOURCE_REFRESH_MS and on every task state change.
+ * stored samples are re-read on each new sample and task state change (socket), and every RESOURCE_REFRESH_MS.
  */
 export function ResourcePage() {
   const navigate = useNavigate();

@@ -6,8 +6,12 @@ export const STATE_LABEL: Record<CenterState, { text: string; status: 'success' 
   offline: { text: '离线', status: 'error' },
 };
 
-/** The overview and charts re-read the stored samples this often (the server samples every 30 s). */
-export const RESOURCE_REFRESH_MS = 15_000;
+/**
+ * The overview and charts re-read when a sample is stored (`resource.sampled` on the socket) and on task
+ * events; this timer is the fallback for what sends no event — a center whose samples stopped turns 离线
+ * only as time passes — and for a socket that is down.
+ */
+export const RESOURCE_REFRESH_MS = 60_000;
 
 /** Where a running task's detail page is, by its family. */
 export function taskDetailPath(t: MyRunningTask) {

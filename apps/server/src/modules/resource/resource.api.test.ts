@@ -1,6 +1,8 @@
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCE_BASE, TRAINING_BASE, type ResourceOverview, type Task, type UtilizationSeries } from '@suanli/contracts';
 import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
+import { connect, wsUrl } from '../../../test/ws-client';
 
 /**
  * 资源 on the local executor (both engines): the overview follows the executor's inventory as sampled by the
@@ -18,6 +20,7 @@ describe.each(engines)('resource api (%s)', (engine) => {
     tokenA = (await t.app.ctx.sessions.create('u-res-a')).token;
     tokenB = (await t.app.ctx.sessions.create('u-res-b')).token;
     await t.app.ctx.clusterAccounts.ensure('u-res-a', 'sz-a100');
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
   });
   afterAll(() => t.close());
 
@@ -69,6 +72,27 @@ describe.each(engines)('resource api (%s)', (engine) => {
     expect(vendors.find((v) => v.vendor === 'Intel')).toBeUndefined();
 
     await t.app.inject({ method: 'POST', url: `${TRAINING_BASE}/tasks/${task.id}/stop`, headers: { token: tokenA } });
+  });
+
+  it('announces each stored sample to every open socket, whoever holds it, so the pages re-read at once', async () => {
+    const port = (t.app.server.address() as AddressInfo).port;
+    const [sa, sb] = await Promise.all([connect(wsUrl(port, tokenA)), connect(wsUrl(port, tokenB))]);
+    try {
+      t.clock.advance(5_000);
+      const at = t.clock.now;
+      await t.app.resources.sample('gz-ascend', true);
+      const want = { businessType: 'resource.sampled', data: { centerId: 'gz-ascend', sampledAt: at } };
+      // The poller samples on its own too: wait for this one.
+      const ours = (m: typeof want) => m.data.centerId === 'gz-ascend' && m.data.sampledAt === at;
+      expect(await sa.nextBroadcast(ours)).toEqual(want);
+      expect(await sb.nextBroadcast(ours)).toEqual(want);
+      // Announced once stored: a read right after the event shows it.
+      const o = (await get<ResourceOverview>('/overview', tokenB)).data;
+      expect(o.centers.find((c) => c.subCenterId === 'gz-ascend')!.sampledAt).toBe(at);
+    } finally {
+      sa.ws.terminate();
+      sb.ws.terminate();
+    }
   });
 
   it('card-hours per day split run time × cards at midnight (UTC+8), for the caller only', async () => {

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context';
+import { EVERYONE } from '../../realtime/bus';
 import type { Executor } from '../../executors/executor';
 import { ResourceRepository } from './resource.repository';
 import { resourceRoutes } from './resource.routes';
@@ -7,11 +8,18 @@ import { ResourceService } from './resource.service';
 /**
  * 资源 (routes under RESOURCE_BASE). Samples come from the task poller's leader (app.ts hands
  * `service.sample` to the task module's `afterPoll`), so there is one scheduler query per center per
- * sample interval across all replicas and consoles.
+ * sample interval across all replicas and consoles. Each stored sample is announced to every open socket
+ * (`resource.sampled`), so the pages re-read at once.
  */
-export function createResourceModule(deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'config'>, executors: ReadonlyMap<string, Executor>) {
-  const service = new ResourceService(new ResourceRepository(deps.db), deps.centers, executors, deps.clock, {
-    sampleIntervalMs: deps.config.compute?.resourceSampleMs ?? 30_000,
-  });
+export function createResourceModule(deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'config' | 'bus'>, executors: ReadonlyMap<string, Executor>) {
+  const service = new ResourceService(
+    new ResourceRepository(deps.db),
+    deps.centers,
+    executors,
+    deps.clock,
+    { sampleIntervalMs: deps.config.compute?.resourceSampleMs ?? 30_000 },
+    // The inventory is everyone's: a broadcast to the open sockets of every replica, not a message per user.
+    (event) => deps.bus.publish(EVERYONE, event),
+  );
   return { service, routes: resourceRoutes(service) };
 }

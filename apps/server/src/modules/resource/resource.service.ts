@@ -1,4 +1,4 @@
-import type { DailyCardHours, MyRunningTask, ResourceCenter, ResourceOverview, UtilizationSeries, VendorCards } from '@suanli/contracts';
+import type { DailyCardHours, MyRunningTask, ResourceCenter, ResourceOverview, UtilizationSeries, VendorCards, WsEvent } from '@suanli/contracts';
 import { RESOURCE_KEEP_MS } from '@suanli/contracts';
 import type { CenterConfig } from '../../centers/centers';
 import type { Executor } from '../../executors/executor';
@@ -33,6 +33,8 @@ export class ResourceService {
     private readonly executors: ReadonlyMap<string, Executor>,
     private readonly clock: () => number,
     private readonly opts: ResourceOptions,
+    /** Tells every open console a sample was stored (the bus, to EVERYONE); best effort. */
+    private readonly announce: (event: WsEvent) => Promise<void> = async () => {},
   ) {}
 
   /** Called after each poll of a center by its leader. */
@@ -65,6 +67,7 @@ export class ResourceService {
       rows = center.cardTypes.map((ct) => ({ sub_center_id: centerId, card_type_id: ct.id, at: now, online: 0, total: 0, allocated: 0, queued: 0, nodes_total: 0, nodes_idle: 0 }));
     }
     await this.repo.insert(rows);
+    await this.announce({ businessType: 'resource.sampled', data: { centerId, sampledAt: now } });
     if (now - this.lastPrune > HOUR_MS) {
       this.lastPrune = now;
       await this.repo.prune(now - RESOURCE_KEEP_MS);
