@@ -248,6 +248,15 @@ describe.each(engines)('cross-center sync across gateway replicas (%s)', (engine
         await expect.poll(async () => (await call(one, 'GET', `/syncs/${id}`)).data.bytesTotal, { timeout: 20_000, interval: 10 }).toBeGreaterThan(0);
       };
 
+      // The source holds every read of the first copy until the cancel is written on the job, so the cancel
+      // always finds it running (a quick machine had copied the 384 MiB before the cancel arrived: CI).
+      const cancelAsked = async (id: string) =>
+        Number((await two.app.ctx.db.selectFrom('sync_jobs').select('cancel_requested').where('id', '=', id).executeTakeFirst())?.cancel_requested) > 0;
+      const open = SyncService.prototype.open;
+      const held = vi.spyOn(SyncService.prototype, 'open').mockImplementation(async function (this: SyncService, user, g, rel) {
+        while (!(await cancelAsked(g.jobId))) await new Promise((r) => setTimeout(r, 20));
+        return open.call(this, user, g, rel);
+      });
       // Created on the first replica: it holds the lease; the second one's sweep leaves the job alone.
       const first = (await call(one, 'POST', '/syncs', { sourceCenterId: 'sz-a100', sourcePath: '/big', targetCenterId: 'gz-ascend', targetDir: '/' })).data;
       await underWay(first.id);
@@ -258,6 +267,7 @@ describe.each(engines)('cross-center sync across gateway replicas (%s)', (engine
       const cancelled = await call(two, 'POST', `/syncs/${first.id}/cancel`);
       expect(cancelled.message.code, cancelled.message.message).toBe(0);
       expect(cancelled.data).toMatchObject({ state: 'CANCELLED', message: '已取消' });
+      held.mockRestore();
       await one.app.syncs.runner.idle();
       expect(fs.readdirSync(gz)).toEqual([]);
       expect(fs.readdirSync(path.join(dataDir, 'centers/gz-ascend/.uploads', path.basename(gz))).filter((n) => n.startsWith('sync-'))).toEqual([]);
