@@ -1,8 +1,9 @@
 // bench/sync: a 1 GiB folder synced between the two demo centers' standalone file services (each its own
 // process, the gateway a third one), against a plain copy of the same folder on the same disk (`cp -r`) in the
-// same run (issue 11: budget ≥ 0.8×). Both sides share the machine's two cores and one disk. Two floors are
-// timed beside them: plain HTTP PUTs into another process writing the files, and the same PUTs read and
-// dropped (the socket alone — no transfer between processes can be faster).
+// same run (issue 11: budget ≥ 0.8×). Both sides share the machine's two cores and one disk. Three floors are
+// timed beside them: plain HTTP PUTs into another process writing the files, the same PUTs read and dropped
+// (the socket alone — no transfer between processes can be faster), and one SHA-256 pass over the files in
+// this process (a checksummed copy hashes every byte at least once, whatever carries it).
 // Run: npm run sync -w bench    (BENCH_SYNC_MB=1024, BENCH_SYNC_FILES=4, BENCH_ROUNDS=3; BENCH_CPU_PROF=<dir> profiles both file services)
 import { createHash, randomFillSync } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -105,6 +106,13 @@ function plainCopy(): number {
   return sec;
 }
 
+/** One SHA-256 pass over the folder: the least a copy that checks its bytes must do besides moving them. */
+function hashOnly(): number {
+  const t0 = performance.now();
+  for (const name of hashes.keys()) sha256File(path.join(src, name));
+  return (performance.now() - t0) / 1000;
+}
+
 const pids = () => ({ gateway: gw.child.pid!, source: fileServices.get('sz-a100')!.pid!, receiver: fileServices.get('gz-ascend')!.pid! });
 
 // The transport floor: the same files streamed by one plain HTTP PUT each into a bare node:http server that
@@ -147,19 +155,22 @@ async function timedSync(): Promise<{ sec: number; job: SyncJob; ok: boolean; cp
 
 // One untimed pass of each side first (JIT, first connections, first writes into the centers' folders).
 plainCopy();
+hashOnly();
 await plainHttp();
 await plainHttp(drop.info.port);
 await timedSync();
 
-const rounds: { plainCopySec: number; socketSec: number; plainHttpSec: number; syncSec: number; ratio: number; socketRatio: number; ratioToHttp: number; sha256Match: boolean; cpuSec: Record<string, number> }[] = [];
+const rounds: { plainCopySec: number; hashSec: number; hashRatio: number; socketSec: number; plainHttpSec: number; syncSec: number; ratio: number; socketRatio: number; ratioToHttp: number; sha256Match: boolean; cpuSec: Record<string, number> }[] = [];
 for (let i = 0; i < ROUNDS; i++) {
   let plainCopySec = 0;
+  let hashSec = 0;
   let socketSec = 0;
   let plainHttpSec = 0;
   let s: Awaited<ReturnType<typeof timedSync>> | null = null;
   // The order rotates every round.
   const sides = [
     async () => void (plainCopySec = plainCopy()),
+    async () => void (hashSec = hashOnly()),
     async () => void (socketSec = await plainHttp(drop.info.port)),
     async () => void (plainHttpSec = await plainHttp()),
     async () => void (s = await timedSync()),
@@ -171,6 +182,9 @@ for (let i = 0; i < ROUNDS; i++) {
   const r = s as unknown as Awaited<ReturnType<typeof timedSync>>;
   const round = {
     plainCopySec: Number(plainCopySec.toFixed(2)),
+    hashSec: Number(hashSec.toFixed(2)),
+    // The best a checksummed copy could score against cp -r here, even if moving and writing were free.
+    hashRatio: Number((plainCopySec / hashSec).toFixed(3)),
     socketSec: Number(socketSec.toFixed(2)),
     plainHttpSec: Number(plainHttpSec.toFixed(2)),
     syncSec: Number(r.sec.toFixed(2)),
@@ -182,9 +196,10 @@ for (let i = 0; i < ROUNDS; i++) {
     cpuSec: r.cpuSec,
   };
   rounds.push(round);
-  log(`round ${i + 1}/${ROUNDS}: cp -r ${round.plainCopySec} s, socket only ${round.socketSec} s (÷cp ${round.socketRatio}), plain HTTP ${round.plainHttpSec} s, sync ${round.syncSec} s (÷cp ${round.ratio}, ÷HTTP ${round.ratioToHttp}), ${r.job.state}, sha256 ${r.ok ? 'matches' : 'MISMATCH'}, CPU-s ${JSON.stringify(r.cpuSec)}`);
+  log(`round ${i + 1}/${ROUNDS}: cp -r ${round.plainCopySec} s, one SHA-256 pass ${round.hashSec} s (÷cp ${round.hashRatio}), socket only ${round.socketSec} s (÷cp ${round.socketRatio}), plain HTTP ${round.plainHttpSec} s, sync ${round.syncSec} s (÷cp ${round.ratio}, ÷HTTP ${round.ratioToHttp}), ${r.job.state}, sha256 ${r.ok ? 'matches' : 'MISMATCH'}, CPU-s ${JSON.stringify(r.cpuSec)}`);
 }
 const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)];
+const medianHash = [...rounds].sort((a, b) => a.hashRatio - b.hashRatio)[Math.floor(rounds.length / 2)];
 const medianSocket = [...rounds].sort((a, b) => a.socketRatio - b.socketRatio)[Math.floor(rounds.length / 2)];
 const medianHttp = [...rounds].sort((a, b) => a.ratioToHttp - b.ratioToHttp)[Math.floor(rounds.length / 2)].ratioToHttp;
 
@@ -199,10 +214,12 @@ const result = {
   machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`,
   sizeMiB: SIZE_MB,
   files: FILES,
-  method: `${ROUNDS} rounds in rotating order (each run after sync + page-cache warm-up): cp -r on the same disk, the same PUTs read and dropped by another process (socket only), plain HTTP PUTs of the files between two processes, and a sync job between two file-service processes (gateway API to SUCCEEDED); median ratios`,
+  method: `${ROUNDS} rounds in rotating order (each run after sync + page-cache warm-up): cp -r on the same disk, one SHA-256 pass over the files in one process, the same PUTs read and dropped by another process (socket only), plain HTTP PUTs of the files between two processes, and a sync job between two file-service processes (gateway API to SUCCEEDED); median ratios`,
   plainCopySec: median.plainCopySec,
   syncSec: median.syncSec,
   ratio: median.ratio,
+  hashSec: medianHash.hashSec,
+  hashRatio: medianHash.hashRatio,
   socketSec: medianSocket.socketSec,
   socketRatio: medianSocket.socketRatio,
   plainHttpSec: median.plainHttpSec,
