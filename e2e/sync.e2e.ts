@@ -122,8 +122,11 @@ describe('跨中心同步 journey', () => {
 
     const { context, page } = await env.newPage();
     await signIn(page, username, password);
-    // 用于训练 opens the form with the version chosen; the task goes to Guangzhou, where the version is not.
-    await page.goto(`/console/training/task/train?dataset=${made.data.id}:${v.id}`);
+    // The dataset's own 用于训练 opens the form with the version chosen; the task goes to Guangzhou, where the
+    // version is not.
+    await page.goto(`/console/dataset/detail/${made.data.id}`);
+    await page.getByTestId('asset-use-for-training').click();
+    await page.waitForURL(new RegExp(`/console/training/task/train\\?dataset=${made.data.id}(:|%3A)${v.id}`));
     await page.getByTestId('training-form-name').fill('读取中文语料');
     await pickOption(page, 'training-form-center', '广州算力分中心');
     await pickOption(page, 'training-form-card-type', /昇腾 910B/);
