@@ -108,3 +108,14 @@ export async function createTestApp(engine: Engine, overrides: Partial<Config> =
 export function body<T = any>(res: { body: string }): { message: { code: number; message: string }; data: T } {
   return JSON.parse(res.body);
 }
+
+/** Polls until `check` gives a value (for work that runs on its own: timers, writes after a socket closes). */
+export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

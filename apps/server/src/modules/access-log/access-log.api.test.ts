@@ -4,20 +4,9 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ESHELL_BASE, type AccessSession, type AccessSessionPage } from '@suanli/contracts';
-import { body, createPgDatabase, createTestApp, engines, TestClock, type TestApp } from '../../../test/harness';
+import { body, createPgDatabase, createTestApp, engines, eventually, TestClock, type TestApp } from '../../../test/harness';
 import { openShell, shellUrl } from '../../../test/shell-client';
 import { ACCESS_STALE_MS, GATEWAY_LOST } from './access-log.service';
-
-/** Polls until `check` holds (the renewal timer and record writes run on their own). */
-async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /**
  * Access records left open by a gateway that died (docs/plan/10.md, "Access records"): three gateways share

@@ -12,21 +12,10 @@ import {
   type AccessSessionPage,
   type ShellCenterList,
 } from '@suanli/contracts';
-import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
+import { body, createTestApp, engines, eventually, type TestApp } from '../../../test/harness';
 import { openShell, shellUrl, type ShellClient } from '../../../test/shell-client';
 import { registerAndLogin } from '../../../test/users';
 import { DEFAULT_SHELL_IDLE_MS, DEFAULT_SHELL_MAX_SESSIONS } from './eshell.service';
-
-/** Polls until `check` holds (records are written right after the socket closes). */
-async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe.each(engines)('web shell, local transport (%s)', (engine) => {
   let t: TestApp;
