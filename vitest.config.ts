@@ -61,6 +61,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.e2e.ts'],
+          // A failed journey leaves screenshots of its open pages in e2e/artifacts/failed/.
+          setupFiles: ['e2e/support/failure-shots.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
           fileParallelism: false,

@@ -224,7 +224,8 @@ describe('数据集 journey', () => {
     await owner.page.goto('/console/dataset');
     await owner.page.getByTestId('asset-card-name').filter({ hasText: 'MNIST 迷你版' }).click();
     await owner.page.getByTestId('asset-publish').click();
-    await owner.page.locator('.ant-popconfirm .ant-btn-primary').click();
+    await owner.page.locator('.ant-popconfirm:visible').getByRole('button', { name: /申\s*请/ }).click();
+    await owner.page.getByText('已提交公开申请，等待运营审核').waitFor();
     await owner.page.getByText('公开审核中').waitFor();
     await owner.context.close();
 

@@ -8,6 +8,8 @@ import type { Config } from '../../apps/server/src/config';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 export const ARTIFACTS = path.join(repoRoot, 'e2e/artifacts');
+/** The Chromium instances of the running file (support/failure-shots.ts photographs their pages). */
+export const browsers = new Set<Browser>();
 
 /** Flags from quality.md: no background networking on these closed machines, a fresh profile per run. */
 const CHROMIUM_ARGS = [
@@ -67,6 +69,7 @@ export async function startE2e(overrides: Partial<Config> = {}): Promise<E2eEnv>
   config.publicUrl = baseUrl;
 
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browsers.add(browser);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
 
   return {
@@ -92,6 +95,7 @@ export async function startE2e(overrides: Partial<Config> = {}): Promise<E2eEnv>
       throw new Error(`no outbox code for ${target}`);
     },
     async close() {
+      browsers.delete(browser);
       await browser.close();
       await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
