@@ -285,6 +285,9 @@ describe.each(engines)('cross-center sync across gateway replicas (%s)', (engine
       for (let i = 0; i < 6; i++) expect(sha(path.join(gz, 'big', `part-${i}.bin`))).toBe(sha(path.join(sz, 'big', `part-${i}.bin`)));
       expect(fs.readdirSync(gz)).toEqual(['big']);
     } finally {
+      // A failure before the spies were put back must not hold the next tests' copies (CI4: one failure here
+      // left SyncService.open held and timed out the four tests after it).
+      vi.restoreAllMocks();
       for (const x of apps) await x.close();
       await pg?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
