@@ -12,7 +12,7 @@ import { getToken, useUserStore } from './stores/user-store';
  * page opened while its task started or finished kept showing the old state). Such fetches are cancelled
  * first, so the refetch asks again.
  */
-export function refresh(client: QueryClient, filters: InvalidateQueryFilters): void {
+function refresh(client: QueryClient, filters: InvalidateQueryFilters): void {
   const inFirstFetch = (q: Parameters<NonNullable<InvalidateQueryFilters['predicate']>>[0]) =>
     q.state.data === undefined && q.state.fetchStatus === 'fetching' && (filters.predicate?.(q) ?? true);
   void client.cancelQueries({ ...filters, predicate: inFirstFetch });
