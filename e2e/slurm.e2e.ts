@@ -129,7 +129,8 @@ describe('科学计算 pages', () => {
     await page.goto('/console/slurm-task');
     const row = page.locator('[data-testid="slurm-row"][data-state="SUCCEEDED"]');
     await row.first().waitFor();
-    expect(await row.first().getByTestId('slurm-origin').textContent()).toContain('NumPy');
+    // The template's name comes with the template list, which may answer after the task list.
+    await expect.poll(() => row.first().getByTestId('slurm-origin').textContent()).toContain('NumPy');
     await context.close();
   });
 

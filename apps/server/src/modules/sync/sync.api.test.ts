@@ -248,14 +248,14 @@ describe.each(engines)('cross-center sync across gateway replicas (%s)', (engine
         await expect.poll(async () => (await call(one, 'GET', `/syncs/${id}`)).data.bytesTotal, { timeout: 20_000, interval: 10 }).toBeGreaterThan(0);
       };
 
-      // The source holds every read of the first copy until the cancel is written on the job, so the cancel
-      // always finds it running (a quick machine had copied the 384 MiB before the cancel arrived: CI).
-      const cancelAsked = async (id: string) =>
-        Number((await two.app.ctx.db.selectFrom('sync_jobs').select('cancel_requested').where('id', '=', id).executeTakeFirst())?.cancel_requested) > 0;
-      const open = SyncService.prototype.open;
-      const held = vi.spyOn(SyncService.prototype, 'open').mockImplementation(async function (this: SyncService, user, g, rel) {
-        while (!(await cancelAsked(g.jobId))) await new Promise((r) => setTimeout(r, 20));
-        return open.call(this, user, g, rel);
+      // The source holds every read of the first copy until its holder has taken the cancel in (it sees a
+      // cancel sent to another replica when it renews its lease, every leaseMs / 3), then fails them. Holding
+      // only until the cancel was written was not enough: the holder could still copy the whole 384 MiB
+      // before its next renewal and end the job SUCCEEDED (CI4, the whole file run).
+      const aborted = (id: string) => (one.app.syncs.runner as unknown as { running: Map<string, { abort: AbortController }> }).running.get(id)?.abort.signal.aborted ?? true;
+      const held = vi.spyOn(SyncService.prototype, 'open').mockImplementation(async (_user, g) => {
+        while (!aborted(g.jobId)) await new Promise((r) => setTimeout(r, 20));
+        throw new Error('held until the cancel');
       });
       // Created on the first replica: it holds the lease; the second one's sweep leaves the job alone.
       const first = (await call(one, 'POST', '/syncs', { sourceCenterId: 'sz-a100', sourcePath: '/big', targetCenterId: 'gz-ascend', targetDir: '/' })).data;
