@@ -81,6 +81,11 @@ export const ErrorCode = {
   SYNC_FINISHED: 2351,
   SYNC_LIMIT: 2352,
   SYNC_FAILED: 2353,
+  /** Work orders, 2700–2799. */
+  WORKORDER_CLOSED: 2701,
+  WORKORDER_STATE: 2702,
+  WORKORDER_OPEN_LIMIT: 2703,
+  WORKORDER_ATTACHMENT_INVALID: 2704,
   /** Images and the registry, 2401–2499. */
   REGISTRY_NOT_CONFIGURED: 2401,
   REGISTRY_FAILED: 2402,
@@ -168,6 +173,10 @@ export const ERROR_MESSAGES: Record<number, string> = {
   2351: '同步任务已结束',
   2352: '进行中的同步任务已达上限',
   2353: '跨中心同步失败',
+  2701: '工单已关闭，无法继续回复',
+  2702: '工单当前状态不允许此操作',
+  2703: '未关闭的工单已达上限，请先关闭已解决的工单',
+  2704: '附件仅支持 PNG、JPEG 或 WebP 图片，且不超过 5 MB',
   2401: '镜像仓库未配置',
   2402: '镜像仓库请求失败，请稍后重试',
   2403: '镜像或标签不存在',

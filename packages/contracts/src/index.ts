@@ -16,3 +16,4 @@ export * from './resource';
 export * from './asset';
 export * from './image';
 export * from './sync';
+export * from './workorder';

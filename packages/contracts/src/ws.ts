@@ -1,5 +1,6 @@
 import type { ImageImport } from './image';
 import type { SyncJob } from './sync';
+import type { WorkOrder } from './workorder';
 import type { JobState, TaskKind } from './task';
 
 /** A task moved (design/api-contract.md): the console updates its query cache from it, never by polling. */
@@ -21,7 +22,8 @@ export type WsEvent =
   | { businessType: 'asset.version.changed'; data: AssetVersionChanged }
   | { businessType: 'image.import.changed'; data: ImageImport }
   | { businessType: 'sync.changed'; data: SyncJob }
-  | { businessType: 'resource.sampled'; data: ResourceSampled };
+  | { businessType: 'resource.sampled'; data: ResourceSampled }
+  | { businessType: 'workorder.changed'; data: WorkOrder };
 export type WsBusinessType = WsEvent['businessType'];
 
 export const WS_UNREAD_INCREMENT = 'notice.unread.increment' satisfies WsBusinessType;
@@ -36,6 +38,8 @@ export const WS_SYNC_CHANGED = 'sync.changed' satisfies WsBusinessType;
  * A center's inventory was sampled (资源, every 30 s per center, offline included): sent to every open
  * socket — the inventory is everyone's — so 资源概览 and 资源大屏 re-read at once instead of on a timer.
  */
+/** A work order got a reply or changed state: sent to its owner (the list and detail re-read). */
+export const WS_WORKORDER_CHANGED = 'workorder.changed' satisfies WsBusinessType;
 export const WS_RESOURCE_SAMPLED = 'resource.sampled' satisfies WsBusinessType;
 export interface ResourceSampled {
   centerId: string;
