@@ -49,6 +49,11 @@ export class AccessLogRepository {
     return this.db.selectFrom('access_sessions').select(['id', 'target']).where('kind', '=', kind).where('end_time', 'is', null).execute();
   }
 
+  /** A user's records of a kind still open, on any gateway. */
+  openOfUser(userId: string, kind: AccessSessionKind) {
+    return this.db.selectFrom('access_sessions').select('id').where('user_id', '=', userId).where('kind', '=', kind).where('end_time', 'is', null).execute();
+  }
+
   async pageOfUser(userId: string, kind: AccessSessionKind | undefined, offset: number, limit: number) {
     let q = this.db.selectFrom('access_sessions').where('user_id', '=', userId);
     if (kind) q = q.where('kind', '=', kind);

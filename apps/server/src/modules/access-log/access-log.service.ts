@@ -120,6 +120,11 @@ export class AccessLogService {
     return this.repo.openOfKind(kind);
   }
 
+  /** The ids of a user's open records of a kind, whichever gateway holds them (limits count across replicas). */
+  async openIdsOfUser(userId: string, kind: AccessSessionKind): Promise<string[]> {
+    return (await this.repo.openOfUser(userId, kind)).map((r) => r.id);
+  }
+
   /** Ends the record (first call wins). Reasons: closed, idle, exited, revoked, error, server, stopped… */
   close(id: string, reason: string): Promise<void> {
     this.held.delete(id);

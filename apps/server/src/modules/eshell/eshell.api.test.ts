@@ -181,6 +181,25 @@ describe.each(engines)('web shell, local transport (%s)', (engine) => {
     expect(await eventually(async () => (await records(a.token)).list[0]?.endReason === 'closed')).toBe(true);
   });
 
+  it("counts the user's shells on other gateways against the limit, and frees the place when they end there", async () => {
+    t.app.eshell.setOptions({ maxSessionsPerUser: 2 });
+    const a = await session('u-sh-replica');
+    // A shell another gateway holds for this user is an open record on the shared database.
+    const other = await t.app.accessLog.open({ kind: 'shell', userId: 'u-sh-replica', centerId: 'sz-a100', account: 'x', target: 'ssh', held: false });
+    const s = await shell(a.token);
+    await s.waitStatus((f) => f.state === 'connected');
+    const third = await shell(a.token);
+    expect(await third.closed).toEqual({ code: SHELL_CLOSE_REFUSED, reason: '2250' });
+    await t.app.accessLog.close(other, 'closed');
+    const again = await shell(a.token);
+    await again.waitStatus((f) => f.state === 'connected');
+    // This gateway's own shell closed a moment ago never counts twice: close one and open at once.
+    s.ws.close();
+    await s.closed;
+    const next = await shell(a.token);
+    await next.waitStatus((f) => f.state === 'connected');
+  });
+
   it('lists the records of every user to operators only', async () => {
     const a = await session('u-sh-op-a');
     const s = await shell(a.token);

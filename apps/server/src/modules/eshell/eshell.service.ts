@@ -117,6 +117,11 @@ export class EshellService {
   private rechecking = false;
   /** Record updates in flight, awaited before the database closes. */
   private readonly writes = new Set<Promise<unknown>>();
+  /**
+   * Records this process opened whose end is not written yet: they are counted as live shells here, not as
+   * another gateway's (a shell closed a moment ago must not block the next one while its end is written).
+   */
+  private readonly recorded = new Set<string>();
 
   constructor(
     private readonly centerList: CenterConfig[],
@@ -175,7 +180,7 @@ export class EshellService {
         live.ended = true;
         this.live.delete(live.id);
         live.channel?.close();
-        if (live.recordId) this.track(this.accessLog.close(live.recordId, reason));
+        if (live.recordId) this.closeRecord(live.recordId, reason);
         sink.status({ type: 'status', state: 'closed', text });
         sink.close(code, closeReason);
       },
@@ -203,7 +208,11 @@ export class EshellService {
       if (this.liveCount(p.userId) >= this.opts.maxSessionsPerUser) throw new AppError(ErrorCode.SHELL_TOO_MANY_SESSIONS);
       const { transport: kind, note } = this.transportOf(center);
       if (kind === 'none') throw new AppError(ErrorCode.SHELL_NOT_OFFERED, `${center.name}：${note}`);
+      // Taken here before anything is awaited, so two opens in this process cannot both pass the check.
       this.live.set(live.id, live);
+      // The limit is per user, not per gateway: the user's shells on other replicas are their open records.
+      const elsewhere = (await this.accessLog.openIdsOfUser(p.userId, 'shell')).filter((id) => !this.recorded.has(id)).length;
+      if (elsewhere + this.liveCount(p.userId) > this.opts.maxSessionsPerUser) throw new AppError(ErrorCode.SHELL_TOO_MANY_SESSIONS);
       sink.status({ type: 'status', state: 'connecting', text: SHELL_TEXT.connecting });
 
       const account = await this.clusterAccounts.ensure(p.userId, center.id);
@@ -258,9 +267,10 @@ export class EshellService {
         // The shell lives in this process: renewed while it runs, ended by another gateway if this one dies.
         held: true,
       });
+      this.recorded.add(live.recordId);
       if (live.ended) {
         // Closed while the record was written: the record ends too.
-        await this.accessLog.close(live.recordId, 'closed');
+        await this.closeRecord(live.recordId, 'closed');
         return handle;
       }
       const where = kind === 'ssh' ? '登录节点' : '本地终端';
@@ -272,6 +282,12 @@ export class EshellService {
       live.end('refused', SHELL_CLOSE_REFUSED, String(e.code), e.message);
       return handle;
     }
+  }
+
+  private closeRecord(id: string, reason: string) {
+    const done = this.accessLog.close(id, reason).finally(() => this.recorded.delete(id));
+    this.track(done);
+    return done;
   }
 
   private unfollow: (() => void) | undefined;
