@@ -99,8 +99,27 @@ describe.each(engines)('access records of stopped gateways (%s)', (engine) => {
     // The proxy record is not the lease's: the task sweep ends it because task-1 does not run.
     expect(await eventually(() => record('u-crash', proxy).then((r) => r?.endTime != null && r))).toMatchObject({ endReason: 'stopped' });
 
-    // First end wins: a late close (the process was only paused) does not rewrite it.
+    // First end wins: a late close from a process that does not hold it does not rewrite it.
     await a.app.accessLog.close(held, 'exited');
     expect(await record('u-crash', held)).toMatchObject({ endTime: lastSeen, endReason: GATEWAY_LOST });
+  });
+
+  it('a gateway that was only paused past the limit opens its records again on its next renewal; they end with their own reason', async () => {
+    const held = await a.app.accessLog.open({ kind: 'shell', userId: 'u-pause', centerId: 'sz-a100', account: 'p', target: 'local', held: true });
+    await a.app.accessLog.tick();
+    // a misses its renewals for longer than the limit (paused): b ends the record.
+    clock.advance(ACCESS_STALE_MS + 60_000);
+    await b.app.accessLog.tick();
+    expect(await record('u-pause', held)).toMatchObject({ endReason: GATEWAY_LOST });
+    // a wakes up: the shell still runs there, so the record is open again and kept open by its rounds.
+    await a.app.accessLog.tick();
+    expect(await record('u-pause', held)).toMatchObject({ endTime: null, endReason: '' });
+    clock.advance(30_000);
+    await b.app.accessLog.tick();
+    expect(await record('u-pause', held)).toMatchObject({ endTime: null });
+    // Its own end is the one that stays.
+    await a.app.accessLog.close(held, 'closed');
+    await a.app.accessLog.tick();
+    expect(await record('u-pause', held)).toMatchObject({ endTime: clock.now, endReason: 'closed' });
   });
 });

@@ -20,15 +20,18 @@ export class AccessLogRepository {
       .execute();
   }
 
-  /** The holding process is alive: its open records among `ids` were seen at `at`. */
-  async renew(ids: readonly string[], at: number) {
+  /**
+   * The holding process is alive: its records among `ids` were seen at `at`. One another replica ended as
+   * `lostReason` (this process was paused, not dead) is open again: its session still runs here.
+   */
+  async renew(ids: readonly string[], at: number, lostReason: string) {
     // In slices: a gateway may hold thousands of shells, and SQL parameters are bounded.
     for (let i = 0; i < ids.length; i += 500) {
       await this.db
         .updateTable('access_sessions')
-        .set({ seen_time: at })
+        .set({ seen_time: at, end_time: null, end_reason: '' })
         .where('id', 'in', ids.slice(i, i + 500))
-        .where('end_time', 'is', null)
+        .where((eb) => eb.or([eb('end_time', 'is', null), eb('end_reason', '=', lostReason)]))
         .execute();
     }
   }

@@ -79,7 +79,7 @@ export class AccessLogService {
     this.round ??= (async () => {
       try {
         const now = this.clock();
-        await this.repo.renew([...this.held], now);
+        await this.repo.renew([...this.held], now, GATEWAY_LOST);
         const ended = await this.repo.endUnseen(now - this.staleMs, GATEWAY_LOST);
         if (ended) this.log.info({ ended }, 'access log: ended records of a stopped gateway');
       } catch (err) {
