@@ -6,7 +6,7 @@ import websocket from '@fastify/websocket';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { AVATAR_MAX_BYTES, DATASET_BASE, ESHELL_BASE, IMAGE_BASE, FOUNDATION_BASE, IDE_PROXY_BASE, KEYPAIR_BASE, RESOURCE_BASE, MESSAGE_BASE, MODEL_BASE, ORDER_BASE, SLURM_BASE, SYNC_BASE, TRAINING_BASE, USER_BASE, WS_BASE, ErrorCode } from '@suanli/contracts';
+import { AVATAR_MAX_BYTES, DATASET_BASE, ESHELL_BASE, IMAGE_BASE, FOUNDATION_BASE, IDE_PROXY_BASE, KEYPAIR_BASE, RESOURCE_BASE, MESSAGE_BASE, MODEL_BASE, ORDER_BASE, SLURM_BASE, SYNC_BASE, TRAINING_BASE, USER_BASE, WORKORDER_BASE, WS_BASE, ErrorCode } from '@suanli/contracts';
 import { loadCenters, type CenterConfig } from './centers/centers';
 import type { Config } from './config';
 import type { AppContext, Infra } from './context';
@@ -30,6 +30,7 @@ import { createTrainingModule } from './modules/training/training.module';
 import { createExecutor } from './executors/create-executor';
 import { createUserModule } from './modules/user/user.module';
 import { createSyncModule } from './modules/sync/sync.module';
+import { createWorkorderModule } from './modules/workorder/workorder.module';
 import { HttpSyncReceiver } from './file-service/sync-clients';
 import type { SyncReceiver } from './file-service/sync.service';
 import { AppError } from './errors';
@@ -151,6 +152,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const resource = createResourceModule(ctx, executors);
   task.afterPoll((id) => resource.service.sample(id));
   const eshell = createEshellModule(ctx, accessLog.service, realtime.guards, keypair.service, boundAddress);
+  const workorder = createWorkorderModule(ctx, task.service, isOperator);
 
   app.decorate('ctx', ctx);
   app.decorate('wsHub', realtime.hub);
@@ -218,6 +220,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(assets.modelRoutes, { prefix: MODEL_BASE });
   await app.register(image.routes, { prefix: IMAGE_BASE });
   await app.register(sync.routes, { prefix: SYNC_BASE });
+  await app.register(workorder.routes, { prefix: WORKORDER_BASE });
   // The sockets: @fastify/websocket adds an onRequest and an onResponse hook to every route of the scope it
   // is registered in; registered in this scope, only the socket routes pay them, not every API call.
   await app.register(

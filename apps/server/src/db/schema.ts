@@ -323,6 +323,57 @@ export interface SyncJobsTable {
   finish_time: number | null;
 }
 
+export interface WorkOrdersTable {
+  id: string;
+  /** `GD` + yyyyMMdd (UTC+8) + 4 digits, unique. */
+  order_no: string;
+  owner_id: string;
+  /** WorkOrderType */
+  type: string;
+  title: string;
+  description: string;
+  /** WorkOrderState */
+  state: string;
+  /** One of the owner's tasks, when linked. */
+  task_id: string | null;
+  reply_count: number;
+  /** `user` | `operator`; null before the first reply. */
+  last_reply_by: string | null;
+  create_time: number;
+  update_time: number;
+}
+
+export interface WorkOrderRepliesTable {
+  id: string;
+  work_order_id: string;
+  author_id: string;
+  /** `user` | `operator`: who the author answered as. */
+  author_role: string;
+  content: string;
+  create_time: number;
+}
+
+export interface WorkOrderAttachmentsTable {
+  id: string;
+  uploader_id: string;
+  name: string;
+  size: number;
+  /** From the sniffed bytes, never from the client. */
+  content_type: string;
+  data: Buffer;
+  /** Null while unused. */
+  work_order_id: string | null;
+  /** The reply it belongs to; null (with work_order_id set) for the description. */
+  reply_id: string | null;
+  create_time: number;
+}
+
+/** Per user: work orders that are not CLOSED (kept by the repository with every create and close). */
+export interface WorkOrderOpenCountsTable {
+  user_id: string;
+  n: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -348,4 +399,8 @@ export interface Database {
   registry_credentials: RegistryCredentialsTable;
   image_imports: ImageImportsTable;
   sync_jobs: SyncJobsTable;
+  work_orders: WorkOrdersTable;
+  work_order_replies: WorkOrderRepliesTable;
+  work_order_attachments: WorkOrderAttachmentsTable;
+  work_order_open_counts: WorkOrderOpenCountsTable;
 }

@@ -17,6 +17,7 @@ import * as m0015 from './0015_version_sync';
 import * as m0016 from './0016_sync_cancel';
 import * as m0017 from './0017_access_seen';
 import * as m0018 from './0018_sync_discard';
+import * as m0019 from './0019_workorder';
 
 /** Every migration, in order. One set for both engines; keep column types portable (see schema.ts). */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016_sync_cancel': m0016,
   '0017_access_seen': m0017,
   '0018_sync_discard': m0018,
+  '0019_workorder': m0019,
 };

@@ -55,6 +55,11 @@ export class TaskRepository {
     return this.db.selectFrom('tasks').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).where('kind', '=', kind).executeTakeFirst();
   }
 
+  /** Ids and names of the owner's tasks among `ids`, of any kind (a work order's link). */
+  namesOwned(ownerId: string, ids: string[]) {
+    return this.db.selectFrom('tasks').select(['id', 'name']).where('owner_id', '=', ownerId).where('id', 'in', ids).execute();
+  }
+
   get(id: string) {
     return this.db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
   }

@@ -650,6 +650,13 @@ export class TaskService {
     };
   }
 
+  /** Names of the owner's tasks among `ids`, any family (work orders link one); others' and deleted ones are absent. */
+  async namesOf(ownerId: string, ids: string[]): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows = await this.repo.namesOwned(ownerId, [...new Set(ids)]);
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
   /** A task's state (undefined once deleted): for sweeps that end what a task's end ends. */
   async stateOf(id: string): Promise<string | undefined> {
     return (await this.repo.get(id))?.state;

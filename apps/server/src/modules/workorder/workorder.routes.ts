@@ -1,0 +1,98 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  Envelope,
+  ErrorCode,
+  IdParams,
+  WORKORDER_ATTACHMENT_MAX_BYTES,
+  WorkOrderAttachment,
+  WorkOrderCreate,
+  WorkOrderDetail,
+  WorkOrderPage,
+  WorkOrderPageQuery,
+  WorkOrderReplyCreate,
+} from '@suanli/contracts';
+import type { FastifyRequest } from 'fastify';
+import { AppError, invalid } from '../../errors';
+import { ok } from '../../lib/reply';
+import { principal } from '../../plugins/auth';
+import type { WorkOrderService } from './workorder.service';
+
+/**
+ * The `file` part of a multipart upload, read into memory up to the attachment limit. The limit is this
+ * request's (the app-wide one is the avatar's 2 MB); going past it is 2704 like any other unfit file.
+ */
+async function uploadedFile(req: FastifyRequest): Promise<{ name: string; bytes: Buffer }> {
+  if (!req.isMultipart()) throw invalid('file', '请以 multipart/form-data 上传');
+  const part = await req.file({ limits: { fileSize: WORKORDER_ATTACHMENT_MAX_BYTES, files: 1 } });
+  if (!part || part.fieldname !== 'file') throw invalid('file', '不能为空');
+  try {
+    return { name: part.filename, bytes: await part.toBuffer() };
+  } catch (err) {
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(ErrorCode.WORKORDER_ATTACHMENT_INVALID);
+    throw err;
+  }
+}
+
+/** RFC 6266/5987: any name, safely (no quotes or line breaks can reach the header). */
+const inline = (name: string) => `inline; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+
+/** Registered under WORKORDER_BASE. The service checks who may see and change each work order. */
+export function workorderRoutes(orders: WorkOrderService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const tags = ['workorder'];
+
+    app.post('/workorders', {
+      schema: { tags, summary: '提交工单', body: WorkOrderCreate, response: { 200: Envelope(WorkOrderDetail) } },
+      handler: async (req) => ok(await orders.create(principal(req), req.body)),
+    });
+
+    app.post('/workorders/action/page', {
+      schema: { tags, summary: '工单列表（最近更新的在前；scope=all 仅运维人员）', body: WorkOrderPageQuery, response: { 200: Envelope(WorkOrderPage) } },
+      handler: async (req) => ok(await orders.page(principal(req), req.body)),
+    });
+
+    app.get('/workorders/:id', {
+      schema: { tags, summary: '工单详情（含对话）', params: IdParams, response: { 200: Envelope(WorkOrderDetail) } },
+      handler: async (req) => ok(await orders.detail(principal(req), req.params.id)),
+    });
+
+    app.post('/workorders/:id/replies', {
+      schema: { tags, summary: '回复工单', params: IdParams, body: WorkOrderReplyCreate, response: { 200: Envelope(WorkOrderDetail) } },
+      handler: async (req) => ok(await orders.reply(principal(req), req.params.id, req.body)),
+    });
+
+    app.post('/workorders/:id/resolve', {
+      schema: { tags, summary: '标记已解决（运维人员）', params: IdParams, response: { 200: Envelope(WorkOrderDetail) } },
+      handler: async (req) => ok(await orders.resolve(principal(req), req.params.id)),
+    });
+
+    app.post('/workorders/:id/close', {
+      schema: { tags, summary: '关闭工单', params: IdParams, response: { 200: Envelope(WorkOrderDetail) } },
+      handler: async (req) => ok(await orders.close(principal(req), req.params.id)),
+    });
+
+    app.post('/attachments', {
+      schema: {
+        tags,
+        summary: '上传工单截图（multipart 字段 file；PNG/JPEG/WebP，≤ 5 MB，按内容识别类型）',
+        consumes: ['multipart/form-data'],
+        response: { 200: Envelope(WorkOrderAttachment) },
+      },
+      handler: async (req) => ok(await orders.upload(principal(req), await uploadedFile(req))),
+    });
+
+    // The bytes as uploaded, with the type sniffed at upload; `nosniff` so a browser never reads them as anything else.
+    app.get('/attachments/:id', {
+      schema: { tags, summary: '工单截图（上传者、工单所有者或运维人员）', params: IdParams },
+      handler: async (req, reply) => {
+        const file = await orders.attachment(principal(req), req.params.id);
+        return reply
+          .type(file.contentType)
+          .header('x-content-type-options', 'nosniff')
+          .header('content-disposition', inline(file.name))
+          .header('cache-control', 'private, no-store')
+          .send(file.bytes);
+      },
+    });
+  };
+}
