@@ -364,6 +364,29 @@ describe.each(engines)('workorder api (%s)', (engine) => {
     }
   });
 
+  it('documents every route in the OpenAPI document with its tag and a Chinese summary', async () => {
+    const doc = JSON.parse((await t.app.inject({ method: 'GET', url: '/gateway/docs/json' })).body);
+    const ops = Object.entries(doc.paths as Record<string, Record<string, { tags: string[]; summary: string }>>)
+      .filter(([path]) => path.startsWith(WORKORDER_BASE))
+      .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ route: `${method.toUpperCase()} ${path.slice(WORKORDER_BASE.length)}`, ...op })));
+    expect(ops.map((o) => o.route).sort()).toEqual(
+      [
+        'GET /attachments/{id}',
+        'GET /workorders/{id}',
+        'POST /attachments',
+        'POST /workorders',
+        'POST /workorders/action/page',
+        'POST /workorders/{id}/close',
+        'POST /workorders/{id}/replies',
+        'POST /workorders/{id}/resolve',
+      ].sort(),
+    );
+    for (const o of ops) {
+      expect(o.tags, o.route).toEqual(['workorder']);
+      expect(o.summary, o.route).toMatch(/\p{Script=Han}/u);
+    }
+  });
+
   describe('attachments', () => {
     it('accepts a real PNG, links it to the description and a reply, and serves it byte for byte to the owner and operators', async () => {
       const up = await upload(owner, { name: '报错截图.png', type: 'image/png', bytes: PNG });
@@ -407,6 +430,19 @@ describe.each(engines)('workorder api (%s)', (engine) => {
       // The refused reply left neither a reply nor a claimed attachment behind.
       expect((await detail(owner, wo.id)).data.replyCount).toBe(1);
       expect((await fetchAttachment(other, foreign.id)).rawPayload.equals(PNG)).toBe(true);
+    });
+
+    it('one upload raced for by two messages goes to one of them; the other is refused whole (no reply, no work order)', async () => {
+      const u = await user('race');
+      const wo = (await create(u, { title: '抢附件' })).data;
+      const up = (await upload(u, { name: 'a.png', type: 'image/png', bytes: PNG })).data;
+      const [a, b, c] = await Promise.all([reply(u, wo.id, '一', [up.id]), reply(u, wo.id, '二', [up.id]), create(u, { title: '也要它', attachmentIds: [up.id] })]);
+      expect([a, b, c].map((r) => r.message.code).sort()).toEqual([0, 1005, 1005]);
+      const after = (await detail(u, wo.id)).data;
+      const created = c.message.code === 0;
+      expect(after.replyCount).toBe(created ? 0 : 1);
+      expect(after.replies.flatMap((r: any) => r.attachments)).toEqual(created ? [] : [up]);
+      expect((await page(u)).data.total).toBe(created ? 2 : 1);
     });
 
     it('refuses what is not a PNG, JPEG or WebP by its bytes, and anything over 5 MB (2704)', async () => {

@@ -29,8 +29,11 @@ export const ATTACHMENT_UNUSED_TTL_MS = 24 * 3600_000;
  */
 export const ATTACHMENT_UNUSED_MAX = 20;
 const NAME_MAX = 128;
-/** Concurrent changes between a read and its conditional write: read again this many times at most. */
-const RETRIES = 5;
+/**
+ * Concurrent changes between a read and its conditional write (or a number taken meanwhile): try again this
+ * many times at most before giving up with an error the user can retry.
+ */
+const RETRIES = 10;
 
 const DAY_OFFSET_MS = 8 * 3600_000;
 
