@@ -119,4 +119,17 @@ describe('live events in the query cache', () => {
     expect(fresh.getQueryState(active)?.isInvalidated).toBe(true);
     expect(fresh.getQueryData(queryKeys.sync.detail('s2'))).toBeUndefined();
   });
+  it('a work order change marks its lists and its detail stale, not other work orders or their screenshots', () => {
+    const client = new QueryClient();
+    const order = { id: 'w1', orderNo: 'GD202611260001', type: 'task' as const, title: '任务排队', state: 'PROCESSING' as const, ownerId: 'u1', ownerName: 'alice', link: null, replyCount: 1, lastReplyBy: 'operator' as const, createTime: 1, updateTime: 2 };
+    client.setQueryData(queryKeys.workorder.list({ scope: 'mine' }), { list: [], total: 0 });
+    client.setQueryData(queryKeys.workorder.detail('w1'), order);
+    client.setQueryData(queryKeys.workorder.detail('w2'), { ...order, id: 'w2' });
+    client.setQueryData(queryKeys.workorder.attachment('a1'), 'bytes');
+    applyLiveEvent(client, { businessType: 'workorder.changed', data: order });
+    expect(client.getQueryState(queryKeys.workorder.list({ scope: 'mine' }))?.isInvalidated).toBe(true);
+    expect(client.getQueryState(queryKeys.workorder.detail('w1'))?.isInvalidated).toBe(true);
+    expect(client.getQueryState(queryKeys.workorder.detail('w2'))?.isInvalidated).toBe(false);
+    expect(client.getQueryState(queryKeys.workorder.attachment('a1'))?.isInvalidated).toBe(false);
+  });
 });

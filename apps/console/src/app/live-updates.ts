@@ -57,6 +57,11 @@ export function applyLiveEvent(client: QueryClient, event: WsEvent): void {
     case 'sync.changed':
       applySyncJob(client, event.data);
       break;
+    case 'workorder.changed':
+      // The whole work order: its lists and its detail (the conversation) are read again.
+      refresh(client, { queryKey: queryKeys.workorder.listRoot });
+      if (event.data?.id) refresh(client, { queryKey: queryKeys.workorder.detail(event.data.id), exact: true });
+      break;
     case 'resource.sampled':
       // A center's inventory was just stored: 资源概览 and 资源大屏 re-read now (only the pages open refetch).
       refresh(client, { queryKey: queryKeys.resource.root });

@@ -98,6 +98,18 @@ export const queryKeys = {
     list: (query: object) => ['sync', 'list', query] as const,
     detail: (id: string) => ['sync', 'detail', id] as const,
   },
+  /**
+   * 工单: lists (mine / all) and details under ['workorder'], so `workorder.changed` refreshes them; a
+   * screenshot's bytes never change (its own key, never invalidated); the form's task picker.
+   */
+  workorder: {
+    listRoot: ['workorder', 'list'] as const,
+    list: (query: object) => ['workorder', 'list', query] as const,
+    detail: (id: string) => ['workorder', 'detail', id] as const,
+    attachment: (id: string) => ['workorder', 'attachment', id] as const,
+    tasks: ['workorder', 'tasks'] as const,
+    linkedTask: (taskId: string) => ['workorder', 'linked-task', taskId] as const,
+  },
   /** 密钥对: the caller's keys with their installs. */
   keypairs: ['keypairs'] as const,
   storage: {

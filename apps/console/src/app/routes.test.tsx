@@ -36,6 +36,7 @@ const SPEC_PATHS: [path: string, menuKey: string][] = [
   ['/resource/dashboard', 'resource'],
   ['/dashboard', 'resource'],
   ['/workorder', 'workorder'],
+  ['/workorder/detail/4', 'workorder'],
   ['/dataset', 'dataset'],
   ['/dataset/detail/3', 'dataset'],
   ['/team', 'team'],

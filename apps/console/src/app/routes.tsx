@@ -81,6 +81,7 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/dashboard', menuKey: 'resource', title: '资源大屏', page: () => groups.resource().then((m) => m.DashboardPage) },
 
   { path: '/workorder', title: '工单系统', page: () => groups.workorder().then((m) => m.WorkorderPage) },
+  { path: '/workorder/detail/:id', title: '工单详情', page: () => groups.workorder().then((m) => m.WorkorderDetailPage) },
 
   { path: '/dataset', title: '数据集', page: () => groups.dataset().then((m) => m.DatasetIndexPage) },
   { path: '/dataset/detail/:id', title: '数据集详情', page: () => groups.dataset().then((m) => m.DatasetDetailPage) },
