@@ -72,6 +72,7 @@ describe('every page from 375 px to 2560 px', () => {
       '/console/training',
       '/console/quantum',
       '/console/public-data/dataset',
+      '/console/workorder',
     ];
     const { page: anon, context } = await env.newPage();
     for (const width of [375, 2560]) {

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { render, screen, waitFor } from '@testing-library/react';
-import { Button, InputNumber, Modal, Segmented, Select, Table, Tabs, Typography } from 'antd';
+import { Button, Image, InputNumber, Modal, Segmented, Select, Table, Tabs, Typography } from 'antd';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ICON_LABELS, installChineseNames } from './chinese-names';
 import { Providers } from './providers';
@@ -42,7 +42,7 @@ describe('Chinese accessible names (app/chinese-names.ts)', () => {
     expect([...ours, ...antd].filter((name) => !(name in ICON_LABELS))).toEqual([]);
   });
 
-  it('antd controls read Chinese: icons, pager, steppers, clear, row selection, segmented, tabs, modal close', async () => {
+  it('antd controls read Chinese: icons, pager, steppers, clear, row selection, segmented, tabs, modal close, image preview toolbar', async () => {
     const rows = Array.from({ length: 25 }, (_, i) => ({ key: String(i), name: `任务${i}` }));
     render(
       <Providers>
@@ -55,13 +55,14 @@ describe('Chinese accessible names (app/chinese-names.ts)', () => {
         <Typography.Text copyable>复制我</Typography.Text>
         <Table rowSelection={{}} columns={[{ title: '名称', dataIndex: 'name' }]} dataSource={rows} pagination={{ pageSize: 10 }} />
         <Modal open title="对话框">正文</Modal>
+        <Image src="data:image/png;base64,iVBORw0KGgo=" alt="截图" preview={{ open: true }} />
       </Providers>,
     );
     await screen.findByText('正文');
     await waitFor(() => expect(labels().filter((l) => !hasChinese(l))).toEqual([]));
     const all = labels();
     // Pager arrows say what they do (the item's title), not which way they point.
-    expect(all).toEqual(expect.arrayContaining(['上一页', '下一页', '添加', '刷新', '增大', '减小', '清除', '全选', '选择第 1 行', '分段选择', '新建标签页', '关闭']));
+    expect(all).toEqual(expect.arrayContaining(['上一页', '下一页', '添加', '刷新', '增大', '减小', '清除', '全选', '选择第 1 行', '分段选择', '新建标签页', '关闭', '上下翻转', '左右翻转', '向左旋转', '向右旋转', '缩小', '放大']));
     expect(document.querySelector('.ant-pagination-prev .anticon')?.getAttribute('aria-label')).toBe('上一页');
   });
 

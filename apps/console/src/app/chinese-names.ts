@@ -118,6 +118,13 @@ const TEXTS: { at: string; en: RegExp; zh: string }[] = [
   { at: '.ant-tabs-nav-add', en: /^Add tab$/, zh: '新建标签页' },
   { at: '.ant-tabs-tab-remove', en: /^remove$/, zh: '关闭' },
   { at: '.ant-tabs-nav-more', en: /^expanded dropdown$/, zh: '更多标签页' },
+  // The toolbar of an image shown large (工单 screenshots).
+  { at: '.ant-image-preview-actions-action', en: /^flipY$/, zh: '上下翻转' },
+  { at: '.ant-image-preview-actions-action', en: /^flipX$/, zh: '左右翻转' },
+  { at: '.ant-image-preview-actions-action', en: /^rotateLeft$/, zh: '向左旋转' },
+  { at: '.ant-image-preview-actions-action', en: /^rotateRight$/, zh: '向右旋转' },
+  { at: '.ant-image-preview-actions-action', en: /^zoomOut$/, zh: '缩小' },
+  { at: '.ant-image-preview-actions-action', en: /^zoomIn$/, zh: '放大' },
 ];
 
 /**

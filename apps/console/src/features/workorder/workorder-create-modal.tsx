@@ -60,7 +60,7 @@ export function WorkOrderCreateModal({ open, onClose }: { open: boolean; onClose
     >
       <Form<CreateValues> form={form} layout="vertical" onFinish={submit} requiredMark preserve={false} data-testid="wo-create-form">
         <Form.Item name="type" label="问题类型" rules={[{ required: true, message: '请选择问题类型' }]}>
-          <Select placeholder="请选择问题类型" options={types.options} loading={types.isLoading} data-testid="wo-type" />
+          <Select placeholder="请选择问题类型" options={types.options} loading={types.isLoading} virtual={false} data-testid="wo-type" />
         </Form.Item>
         <Form.Item
           name="title"
@@ -97,6 +97,8 @@ export function WorkOrderCreateModal({ open, onClose }: { open: boolean; onClose
             loading={tasks.isLoading}
             notFoundContent={tasks.isLoading ? '加载中…' : '没有任务'}
             options={(tasks.data ?? []).map((t) => ({ value: t.id, label: `${t.name}（${FAMILY[t.kind] ?? '任务'}）` }))}
+            // Not virtual: the virtual list writes the raw values into hidden accessible options.
+            virtual={false}
             data-testid="wo-task"
           />
         </Form.Item>

@@ -1,7 +1,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import type { WorkOrder, WorkOrderPageQuery, WorkOrderState } from '@suanli/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Button, Select, Space, Tabs, Typography, type TableColumnsType } from 'antd';
+import { Button, Select, Space, Tabs, Tag, Typography, type TableColumnsType } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { useDict } from '../../app/dicts';
@@ -23,7 +23,11 @@ type Scope = NonNullable<WorkOrderPageQuery['scope']>;
 const ALL_REFRESH_MS = 30_000;
 
 function AwaitingBadge() {
-  return <Badge status="processing" text={<span style={{ color: '#1677ff', whiteSpace: 'nowrap' }}>待您回复</span>} data-testid="wo-awaiting" />;
+  return (
+    <Tag color="volcano" style={{ marginInlineEnd: 0 }} data-testid="wo-awaiting">
+      待您回复
+    </Tag>
+  );
 }
 
 /** One tab's list: the caller's work orders, or (operators) everyone's. */
@@ -80,7 +84,11 @@ function WorkOrderTable({ scope, onCreate }: { scope: Scope; onCreate: () => voi
                 {mine ? '' : ` · ${row.ownerName}`}
               </div>
               <div style={{ fontSize: 12, color: 'rgba(0,0,0,0.45)' }}>{formatTime(row.updateTime)}</div>
-              {mine && awaitsOwner(row) ? <AwaitingBadge /> : null}
+              {mine && awaitsOwner(row) ? (
+                <div style={{ marginTop: 4 }}>
+                  <AwaitingBadge />
+                </div>
+              ) : null}
             </div>
           ),
         },
@@ -97,6 +105,7 @@ function WorkOrderTable({ scope, onCreate }: { scope: Scope; onCreate: () => voi
           value={list.filters.state}
           options={states.options as { label: string; value: WorkOrderState }[]}
           onChange={(v) => list.setFilter('state', v)}
+          virtual={false}
           data-testid="wo-state-filter"
         />
       </ListToolbar>
