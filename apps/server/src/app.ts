@@ -110,7 +110,6 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   });
   const user = await createUserModule(ctx);
   const foundation = createFoundationModule(ctx);
-  const order = createOrderModule(ctx);
   const realtime = createRealtimeModule(ctx);
   const images = ImageCatalogue.load(config.centersFile, centers);
   const image = await createImageModule(ctx);
@@ -120,6 +119,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Operators see everyone's access records and approve publications to the public hall.
   const isOperator = (id: string) => user.service.me(id).then((u) => u.roles.includes('operator'), () => false);
   const accessLog = createAccessLogModule(ctx, isOperator);
+  const order = createOrderModule(ctx, isOperator);
   // What the gateway asks of a center's file service (the sync's receiving side, the authorized_keys edit):
   // in-process for a center served here (the maps are filled in by mountFileServices below), any other
   // through its fileServiceUrl.

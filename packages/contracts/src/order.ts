@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Millis } from './common';
+import { Id, Millis, Page, PageQuery } from './common';
 
 export const ORDER_BASE = '/gateway/order/api/v1';
 
@@ -29,3 +29,168 @@ export function formatCardHours(cardSeconds: number): string {
   const hundredths = Math.floor((cardSeconds * 100) / 3600);
   return `${Math.floor(hundredths / 100)}.${String(hundredths % 100).padStart(2, '0')}`;
 }
+
+// ---- Packages (算力卡), orders, payment, records (ADR 0012) -------------------------------------------
+
+/**
+ * Money on the wire is a decimal string of 元 with two decimals ("1280.00"), like 卡时: what the console
+ * shows and what Alipay's `total_amount` takes. Stored as integer 分.
+ */
+export const Money = Type.String({ pattern: '^\\d+\\.\\d{2}$' });
+
+/** Integer 分 → `元.角分`. */
+export function formatYuan(fen: number): string {
+  return `${Math.floor(fen / 100)}.${String(fen % 100).padStart(2, '0')}`;
+}
+
+/** A compute package (算力卡) a center sells for one of its card types (config/centers.yaml). */
+export const Product = Type.Object({
+  id: Id,
+  subCenterId: Id,
+  subCenterName: Type.String(),
+  cardTypeId: Id,
+  cardTypeName: Type.String(),
+  name: Type.String(),
+  cardHours: CardHours,
+  price: Money,
+  /** Price per 卡时, rounded to the 分 (display only; the amount is always quantity × price). */
+  unitPrice: Money,
+  /** The bought compute power is usable this many days from payment. */
+  validDays: Type.Integer(),
+});
+export type Product = Static<typeof Product>;
+export const ProductParams = Type.Object({ subCenterId: Id });
+export type ProductParams = Static<typeof ProductParams>;
+export const ProductQuery = Type.Object({ cardTypeId: Type.Optional(Id) });
+export type ProductQuery = Static<typeof ProductQuery>;
+
+export const ORDER_STATUSES = ['UNPAID', 'PAID', 'CANCELLED', 'CLOSED'] as const;
+export const OrderStatus = Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s)));
+export type OrderStatus = Static<typeof OrderStatus>;
+export const PAY_CHANNELS = ['alipay', 'offline'] as const;
+export const PayChannel = Type.Union(PAY_CHANNELS.map((s) => Type.Literal(s)));
+export type PayChannel = Static<typeof PayChannel>;
+
+/** Quantity of one order: whole packages. */
+export const ORDER_QUANTITY_MAX = 100;
+/** An UNPAID order is CLOSED this long after its creation (an offline transfer holds it longer, ADR 0012). */
+export const ORDER_PAY_WINDOW_MS = 30 * 60_000;
+
+export const Order = Type.Object({
+  id: Id,
+  /** `DD` + yyyyMMdd (UTC+8) + digits: what users quote to operators and on a bank transfer. */
+  orderNo: Type.String(),
+  productId: Id,
+  productName: Type.String(),
+  subCenterId: Id,
+  subCenterName: Type.String(),
+  cardTypeId: Id,
+  cardTypeName: Type.String(),
+  quantity: Type.Integer(),
+  /** quantity × the package's 卡时. */
+  cardHours: CardHours,
+  /** quantity × the package's price, computed by the server. */
+  amount: Money,
+  status: OrderStatus,
+  /** The channel the owner chose to pay with; null until then. */
+  payChannel: Type.Union([PayChannel, Type.Null()]),
+  createTime: Millis,
+  payTime: Type.Union([Millis, Type.Null()]),
+  expireTime: Millis,
+  ownerId: Id,
+});
+export type Order = Static<typeof Order>;
+
+/** The detail: the order and, once paid, the charge record its payment made. */
+export const OrderDetail = Type.Composite([Order, Type.Object({ chargeRecordId: Type.Union([Id, Type.Null()]) })]);
+export type OrderDetail = Static<typeof OrderDetail>;
+
+export const OrderPre = Type.Object({
+  productId: Id,
+  quantity: Type.Integer({ minimum: 1, maximum: ORDER_QUANTITY_MAX }),
+});
+export type OrderPre = Static<typeof OrderPre>;
+
+export const OrderPageQuery = Type.Composite([
+  PageQuery,
+  Type.Object({
+    status: Type.Optional(OrderStatus),
+    /** Part of an orderNo. */
+    keyword: Type.Optional(Type.String({ maxLength: 32 })),
+    /** `all`: every user's orders — operators only (1020 otherwise), to find transfers to confirm. Default `mine`. */
+    scope: Type.Optional(Type.Union([Type.Literal('mine'), Type.Literal('all')])),
+  }),
+]);
+export type OrderPageQuery = Static<typeof OrderPageQuery>;
+export const OrderPage = Page(Order);
+export type OrderPage = Page<Order>;
+
+export const PayBody = Type.Object({ channel: PayChannel });
+export type PayBody = Static<typeof PayBody>;
+
+/** What the console shows for an offline payment: where to transfer to and what to write as the remark. */
+export const TransferInstructions = Type.Object({
+  bankName: Type.String(),
+  accountName: Type.String(),
+  accountNo: Type.String(),
+  amount: Money,
+  /** The orderNo: the operator matches the transfer to the order by it. */
+  remark: Type.String(),
+  /** Chinese text shown below the account (how long it takes, whom to contact). */
+  note: Type.String(),
+});
+export type TransferInstructions = Static<typeof TransferInstructions>;
+
+/** `offline`: the transfer instructions; `alipay`: the cashier URL the browser opens. */
+export const PayResult = Type.Object({
+  order: Order,
+  channel: PayChannel,
+  transfer: Type.Optional(TransferInstructions),
+  cashierUrl: Type.Optional(Type.String()),
+});
+export type PayResult = Static<typeof PayResult>;
+
+export const ChargeRecord = Type.Object({
+  id: Id,
+  orderId: Id,
+  orderNo: Type.String(),
+  amount: Money,
+  cardHours: CardHours,
+  compPowerId: Id,
+  subCenterId: Id,
+  subCenterName: Type.String(),
+  cardTypeId: Id,
+  cardTypeName: Type.String(),
+  payChannel: PayChannel,
+  createTime: Millis,
+});
+export type ChargeRecord = Static<typeof ChargeRecord>;
+
+/** Compute drawn by a running task (metering is not built yet: no consume records exist). */
+export const ConsumeRecord = Type.Object({
+  id: Id,
+  taskId: Id,
+  taskKind: Type.String(),
+  taskName: Type.String(),
+  subCenterId: Id,
+  cardTypeId: Id,
+  cardNum: Type.Integer(),
+  startTime: Millis,
+  endTime: Millis,
+  cardHours: CardHours,
+  compPowerId: Id,
+});
+export type ConsumeRecord = Static<typeof ConsumeRecord>;
+
+export const RecordPageQuery = Type.Composite([
+  PageQuery,
+  Type.Object({
+    type: Type.Union([Type.Literal('charge'), Type.Literal('consume')]),
+    subCenterId: Type.Optional(Id),
+    startTime: Type.Optional(Millis),
+    endTime: Type.Optional(Millis),
+  }),
+]);
+export type RecordPageQuery = Static<typeof RecordPageQuery>;
+export const RecordPage = Page(Type.Union([ChargeRecord, ConsumeRecord]));
+export type RecordPage = Page<ChargeRecord | ConsumeRecord>;

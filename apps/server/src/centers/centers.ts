@@ -15,6 +15,17 @@ export interface CenterCardType {
   partition: string;
   /** Slurm gres `name:type` a card of this type is requested as (`gpu:a100`); absent for CPU-only types. */
   gres?: string;
+  /** Compute packages (算力卡) this center sells for this card type; none: not for sale (ADR 0012). */
+  packages?: CenterPackage[];
+}
+
+/** One package: `cardHours` whole 卡时 for `price` 分, usable `validDays` from payment. Ids are unique across centers. */
+export interface CenterPackage {
+  id: string;
+  name: string;
+  cardHours: number;
+  price: number;
+  validDays: number;
 }
 
 /** The embedded default: process groups on this host against the simulated inventory of `cardTypes`. */
@@ -86,13 +97,17 @@ export function loadCenters(file: string, dataDir: string): CenterConfig[] {
   const doc = YAML.parse(fs.readFileSync(file, 'utf8')) as { centers?: Record<string, unknown>[] };
   if (!doc?.centers?.length) throw new Error(`${file}: no centers defined`);
   const seen = new Set<string>();
+  const seenPackages = new Set<string>();
   return doc.centers.map((c, i) => {
     const where = `${file}: centers[${i}]`;
     const id = String(c.id ?? '');
     if (!/^[a-z0-9-]{2,32}$/.test(id)) throw new Error(`${where}: id must match [a-z0-9-]{2,32}`);
     if (seen.has(id)) throw new Error(`${where}: duplicate id ${id}`);
     seen.add(id);
-    const cardTypes = (c.cardTypes as CenterCardType[] | undefined) ?? [];
+    const cardTypes = ((c.cardTypes as CenterCardType[] | undefined) ?? []).map((t, j) => ({
+      ...t,
+      packages: parsePackages((t as { packages?: unknown }).packages, `${where}.cardTypes[${j}]`, seenPackages),
+    }));
     if (!cardTypes.length) throw new Error(`${where}: no cardTypes`);
     const storageRoot = String(c.storageRoot ?? `centers/${id}`);
     const homePrefix = String(c.homePrefix ?? '/home').replace(/\/+$/, '');
@@ -116,6 +131,24 @@ export function loadCenters(file: string, dataDir: string): CenterConfig[] {
       cardTypes,
       fileServiceUrl: c.fileServiceUrl ? String(c.fileServiceUrl) : undefined,
     };
+  });
+}
+
+function parsePackages(raw: unknown, where: string, seen: Set<string>): CenterPackage[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) throw new Error(`${where}.packages must be a list`);
+  const positiveInt = (v: unknown) => Number.isSafeInteger(v) && (v as number) > 0;
+  return raw.map((p: Record<string, unknown>, k) => {
+    const at = `${where}.packages[${k}]`;
+    const id = String(p?.id ?? '');
+    // An order names its package by id alone, so ids are unique across every center and card type.
+    if (!/^[a-z0-9-]{2,64}$/.test(id)) throw new Error(`${at}: id must match [a-z0-9-]{2,64}`);
+    if (seen.has(id)) throw new Error(`${at}: duplicate package id ${id}`);
+    seen.add(id);
+    if (!p.name) throw new Error(`${at}: name is required`);
+    // Whole 卡时 and whole 分: the amount and the granted card-seconds are exact integers.
+    for (const k of ['cardHours', 'price', 'validDays']) if (!positiveInt(p[k])) throw new Error(`${at}: ${k} must be a positive integer`);
+    return { id, name: String(p.name), cardHours: Number(p.cardHours), price: Number(p.price), validDays: Number(p.validDays) };
   });
 }
 

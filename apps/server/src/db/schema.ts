@@ -374,6 +374,47 @@ export interface WorkOrderOpenCountsTable {
   n: number;
 }
 
+/** An order of a compute package (ADR 0012). Money in 分, compute in card-seconds. */
+export interface OrdersTable {
+  id: string;
+  /** `DD` + yyyyMMdd (UTC+8) + 4 digits, unique. */
+  order_no: string;
+  owner_id: string;
+  product_id: string;
+  product_name: string;
+  sub_center_id: string;
+  card_type_id: string;
+  quantity: number;
+  card_seconds: number;
+  amount: number;
+  valid_days: number;
+  /** OrderStatus */
+  status: string;
+  /** PayChannel, once chosen. */
+  pay_channel: string | null;
+  trade_no: string | null;
+  confirmed_by: string | null;
+  create_time: number;
+  pay_time: number | null;
+  expire_time: number;
+  update_time: number;
+}
+
+/** What a payment credited: one per order (unique order_id), with the bucket it created. */
+export interface ChargeRecordsTable {
+  id: string;
+  owner_id: string;
+  order_id: string;
+  order_no: string;
+  amount: number;
+  card_seconds: number;
+  comp_power_id: string;
+  sub_center_id: string;
+  card_type_id: string;
+  pay_channel: string;
+  create_time: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -403,4 +444,6 @@ export interface Database {
   work_order_replies: WorkOrderRepliesTable;
   work_order_attachments: WorkOrderAttachmentsTable;
   work_order_open_counts: WorkOrderOpenCountsTable;
+  orders: OrdersTable;
+  charge_records: ChargeRecordsTable;
 }

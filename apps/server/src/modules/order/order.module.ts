@@ -1,10 +1,22 @@
 import type { AppContext } from '../../context';
 import { CompPowerRepository } from './comp-power.repository';
 import { CompPowerService } from './comp-power.service';
+import { OrderRepository } from './order.repository';
 import { orderRoutes } from './order.routes';
+import { OrderService } from './order.service';
+import { loadOfflinePayment } from './payment-config';
 
-/** Orders and compute power (so far: the caller's remaining 卡时); routes under ORDER_BASE. */
-export function createOrderModule(deps: Pick<AppContext, 'db' | 'centers' | 'clock'>) {
+/**
+ * Orders and compute power (ADR 0012): the caller's remaining 卡时, the packages on sale, orders and their
+ * payment; routes under ORDER_BASE. `isOperator` tells who confirms offline transfers (app.ts builds it
+ * from the user module).
+ */
+export function createOrderModule(
+  deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'config' | 'notify' | 'bus' | 'log'>,
+  isOperator: (userId: string) => Promise<boolean>,
+) {
   const compPowers = new CompPowerService(new CompPowerRepository(deps.db), deps.centers, deps.clock);
-  return { compPowers, routes: orderRoutes(compPowers) };
+  const payment = { offline: loadOfflinePayment(deps.config.centersFile) };
+  const orders = new OrderService(new OrderRepository(deps.db), deps.centers, payment, isOperator, deps.clock, deps.notify, deps.bus, deps.log);
+  return { compPowers, orders, routes: orderRoutes(compPowers, orders) };
 }

@@ -1,17 +1,88 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CompPowers, CompPowersParams, Envelope } from '@suanli/contracts';
+import { Type } from '@sinclair/typebox';
+import {
+  ChargeRecord,
+  CompPowers,
+  CompPowersParams,
+  ConsumeRecord,
+  Envelope,
+  IdParams,
+  Order,
+  OrderDetail,
+  OrderPage,
+  OrderPageQuery,
+  OrderPre,
+  PayBody,
+  PayResult,
+  Product,
+  ProductParams,
+  ProductQuery,
+  RecordPage,
+  RecordPageQuery,
+} from '@suanli/contracts';
 import { ok } from '../../lib/reply';
 import { principal } from '../../plugins/auth';
 import type { CompPowerService } from './comp-power.service';
+import type { OrderService } from './order.service';
 
 /** Registered under ORDER_BASE. */
-export function orderRoutes(compPowers: CompPowerService): FastifyPluginAsyncTypebox {
+export function orderRoutes(compPowers: CompPowerService, orders: OrderService): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = ['order'];
 
     app.get('/comp-powers/:userId', {
       schema: { tags, summary: '本人剩余算力（卡时）', params: CompPowersParams, response: { 200: Envelope(CompPowers) } },
       handler: async (req) => ok(await compPowers.ofUser(principal(req), req.params.userId)),
+    });
+
+    app.get('/sub-center-card/:subCenterId/card-type', {
+      schema: { tags, summary: '分中心在售算力卡（可按卡型筛选）', params: ProductParams, querystring: ProductQuery, response: { 200: Envelope(Type.Array(Product)) } },
+      handler: async (req) => ok(orders.listProducts(req.params.subCenterId, req.query)),
+    });
+
+    app.post('/orders/pre', {
+      schema: { tags, summary: '下单（服务端计价，30 分钟内未支付自动关闭）', body: OrderPre, response: { 200: Envelope(Order) } },
+      handler: async (req) => ok(await orders.pre(principal(req), req.body)),
+    });
+
+    app.post('/orders/action/page', {
+      schema: { tags, summary: '订单列表（运维人员可查看全部）', body: OrderPageQuery, response: { 200: Envelope(OrderPage) } },
+      handler: async (req) => ok(await orders.page(principal(req), req.body)),
+    });
+
+    app.get('/orders/:id', {
+      schema: { tags, summary: '订单详情', params: IdParams, response: { 200: Envelope(OrderDetail) } },
+      handler: async (req) => ok(await orders.detail(principal(req), req.params.id)),
+    });
+
+    app.post('/orders/:id/cancel', {
+      schema: { tags, summary: '取消未支付的订单', params: IdParams, response: { 200: Envelope(Order) } },
+      handler: async (req) => ok(await orders.cancel(principal(req), req.params.id)),
+    });
+
+    app.post('/orders/:id/pay', {
+      schema: { tags, summary: '选择支付方式（线下转账返回收款账户，支付宝返回收银台地址）', params: IdParams, body: PayBody, response: { 200: Envelope(PayResult) } },
+      handler: async (req) => ok(await orders.pay(principal(req), req.params.id, req.body)),
+    });
+
+    app.post('/orders/:id/confirm', {
+      schema: { tags, summary: '确认线下转账已到账（运维人员）', params: IdParams, response: { 200: Envelope(Order) } },
+      handler: async (req) => ok(await orders.confirm(principal(req), req.params.id)),
+    });
+
+    app.post('/records/action/page', {
+      schema: { tags, summary: '充值记录 / 消费记录', body: RecordPageQuery, response: { 200: Envelope(RecordPage) } },
+      handler: async (req) => ok(await orders.records(principal(req), req.body)),
+    });
+
+    app.get('/records/charge/:id', {
+      schema: { tags, summary: '充值记录详情', params: IdParams, response: { 200: Envelope(ChargeRecord) } },
+      handler: async (req) => ok(await orders.chargeRecord(principal(req), req.params.id)),
+    });
+
+    app.get('/records/consume/:id', {
+      schema: { tags, summary: '消费记录详情（计量尚未上线）', params: IdParams, response: { 200: Envelope(ConsumeRecord) } },
+      handler: async (req) => ok(orders.consumeRecord(principal(req), req.params.id)),
     });
   };
 }

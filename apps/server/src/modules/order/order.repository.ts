@@ -1,0 +1,215 @@
+import { sql, type Insertable } from 'kysely';
+import type { OrderStatus, PayChannel } from '@suanli/contracts';
+import type { Db } from '../../db/db';
+import type { ChargeRecordsTable, OrdersTable } from '../../db/schema';
+
+export type OrderRow = OrdersTable;
+export type ChargeRow = ChargeRecordsTable;
+
+export interface OrderFilter {
+  /** Absent: everyone's (operators). */
+  ownerId?: string;
+  status?: OrderStatus;
+  keyword?: string;
+}
+
+export interface ChargeFilter {
+  ownerId: string;
+  subCenterId?: string;
+  startTime?: number;
+  endTime?: number;
+}
+
+/** How a payment was made: the channel, Alipay's trade number or the confirming operator. */
+export interface Payment {
+  channel: PayChannel;
+  tradeNo: string | null;
+  confirmedBy: string | null;
+}
+
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * The only SQL of orders and charge records. Every change of an order's status is a conditional UPDATE on
+ * the status it may move from, so of concurrent requests (two confirms, a confirm and an Alipay notify, a
+ * notify delivered twice) exactly one moves it; the credit's inserts share that write's transaction.
+ */
+export class OrderRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The order, of that owner when `ownerId` is given (operators and the payment notify read any). */
+  find(id: string, ownerId?: string): Promise<OrderRow | undefined> {
+    let q = this.db.selectFrom('orders').selectAll().where('id', '=', id);
+    if (ownerId !== undefined) q = q.where('owner_id', '=', ownerId);
+    return q.executeTakeFirst();
+  }
+
+  findByOrderNo(orderNo: string): Promise<OrderRow | undefined> {
+    return this.db.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirst();
+  }
+
+  /** Inserts the order; false when its orderNo was taken meanwhile (the caller takes the next one). */
+  async insert(row: Insertable<OrdersTable>): Promise<boolean> {
+    const r = await this.db.insertInto('orders').values(row).onConflict((oc) => oc.column('order_no').doNothing()).executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+  }
+
+  /** The highest orderNo starting with `prefix` (`DD` + the day): the next one is one more. */
+  async lastOrderNo(prefix: string): Promise<string | undefined> {
+    // A range, not LIKE: PostgreSQL uses the unique index for it whatever the collation. ':' follows '9'.
+    const row = await this.db
+      .selectFrom('orders')
+      .select('order_no')
+      .where('order_no', '>', prefix)
+      .where('order_no', '<', `${prefix}:`)
+      .orderBy('order_no', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.order_no;
+  }
+
+  /**
+   * UNPAID orders past their expireTime → CLOSED (of one owner, of one order, or everyone's). Conditional on
+   * the status, so a payment committed meanwhile is never overwritten.
+   */
+  async closeExpired(now: number, scope: { ownerId?: string; id?: string } = {}): Promise<void> {
+    let q = this.db.updateTable('orders').set({ status: 'CLOSED', update_time: now }).where('status', '=', 'UNPAID').where('expire_time', '<=', now);
+    if (scope.ownerId !== undefined) q = q.where('owner_id', '=', scope.ownerId);
+    if (scope.id !== undefined) q = q.where('id', '=', scope.id);
+    await q.execute();
+  }
+
+  private filtered(f: OrderFilter) {
+    let q = this.db.selectFrom('orders');
+    if (f.ownerId !== undefined) q = q.where('owner_id', '=', f.ownerId);
+    if (f.status) q = q.where('status', '=', f.status);
+    if (f.keyword) {
+      // orderNos are upper case; the keyword is matched as typed, wildcards escaped.
+      const pattern = `%${f.keyword.toUpperCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+      q = q.where((eb) => sql<boolean>`${eb.ref('order_no')} like ${pattern} escape '!'`);
+    }
+    return q;
+  }
+
+  /** Newest first. */
+  async page(f: OrderFilter, offset: number, limit: number): Promise<{ rows: OrderRow[]; total: number }> {
+    const [rows, total] = await Promise.all([
+      this.filtered(f).selectAll().orderBy('create_time', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+      this.filtered(f)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+        .then((r) => Number(r.n)),
+    ]);
+    return { rows, total };
+  }
+
+  /** UNPAID → CANCELLED; false when it was not UNPAID (or had expired) by then. */
+  async cancel(id: string, ownerId: string, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('orders')
+      .set({ status: 'CANCELLED', update_time: now })
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId)
+      .where('status', '=', 'UNPAID')
+      .where('expire_time', '>', now)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** Records the channel the owner pays with, holding the order until `holdUntil` at least; false when no longer UNPAID. */
+  async choose(id: string, ownerId: string, channel: PayChannel, holdUntil: number, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('orders')
+      .set((eb) => ({
+        pay_channel: channel,
+        // Never shortened: choosing Alipay after offline keeps the longer hold.
+        expire_time: eb.case().when('expire_time', '<', holdUntil).then(holdUntil).else(eb.ref('expire_time')).end(),
+        update_time: now,
+      }))
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId)
+      .where('status', '=', 'UNPAID')
+      .where('expire_time', '>', now)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /**
+   * The credit, exactly once (ADR 0012): in one transaction the order → PAID (conditional: only from a status
+   * other than PAID), a compute bucket of the order's card-seconds usable `valid_days` from now, and the
+   * charge record. Null when the order was already PAID — nothing was written.
+   */
+  async credit(id: string, pay: Payment, ids: { bucketId: string; chargeId: string }, now: number): Promise<OrderRow | null> {
+    return this.db.transaction().execute(async (trx) => {
+      const paid = await trx
+        .updateTable('orders')
+        .set({ status: 'PAID', pay_channel: pay.channel, trade_no: pay.tradeNo, confirmed_by: pay.confirmedBy, pay_time: now, update_time: now })
+        .where('id', '=', id)
+        .where('status', '<>', 'PAID')
+        .executeTakeFirst();
+      if (Number(paid.numUpdatedRows) !== 1) return null;
+      // Read inside the transaction, after the write: the row as it now is (and locked on PostgreSQL).
+      const order = await trx.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      const seconds = Number(order.card_seconds);
+      await trx
+        .insertInto('comp_power_buckets')
+        .values({
+          id: ids.bucketId,
+          owner_id: order.owner_id,
+          sub_center_id: order.sub_center_id,
+          card_type_id: order.card_type_id,
+          granted: seconds,
+          remaining: seconds,
+          expire_time: now + Number(order.valid_days) * DAY_MS,
+          source: 'order',
+          create_time: now,
+        })
+        .execute();
+      await trx
+        .insertInto('charge_records')
+        .values({
+          id: ids.chargeId,
+          owner_id: order.owner_id,
+          order_id: order.id,
+          order_no: order.order_no,
+          amount: Number(order.amount),
+          card_seconds: seconds,
+          comp_power_id: ids.bucketId,
+          sub_center_id: order.sub_center_id,
+          card_type_id: order.card_type_id,
+          pay_channel: pay.channel,
+          create_time: now,
+        })
+        .execute();
+      return order;
+    });
+  }
+
+  chargeOfOrder(orderId: string): Promise<ChargeRow | undefined> {
+    return this.db.selectFrom('charge_records').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+  }
+
+  charge(id: string, ownerId: string): Promise<ChargeRow | undefined> {
+    return this.db.selectFrom('charge_records').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
+  }
+
+  private charges(f: ChargeFilter) {
+    let q = this.db.selectFrom('charge_records').where('owner_id', '=', f.ownerId);
+    if (f.subCenterId) q = q.where('sub_center_id', '=', f.subCenterId);
+    if (f.startTime !== undefined) q = q.where('create_time', '>=', f.startTime);
+    if (f.endTime !== undefined) q = q.where('create_time', '<', f.endTime);
+    return q;
+  }
+
+  /** The owner's charge records, newest first. */
+  async chargePage(f: ChargeFilter, offset: number, limit: number): Promise<{ rows: ChargeRow[]; total: number }> {
+    const [rows, total] = await Promise.all([
+      this.charges(f).selectAll().orderBy('create_time', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+      this.charges(f)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+        .then((r) => Number(r.n)),
+    ]);
+    return { rows, total };
+  }
+}

@@ -1,0 +1,315 @@
+import {
+  ErrorCode,
+  ORDER_PAY_WINDOW_MS,
+  formatCardHours,
+  formatYuan,
+  type ChargeRecord,
+  type Order,
+  type OrderDetail,
+  type OrderPage,
+  type OrderPageQuery,
+  type OrderPre,
+  type OrderStatus,
+  type PayBody,
+  type PayChannel,
+  type PayResult,
+  type Product,
+  type ProductQuery,
+  type RecordPage,
+  type RecordPageQuery,
+} from '@suanli/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { CenterCardType, CenterConfig, CenterPackage } from '../../centers/centers';
+import type { Notify } from '../../context';
+import { AppError, forbidden, invalid, notFound } from '../../errors';
+import { newId } from '../../lib/id';
+import type { EventBus } from '../../realtime/bus';
+import type { Principal } from '../auth/session.service';
+import type { OfflinePayment } from './payment-config';
+import type { ChargeRow, OrderRepository, OrderRow, Payment } from './order.repository';
+
+const HOUR_SECONDS = 3600;
+const DAY_OFFSET_MS = 8 * 3600_000;
+/** A number taken meanwhile by a concurrent order: try the next this many times before giving up. */
+const RETRIES = 10;
+
+/** `DD` + yyyyMMdd of the platform's calendar day (China Standard Time, UTC+8, no daylight saving). */
+export function orderNoPrefix(now: number): string {
+  return `DD${new Date(now + DAY_OFFSET_MS).toISOString().slice(0, 10).replaceAll('-', '')}`;
+}
+
+interface Sellable {
+  pkg: CenterPackage;
+  center: CenterConfig;
+  cardType: CenterCardType;
+}
+
+/** The channels this deployment offers; an absent one answers 2505 with the reason. */
+export interface PaymentChannels {
+  offline?: OfflinePayment;
+}
+
+/**
+ * 算力卡 orders (ADR 0012): packages priced from the config, UNPAID orders that close after their pay window,
+ * payment by offline transfer confirmed by an operator, and the credit — order PAID, a compute bucket and a
+ * charge record — made exactly once in one transaction whoever confirms it and however often.
+ */
+export class OrderService {
+  private readonly products = new Map<string, Sellable>();
+  private readonly centers: Map<string, CenterConfig>;
+
+  constructor(
+    private readonly repo: OrderRepository,
+    centers: CenterConfig[],
+    private readonly payment: PaymentChannels,
+    private readonly isOperator: (userId: string) => Promise<boolean>,
+    private readonly clock: () => number,
+    private readonly notify: Notify,
+    private readonly bus: EventBus,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.centers = new Map(centers.map((c) => [c.id, c]));
+    for (const center of centers) for (const cardType of center.cardTypes) for (const pkg of cardType.packages ?? []) this.products.set(pkg.id, { pkg, center, cardType });
+  }
+
+  /** The packages a center sells, of one card type when given; an unknown center or card type is 1205. */
+  listProducts(subCenterId: string, q: ProductQuery): Product[] {
+    const center = this.centers.get(subCenterId);
+    if (!center) throw notFound('分中心');
+    if (q.cardTypeId !== undefined && !center.cardTypes.some((t) => t.id === q.cardTypeId)) throw notFound('卡型');
+    return center.cardTypes
+      .filter((t) => q.cardTypeId === undefined || t.id === q.cardTypeId)
+      .flatMap((cardType) => (cardType.packages ?? []).map((pkg) => toProduct({ pkg, center, cardType })));
+  }
+
+  /** An UNPAID order priced here from the package (the client never sends a price), closing after 30 min. */
+  async pre(p: Principal, body: OrderPre): Promise<Order> {
+    const sold = this.products.get(body.productId);
+    if (!sold) throw invalid('productId', '算力卡不存在或已下架');
+    for (let attempt = 0; ; attempt++) {
+      const now = this.clock();
+      const row: OrderRow = {
+        id: newId(now),
+        order_no: await this.nextOrderNo(now),
+        owner_id: p.userId,
+        product_id: sold.pkg.id,
+        product_name: sold.pkg.name,
+        sub_center_id: sold.center.id,
+        card_type_id: sold.cardType.id,
+        quantity: body.quantity,
+        card_seconds: body.quantity * sold.pkg.cardHours * HOUR_SECONDS,
+        amount: body.quantity * sold.pkg.price,
+        valid_days: sold.pkg.validDays,
+        status: 'UNPAID',
+        pay_channel: null,
+        trade_no: null,
+        confirmed_by: null,
+        create_time: now,
+        pay_time: null,
+        expire_time: now + ORDER_PAY_WINDOW_MS,
+        update_time: now,
+      };
+      if (await this.repo.insert(row)) return this.toOrder(row);
+      // Another order took this number a moment ago: the next one is free.
+      if (attempt >= RETRIES) throw new AppError(ErrorCode.RESOURCE_FAILED, '订单编号生成失败，请重试');
+    }
+  }
+
+  async page(p: Principal, q: OrderPageQuery): Promise<OrderPage> {
+    const all = q.scope === 'all';
+    if (all && !(await this.isOperator(p.userId))) throw forbidden();
+    // Expiry is applied when orders are read: what is shown is never an UNPAID order past its window.
+    await this.repo.closeExpired(this.clock(), all ? {} : { ownerId: p.userId });
+    const keyword = q.keyword?.trim();
+    const { rows, total } = await this.repo.page(
+      { ownerId: all ? undefined : p.userId, status: q.status, keyword: keyword || undefined },
+      (q.pageNum - 1) * q.pageSize,
+      q.pageSize,
+    );
+    return { list: rows.map((r) => this.toOrder(r)), total, pageNum: q.pageNum, pageSize: q.pageSize };
+  }
+
+  async detail(p: Principal, id: string): Promise<OrderDetail> {
+    const row = await this.visible(p, id);
+    const charge = row.status === 'PAID' ? await this.repo.chargeOfOrder(row.id) : undefined;
+    return { ...this.toOrder(row), chargeRecordId: charge?.id ?? null };
+  }
+
+  /** UNPAID → CANCELLED, the owner only. */
+  async cancel(p: Principal, id: string): Promise<Order> {
+    await this.own(p, id);
+    if (!(await this.repo.cancel(id, p.userId, this.clock()))) throw this.stateError(await this.own(p, id));
+    return this.toOrder(await this.own(p, id));
+  }
+
+  /**
+   * The owner chooses how to pay. `offline`: the order is held for the transfer (`holdHours`) and the answer
+   * carries the account, the amount and the orderNo to write as the remark.
+   */
+  async pay(p: Principal, id: string, body: PayBody): Promise<PayResult> {
+    const row = await this.own(p, id);
+    if (body.channel === 'offline') {
+      const offline = this.payment.offline;
+      if (!offline) throw new AppError(ErrorCode.PAY_CHANNEL_UNAVAILABLE, '线下转账暂未开通，请联系运维人员');
+      const now = this.clock();
+      if (!(await this.repo.choose(id, p.userId, 'offline', now + offline.holdMs, now))) throw this.stateError(await this.own(p, id));
+      const order = this.toOrder(await this.own(p, id));
+      return {
+        order,
+        channel: 'offline',
+        transfer: { bankName: offline.bankName, accountName: offline.accountName, accountNo: offline.accountNo, amount: order.amount, remark: row.order_no, note: offline.note },
+      };
+    }
+    throw new AppError(ErrorCode.PAY_CHANNEL_UNAVAILABLE, '支付宝支付暂未开通，请选择线下转账');
+  }
+
+  /**
+   * An operator confirms that the offline payment of the order arrived: the credit, exactly once. A second
+   * confirm (or one racing an Alipay notify) changes nothing and answers 2502.
+   */
+  async confirm(p: Principal, id: string): Promise<Order> {
+    if (!(await this.isOperator(p.userId))) throw forbidden();
+    const row = await this.repo.find(id);
+    if (!row) throw notFound('订单');
+    const credited = await this.credit(id, { channel: 'offline', tradeNo: null, confirmedBy: p.userId });
+    if (!credited) throw new AppError(ErrorCode.ORDER_PAID);
+    return this.toOrder(credited);
+  }
+
+  async records(p: Principal, q: RecordPageQuery): Promise<RecordPage> {
+    // Running tasks are not metered yet, so no consume records exist: an honest empty page.
+    if (q.type === 'consume') return { list: [], total: 0, pageNum: q.pageNum, pageSize: q.pageSize };
+    const { rows, total } = await this.repo.chargePage(
+      { ownerId: p.userId, subCenterId: q.subCenterId, startTime: q.startTime, endTime: q.endTime },
+      (q.pageNum - 1) * q.pageSize,
+      q.pageSize,
+    );
+    return { list: rows.map((r) => this.toCharge(r)), total, pageNum: q.pageNum, pageSize: q.pageSize };
+  }
+
+  async chargeRecord(p: Principal, id: string): Promise<ChargeRecord> {
+    const row = await this.repo.charge(id, p.userId);
+    if (!row) throw notFound('充值记录');
+    return this.toCharge(row);
+  }
+
+  /** No consume record exists until metering is built: every id is 1205, as for another user's. */
+  consumeRecord(_p: Principal, _id: string): never {
+    throw notFound('消费记录');
+  }
+
+  // ---- helpers ----------------------------------------------------------------------------------------
+
+  /**
+   * The credit (repository: one transaction, conditional on the order not being PAID), then — only after
+   * the commit — the owner's message and the balance push. Null when it was paid already.
+   */
+  private async credit(id: string, pay: Payment): Promise<OrderRow | null> {
+    const now = this.clock();
+    const order = await this.repo.credit(id, pay, { bucketId: newId(now), chargeId: newId(now) }, now);
+    if (!order) return null;
+    const paid = (await this.repo.find(id))!;
+    const view = this.toOrder(paid);
+    try {
+      await this.notify(paid.owner_id, {
+        type: 'order',
+        title: '订单支付成功',
+        content: `订单「${paid.order_no}」已支付，算力已到账：${view.subCenterName} ${view.cardTypeName} ${view.cardHours} 卡时，有效期 ${paid.valid_days} 天。`,
+        businessType: 'order',
+        businessId: paid.id,
+      });
+    } catch (err) {
+      // The credit is committed; a lost message must not turn it into an error the payer retries.
+      this.log.error({ err, orderId: id }, 'order paid: message to the owner failed');
+    }
+    await this.bus.publish(paid.owner_id, { businessType: 'comp-power.changed', data: {} });
+    return paid;
+  }
+
+  /** The caller's order, closed first if its window has passed; another user's or a missing one is 1205. */
+  private async own(p: Principal, id: string): Promise<OrderRow> {
+    await this.repo.closeExpired(this.clock(), { id });
+    const row = await this.repo.find(id, p.userId);
+    if (!row) throw notFound('订单');
+    return row;
+  }
+
+  /** The owner's order, or any order for an operator (they confirm transfers); 1205 otherwise. */
+  private async visible(p: Principal, id: string): Promise<OrderRow> {
+    await this.repo.closeExpired(this.clock(), { id });
+    const row = (await this.repo.find(id, p.userId)) ?? ((await this.isOperator(p.userId)) ? await this.repo.find(id) : undefined);
+    if (!row) throw notFound('订单');
+    return row;
+  }
+
+  private stateError(row: OrderRow): AppError {
+    const byStatus: Partial<Record<OrderStatus, number>> = { PAID: ErrorCode.ORDER_PAID, CLOSED: ErrorCode.ORDER_CLOSED, CANCELLED: ErrorCode.ORDER_CANCELLED };
+    return new AppError(byStatus[row.status as OrderStatus] ?? ErrorCode.ORDER_STATE);
+  }
+
+  /** The next free-looking number of the day; the unique index settles a race (pre retries). */
+  private async nextOrderNo(now: number): Promise<string> {
+    const prefix = orderNoPrefix(now);
+    const last = await this.repo.lastOrderNo(prefix);
+    const n = last ? Number(last.slice(prefix.length)) + 1 : 1;
+    return `${prefix}${String(n).padStart(4, '0')}`;
+  }
+
+  private names(centerId: string, cardTypeId: string) {
+    // A center or card type removed from the config still shows its orders under their ids.
+    const center = this.centers.get(centerId);
+    return { subCenterName: center?.name ?? centerId, cardTypeName: center?.cardTypes.find((t) => t.id === cardTypeId)?.name ?? cardTypeId };
+  }
+
+  private toOrder(r: OrderRow): Order {
+    return {
+      id: r.id,
+      orderNo: r.order_no,
+      productId: r.product_id,
+      productName: r.product_name,
+      subCenterId: r.sub_center_id,
+      cardTypeId: r.card_type_id,
+      ...this.names(r.sub_center_id, r.card_type_id),
+      quantity: Number(r.quantity),
+      cardHours: formatCardHours(Number(r.card_seconds)),
+      amount: formatYuan(Number(r.amount)),
+      status: r.status as OrderStatus,
+      payChannel: (r.pay_channel as PayChannel | null) ?? null,
+      createTime: Number(r.create_time),
+      payTime: r.pay_time === null ? null : Number(r.pay_time),
+      expireTime: Number(r.expire_time),
+      ownerId: r.owner_id,
+    };
+  }
+
+  private toCharge(r: ChargeRow): ChargeRecord {
+    return {
+      id: r.id,
+      orderId: r.order_id,
+      orderNo: r.order_no,
+      amount: formatYuan(Number(r.amount)),
+      cardHours: formatCardHours(Number(r.card_seconds)),
+      compPowerId: r.comp_power_id,
+      subCenterId: r.sub_center_id,
+      cardTypeId: r.card_type_id,
+      ...this.names(r.sub_center_id, r.card_type_id),
+      payChannel: r.pay_channel as PayChannel,
+      createTime: Number(r.create_time),
+    };
+  }
+}
+
+function toProduct({ pkg, center, cardType }: Sellable): Product {
+  return {
+    id: pkg.id,
+    subCenterId: center.id,
+    subCenterName: center.name,
+    cardTypeId: cardType.id,
+    cardTypeName: cardType.name,
+    name: pkg.name,
+    cardHours: formatCardHours(pkg.cardHours * HOUR_SECONDS),
+    price: formatYuan(pkg.price),
+    unitPrice: formatYuan(Math.round(pkg.price / pkg.cardHours)),
+    validDays: pkg.validDays,
+  };
+}
