@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { DICTS, type WorkOrderAttachment, type WorkOrderDetail, type WorkOrderReply } from '@suanli/contracts';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { applyLiveEvent } from '../../app/live-updates';
@@ -29,6 +29,8 @@ function fakeBackend() {
       const training = [{ id: 't1', kind: 'training', type: 'train', name: 'resnet-训练', createTime: 5 }];
       return ok(p.includes('/training/') ? { list: training, total: 1 } : { list: [{ id: 's1', kind: 'slurm', type: 'custom', name: 'vasp-计算', createTime: 6 }], total: 1 });
     }
+    const task = /\/(training|slurm)\/api\/v1\/tasks\/([^/]+)$/.exec(p);
+    if (task) return task[1] === 'slurm' && task[2] === 's1' ? ok({ id: 's1', kind: 'slurm', type: 'custom', name: 'vasp-计算', events: [] }) : ok(null, 1205, '任务不存在');
     if (p.endsWith('/workorders/action/page')) {
       const rows = orders
         .filter((o) => (body.scope === 'all' ? true : o.ownerId === 'u1'))
@@ -213,6 +215,15 @@ describe('工单详情', () => {
     expect(screen.getByTestId('wo-close')).toBeTruthy();
     expect(screen.queryByTestId('wo-resolve')).toBeNull();
     expect(screen.getByTestId('wo-reply-form')).toBeTruthy();
+  });
+
+  it('links the linked task to its detail page, in whichever family it is; a deleted one says so', async () => {
+    backend.orders.push(order('w1', { link: { type: 'task', id: 's1', name: 'vasp-计算' } }), order('w2', { link: { type: 'task', id: 'gone', name: '' } }));
+    renderAt('/workorder/detail/w1');
+    expect((await screen.findByTestId('wo-task-link')).getAttribute('href')).toBe('/slurm-task/detail/custom/s1');
+    cleanup();
+    renderAt('/workorder/detail/w2');
+    expect(await screen.findByText('任务已删除')).toBeTruthy();
   });
 
   it('hides the reply box of a closed work order and says so', async () => {
