@@ -63,15 +63,9 @@ def main():
             if not data:
                 break
             os.write(1, data)
-        if stdin in ready:
-            data = os.read(stdin, 65536)
-            if not data:
-                inputs.remove(stdin)
-                hangup()
-            else:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(master, view):]
+        # Resizes before input: the browser sends a resize before what is typed next, and the gateway writes
+        # them in that order, so when both pipes are ready the resize came first (a `stty size` typed after a
+        # resize must see the new size).
         if ctl in ready:
             data = os.read(ctl, 4096)
             if not data:
@@ -82,6 +76,15 @@ def main():
                 parts = line.split()
                 if len(parts) == 2:
                     winsize(master, int(parts[0]), int(parts[1]))
+        if stdin in ready:
+            data = os.read(stdin, 65536)
+            if not data:
+                inputs.remove(stdin)
+                hangup()
+            else:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(master, view):]
         if status is None:
             done, st = os.waitpid(pid, os.WNOHANG)
             if done:
