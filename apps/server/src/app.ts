@@ -119,7 +119,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Operators see everyone's access records and approve publications to the public hall.
   const isOperator = (id: string) => user.service.me(id).then((u) => u.roles.includes('operator'), () => false);
   const accessLog = createAccessLogModule(ctx, isOperator);
-  const order = createOrderModule(ctx, isOperator);
+  const order = await createOrderModule(ctx, isOperator);
   // What the gateway asks of a center's file service (the sync's receiving side, the authorized_keys edit):
   // in-process for a center served here (the maps are filled in by mountFileServices below), any other
   // through its fileServiceUrl.

@@ -3,6 +3,11 @@ import type { SyncRunnerOptions } from './modules/sync/sync.runner';
 import path from 'node:path';
 import type { LocalExecutorOptions } from './executors/local/local-executor';
 import type { RegistrySettings } from './modules/image/image.service';
+import fs from 'node:fs';
+import { ORDER_BASE } from '@suanli/contracts';
+import type { AlipaySettings } from './modules/order/alipay';
+
+const ALIPAY_SANDBOX_GATEWAY = 'https://openapi-sandbox.dl.alipaydev.com/gateway.do';
 
 /** Everything the gateway needs to start; tests build one with `testConfig`, `main.ts` from the env. */
 export interface Config {
@@ -43,6 +48,8 @@ export interface Config {
   compute?: ComputeConfig;
   /** The platform's OCI registry (REGISTRY_URL …); images answer 2401 without it. See docs/adr/0009-image-registry.md. */
   registry?: RegistrySettings;
+  /** Alipay page pay (ALIPAY_APP_ID …); without it the channel is not offered. See docs/adr/0012-orders-and-payment.md. */
+  alipay?: AlipaySettings;
   /** Web shell (modules/eshell); defaults in eshell.service.ts. Tests shorten the idle timeout. */
   shell?: ShellConfig;
   /** Cross-center sync retries (modules/sync); defaults in sync.runner.ts. Tests shorten them. */
@@ -124,6 +131,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           issuer: env.REGISTRY_ISSUER ?? 'suanli-gateway',
         }
       : undefined,
+    alipay: env.ALIPAY_APP_ID
+      ? {
+          appId: env.ALIPAY_APP_ID,
+          privateKey: readKeyFile(env, 'ALIPAY_PRIVATE_KEY_FILE'),
+          alipayPublicKey: readKeyFile(env, 'ALIPAY_PUBLIC_KEY_FILE'),
+          gateway: env.ALIPAY_GATEWAY ?? ALIPAY_SANDBOX_GATEWAY,
+          notifyUrl: `${publicUrl}${ORDER_BASE}/pay/alipay/notify`,
+          returnUrl: env.ALIPAY_RETURN_URL ?? `${publicUrl}/console/order`,
+          sellerId: env.ALIPAY_SELLER_ID || undefined,
+        }
+      : undefined,
     compute: {
       pollIntervalMs: env.TASK_POLL_MS ? Number(env.TASK_POLL_MS) : undefined,
       leaseMs: env.TASK_LEASE_MS ? Number(env.TASK_LEASE_MS) : undefined,
@@ -134,6 +152,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxSessionsPerUser: env.SHELL_MAX_SESSIONS ? Number(env.SHELL_MAX_SESSIONS) : undefined,
     },
   };
+}
+
+/** A PEM file named by the env; Alipay without its keys stops the start with the reason. */
+function readKeyFile(env: NodeJS.ProcessEnv, name: string): string {
+  const file = env[name];
+  if (!file) throw new Error(`${name} is required when ALIPAY_APP_ID is set`);
+  return fs.readFileSync(file, 'utf8');
 }
 
 function parseTrustProxy(v: string | undefined): boolean | string[] {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createSign, createVerify, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGE_BASE, ORDER_BASE, type WsEvent } from '@suanli/contracts';
 import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
@@ -313,5 +313,144 @@ describe.each(engines)('order api (%s)', (engine) => {
       expect((await send(method, path, null, payload)).message.code, `${method} ${path}`).toBe(10133);
     }
     expect((await detail(owner, o.id)).data.status).toBe('UNPAID');
+  });
+});
+
+/** Alipay, played by the test: one RSA-2048 pair is the application's, the other Alipay's. */
+describe.each(engines)('order api with Alipay (%s)', (engine) => {
+  const appKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const alipayKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const APP_ID = '2021000000000001';
+  const GATEWAY = 'https://openapi-sandbox.dl.alipaydev.com/gateway.do';
+  let t: TestApp;
+  let owner: User;
+  let op: User;
+
+  beforeAll(async () => {
+    t = await createTestApp(engine, {
+      alipay: {
+        appId: APP_ID,
+        privateKey: appKeys.privateKey.export({ type: 'pkcs1', format: 'pem' }) as string,
+        alipayPublicKey: alipayKeys.publicKey.export({ type: 'spki', format: 'pem' }) as string,
+        gateway: GATEWAY,
+        notifyUrl: `http://127.0.0.1${ORDER_BASE}/pay/alipay/notify`,
+        returnUrl: 'http://127.0.0.1/console/order',
+        sellerId: '2088000000000002',
+      },
+    });
+    const mk = async (tag: string) => {
+      const username = `ap_${tag}_${randomBytes(3).toString('hex')}`;
+      const created = await t.app.users.createAccount({ username, password: 'Passw0rd-test', nickname: tag });
+      return { id: created!.id, username, token: (await t.app.ctx.sessions.create(created!.id)).token };
+    };
+    [owner, op] = [await mk('owner'), await mk('op')];
+    await t.app.ctx.db.updateTable('users').set({ roles: 'user,operator' }).where('id', '=', op.id).execute();
+  });
+  afterAll(() => t.close());
+
+  const send = async (method: 'GET' | 'POST', path: string, token: string | null, payload?: unknown) =>
+    body(await t.app.inject({ method, url: `${ORDER_BASE}${path}`, headers: token ? { token } : {}, payload: payload as object }));
+  const count = async (table: 'charge_records' | 'comp_power_buckets') =>
+    Number((await t.app.ctx.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', owner.id).executeTakeFirstOrThrow()).n);
+
+  /** Alipay's notify signature: every parameter but sign and sign_type, sorted, `k=v` joined by `&`, SHA256withRSA. */
+  const signed = (params: Record<string, string>, key = alipayKeys.privateKey) => {
+    const content = Object.keys(params)
+      .filter((k) => k !== 'sign' && k !== 'sign_type')
+      .sort()
+      .map((k) => `${k}=${params[k]}`)
+      .join('&');
+    return { ...params, sign_type: 'RSA2', sign: createSign('RSA-SHA256').update(content, 'utf8').sign(key, 'base64') };
+  };
+  const notifyOf = (o: { orderNo: string; amount: string }, over: Record<string, string> = {}) => ({
+    notify_time: '2026-11-27 10:00:00',
+    notify_type: 'trade_status_sync',
+    notify_id: randomBytes(8).toString('hex'),
+    charset: 'utf-8',
+    version: '1.0',
+    app_id: APP_ID,
+    seller_id: '2088000000000002',
+    trade_no: `2026112722001${randomBytes(4).toString('hex')}`,
+    out_trade_no: o.orderNo,
+    total_amount: o.amount,
+    trade_status: 'TRADE_SUCCESS',
+    subject: 'A100 体验卡 10 卡时 × 1',
+    gmt_payment: '2026-11-27 10:00:00',
+    ...over,
+  });
+  const notify = async (form: Record<string, string>) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${ORDER_BASE}/pay/alipay/notify`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams(form).toString(),
+    });
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    return res.body;
+  };
+  const placed = async (productId = 'sz-a100-10h', quantity = 1) => (await send('POST', '/orders/pre', owner.token, { productId, quantity })).data;
+
+  it('pay with Alipay answers the cashier URL, signed with the application key, for the order\'s amount and number', async () => {
+    const o = await placed('sz-a100-100h', 2);
+    const res = await send('POST', `/orders/${o.id}/pay`, owner.token, { channel: 'alipay' });
+    expect(res.message.code).toBe(0);
+    expect(res.data.order).toMatchObject({ id: o.id, status: 'UNPAID', payChannel: 'alipay', expireTime: o.expireTime });
+    const url = new URL(res.data.cashierUrl);
+    expect(`${url.origin}${url.pathname}`).toBe(GATEWAY);
+    const q = Object.fromEntries(url.searchParams);
+    expect(q).toMatchObject({ method: 'alipay.trade.page.pay', app_id: APP_ID, sign_type: 'RSA2', notify_url: `http://127.0.0.1${ORDER_BASE}/pay/alipay/notify` });
+    const biz = JSON.parse(q.biz_content);
+    expect(biz).toMatchObject({ out_trade_no: o.orderNo, total_amount: '2360.00', product_code: 'FAST_INSTANT_TRADE_PAY' });
+    // Alipay checks the request with the application's public key over the sorted parameters but sign.
+    const content = Object.keys(q)
+      .filter((k) => k !== 'sign')
+      .sort()
+      .map((k) => `${k}=${q[k]}`)
+      .join('&');
+    expect(createVerify('RSA-SHA256').update(content, 'utf8').verify(appKeys.publicKey, q.sign, 'base64')).toBe(true);
+  });
+
+  it('a verified notify credits once, even sent twice concurrently together with an operator confirm', async () => {
+    const o = await placed('sz-a100-10h', 1);
+    await send('POST', `/orders/${o.id}/pay`, owner.token, { channel: 'alipay' });
+    const form = signed(notifyOf(o));
+    const [a, b, c] = await Promise.all([notify(form), notify(form), send('POST', `/orders/${o.id}/confirm`, op.token)]);
+    expect([a, b]).toEqual(['success', 'success']);
+    expect([0, 2502]).toContain(c.message.code);
+    expect(await count('charge_records')).toBe(1);
+    expect(await count('comp_power_buckets')).toBe(1);
+    const d = (await send('GET', `/orders/${o.id}`, owner.token)).data;
+    expect(d.status).toBe('PAID');
+    expect((await send('GET', `/comp-powers/${owner.id}`, owner.token)).data.total).toBe('10.00');
+    // Alipay repeats a notify until it reads success: the repeat changes nothing.
+    expect(await notify(form)).toBe('success');
+    expect(await count('charge_records')).toBe(1);
+    const told = body(await t.app.inject({ method: 'POST', url: `${MESSAGE_BASE}/query`, headers: { token: owner.token }, payload: { pageNum: 1, pageSize: 100, type: 'order' } })).data.list;
+    expect(told.filter((m: any) => m.businessId === o.id)).toHaveLength(1);
+  });
+
+  it('refuses a tampered amount, a bad signature, another app or seller, an unknown order: failure and nothing changes', async () => {
+    const before = [await count('charge_records'), await count('comp_power_buckets')];
+    const o = await placed('sz-a100-10h', 3);
+    await send('POST', `/orders/${o.id}/pay`, owner.token, { channel: 'alipay' });
+    const tampered = { ...signed(notifyOf(o)), total_amount: '0.01' };
+    expect(await notify(tampered)).toBe('failure');
+    // Even correctly signed, an amount that is not the order's is refused.
+    expect(await notify(signed(notifyOf(o, { total_amount: '384.01' })))).toBe('failure');
+    expect(await notify(signed(notifyOf(o, { total_amount: '384' })))).toBe('failure');
+    expect(await notify(signed(notifyOf(o), stranger.privateKey))).toBe('failure');
+    expect(await notify({ ...notifyOf(o), sign_type: 'RSA2', sign: 'AAAA' })).toBe('failure');
+    expect(await notify(notifyOf(o))).toBe('failure');
+    expect(await notify(signed(notifyOf(o, { app_id: '2021000000000999' })))).toBe('failure');
+    expect(await notify(signed(notifyOf(o, { seller_id: '2088000000000999' })))).toBe('failure');
+    expect(await notify(signed(notifyOf({ orderNo: 'DD200001010001', amount: o.amount })))).toBe('failure');
+    // A trade not paid yet is acknowledged and credits nothing.
+    expect(await notify(signed(notifyOf(o, { trade_status: 'WAIT_BUYER_PAY' })))).toBe('success');
+    expect((await send('GET', `/orders/${o.id}`, owner.token)).data.status).toBe('UNPAID');
+    expect([await count('charge_records'), await count('comp_power_buckets')]).toEqual(before);
+    // The genuine notify still credits.
+    expect(await notify(signed(notifyOf(o)))).toBe('success');
+    expect((await send('GET', `/orders/${o.id}`, owner.token)).data).toMatchObject({ status: 'PAID', payChannel: 'alipay' });
   });
 });

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context';
+import { AlipayChannel } from './alipay';
 import { CompPowerRepository } from './comp-power.repository';
 import { CompPowerService } from './comp-power.service';
 import { OrderRepository } from './order.repository';
@@ -8,15 +9,18 @@ import { loadOfflinePayment } from './payment-config';
 
 /**
  * Orders and compute power (ADR 0012): the caller's remaining 卡时, the packages on sale, orders and their
- * payment; routes under ORDER_BASE. `isOperator` tells who confirms offline transfers (app.ts builds it
+ * payment (offline transfer, Alipay when configured); routes under ORDER_BASE. `isOperator` tells who confirms offline transfers (app.ts builds it
  * from the user module).
  */
-export function createOrderModule(
+export async function createOrderModule(
   deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'config' | 'notify' | 'bus' | 'log'>,
   isOperator: (userId: string) => Promise<boolean>,
 ) {
   const compPowers = new CompPowerService(new CompPowerRepository(deps.db), deps.centers, deps.clock);
-  const payment = { offline: loadOfflinePayment(deps.config.centersFile) };
+  const payment = {
+    offline: loadOfflinePayment(deps.config.centersFile),
+    alipay: deps.config.alipay ? await AlipayChannel.create(deps.config.alipay) : undefined,
+  };
   const orders = new OrderService(new OrderRepository(deps.db), deps.centers, payment, isOperator, deps.clock, deps.notify, deps.bus, deps.log);
   return { compPowers, orders, routes: orderRoutes(compPowers, orders) };
 }

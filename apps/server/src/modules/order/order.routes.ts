@@ -70,6 +70,24 @@ export function orderRoutes(compPowers: CompPowerService, orders: OrderService):
       handler: async (req) => ok(await orders.confirm(principal(req), req.params.id)),
     });
 
+    // Alipay posts its notify form-encoded; parsed here only, for this plugin's routes.
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, raw, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(raw as string)));
+    });
+    app.post('/pay/alipay/notify', {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: '支付宝异步通知（验签后入账，应答 success / failure 纯文本）',
+        security: [],
+        consumes: ['application/x-www-form-urlencoded'],
+        body: Type.Record(Type.String(), Type.String()),
+        response: { 200: Type.String() },
+      },
+      // Alipay reads a plain-text word, not the envelope.
+      handler: async (req, reply) => reply.type('text/plain; charset=utf-8').send(await orders.alipayNotify(req.body)),
+    });
+
     app.post('/records/action/page', {
       schema: { tags, summary: '充值记录 / 消费记录', body: RecordPageQuery, response: { 200: Envelope(RecordPage) } },
       handler: async (req) => ok(await orders.records(principal(req), req.body)),

@@ -25,6 +25,7 @@ import { AppError, forbidden, invalid, notFound } from '../../errors';
 import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
 import type { Principal } from '../auth/session.service';
+import type { AlipayChannel } from './alipay';
 import type { OfflinePayment } from './payment-config';
 import type { ChargeRow, OrderRepository, OrderRow, Payment } from './order.repository';
 
@@ -47,7 +48,11 @@ interface Sellable {
 /** The channels this deployment offers; an absent one answers 2505 with the reason. */
 export interface PaymentChannels {
   offline?: OfflinePayment;
+  alipay?: AlipayChannel;
 }
+
+/** Alipay's trade states that mean the money is paid. */
+const ALIPAY_PAID = new Set(['TRADE_SUCCESS', 'TRADE_FINISHED']);
 
 /**
  * 算力卡 orders (ADR 0012): packages priced from the config, UNPAID orders that close after their pay window,
@@ -160,7 +165,50 @@ export class OrderService {
         transfer: { bankName: offline.bankName, accountName: offline.accountName, accountNo: offline.accountNo, amount: order.amount, remark: row.order_no, note: offline.note },
       };
     }
-    throw new AppError(ErrorCode.PAY_CHANNEL_UNAVAILABLE, '支付宝支付暂未开通，请选择线下转账');
+    const alipay = this.payment.alipay;
+    if (!alipay) throw new AppError(ErrorCode.PAY_CHANNEL_UNAVAILABLE, '支付宝支付暂未开通，请选择线下转账');
+    const now = this.clock();
+    // The window stays as it is (Alipay is told to stop accepting payment at expireTime).
+    if (!(await this.repo.choose(id, p.userId, 'alipay', now, now))) throw this.stateError(await this.own(p, id));
+    const order = this.toOrder(await this.own(p, id));
+    try {
+      const cashierUrl = alipay.cashierUrl({ orderNo: order.orderNo, amount: order.amount, subject: `${order.productName} × ${order.quantity}`, expireTime: order.expireTime });
+      return { order, channel: 'alipay', cashierUrl };
+    } catch (err) {
+      this.log.error({ err, orderId: id }, 'alipay page pay: signing failed');
+      throw new AppError(ErrorCode.PAY_FAILED);
+    }
+  }
+
+  /**
+   * Alipay's async notify (public, form-encoded). `success` — only after the credit is committed, or when
+   * the order is already paid (a repeated notify) or the trade is not paid (nothing to do) — stops Alipay
+   * from sending it again; `failure` for anything unverified: bad signature, another app or seller, an
+   * unknown order, an amount that is not the order's. Never throws (Alipay reads only the text).
+   */
+  async alipayNotify(form: Record<string, string>): Promise<'success' | 'failure'> {
+    const alipay = this.payment.alipay;
+    if (!alipay) return 'failure';
+    const refuse = (why: string) => {
+      this.log.warn({ outTradeNo: form.out_trade_no, tradeNo: form.trade_no, why }, 'alipay notify refused');
+      return 'failure' as const;
+    };
+    try {
+      if (!alipay.verify(form)) return refuse('signature');
+      if (form.app_id !== alipay.settings.appId) return refuse('app_id');
+      if (alipay.settings.sellerId && form.seller_id !== alipay.settings.sellerId) return refuse('seller_id');
+      if (!ALIPAY_PAID.has(form.trade_status)) return 'success';
+      const order = form.out_trade_no ? await this.repo.findByOrderNo(form.out_trade_no) : undefined;
+      if (!order) return refuse('out_trade_no');
+      // Both sides are `元.角分` strings built from integers: compared as text, no float involved.
+      if (form.total_amount !== formatYuan(Number(order.amount))) return refuse('total_amount');
+      // Already paid (this notify again, or an operator was first): acknowledged, nothing changes.
+      await this.credit(order.id, { channel: 'alipay', tradeNo: form.trade_no ?? null, confirmedBy: null });
+      return 'success';
+    } catch (err) {
+      this.log.error({ err, outTradeNo: form.out_trade_no }, 'alipay notify failed');
+      return 'failure';
+    }
   }
 
   /**
