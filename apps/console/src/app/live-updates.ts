@@ -102,7 +102,7 @@ export function startLiveUpdates(client: QueryClient): { stop(): void } {
     onEvent: (event) => applyLiveEvent(client, event),
     // Whatever happened while the socket was down (or before it first connected) was not pushed.
     onOpen: () => {
-      for (const queryKey of [queryKeys.messagesRoot, queryKeys.compPowersRoot, queryKeys.tasksRoot.training, queryKeys.tasksRoot.slurm, queryKeys.sync.root]) refresh(client, { queryKey });
+      for (const queryKey of [queryKeys.messagesRoot, queryKeys.compPowersRoot, queryKeys.tasksRoot.training, queryKeys.tasksRoot.slurm, queryKeys.sync.root, queryKeys.workorder.listRoot]) refresh(client, { queryKey });
     },
     // The server refused the token: ask the gateway, whose answer (10133/10157/10307) the pipeline turns
     // into the usual redirect to login. A network failure here stays quiet.

@@ -92,4 +92,16 @@ describe('message centre', () => {
     await waitFor(() => expect(rows()[0].getAttribute('data-viewed')).toBe('true'));
     expect(requests.find((r) => r.url.endsWith('/message/view'))!.body).toEqual({ ids: ['m1'] });
   });
+
+  it('opens what a message is about from its expanded row (查看详情), and offers nothing for a system notice', async () => {
+    messages = [{ ...message(1, false, 'workorder'), businessType: 'workorder', businessId: 'w 1' }, message(2, false)];
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    for (const row of rows()) fireEvent.click(within(row).getByRole('button', { name: /展开/ }));
+    await waitFor(() => expect(screen.getAllByTestId('msg-content')).toHaveLength(2));
+    const links = screen.getAllByTestId('msg-open');
+    expect(links).toHaveLength(1);
+    expect(links[0].getAttribute('href')).toBe('/workorder/detail/w%201');
+    expect(links[0].textContent).toBe('查看详情');
+  });
 });

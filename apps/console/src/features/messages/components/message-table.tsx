@@ -4,6 +4,8 @@ import { Badge, Button, Flex, Table, Tag, Typography, type TableColumnsType, typ
 import { dayjs } from '../../../shared/dayjs';
 import { useBreakpoint } from '../../../shared/hooks/use-breakpoint';
 import type { HTMLAttributes } from 'react';
+import { Link } from 'react-router';
+import { messageLink } from '../message-link';
 
 const TYPE_COLORS: Record<MessageType, string> = {
   system: 'blue',
@@ -138,11 +140,21 @@ export function MessageTable(props: MessageTableProps) {
         getCheckboxProps: (row) => ({ disabled: row.viewed }),
       }}
       expandable={{
-        expandedRowRender: (row) => (
-          <Typography.Paragraph style={{ margin: 0, whiteSpace: 'pre-wrap' }} data-testid="msg-content">
-            {row.content}
-          </Typography.Paragraph>
-        ),
+        expandedRowRender: (row) => {
+          const to = messageLink(row);
+          return (
+            <>
+              <Typography.Paragraph style={{ margin: 0, whiteSpace: 'pre-wrap' }} data-testid="msg-content">
+                {row.content}
+              </Typography.Paragraph>
+              {to && (
+                <Link to={to} data-testid="msg-open">
+                  查看详情
+                </Link>
+              )}
+            </>
+          );
+        },
         onExpand: (expanded, row) => {
           if (expanded) props.onExpand(row);
         },
