@@ -103,6 +103,12 @@ describe.each(engines)('order api (%s)', (engine) => {
     expect((await detail(owner, res.data.id)).data).toMatchObject({ ...res.data, chargeRecordId: null });
   });
 
+  it('gives concurrent orders distinct orderNos (a number taken meanwhile is retried with the next)', async () => {
+    const placed = await Promise.all(Array.from({ length: 8 }, () => pre(other, 'gz-dcu-10h', 1)));
+    expect(placed.map((r) => r.message.code)).toEqual(Array(8).fill(0));
+    expect(new Set(placed.map((r) => r.data.orderNo)).size).toBe(8);
+  });
+
   it('refuses a bad productId or quantity with 1005 naming the field', async () => {
     for (const [productId, quantity, field] of [
       ['no-such-card', 1, 'productId'],
