@@ -28,16 +28,11 @@ import type { Principal } from '../auth/session.service';
 import type { AlipayChannel } from './alipay';
 import type { OfflinePayment } from './payment-config';
 import type { ChargeRow, OrderRepository, OrderRow, Payment } from './order.repository';
+import { nextSerial, serialPrefix } from '../../lib/serial-no';
 
 const HOUR_SECONDS = 3600;
-const DAY_OFFSET_MS = 8 * 3600_000;
 /** A number taken meanwhile by a concurrent order: try the next this many times before giving up. */
 const RETRIES = 10;
-
-/** `DD` + yyyyMMdd of the platform's calendar day (China Standard Time, UTC+8, no daylight saving). */
-export function orderNoPrefix(now: number): string {
-  return `DD${new Date(now + DAY_OFFSET_MS).toISOString().slice(0, 10).replaceAll('-', '')}`;
-}
 
 interface Sellable {
   pkg: CenterPackage;
@@ -297,10 +292,8 @@ export class OrderService {
 
   /** The next free-looking number of the day; the unique index settles a race (pre retries). */
   private async nextOrderNo(now: number): Promise<string> {
-    const prefix = orderNoPrefix(now);
-    const last = await this.repo.lastOrderNo(prefix);
-    const n = last ? Number(last.slice(prefix.length)) + 1 : 1;
-    return `${prefix}${String(n).padStart(4, '0')}`;
+    const prefix = serialPrefix('DD', now);
+    return nextSerial(prefix, await this.repo.lastOrderNo(prefix));
   }
 
   private names(centerId: string, cardTypeId: string) {

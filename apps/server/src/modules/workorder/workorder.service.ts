@@ -20,6 +20,7 @@ import type { Principal } from '../auth/session.service';
 import type { TaskService } from '../task/task.service';
 import { IMAGE_TYPES, sniffImage } from '../user/avatar';
 import type { AttachmentMeta, WorkOrderRepository, WorkOrderRow } from './workorder.repository';
+import { nextSerial, serialPrefix } from '../../lib/serial-no';
 
 /** Unused uploads older than this can no longer be sent and are removed (ADR 0011). */
 export const ATTACHMENT_UNUSED_TTL_MS = 24 * 3600_000;
@@ -34,13 +35,6 @@ const NAME_MAX = 128;
  * many times at most before giving up with an error the user can retry.
  */
 const RETRIES = 10;
-
-const DAY_OFFSET_MS = 8 * 3600_000;
-
-/** `GD` + yyyyMMdd of the platform's calendar day (China Standard Time, UTC+8, no daylight saving). */
-export function orderNoPrefix(now: number): string {
-  return `GD${new Date(now + DAY_OFFSET_MS).toISOString().slice(0, 10).replaceAll('-', '')}`;
-}
 
 /** Who a reply speaks for: the owner (`user`), or the operators (anyone else who may see the work order). */
 type Role = 'user' | 'operator';
@@ -198,11 +192,8 @@ export class WorkOrderService {
 
   /** The next free-looking number of the day; the unique index settles a race (create retries). */
   private async nextOrderNo(now: number): Promise<string> {
-    const prefix = orderNoPrefix(now);
-    const last = await this.repo.lastOrderNo(prefix);
-    const n = last ? Number(last.slice(prefix.length)) + 1 : 1;
-    // Past 9999 in one day the number grows a digit rather than failing; nothing sorts on its length.
-    return `${prefix}${String(n).padStart(4, '0')}`;
+    const prefix = serialPrefix('GD', now);
+    return nextSerial(prefix, await this.repo.lastOrderNo(prefix));
   }
 
   /**
