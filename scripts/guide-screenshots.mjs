@@ -26,6 +26,8 @@ const SHOTS = {
   'storage-09-resume-done': 'upload-resume',
   'sync-dialog-1440': 'sync-dialog',
   'sync-panel-running-1440': 'sync-panel',
+  'workorder-list-1440': 'workorder-list',
+  'workorder-detail-1440': 'workorder-detail',
 };
 
 const missing = Object.keys(SHOTS).filter((s) => !fs.existsSync(path.join(from, `${s}.png`)));
