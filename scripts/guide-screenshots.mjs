@@ -28,6 +28,23 @@ const SHOTS = {
   'sync-panel-running-1440': 'sync-panel',
   'workorder-list-1440': 'workorder-list',
   'workorder-detail-1440': 'workorder-detail',
+  'training-03-list': 'training-list',
+  'training-form-with-dataset-1440': 'training-form',
+  'training-02-detail-succeeded': 'training-detail',
+  'develop-slurm-detail-1440': 'develop-detail',
+  'slurm-02-form-template': 'slurm-form',
+  'slurm-03-detail-succeeded': 'slurm-detail',
+  'keypair-generated-1440': 'keypair-generated',
+  'keypair-list-1440': 'keypair-list',
+  'image-form-1440': 'image-push',
+  'image-detail-1440': 'image-detail',
+  'image-task-form-1440': 'image-task-form',
+  'dataset-list-1440': 'dataset-list',
+  'dataset-detail-versions-1440': 'dataset-versions',
+  'dataset-detail-files-1440': 'dataset-files',
+  'sync-task-done-1440': 'sync-task-done',
+  'public-hall-1440': 'public-hall',
+  'public-hall-review-1440': 'public-hall-review',
 };
 
 const missing = Object.keys(SHOTS).filter((s) => !fs.existsSync(path.join(from, `${s}.png`)));
