@@ -45,6 +45,8 @@ const SHOTS = {
   'sync-task-done-1440': 'sync-task-done',
   'public-hall-1440': 'public-hall',
   'public-hall-review-1440': 'public-hall-review',
+  'resource-1440': 'resource',
+  'dashboard-1440': 'dashboard',
 };
 
 const missing = Object.keys(SHOTS).filter((s) => !fs.existsSync(path.join(from, `${s}.png`)));
