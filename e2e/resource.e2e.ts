@@ -59,6 +59,10 @@ describe('资源 pages', () => {
       await page.waitForTimeout(500);
       await env.shot(page, `dashboard-${width}`);
     }
+    // The logo leads to the dashboard; the overview is one click from there (the menu has no entry for it).
+    await page.getByTestId('dash-to-overview').click();
+    await page.waitForURL(/\/console\/resource$/);
+    await page.getByText('加速卡总数').waitFor();
     await env.app.inject({ method: 'POST', url: `${TRAINING_BASE}/tasks/${taskId}/stop`, headers: { token } });
     await context.close();
   });

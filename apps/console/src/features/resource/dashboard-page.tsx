@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { Card, Col, Empty, Row, Segmented, Typography } from 'antd';
+import { Button, Card, Col, Empty, Row, Segmented, Typography } from 'antd';
 import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { queryKeys } from '../../app/query-keys';
 import { dayjs } from '../../shared/dayjs';
 import { EChart } from '../../shared/charts/echart';
@@ -19,6 +20,7 @@ const RANGES = [
  * cards by vendor, and the caller's card-hours per day. Charts re-read the stored samples on a timer.
  */
 export function DashboardPage() {
+  const navigate = useNavigate();
   const [hours, setHours] = useState(24);
   const util = useQuery({ queryKey: queryKeys.resource.utilization(hours), queryFn: () => fetchUtilization(hours), refetchInterval: RESOURCE_REFRESH_MS });
   const vendors = useQuery({ queryKey: queryKeys.resource.vendors, queryFn: fetchVendors, refetchInterval: RESOURCE_REFRESH_MS });
@@ -71,7 +73,16 @@ export function DashboardPage() {
   const hasUtil = (util.data?.centers ?? []).some((c) => c.points.length);
 
   return (
-    <PageContainer title="资源大屏" description="全平台算力的使用率、卡型分布与我的用量（自动刷新）。">
+    <PageContainer
+      title="资源大屏"
+      description="全平台算力的使用率、卡型分布与我的用量（自动刷新）。"
+      // The menu has no entry for 资源概览 (console.md's top menu): the logo leads here, and this leads there.
+      extra={
+        <Button onClick={() => navigate('/resource')} data-testid="dash-to-overview">
+          资源概览
+        </Button>
+      }
+    >
       <Row gutter={[16, 16]}>
         <Col span={24}>
           <Card
