@@ -21,6 +21,11 @@ export const KeyInstall = Type.Object({
   /** The cluster account whose `~/.ssh/authorized_keys` holds the key. */
   account: Type.String(),
   installTime: Millis,
+  /**
+   * How to log in with the key from one's own terminal: `ssh [-p PORT] <account>@<login node>` (empty when the
+   * center is no longer configured).
+   */
+  sshCommand: Type.String(),
 });
 export type KeyInstall = Static<typeof KeyInstall>;
 

@@ -136,6 +136,22 @@ export function KeypairListPage() {
                     <Typography.Text type="secondary">尚未安装到任何分中心</Typography.Text>
                   )}
                 </div>
+                {k.installs.some((i) => i.sshCommand) ? (
+                  // What the key is for: logging in from one's own terminal (the private key is the user's).
+                  <div data-testid="kp-ssh-commands">
+                    <Typography.Text type="secondary">登录命令：</Typography.Text>
+                    {k.installs
+                      .filter((i) => i.sshCommand)
+                      .map((i) => (
+                        <div key={i.subCenterId}>
+                          <Typography.Text type="secondary">{i.subCenterName}：</Typography.Text>
+                          <Typography.Text code copyable style={{ overflowWrap: 'anywhere' }} data-testid="kp-ssh-command" data-center={i.subCenterId}>
+                            {i.sshCommand}
+                          </Typography.Text>
+                        </div>
+                      ))}
+                  </div>
+                ) : null}
                 <div>
                   <Button
                     onClick={() => {

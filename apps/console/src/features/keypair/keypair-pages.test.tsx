@@ -38,7 +38,7 @@ function fakeBackend() {
     const m = /\/keypairs\/([^/]+)(?:\/(install|uninstall))?$/.exec(p);
     const k = m && keys.find((x) => x.id === m[1]);
     if (!k) return ok(null, 1205, '密钥对不存在');
-    if (m[2] === 'install') for (const id of body.subCenterIds) k.installs.push({ subCenterId: id, subCenterName: centers.find((c) => c.id === id)!.name, account: 'szu0001', installTime: 2 });
+    if (m[2] === 'install') for (const id of body.subCenterIds) k.installs.push({ subCenterId: id, subCenterName: centers.find((c) => c.id === id)!.name, account: 'szu0001', installTime: 2, sshCommand: 'ssh -p 2222 szu0001@login.sz.example' });
     if (m[2] === 'uninstall') k.installs = k.installs.filter((i) => !body.subCenterIds.includes(i.subCenterId));
     if (method === 'DELETE') keys.splice(keys.indexOf(k), 1);
     return ok(method === 'DELETE' ? null : k);
@@ -97,6 +97,8 @@ describe('key pair pages', () => {
     fireEvent.click(screen.getByTestId('kp-install-ok'));
     await waitFor(() => expect(screen.getAllByTestId('kp-install').map((t) => t.getAttribute('data-center'))).toEqual(['sz-a100']));
     expect(backend.calls.find((c) => c.path.endsWith('/install'))?.body).toEqual({ subCenterIds: ['sz-a100'] });
+    // The command to log in with it from one's own terminal.
+    expect(screen.getByTestId('kp-ssh-command').textContent).toBe('ssh -p 2222 szu0001@login.sz.example');
 
     fireEvent.click(screen.getByTestId('kp-install'));
     await confirmPop();

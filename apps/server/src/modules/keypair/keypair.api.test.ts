@@ -104,7 +104,7 @@ describe.each(engines)('key pairs api (%s)', (engine) => {
 
     const inst = await call('POST', `/keypairs/${key.id}/install`, { subCenterIds: ['sz-a100'] });
     expect(inst.message.code, inst.message.message).toBe(0);
-    expect(inst.data.installs).toEqual([expect.objectContaining({ subCenterId: 'sz-a100', subCenterName: '深圳算力分中心', account: expect.stringMatching(/^szu/) })]);
+    expect(inst.data.installs).toEqual([expect.objectContaining({ subCenterId: 'sz-a100', subCenterName: '深圳算力分中心', account: expect.stringMatching(/^szu/), sshCommand: expect.stringMatching(/^ssh (-p \d+ )?szu\w+@127\.0\.0\.1$/) })]);
     const base = key.publicKey.split(' ').slice(0, 2).join(' ');
     expect(authorized()).toContain(`${base} suanli:${key.id}`);
     expect(authorized()).toContain(own);

@@ -162,12 +162,16 @@ export class KeyPairService implements ShellKeySource {
       createTime: Number(r.create_time),
       installs: installs
         .filter((i) => i.key_id === r.id)
-        .map((i) => ({
-          subCenterId: i.sub_center_id,
-          subCenterName: this.centers.find((c) => c.id === i.sub_center_id)?.name ?? i.sub_center_id,
-          account: i.account,
-          installTime: Number(i.install_time),
-        })),
+        .map((i) => {
+          const center = this.centers.find((c) => c.id === i.sub_center_id);
+          return {
+            subCenterId: i.sub_center_id,
+            subCenterName: center?.name ?? i.sub_center_id,
+            account: i.account,
+            installTime: Number(i.install_time),
+            sshCommand: center ? `ssh ${center.loginPort === 22 ? '' : `-p ${center.loginPort} `}${i.account}@${center.loginHost}` : '',
+          };
+        }),
     };
   }
 }
