@@ -39,6 +39,8 @@ export function applyLiveEvent(client: QueryClient, event: WsEvent): void {
       break;
     case 'comp-power.changed':
       refresh(client, { queryKey: queryKeys.compPowersRoot });
+      // A confirmed or paid order changes its status and adds a charge record.
+      refresh(client, { queryKey: queryKeys.billing.root });
       break;
     case 'asset.version.changed':
       // Progress and the end of a copy: the lists and details of that kind (files and README of a ready
@@ -102,7 +104,7 @@ export function startLiveUpdates(client: QueryClient): { stop(): void } {
     onEvent: (event) => applyLiveEvent(client, event),
     // Whatever happened while the socket was down (or before it first connected) was not pushed.
     onOpen: () => {
-      for (const queryKey of [queryKeys.messagesRoot, queryKeys.compPowersRoot, queryKeys.tasksRoot.training, queryKeys.tasksRoot.slurm, queryKeys.sync.root, queryKeys.workorder.listRoot]) refresh(client, { queryKey });
+      for (const queryKey of [queryKeys.messagesRoot, queryKeys.compPowersRoot, queryKeys.tasksRoot.training, queryKeys.tasksRoot.slurm, queryKeys.sync.root, queryKeys.workorder.listRoot, queryKeys.billing.root]) refresh(client, { queryKey });
     },
     // The server refused the token: ask the gateway, whose answer (10133/10157/10307) the pipeline turns
     // into the usual redirect to login. A network failure here stays quiet.

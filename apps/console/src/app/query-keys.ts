@@ -9,6 +9,15 @@ export const queryKeys = {
   clusterAccounts: ['user', 'cluster-accounts'] as const,
   compPowers: (userId: string | undefined) => ['comp-powers', userId] as const,
   compPowersRoot: ['comp-powers'] as const,
+  /** 订单明细 and 费用中心: under ['billing'], so `comp-power.changed` (a paid order) refreshes them all. */
+  billing: {
+    root: ['billing'] as const,
+    orders: (query: object) => ['billing', 'orders', query] as const,
+    order: (id: string) => ['billing', 'order', id] as const,
+    records: (query: object) => ['billing', 'records', query] as const,
+    products: (centerId: string, cardTypeId: string) => ['billing', 'products', centerId, cardTypeId] as const,
+    centers: ['billing', 'sub-centers'] as const,
+  },
   messagesRoot: ['messages'] as const,
   messageList: (query: object) => ['messages', 'list', query] as const,
   unreadCount: (userId: string | undefined) => ['messages', 'unread-count', userId] as const,

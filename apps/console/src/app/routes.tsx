@@ -65,7 +65,7 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/image/form', title: '创建私有镜像', page: () => groups.image().then((m) => m.PrivateImageFormPage) },
   { path: '/image/detail/:id', title: '镜像详情', page: () => groups.image().then((m) => m.PrivateImageDetailPage) },
 
-  { path: '/expense', title: '费用明细', page: () => groups.expense().then((m) => m.ExpensePage) },
+  { path: '/expense', title: '费用中心', page: () => groups.expense().then((m) => m.ExpensePage) },
   { path: '/order', title: '订单明细', page: () => groups.order().then((m) => m.OrderPage) },
 
   { path: '/keypair', title: '密钥对', page: () => groups.keypair().then((m) => m.KeypairListPage) },
@@ -92,7 +92,7 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/model', title: '模型', page: () => groups.model().then((m) => m.ModelIndexPage) },
   { path: '/model/detail/:id', title: '模型详情', page: () => groups.model().then((m) => m.ModelDetailPage) },
 
-  { path: '/pay', title: '充值', page: () => groups.pay().then((m) => m.PayPage) },
+  { path: '/pay', title: '购买算力', page: () => groups.pay().then((m) => m.PayPage) },
   { path: '/pay/alipay', title: '支付宝支付', page: () => groups.pay().then((m) => m.AlipayPage) },
 
   { path: '/slurm-template', title: '任务模板', page: () => groups.slurmTemplate().then((m) => m.SlurmTemplatePage) },

@@ -11,7 +11,17 @@ interface CompPowerIndicatorProps {
 }
 
 function breakdown(items: CompPowers['items']) {
-  if (items.length === 0) return '暂无可用算力，点击了解如何获取算力';
+  if (items.length === 0)
+    return (
+      <div>
+        <span>暂无可用算力，点击了解如何获取算力</span>
+        <div>
+          <a href="/pay" data-testid="header-buy-power">
+            购买算力
+          </a>
+        </div>
+      </div>
+    );
   return (
     <div>
       {items.map((item) => (
@@ -20,6 +30,9 @@ function breakdown(items: CompPowers['items']) {
         </div>
       ))}
       <div>点击查看算力说明</div>
+      <a href="/pay" data-testid="header-buy-power">
+        购买算力
+      </a>
     </div>
   );
 }
