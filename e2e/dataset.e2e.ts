@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRAINING_BASE } from '@suanli/contracts';
 import { seedPublicAssets } from '../apps/server/src/modules/asset/public-seed';
-import { createUser, signIn } from './support/auth';
+import { createOperator, createUser, signIn } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 
 describe('数据集 journey', () => {
@@ -216,8 +216,7 @@ describe('数据集 journey', () => {
   });
 
   it('an operator approves a publication request; the dataset then shows in the hall', async () => {
-    const op = await createUser(env);
-    await env.app.ctx.db.updateTable('users').set({ roles: 'user,operator' }).where('id', '=', op.user.id).execute();
+    const op = await createOperator(env);
     // The owner asks on the detail page.
     const owner = await env.newPage();
     await signIn(owner.page, username, password);

@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, signIn } from './support/auth';
+import { createOperator, createUser, signIn } from './support/auth';
 import { describeLeaks, englishLeaks } from './support/english';
 import { startE2e, type E2eEnv } from './support/env';
 import { noHorizontalScroll, settled } from './support/page';
@@ -22,8 +22,7 @@ describe('购买算力 journey', () => {
   beforeAll(async () => {
     env = await startE2e();
     const u = await createUser(env);
-    const op = await createUser(env);
-    await env.app.ctx.db.updateTable('users').set({ roles: 'user,operator' }).where('id', '=', op.user.id).execute();
+    const op = await createOperator(env);
     ({ page: user } = await env.newPage());
     ({ page: operator } = await env.newPage());
     await signIn(user, u.user.username, u.password);

@@ -7,6 +7,13 @@ export async function createUser(env: E2eEnv, opts: { username?: string; passwor
   return registerAndLogin(env.app, opts);
 }
 
+/** A fresh account with the operator role (operators review publications, answer work orders, confirm transfers). */
+export async function createOperator(env: E2eEnv) {
+  const op = await createUser(env);
+  await env.app.ctx.db.updateTable('users').set({ roles: 'user,operator' }).where('id', '=', op.user.id).execute();
+  return op;
+}
+
 /** Signs in through the login page, the way a person does, and waits for the shell. */
 export async function signIn(page: Page, account: string, password: string) {
   await page.goto('/console/login');
