@@ -2,7 +2,7 @@
  * Issue 10, criterion 3 in Chromium on a real Slurm cluster: a develop task made through the training form
  * on a harness cluster (apps/server/test/slurm-harness.ts: slurmctld, slurmd, slurmdbd, slurmrestd on
  * loopback, real Linux cluster accounts) runs Debian's Jupyter Notebook as a Slurm job of the user's cluster
- * account; 打开 on its detail page lands in Jupyter through the gateway's proxy with a clean URL; a new
+ * account; 打开 on its detail page lands in Jupyter through the gateway's proxy on the task's own origin with a clean URL; a new
  * notebook's cell `print(2+2)` shows 4 and is saved in the account's home; another signed-in user, a browser
  * that never signed in and a session that signed out are refused with the Chinese 403 page; 停止 cancels the
  * job (sacct), Jupyter no longer listens on its node and the proxy answers 开发环境已停止. Screenshots `develop-slurm-*.png` at 1440 and 375 px.
@@ -25,7 +25,8 @@ import { createUser, signIn } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 import { settled } from './support/page';
 
-const PROXY = '/gateway/training/proxy';
+/** A path on a task's IDE origin (its own host, never the console's: issue 17; `*.localhost` is loopback). */
+const ideUrl = (env: E2eEnv, id: string, p: string) => `http://${id}.ide.localhost:${new URL(env.baseUrl).port}${p}`;
 
 /** The Slurm CLI against the harness cluster (its own slurm.conf and munge socket). */
 function slurm(c: SlurmClusterInfo, cmd: string, args: string[]): string {
@@ -73,10 +74,11 @@ async function pick(page: Page, testId: string, text: RegExp) {
  * the way a person would.
  */
 async function openJupyter(context: BrowserContext, page: Page, id: string): Promise<Page> {
+  const origin = new RegExp(`^http://${id}\\.ide\\.localhost:\\d+/`);
   const open = page.getByTestId('training-detail-open-ide');
   await settled(page);
   const [tab] = await Promise.all([context.waitForEvent('page'), open.click()]);
-  await tab.waitForURL(new RegExp(`${PROXY}/${id}/`), { timeout: 60_000, waitUntil: 'commit' });
+  await tab.waitForURL(origin, { timeout: 60_000, waitUntil: 'commit' });
   await expect
     .poll(
       async () => {
@@ -159,9 +161,12 @@ describe('development environment on Slurm', () => {
       await expect
         .poll(async () => (await call(env.app, 'POST', `${TRAINING_BASE}/tasks/${id}/ide-ticket`, { token: owner.token })).message.code, { timeout: 90_000, interval: 1_000 })
         .toBe(0);
-      // Where the job's Jupyter listens (the endpoint file it wrote next to its log, in the account's home).
-      const [ideHost, idePort] = fs.readFileSync(path.join(cluster.storageRoot, 'home', account, task.logPath.replace(/\.log$/, '.endpoint')), 'utf8').trim().split(' ');
-      await expect.poll(() => listening(ideHost, Number(idePort)), { timeout: 90_000, interval: 1_000 }).toBe(true);
+      // Where the job's Jupyter listens: the node Slurm allocated (its NodeAddr, as the poller stored it) and
+      // the port from the endpoint file the job wrote next to its log, in the account's home.
+      const { exec_host: ideHost } = await env.app.ctx.db.selectFrom('tasks').select('exec_host').where('id', '=', id).executeTakeFirstOrThrow();
+      expect(ideHost).toBe('127.0.0.1');
+      const [idePort] = fs.readFileSync(path.join(cluster.storageRoot, 'home', account, task.logPath.replace(/\.log$/, '.endpoint')), 'utf8').trim().split(' ');
+      await expect.poll(() => listening(ideHost!, Number(idePort)), { timeout: 90_000, interval: 1_000 }).toBe(true);
       await settled(page);
       await env.shot(page, 'develop-slurm-detail-1440');
       await page.setViewportSize({ width: 375, height: 812 });
@@ -178,7 +183,7 @@ describe('development environment on Slurm', () => {
       // A new notebook from Jupyter's own New menu (it opens in a tab of its own), a cell run in its UI.
       await tree.locator('#new-dropdown-button').click();
       const [nb] = await Promise.all([context.waitForEvent('page'), tree.locator('#new-menu li[id^="kernel-"] a').first().click()]);
-      await nb.waitForURL(new RegExp(`${PROXY}/${id}/notebooks/[^/?]+\\.ipynb`), { timeout: 60_000 });
+      await nb.waitForURL(new RegExp(`^http://${id}\\.ide\\.localhost:\\d+/notebooks/[^/?]+\\.ipynb`), { timeout: 60_000 });
       expect(nb.url()).not.toContain('ticket=');
       const notebook = decodeURIComponent(new URL(nb.url()).pathname.split('/').at(-1)!);
       await nb.locator('.CodeMirror').first().waitFor({ timeout: 60_000 });
@@ -215,7 +220,7 @@ describe('development environment on Slurm', () => {
       const two = await env.newPage();
       try {
         await signIn(two.page, other.user.username, other.password);
-        const refused = await two.page.goto(`${PROXY}/${id}/tree`);
+        const refused = await two.page.goto(ideUrl(env, id, '/tree'));
         expect(refused?.status()).toBe(403);
         expect(await two.page.textContent('body')).toContain('无权访问该开发环境');
         await env.shot(two.page, 'develop-slurm-other-user-403-1440');
@@ -225,7 +230,7 @@ describe('development environment on Slurm', () => {
       // A browser that never signed in.
       const anon = await env.newPage();
       try {
-        const refused = await anon.page.goto(`${PROXY}/${id}/tree`);
+        const refused = await anon.page.goto(ideUrl(env, id, '/tree'));
         expect(refused?.status()).toBe(403);
         expect(await anon.page.textContent('body')).toContain('无权访问该开发环境');
       } finally {
@@ -265,8 +270,8 @@ describe('development environment on Slurm', () => {
       expect(await state.textContent()).toBe('已停止');
       await expect.poll(() => slurm(cluster, 'sacct', ['-n', '-X', '-P', '-j', String(task.jobId), '-o', 'State']), { timeout: 60_000, interval: 1_000 }).toMatch(/^CANCELLED/);
       // Jupyter itself is gone from the node, not only hidden by the proxy.
-      await expect.poll(() => listening(ideHost, Number(idePort)), { timeout: 60_000, interval: 1_000 }).toBe(false);
-      const gone = await tree.goto(`${PROXY}/${id}/tree`);
+      await expect.poll(() => listening(ideHost!, Number(idePort)), { timeout: 60_000, interval: 1_000 }).toBe(false);
+      const gone = await tree.goto(ideUrl(env, id, '/tree'));
       expect(gone?.status()).toBe(503);
       expect(await tree.textContent('body')).toContain('开发环境已停止');
       await env.shot(tree, 'develop-slurm-stopped-503-1440');

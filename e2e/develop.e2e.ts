@@ -2,9 +2,13 @@
  * Issue 10, criterion 3 in Chromium: a develop task (the platform's default Jupyter command) opened with 打开
  * from its detail page lands in Jupyter through the gateway's proxy with a clean URL (no ticket left), a cell
  * printing 2+2 shows 4; another signed-in user is refused at the proxy; stopping the task ends the IDE.
+ *
+ * Issue 17, criterion 2: the IDE is on its own origin (`<task>.ide.localhost`), so a notebook cell's script
+ * that reads `localStorage` and `document.cookie` finds nothing of the console's session, and its request to
+ * the gateway's API carries no console token.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEVELOP_JUPYTER_COMMAND, TRAINING_BASE } from '@suanli/contracts';
+import { DEVELOP_JUPYTER_COMMAND, TRAINING_BASE, USER_STORAGE_KEY } from '@suanli/contracts';
 import { createUser, signIn } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 
@@ -38,17 +42,27 @@ describe('development environment', () => {
     await expect.poll(async () => (await env.app.inject({ method: 'POST', url: `${TRAINING_BASE}/tasks/${id}/ide-ticket`, headers: { token } })).json().message.code, { timeout: 30_000 }).toBe(0);
     await env.shot(page, 'develop-detail-1440');
 
+    // What the console keeps for its session: the token must never be seen by the IDE's pages.
+    const consoleSession = await page.evaluate((key) => window.localStorage.getItem(key), USER_STORAGE_KEY);
+    expect(consoleSession).toContain('"token"');
+    const consoleToken = (JSON.parse(consoleSession!) as { token: string }).token;
+    expect(consoleToken.length).toBeGreaterThan(20);
+
     const [tab] = await Promise.all([context.waitForEvent('page'), open.click()]);
-    await tab.waitForURL(new RegExp(`/gateway/training/proxy/${id}/tree`), { timeout: 60_000 });
+    const ideOrigin = `http://${id}.ide.localhost:${new URL(env.baseUrl).port}`;
+    await tab.waitForURL((u) => u.origin === ideOrigin && u.pathname === '/tree', { timeout: 60_000 });
     expect(tab.url()).not.toContain('ticket=');
+    // Every request the IDE's pages make, to see what they carry.
+    const sent: { url: string; headers: Record<string, string> }[] = [];
+    tab.on('request', (r) => sent.push({ url: r.url(), headers: r.headers() }));
     // A new notebook through Jupyter's own API (same origin, the proxy's cookie), then run a cell in its UI.
     await tab.waitForFunction(() => document.body.innerText.includes('Files'), undefined, { timeout: 60_000 });
     const nb = await tab.evaluate(async (base) => {
       const xsrf = document.cookie.split('; ').find((c) => c.startsWith('_xsrf='))?.slice(6) ?? '';
       const r = await fetch(`${base}api/contents`, { method: 'POST', headers: { 'content-type': 'application/json', 'X-XSRFToken': xsrf }, body: JSON.stringify({ type: 'notebook' }) });
       return ((await r.json()) as { path: string }).path;
-    }, `/gateway/training/proxy/${id}/`);
-    await tab.goto(`/gateway/training/proxy/${id}/notebooks/${nb}`);
+    }, '/');
+    await tab.goto(`${ideOrigin}/notebooks/${nb}`);
     await tab.locator('.CodeMirror').first().waitFor({ timeout: 60_000 });
     await tab.waitForFunction(() => (window as unknown as { Jupyter?: { notebook?: { kernel?: { is_connected(): boolean } } } }).Jupyter?.notebook?.kernel?.is_connected() === true, undefined, { timeout: 60_000 });
     await tab.locator('.CodeMirror').first().click();
@@ -57,11 +71,42 @@ describe('development environment', () => {
     await expect.poll(() => tab.locator('.output_area .output_text').first().textContent(), { timeout: 60_000 }).toContain('4');
     await env.shot(tab, 'develop-jupyter-1440');
 
+    // A cell whose script reads what a notebook's JavaScript (an output, an extension, a shared notebook)
+    // could: the page's storage and cookies, and a call to the console's API with the browser's credentials.
+    const probe = [
+      '%%javascript',
+      `const api = ${JSON.stringify(`${env.baseUrl}/gateway/user/api/v1/info`)};`,
+      'const seen = { origin: location.origin, storage: JSON.stringify(Object.entries(localStorage)), cookie: document.cookie };',
+      "fetch(api, { credentials: 'include' }).then((r) => r.text(), (e) => 'blocked: ' + e).then((api) => element.text('PROBE' + JSON.stringify({ ...seen, api })));",
+    ].join('\n');
+    await tab.evaluate((code) => {
+      const nbk = (window as unknown as { Jupyter: { notebook: { insert_cell_below(t: string): { set_text(s: string): void; execute(): void } } } }).Jupyter.notebook;
+      const cell = nbk.insert_cell_below('code');
+      cell.set_text(code);
+      cell.execute();
+    }, probe);
+    const out = tab.locator('.output_area').filter({ hasText: 'PROBE' }).first();
+    await out.waitFor({ timeout: 60_000 });
+    const seen = JSON.parse(((await out.textContent()) ?? '').split('PROBE')[1]) as { origin: string; storage: string; cookie: string; api: string };
+    expect(seen.origin).toBe(ideOrigin);
+    expect(seen.origin).not.toBe(env.baseUrl);
+    // Nothing of the console's session is readable here: not its token, not our HttpOnly cookie.
+    expect(seen.storage).not.toContain(consoleToken);
+    expect(seen.storage).not.toContain(USER_STORAGE_KEY);
+    expect(seen.cookie).not.toContain(consoleToken);
+    expect(seen.cookie).not.toContain('suanli_ide');
+    expect(seen.api).not.toContain(consoleToken);
+    // Its request to the gateway's API went out without the console's token (no header, no cookie holds it).
+    const apiCalls = sent.filter((r) => r.url.startsWith(`${env.baseUrl}/gateway/`));
+    expect(apiCalls.length).toBeGreaterThan(0);
+    for (const r of sent) expect(JSON.stringify(r.headers)).not.toContain(consoleToken);
+    await env.shot(tab, 'develop-jupyter-probe-1440');
+
     // Another signed-in user reaching the same address is refused.
     const other = await createUser(env);
     const { context: c2, page: p2 } = await env.newPage();
     await signIn(p2, other.user.username, other.password);
-    const refused = await p2.goto(`/gateway/training/proxy/${id}/tree`);
+    const refused = await p2.goto(`${ideOrigin}/tree`);
     expect(refused?.status()).toBe(403);
     expect(await p2.textContent('body')).toContain('无权访问该开发环境');
     await c2.close();
@@ -74,7 +119,7 @@ describe('development environment', () => {
     await confirmStop.waitFor();
     await confirmStop.click({ force: true });
     await page.getByTestId('training-detail-state').filter({ hasText: '已停止' }).waitFor({ timeout: 30_000 });
-    const gone = await tab.goto(`/gateway/training/proxy/${id}/tree`);
+    const gone = await tab.goto(`${ideOrigin}/tree`);
     expect(gone?.status()).toBe(503);
     expect(await tab.textContent('body')).toContain('开发环境已停止');
     await context.close();

@@ -6,7 +6,7 @@ import websocket from '@fastify/websocket';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { AVATAR_MAX_BYTES, DATASET_BASE, ESHELL_BASE, IMAGE_BASE, FOUNDATION_BASE, IDE_PROXY_BASE, KEYPAIR_BASE, RESOURCE_BASE, MESSAGE_BASE, MODEL_BASE, ORDER_BASE, SLURM_BASE, SYNC_BASE, TRAINING_BASE, USER_BASE, WORKORDER_BASE, WS_BASE, ErrorCode } from '@suanli/contracts';
+import { AVATAR_MAX_BYTES, DATASET_BASE, ESHELL_BASE, IMAGE_BASE, FOUNDATION_BASE, KEYPAIR_BASE, RESOURCE_BASE, MESSAGE_BASE, MODEL_BASE, ORDER_BASE, SLURM_BASE, SYNC_BASE, TRAINING_BASE, USER_BASE, WORKORDER_BASE, WS_BASE, ErrorCode } from '@suanli/contracts';
 import { loadCenters, type CenterConfig } from './centers/centers';
 import type { Config } from './config';
 import type { AppContext, Infra } from './context';
@@ -39,6 +39,8 @@ import { registerAuth } from './plugins/auth';
 import { registerClosing } from './plugins/closing';
 import { registerEnvelope } from './plugins/envelope';
 import { registerGuide } from './plugins/guide';
+import { defaultIdeOrigin, IdeOrigin } from './modules/training/ide-origin';
+import { IDE_ROUTE_PREFIX } from './modules/training/ide-proxy';
 import { registerRateLimit } from './plugins/rate-limit';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { createBus } from './realtime/bus';
@@ -81,7 +83,14 @@ declare module 'fastify' {
  * services and the built console. `main.ts` and every test build it through here.
  */
 export async function buildApp(config: Config): Promise<FastifyInstance> {
+  // Develop tasks' IDEs are served on hosts of their own (ADR 0014): a request for one goes to the IDE proxy
+  // whatever its path, before routing — none of the console's or the API's routes exist on those hosts.
+  const ideOrigin = new IdeOrigin(() => config.ideOrigin ?? defaultIdeOrigin(config.publicUrl));
   const app = Fastify({
+    rewriteUrl: (req) => {
+      const task = ideOrigin.taskOf(req.headers.host);
+      return task ? `${IDE_ROUTE_PREFIX}/${task}${req.url ?? '/'}` : (req.url ?? '/');
+    },
     logger: loggerOptions(config.logLevel, config.logStream),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
@@ -140,7 +149,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   });
   // Tasks waiting for a mounted version to reach their center are released (or failed) after each poll.
   task.afterPoll((id) => assets.settleWaiting(id));
-  const training = createTrainingModule(ctx, task.service, images, image.service, accessLog.service, assets.resolveMounts);
+  const training = createTrainingModule(ctx, task.service, images, image.service, accessLog.service, assets.resolveMounts, ideOrigin);
   task.afterPoll(() => training.ide.sweep());
   const slurm = createSlurmModule(ctx, task.service);
   const boundAddress = () => {
@@ -211,7 +220,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(message.routes, { prefix: MESSAGE_BASE });
   await app.register(order.routes, { prefix: ORDER_BASE });
   await app.register(training.routes, { prefix: TRAINING_BASE });
-  await app.register(training.proxyRoutes, { prefix: IDE_PROXY_BASE });
+  await app.register(training.proxyRoutes, { prefix: IDE_ROUTE_PREFIX });
   await app.register(slurm.routes, { prefix: SLURM_BASE });
   await app.register(eshell.routes, { prefix: ESHELL_BASE });
   await app.register(keypair.routes, { prefix: KEYPAIR_BASE });

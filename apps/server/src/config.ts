@@ -6,6 +6,7 @@ import type { RegistrySettings } from './modules/image/image.service';
 import fs from 'node:fs';
 import { ORDER_BASE } from '@suanli/contracts';
 import type { AlipaySettings } from './modules/order/alipay';
+import { checkIdeOrigin } from './modules/training/ide-origin';
 
 const ALIPAY_SANDBOX_GATEWAY = 'https://openapi-sandbox.dl.alipaydev.com/gateway.do';
 
@@ -33,6 +34,12 @@ export interface Config {
    * the per-IP rate limits. Behind nginx on the same host: TRUST_PROXY=127.0.0.1.
    */
   trustProxy: boolean | string[];
+  /**
+   * Where develop tasks' IDEs are served: a template with `{task}` in the host (IDE_ORIGIN, e.g.
+   * `https://{task}.ide.example.cn`; default `{task}.ide.<PUBLIC_URL's host>`, `{task}.ide.localhost` for a
+   * console reached as localhost or by address). Never the console's origin (ADR 0014).
+   */
+  ideOrigin?: string;
   /** Origins allowed to open the live-updates socket. */
   allowedOrigins: string[];
   mail: { kind: 'outbox' } | { kind: 'smtp'; host: string; port: number; secure: boolean; user?: string; pass?: string; from: string };
@@ -104,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleDist: path.resolve(env.CONSOLE_DIST ?? path.join(repoRoot, 'apps/console/dist')),
     guideDist: path.resolve(env.GUIDE_DIST ?? path.join(repoRoot, 'dist/guide')),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    ideOrigin: env.IDE_ORIGIN ? checkIdeOrigin(env.IDE_ORIGIN) : undefined,
     allowedOrigins: (env.ALLOWED_ORIGINS ?? `${publicUrl},http://127.0.0.1:${port},http://localhost:5173`)
       .split(',')
       .map((s) => s.trim())

@@ -343,11 +343,10 @@ export const SlurmTemplateFromTask = Type.Object({
 export type SlurmTemplateFromTask = Static<typeof SlurmTemplateFromTask>;
 
 /**
- * A develop task's IDE through the gateway (issue 10 item 3): `url` is the first hop,
- * `/gateway/training/proxy/<taskId>/?ticket=…` (one minute); it sets a cookie scoped to that path and
- * redirects to the clean URL, so no credential stays in the address bar or the IDE's links.
+ * A develop task's IDE through the gateway, on the task's own origin (ADR 0014): `url` is the first hop,
+ * `<IDE origin>/__suanli/open?ticket=…` (single use, one minute); it sets a cookie for that host alone and
+ * redirects to the IDE's root, so no credential stays in the address bar or the IDE's links.
  */
-export const IDE_PROXY_BASE = '/gateway/training/proxy';
 export const IdeTicket = Type.Object({ url: Type.String() });
 
 /**
@@ -367,10 +366,12 @@ export type TaskSsh = Static<typeof TaskSsh>;
 export type IdeTicket = Static<typeof IdeTicket>;
 
 /**
- * The default start command of a develop task: Debian's Jupyter Notebook on the port the platform chose, under
- * the proxy's path, accepting only the token the job was given (the gateway adds it; the browser never sees
- * it). `--allow-root` only matters on the embedded default, whose jobs run as the gateway's user.
+ * The default start command of a develop task: Debian's Jupyter Notebook on the address and port the platform
+ * chose, accepting only the token the job was given (the gateway adds it; the browser never sees it). The
+ * token reaches Jupyter through its environment (`JUPYTER_TOKEN`), never its command line, which every account
+ * on a shared node can read. Served at the root of the IDE's own origin; Jupyter's own same-origin checks stay
+ * on. `--allow-root` only matters on the embedded default, whose jobs run as the gateway's user.
  */
 export const DEVELOP_JUPYTER_COMMAND =
-  'jupyter notebook --no-browser --allow-root --ip=0.0.0.0 --port="$SUANLI_IDE_PORT" --NotebookApp.base_url="$SUANLI_PROXY_BASE" ' +
-  '--NotebookApp.token="$SUANLI_IDE_TOKEN" --NotebookApp.password= --NotebookApp.allow_remote_access=True --NotebookApp.allow_origin=* --notebook-dir=.';
+  'JUPYTER_TOKEN="$SUANLI_IDE_TOKEN" jupyter notebook --no-browser --allow-root --ip="$SUANLI_IDE_HOST" --port="$SUANLI_IDE_PORT" ' +
+  '--NotebookApp.password= --NotebookApp.allow_remote_access=True --notebook-dir=.';

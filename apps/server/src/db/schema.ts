@@ -138,6 +138,21 @@ export interface TasksTable {
   expiry_warned: number;
   /** 1 while the task waits (CREATED) for a mounted version to be synced to its center (ADR 0010 §8). */
   waiting_data: number;
+  /**
+   * Address of the (first) node the scheduler allocated to the running job, as the scheduler reports it
+   * (local executor: loopback): where the IDE proxy connects, never a host a job's file names (ADR 0014).
+   */
+  exec_host: string | null;
+}
+
+/** One-minute, single-use tickets of 打开 (ADR 0014): exchanging one deletes its row. */
+export interface IdeTicketsTable {
+  /** sha256 of the ticket (the ticket itself is never stored). */
+  hash: string;
+  task_id: string;
+  user_id: string;
+  session_id: string;
+  expire_time: number;
 }
 
 export interface TaskEventsTable {
@@ -426,6 +441,7 @@ export interface Database {
   cluster_accounts: ClusterAccountsTable;
   comp_power_buckets: CompPowerBucketsTable;
   tasks: TasksTable;
+  ide_tickets: IdeTicketsTable;
   task_events: TaskEventsTable;
   slurm_templates: SlurmTemplatesTable;
   leases: LeasesTable;

@@ -80,6 +80,11 @@ export interface JobStatus {
   estimatedStart?: number | null;
   /** Hosts the job runs on (first = MASTER_ADDR for distributed jobs). */
   nodes?: string[];
+  /**
+   * Where the platform reaches the first node of a running job, as the scheduler knows it (Slurm: the node's
+   * NodeAddr; local: loopback). The IDE proxy connects there and nowhere else (ADR 0014).
+   */
+  host?: string;
 }
 
 /** One job to ask about: its id and the task/account it belongs to (tokens are minted per account). */

@@ -59,8 +59,9 @@ export function TrainingDetailPage() {
 /** 最长运行时长 runs out: when, and a warning in its last EXPIRY_WARN_MS (develop environments especially). */
 const EXPIRY_WARN_MS = 10 * 60_000;
 /**
- * 打开: the IDE in a new tab through the gateway's proxy. The tab is opened before the ticket call so the
- * browser does not take it for a pop-up; it is pointed at the one-minute ticket URL once it arrives.
+ * 打开: the IDE in a new tab, on its own origin through the gateway's proxy (never the console's: ADR 0014).
+ * The tab is opened before the ticket call so the browser does not take it for a pop-up; it is pointed at the
+ * one-minute, single-use ticket URL once it arrives, and cut off from this page (`opener = null`).
  */
 function OpenIdeButton({ taskId }: { taskId: string }) {
   const [busy, setBusy] = useState(false);

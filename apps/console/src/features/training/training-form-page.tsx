@@ -36,7 +36,7 @@ interface FormValues extends TaskFormValues {
 
 const COMMAND_PLACEHOLDER: Record<TrainingType, string> = {
   train: '例如：python train.py --epochs 10',
-  develop: '默认启动 Jupyter Notebook；自定义 IDE 请监听 $SUANLI_IDE_PORT，路径前缀为 $SUANLI_PROXY_BASE，并校验 $SUANLI_IDE_TOKEN',
+  develop: '默认启动 Jupyter Notebook；自定义 IDE 请监听 $SUANLI_IDE_HOST 的 $SUANLI_IDE_PORT 端口（路径从 / 开始），并校验 $SUANLI_IDE_TOKEN（令牌经环境变量传入，请勿写在命令行参数中）',
   distributed: '例如：torchrun --nnodes=$WORLD_SIZE --node_rank=$NODE_RANK train.py',
 };
 

@@ -514,7 +514,8 @@ export class LocalExecutor implements Executor {
       case 'starting':
         return { jobId: job.id, phase: 'STARTING', nodes: job.start?.nodes };
       case 'running':
-        return { jobId: job.id, phase: 'RUNNING', startTime: job.start?.time ?? null, nodes: job.start?.nodes };
+        // Every simulated node is this host: a job's services (a develop task's IDE) are reached on loopback.
+        return { jobId: job.id, phase: 'RUNNING', startTime: job.start?.time ?? null, nodes: job.start?.nodes, host: '127.0.0.1' };
       case 'ended':
         return job.final!;
     }

@@ -231,15 +231,38 @@ export class SlurmExecutor implements Executor {
       if (status) out.set(ref.jobId, status);
       else missing.push(ref);
     }
-    if (!missing.length) return out;
-    const ended = await this.adapter.accountingJobs(this.call, missing[0].account.name, { cluster: this.cfg.cluster, jobIds: missing.map((r) => r.jobId) });
-    for (const ref of missing) {
-      // The newest record of the id that carries the task's tags (a requeued job has several).
-      const j = ended.filter((e) => e.jobId === ref.jobId && tagged(e, ref)).sort((a, b) => (b.submitTime ?? 0) - (a.submitTime ?? 0))[0];
-      const status = j ? slurmJobStatus(j, now) : undefined;
-      if (status) out.set(ref.jobId, status);
+    if (missing.length) {
+      const ended = await this.adapter.accountingJobs(this.call, missing[0].account.name, { cluster: this.cfg.cluster, jobIds: missing.map((r) => r.jobId) });
+      for (const ref of missing) {
+        // The newest record of the id that carries the task's tags (a requeued job has several).
+        const j = ended.filter((e) => e.jobId === ref.jobId && tagged(e, ref)).sort((a, b) => (b.submitTime ?? 0) - (a.submitTime ?? 0))[0];
+        const status = j ? slurmJobStatus(j, now) : undefined;
+        if (status) out.set(ref.jobId, status);
+      }
     }
+    await this.addHosts(out, jobs[0].account.name);
     return out;
+  }
+
+  /**
+   * A running job's `host`: the NodeAddr of its first node, from the node list (cached; read again when a job
+   * runs on a node the cache does not know). Unknown stays unset — the IDE proxy then waits, it never guesses.
+   */
+  private async addHosts(statuses: Map<string, JobStatus>, account: string): Promise<void> {
+    const running = [...statuses.values()].filter((s) => s.phase === 'RUNNING' && s.nodes?.length);
+    if (!running.length) return;
+    const find = (name: string) => this.nodeCache?.nodes.find((n) => n.name === name);
+    if (running.some((s) => !find(s.nodes![0]))) {
+      try {
+        this.nodeCache = { at: this.now(), nodes: await this.adapter.nodes(this.call, account) };
+      } catch {
+        // The next poll asks again.
+      }
+    }
+    for (const s of running) {
+      const node = find(s.nodes![0]);
+      if (node) s.host = node.address;
+    }
   }
 
   /**

@@ -180,8 +180,8 @@ describe('nodes and gres', () => {
   });
 
   it('reads a node and whether it takes jobs', () => {
-    const n = v0038Node({ name: 'n1', partitions: ['p'], cpus: 2, real_memory: 1000, gres: 'gpu:a100:2', gres_used: 'gpu:a100:1(IDX:0)', state: 'mixed', state_flags: [] });
-    expect(n).toEqual({ name: 'n1', partitions: ['p'], cpus: 2, realMemoryMB: 1000, gres: [{ name: 'gpu', type: 'a100', count: 2 }], gresUsed: [{ name: 'gpu', type: 'a100', count: 1 }], state: 'mixed', usable: true });
+    const n = v0038Node({ name: 'n1', address: '10.0.0.7', partitions: ['p'], cpus: 2, real_memory: 1000, gres: 'gpu:a100:2', gres_used: 'gpu:a100:1(IDX:0)', state: 'mixed', state_flags: [] });
+    expect(n).toEqual({ name: 'n1', address: '10.0.0.7', partitions: ['p'], cpus: 2, realMemoryMB: 1000, gres: [{ name: 'gpu', type: 'a100', count: 2 }], gresUsed: [{ name: 'gpu', type: 'a100', count: 1 }], state: 'mixed', usable: true });
     expect(v0038Node({ name: 'n2', state: 'idle', state_flags: ['DRAIN'] }).usable).toBe(false);
     expect(v0038Node({ name: 'n3', state: 'down' }).usable).toBe(false);
   });

@@ -81,6 +81,8 @@ export interface SlurmGres {
 
 export interface SlurmNode {
   name: string;
+  /** NodeAddr: where the node is reached (slurm.conf's NodeAddr, else its name). */
+  address: string;
   partitions: string[];
   cpus: number;
   realMemoryMB: number;
@@ -269,6 +271,7 @@ export function v0038Node(n: any): SlurmNode {
   const flags = ((n.state_flags ?? []) as string[]).join(' ');
   return {
     name: String(n.name),
+    address: String(n.address || n.name),
     partitions: (n.partitions ?? []) as string[],
     cpus: Number(n.cpus ?? 0),
     realMemoryMB: Number(n.real_memory ?? 0),

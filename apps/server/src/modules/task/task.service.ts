@@ -3,7 +3,6 @@ import type { Readable } from 'node:stream';
 import {
   DICTS,
   ErrorCode,
-  IDE_PROXY_BASE,
   isTerminal,
   METRICS_MAX_POINTS,
   NOTIFIED_STATES,
@@ -223,6 +222,7 @@ export class TaskService {
       end_time: null,
       expiry_warned: 0,
       waiting_data: t.waitingFor ? 1 : 0,
+      exec_host: null,
     };
     await this.repo.insert(row);
     if (!t.waitingFor) await this.submit(row);
@@ -442,6 +442,10 @@ export class TaskService {
   private async apply(row: TaskRow, status: JobStatus | undefined) {
     const t = nextState(row.state as JobState, status);
     if (!status) return;
+    // Where the running job is reached, as the scheduler says (the IDE proxy's only target).
+    if (status.phase === 'RUNNING' && status.host && status.host !== row.exec_host && (!t || t.state === row.state)) {
+      await this.repo.touch(row.id, row.state as JobState, { exec_host: status.host });
+    }
     if (!t || t.state === row.state) {
       // Same state: keep the pending reason and the estimated start current without an event.
       const reason = t?.reason ?? row.reason;
@@ -468,6 +472,7 @@ export class TaskService {
       start_time: row.start_time ?? (t.state === 'RUNNING' ? (status.startTime ?? now) : ended ? (status.startTime ?? null) : null),
       end_time: ended ? (status.endTime ?? now) : null,
       exit_code: exitCode,
+      exec_host: status.phase === 'RUNNING' ? (status.host ?? row.exec_host) : row.exec_host,
     });
   }
 
@@ -541,7 +546,7 @@ export class TaskService {
       env: {
         ...env,
         ...platformEnv({ taskId: row.id, workDir }, { metrics: path.join(account.home, metricsPath(row)), exit: path.join(account.home, exitPath(row)) }),
-        ...(row.type === 'develop' ? { SUANLI_ENDPOINT_FILE: path.join(account.home, endpointPath(row)), SUANLI_PROXY_BASE: `${IDE_PROXY_BASE}/${row.id}/` } : {}),
+        ...(row.type === 'develop' ? this.ideEnv(row, account.home) : {}),
         ...Object.fromEntries(mounts.map((m) => [m.env, m.path])),
       },
       readOnly: mounts.map((m) => m.path),
@@ -616,18 +621,31 @@ export class TaskService {
   }
 
   /**
-   * Where a running develop task's IDE listens, as its job wrote it (`<host> <port> <token>`, see
-   * IDE_PREAMBLE), for the owner only; 2011 before the job has written it.
+   * Where a running develop task's IDE listens, for the owner only; 2011 until both halves are known. The
+   * host is the node the scheduler allocated (`exec_host`, stored by the poller); the job's endpoint file
+   * (`<port> <token>`, IDE_PREAMBLE) — in the user's home, so the user's to write — only names an
+   * unprivileged port and the IDE's token, never where to connect (issue 17, ADR 0014).
    */
   async ideEndpoint(userId: string, id: string): Promise<{ host: string; port: number; token: string; subCenterId: string; account: string }> {
     const row = await this.repo.findOwned(userId, 'training', id);
     if (!row || row.type !== 'develop') throw notFound('开发环境');
     if (row.state !== 'RUNNING') throw new AppError(ErrorCode.TASK_IDE_NOT_READY, row.state === 'QUEUED' || row.state === 'STARTING' ? '开发环境尚未启动，请稍后再试' : '开发环境已停止');
+    if (!row.exec_host) throw new AppError(ErrorCode.TASK_IDE_NOT_READY);
     const { bytes } = await this.readFile(row, endpointPath(row), 0, 512).catch(() => ({ bytes: Buffer.alloc(0) }));
-    const [host, port, token] = bytes.toString('utf8').trim().split(/\s+/);
-    const n = Number(port);
-    if (!host || !Number.isInteger(n) || n < 1 || n > 65535 || !token) throw new AppError(ErrorCode.TASK_IDE_NOT_READY);
-    return { host, port: n, token, subCenterId: row.sub_center_id, account: row.account };
+    const endpoint = parseIdeEndpoint(bytes.toString('utf8'));
+    if (!endpoint) throw new AppError(ErrorCode.TASK_IDE_NOT_READY);
+    return { host: row.exec_host, ...endpoint, subCenterId: row.sub_center_id, account: row.account };
+  }
+
+  /**
+   * A develop job's IDE variables: where to write its endpoint, and — on the local executor, whose jobs all
+   * run on this host — the loopback address to listen on (a Slurm job looks up its node's NodeAddr itself,
+   * IDE_PREAMBLE: the address the gateway will connect to).
+   */
+  private ideEnv(row: TaskRow, home: string): Record<string, string> {
+    const env: Record<string, string> = { SUANLI_ENDPOINT_FILE: path.join(home, endpointPath(row)) };
+    if (this.center(row.sub_center_id).scheduler.kind === 'local') env.SUANLI_IDE_HOST = '127.0.0.1';
+    return env;
   }
 
   /**
@@ -687,18 +705,36 @@ export class TaskService {
 const endpointPath = (row: Pick<TaskRow, 'log_path'>) => row.log_path.replace(/\.log$/, '.endpoint');
 
 /**
- * Runs before a develop task's command: picks a free port and a random token for the IDE, exports them
- * (SUANLI_IDE_PORT, SUANLI_IDE_TOKEN) and writes `<host> <port> <token>` to SUANLI_ENDPOINT_FILE (mode
- * 0600 in the account's home) for the gateway's proxy, which adds the token to every request: the IDE
- * never listens unauthenticated on the cluster's network, and the browser never sees the token.
+ * Runs before a develop task's command: picks the address to listen on (SUANLI_IDE_HOST: loopback on the
+ * local executor; on Slurm the node's NodeAddr, which is where the gateway connects — never all
+ * interfaces), a free port and a random token, exports them (SUANLI_IDE_HOST, SUANLI_IDE_PORT,
+ * SUANLI_IDE_TOKEN) and writes `<port> <token>` to SUANLI_ENDPOINT_FILE (mode 0600 in the account's home) for
+ * the gateway's proxy, which adds the token to every request. The token is only ever in the environment and
+ * that file — never on a command line, which every account on a shared node can read in /proc/<pid>/cmdline
+ * (`printf` is a bash builtin; `od`/`tr` only see the random bytes on a pipe).
  */
 const IDE_PREAMBLE = [
-  'SUANLI_IDE_PORT=$(python3 -c \'import socket; s = socket.socket(); s.bind(("", 0)); print(s.getsockname()[1])\')',
+  'if [ -z "${SUANLI_IDE_HOST:-}" ]; then',
+  '  SUANLI_IDE_HOST=$(scontrol show node "${SLURMD_NODENAME:-$(hostname -s)}" 2>/dev/null | tr " " "\\n" | sed -n "s/^NodeAddr=//p" | head -n 1)',
+  'fi',
+  'if [ -z "$SUANLI_IDE_HOST" ]; then echo "开发环境启动失败：无法确定本节点的地址（scontrol show node）" >&2; exit 1; fi',
+  'SUANLI_IDE_PORT=$(python3 -c \'import socket, sys; s = socket.socket(); s.bind((sys.argv[1], 0)); print(s.getsockname()[1])\' "$SUANLI_IDE_HOST")',
   'SUANLI_IDE_TOKEN=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d " \\n")',
-  'export SUANLI_IDE_PORT SUANLI_IDE_TOKEN',
-  '(umask 077; h=$(hostname -I 2>/dev/null | awk \'{print $1}\'); printf "%s %s %s\\n" "${h:-127.0.0.1}" "$SUANLI_IDE_PORT" "$SUANLI_IDE_TOKEN" > "$SUANLI_ENDPOINT_FILE.tmp" && mv -f "$SUANLI_ENDPOINT_FILE.tmp" "$SUANLI_ENDPOINT_FILE")',
+  'export SUANLI_IDE_HOST SUANLI_IDE_PORT SUANLI_IDE_TOKEN',
+  '(umask 077; printf "%s %s\\n" "$SUANLI_IDE_PORT" "$SUANLI_IDE_TOKEN" > "$SUANLI_ENDPOINT_FILE.tmp" && mv -f "$SUANLI_ENDPOINT_FILE.tmp" "$SUANLI_ENDPOINT_FILE")',
   '',
 ].join('\n');
+
+/** Ports below this are the system's (sshd, a mail server…): an IDE never gets one. */
+const FIRST_UNPRIVILEGED_PORT = 1024;
+
+/** `<port> <token>` as a develop job wrote it; anything else (a host, a privileged port, junk) is not an endpoint. */
+export function parseIdeEndpoint(text: string): { port: number; token: string } | null {
+  const m = /^(\d{1,5}) ([A-Za-z0-9_-]{16,128})$/.exec(text.trim());
+  if (!m) return null;
+  const port = Number(m[1]);
+  return port >= FIRST_UNPRIVILEGED_PORT && port <= 65535 ? { port, token: m[2] } : null;
+}
 
 const metricsPath = (row: Pick<TaskRow, 'log_path'>) => row.log_path.replace(/\.log$/, '.metrics.jsonl');
 /** Where the job's wrapper writes its exit code (the Slurm executor's batch script). */

@@ -3,15 +3,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { DEVELOP_JUPYTER_COMMAND, IDE_PROXY_BASE, KEYPAIR_BASE, TRAINING_BASE, type KeyPairGenerated, type TaskDetail, type TaskSsh } from '@suanli/contracts';
+import { DEVELOP_JUPYTER_COMMAND, KEYPAIR_BASE, TRAINING_BASE, type KeyPairGenerated, type TaskDetail, type TaskSsh } from '@suanli/contracts';
 import { body, createTestApp, type TestApp } from '../../../test/harness';
 import { writeSlurmCentersFile } from '../../../test/slurm-centers';
+import { commandLines, ideRequest, probeAsOtherUser } from '../../../test/ide';
 
 /**
  * Issue 10, criterion 3 on real Slurm: a develop task on a harness cluster runs Debian's Jupyter Notebook as
- * the cluster account (the job's endpoint file names the node and port), and the gateway's proxy reaches it;
- * stopping the task (scancel) ends it. Its owner's own key pair, installed on the center, opens a shell inside
- * the job through the login node (the detail page's SSH command).
+ * the cluster account, and the gateway's proxy reaches it on the node Slurm allocated (its NodeAddr) at the
+ * port the job reported; stopping the task (scancel) ends it. Its owner's own key pair, installed on the
+ * center, opens a shell inside the job through the login node (the detail page's SSH command).
+ *
+ * Issue 17, criterion 1 on a shared node: Jupyter's token is on no command line, and another cluster account
+ * on the node — reading every command line as `ps` does, calling Jupyter's API on its port — is refused.
  */
 const { clusters } = inject('slurm');
 
@@ -19,13 +23,15 @@ describe('develop task on Slurm through the proxy', () => {
   let t: TestApp;
   let token: string;
   let dir: string;
-  let base: string;
+  let port: number;
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'suanli-ide-int-'));
     t = await createTestApp('sqlite', { centersFile: writeSlurmCentersFile({ workDir: '', clusters }, dir), clock: Date.now });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+    port = (t.app.server.address() as { port: number }).port;
+    // The origin browsers use, known once listening: the IDE origin (`<task>.ide.localhost:<port>`) follows it.
+    t.app.ctx.config.publicUrl = `http://127.0.0.1:${port}`;
     token = (await t.app.ctx.sessions.create('u-ide-int')).token;
   });
   afterAll(async () => {
@@ -55,14 +61,14 @@ describe('develop task on Slurm through the proxy', () => {
     const id = created.data.id as string;
     await expect.poll(async () => ((await api('GET', `/tasks/${id}`)).data as TaskDetail).state, { timeout: 60_000, interval: 500 }).toBe('RUNNING');
     await expect.poll(async () => (await api('POST', `/tasks/${id}/ide-ticket`)).message.code, { timeout: 60_000, interval: 500 }).toBe(0);
-    const hop = await fetch(base + (await api('POST', `/tasks/${id}/ide-ticket`)).data.url, { redirect: 'manual' });
+    const ticketUrl = new URL((await api('POST', `/tasks/${id}/ide-ticket`)).data.url as string);
+    const hop = await ideRequest(port, id, ticketUrl.pathname + ticketUrl.search);
     expect(hop.status).toBe(303);
-    const cookie = String(hop.headers.get('set-cookie')).split(';')[0];
-    const root = `${base}${IDE_PROXY_BASE}/${id}/`;
-    await expect.poll(async () => (await fetch(`${root}api/status`, { headers: { cookie } })).status, { timeout: 90_000, interval: 1000 }).toBe(200);
+    const cookie = String(hop.headers['set-cookie']).split(';')[0];
+    await expect.poll(async () => (await ideRequest(port, id, '/api/status', { headers: { cookie } })).status, { timeout: 90_000, interval: 1000 }).toBe(200);
 
     // The notebook server is the account's: a file it makes through Jupyter's API lands in the account's home.
-    const made = await fetch(`${root}api/contents/made-by-jupyter.txt`, {
+    const made = await ideRequest(port, id, '/api/contents/made-by-jupyter.txt', {
       method: 'PUT',
       headers: { cookie, 'content-type': 'application/json' },
       body: JSON.stringify({ type: 'file', format: 'text', content: '来自 Jupyter' }),
@@ -72,6 +78,21 @@ describe('develop task on Slurm through the proxy', () => {
     const file = path.join(c.storageRoot, 'home', account, 'made-by-jupyter.txt');
     expect(fs.readFileSync(file, 'utf8')).toBe('来自 Jupyter');
     expect(fs.statSync(file).uid).toBe(c.accounts.uidStart + c.accounts.names.indexOf(account));
+
+    // Where it listens: the node's address as Slurm knows it (NodeAddr), as the poller stored it; the job's
+    // endpoint file (0600, the account's) holds only the port and the token.
+    const row = await t.app.ctx.db.selectFrom('tasks').select(['exec_host', 'log_path']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row.exec_host).toBe('127.0.0.1');
+    const endpoint = path.join(c.storageRoot, 'home', account, row.log_path.replace(/\.log$/, '.endpoint'));
+    expect(fs.statSync(endpoint).mode & 0o777).toBe(0o600);
+    const [jupyterPort, secret] = fs.readFileSync(endpoint, 'utf8').trim().split(' ');
+    expect(secret).toMatch(/^[0-9a-f]{48}$/);
+    expect(commandLines().filter((a) => a.includes(secret))).toEqual([]);
+    // Another cluster account on the same node, with network access to the port: refused, token or not.
+    const neighbour = c.accounts.names.find((n) => n !== account)!;
+    const codes = probeAsOtherUser(neighbour, row.exec_host!, Number(jupyterPort));
+    expect(codes.length).toBeGreaterThanOrEqual(1);
+    expect(codes.every((code) => code === 403)).toBe(true);
 
     // SSH with the user's own key pair, installed on the center: the detail page's command logs in to the
     // login node as the account and steps into the job's allocation (its SLURM_JOB_ID, on its node).
@@ -98,7 +119,7 @@ describe('develop task on Slurm through the proxy', () => {
     await api('POST', `/tasks/${id}/stop`);
     await expect.poll(async () => ((await api('GET', `/tasks/${id}`)).data as TaskDetail).state, { timeout: 60_000, interval: 500 }).toBe('STOPPED');
     expect(body(await t.app.inject({ method: 'GET', url: `${TRAINING_BASE}/tasks/${id}/ssh`, headers: { token } })).message.code).toBe(2011);
-    const after = await fetch(`${root}api/status`, { headers: { cookie } });
+    const after = await ideRequest(port, id, '/api/status', { headers: { cookie } });
     expect(after.status).toBe(503);
   });
 });
