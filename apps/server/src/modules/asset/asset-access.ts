@@ -53,11 +53,13 @@ export class AssetAccess {
 
   private async applyNow(assetId: string, centers: CenterConfig[], opts: { create?: boolean }) {
     for (const center of centers) {
-      const access = await this.accessOn(assetId, center);
+      // Centers where the asset has no folder have nothing to set (unless one is about to be made there).
+      if (!opts.create && !(await this.store.hasAssetDir(center, assetId))) continue;
       try {
+        const access = await this.accessOn(assetId, center);
         if (!access) {
           // Deleted meanwhile: whatever is left of its folder is nobody's.
-          if ((await this.store.assetDirs(center)).includes(assetId)) await this.store.closeOrphan(center, assetId);
+          await this.store.closeOrphan(center, assetId);
           continue;
         }
         await this.store.applyAccess(center, assetId, access, opts);

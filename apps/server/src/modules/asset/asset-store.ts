@@ -136,9 +136,15 @@ export class AssetStore {
     return entries.filter((e) => e.isDirectory()).map((e) => e.name);
   }
 
-  /** Closes a folder under `.assets/` that no asset owns any more (left by an interrupted delete). */
+  async hasAssetDir(center: CenterConfig, assetId: string) {
+    return (await fsp.lstat(this.assetDirOf(center, assetId)).catch(() => null))?.isDirectory() ?? false;
+  }
+
+  /** Closes a folder under `.assets/` that no asset owns any more (left by an interrupted delete); none is fine. */
   async closeOrphan(center: CenterConfig, name: string) {
-    await fsp.chmod(this.assetDirOf(center, name), 0o700);
+    await fsp.chmod(this.assetDirOf(center, name), 0o700).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ENOENT') throw e;
+    });
   }
 
   /** The version's folder on the center's disk (what a task mounts). */
