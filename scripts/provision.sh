@@ -13,6 +13,8 @@
 #                              develop tasks' default IDE (ide-jupyter.api.test.ts)
 #   docker-registry skopeo     the platform's OCI registry (CNCF distribution) and an independent client for
 #                              the image tests (issue 11)
+#   acl                        setfacl/getfacl: each private dataset/model folder in a center's asset area is
+#                              readable only by the accounts it is granted to (ADR 0013); the gateway runs setfacl
 # PostgreSQL, Redis and MariaDB are expected to be running already (127.0.0.1:5432 trust, 127.0.0.1:6379,
 # 127.0.0.1:3306 root without password).
 set -euo pipefail
@@ -36,6 +38,7 @@ command -v jupyter-notebook >/dev/null 2>&1 || need+=(jupyter-notebook)
 /usr/bin/python3 -c 'import ipykernel' >/dev/null 2>&1 || need+=(python3-ipykernel)
 command -v docker-registry >/dev/null 2>&1 || need+=(docker-registry)
 command -v skopeo >/dev/null 2>&1 || need+=(skopeo)
+command -v setfacl >/dev/null 2>&1 || need+=(acl)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq

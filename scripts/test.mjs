@@ -28,6 +28,10 @@ try {
 } catch {
   problems.push('openssl is missing: run scripts/provision.sh');
 }
+// Private dataset/model folders get POSIX ACLs (docs/adr/0013-private-data-on-disk.md); the tests read them back.
+if ((want('api') || want('e2e')) && ['setfacl', 'getfacl'].some((b) => spawnSync('sh', ['-c', `command -v ${b}`], { stdio: 'ignore' }).status !== 0)) {
+  problems.push('setfacl/getfacl are missing (Debian package acl): run scripts/provision.sh');
+}
 if (want('api') || want('e2e')) {
   // The Slurm part of the integration tier starts two real clusters (scripts/slurm/up.sh); the e2e journey of
   // a develop task on Slurm (e2e/develop-slurm.e2e.ts) starts one.

@@ -1,9 +1,11 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
 import { ASSET_README_MAX, ASSET_VERSION_FILES_MAX, ErrorCode, type AssetFileEntry, type AssetReadme } from '@suanli/contracts';
 import type { CenterConfig } from '../../centers/centers';
 import { AppError, invalid } from '../../errors';
@@ -13,6 +15,13 @@ import { Beneath, WalkError } from '../../file-service/storage/beneath';
 import { parseUserPath } from '../../file-service/storage/paths';
 import { InProcessAccounts, type AccountFsFactory } from '../../file-service/storage/spaces';
 
+const execFileP = promisify(execFile);
+
+/** The asset area's access could not be set: the folder was closed (0700) and the operation must fail. */
+export class AccessError extends Error {
+  override name = 'AccessError';
+}
+
 /** What a finished snapshot holds. */
 export interface Snapshot {
   sizeBytes: number;
@@ -21,12 +30,23 @@ export interface Snapshot {
   digest: string;
 }
 
+/** Who may read an asset's folder on one center (ADR 0013): everyone, or exactly these uids. */
+export interface DiskAccess {
+  public: boolean;
+  /** Numeric uids of cluster accounts on that center (the owner's and those it is shared with). */
+  uids: number[];
+}
+
 /**
  * Version snapshots in each center's platform-managed asset area, `<storageRoot>/.assets/<assetId>/<versionId>/`
  * (ADR 0008). A snapshot is read from the user's home through the file service's `AccountFs` — resolved
  * beneath the home without following links, as the user's account when accounts are real — and written here
  * by the platform, then made read-only (files 0444, folders 0555): the user's jobs and shells can read a
  * version but not change it, and later edits of the source folder never reach it.
+ *
+ * Who can read is decided by one folder per asset and center (ADR 0013): `.assets/` is 0711 (traversable, not
+ * listable), `.assets/<assetId>/` is 0750 with an ACL entry `u:<uid>:r-x` per cluster account that may read
+ * (0755 once public) — `applyAccess`. A new asset folder is made 0700 and opened only by that call.
  *
  * Beside each version, `<versionId>.sha256` holds its manifest (`sha256sum -c` checks a copy; the
  * cross-center sync compares with it).
@@ -38,6 +58,8 @@ export class AssetStore {
     private readonly centers: CenterConfig[],
     /** How an account's space is opened on a center (default: in this process, as the embedded file service). */
     private readonly accountsFor: (center: CenterConfig) => AccountFsFactory = (c) => new InProcessAccounts(path.join(c.storageRoot, '.uploads')),
+    /** Debian's `acl` package (scripts/provision.sh); numeric uids work whether or not a passwd entry exists. */
+    private readonly setfacl = 'setfacl',
   ) {}
 
   private factory(center: CenterConfig) {
@@ -48,6 +70,81 @@ export class AssetStore {
 
   areaOf(center: CenterConfig) {
     return path.join(center.storageRoot, '.assets');
+  }
+
+  /** The asset's folder on the center's disk: the one folder whose mode and ACL decide who reads its versions. */
+  assetDirOf(center: CenterConfig, assetId: string) {
+    return path.join(this.areaOf(center), assetId);
+  }
+
+  /**
+   * Makes the asset area exist (0711: every account can pass through it to the folders it is granted, none
+   * can list it) and the asset's folder in it (0700 when new: nobody else reads it until `applyAccess`).
+   */
+  async ensureAssetDir(center: CenterConfig, assetId: string) {
+    const area = this.areaOf(center);
+    await fsp.mkdir(area, { recursive: true, mode: 0o711 });
+    await fsp.chmod(area, 0o711);
+    await fsp.mkdir(this.assetDirOf(center, assetId), { mode: 0o700 }).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EEXIST') throw e;
+    });
+  }
+
+  /**
+   * Sets exactly who may read the asset's versions on this center (ADR 0013): public → 0755 without named
+   * entries; otherwise 0750 with `u:<uid>:r-x` for each uid (and the mask), nobody else — one `setfacl --set`
+   * on the asset's folder, whatever the versions below it hold (they stay 0444/0555; nobody else can
+   * traverse to them). `create` makes the folder first (a copy about to be synced here); without it a center
+   * where the asset has no folder is left alone (false).
+   *
+   * When the ACL cannot be set (no `setfacl`, a filesystem without ACLs), the folder is closed to everyone
+   * but the platform (0700) and the call throws: private data is never left readable by the wrong accounts.
+   */
+  async applyAccess(center: CenterConfig, assetId: string, access: DiskAccess, opts: { create?: boolean } = {}): Promise<boolean> {
+    const dir = this.assetDirOf(center, assetId);
+    if (opts.create) await this.ensureAssetDir(center, assetId);
+    const st = await fsp.lstat(dir).catch(() => null);
+    if (!st) return false;
+    if (!st.isDirectory()) throw new Error(`asset area: ${dir} is not a directory`);
+    await fsp.chmod(this.areaOf(center), 0o711);
+    const uids = [...new Set(access.uids)].sort((a, b) => a - b);
+    for (const uid of uids) if (!Number.isSafeInteger(uid) || uid < 0) throw new Error(`asset area: bad uid ${uid}`);
+    const entries = access.public
+      ? ['u::rwx', 'g::r-x', 'o::r-x']
+      : ['u::rwx', 'g::r-x', 'o::---', ...uids.map((u) => `u:${u}:r-x`), ...(uids.length ? ['m::r-x'] : [])];
+    try {
+      // -P: never follow a link (the area is the platform's; the discipline costs nothing).
+      await execFileP(this.setfacl, ['-P', '--set', entries.join(','), dir], { timeout: 30_000 });
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException & { stderr?: string };
+      // Without the tool, an ACL of the three base entries is a chmod (a folder only setfacl could have given
+      // named entries has none here): the public hall and the embedded default keep working on such a host.
+      if (err.code === 'ENOENT' && (access.public || !uids.length)) {
+        await fsp.chmod(dir, access.public ? 0o755 : 0o750);
+        return true;
+      }
+      await fsp.chmod(dir, 0o700).catch(() => {});
+      const why = err.code === 'ENOENT' ? `${this.setfacl} not found (install Debian's acl package)` : (err.stderr?.trim() || err.message);
+      throw new AccessError(`cannot set the ACL of ${dir} (${entries.join(',')}): ${why}; the folder was closed (0700)`);
+    }
+    return true;
+  }
+
+  /** The asset folders on a center's disk (names under `.assets/`), for re-applying access at start-up. */
+  async assetDirs(center: CenterConfig): Promise<string[]> {
+    const entries = await fsp.readdir(this.areaOf(center), { withFileTypes: true }).catch(() => []);
+    return entries.filter((e) => e.isDirectory()).map((e) => e.name);
+  }
+
+  async hasAssetDir(center: CenterConfig, assetId: string) {
+    return (await fsp.lstat(this.assetDirOf(center, assetId)).catch(() => null))?.isDirectory() ?? false;
+  }
+
+  /** Closes a folder under `.assets/` that no asset owns any more (left by an interrupted delete); none is fine. */
+  async closeOrphan(center: CenterConfig, name: string) {
+    await fsp.chmod(this.assetDirOf(center, name), 0o700).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ENOENT') throw e;
+    });
   }
 
   /** The version's folder on the center's disk (what a task mounts). */
@@ -88,8 +185,8 @@ export class AssetStore {
     onProgress: (copied: number, total: number) => void,
   ): Promise<Snapshot> {
     const area = this.areaOf(center);
-    await fsp.mkdir(path.join(area, assetId), { recursive: true, mode: 0o755 });
-    await fsp.chmod(area, 0o755);
+    // A new asset's folder is 0700 until the service applies its access once the version is ready.
+    await this.ensureAssetDir(center, assetId);
     const final = this.dirOf(center, assetId, versionId);
     const tmp = path.join(area, assetId, `.tmp-${versionId}`);
     await fsp.rm(tmp, { recursive: true, force: true });
@@ -258,9 +355,9 @@ async function makeReadOnly(dir: string) {
   await fsp.chmod(dir, 0o555);
 }
 
-/** Folders writable again so the tree can be removed (the platform owns them). */
+/** Folders writable again so the tree can be removed (the platform owns them; 0700: nobody else gets in meanwhile). */
 async function makeWritable(dir: string) {
-  await fsp.chmod(dir, 0o755).catch(() => {});
+  await fsp.chmod(dir, 0o700).catch(() => {});
   for (const e of await fsp.readdir(dir, { withFileTypes: true }).catch(() => [])) {
     if (e.isDirectory()) await makeWritable(path.join(dir, e.name));
   }

@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASET_BASE, MODEL_BASE, SYNC_BASE, TRAINING_BASE, type Task, type AssetDetail, type AssetFileEntry, type AssetPage, type AssetVersion } from '@suanli/contracts';
@@ -8,6 +10,26 @@ import { registerAndLogin } from '../../../test/users';
 import { seedPublicAssets } from './public-seed';
 
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+const modeOf = (p: string) => fs.statSync(p).mode & 0o777;
+/** The folder's ACL as `getfacl` prints it (numeric ids), without the comment lines. */
+const aclOf = (dir: string) => {
+  const r = spawnSync('getfacl', ['--numeric', '-p', dir], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`getfacl ${dir}: ${r.stderr}`);
+  return r.stdout.split('\n').filter((l) => l && !l.startsWith('#'));
+};
+/** The entries a private asset's folder has: the platform's, then one per uid that may read it (getfacl's order). */
+const privateAcl = (...uids: number[]) => ['user::rwx', ...[...uids].sort((x, y) => x - y).map((u) => `user:${u}:r-x`), 'group::r-x', 'mask::r-x', 'other::---'];
+/**
+ * What another process reads of `file`: as `nobody`, or as a cluster account's uid (the api tier's accounts
+ * have no passwd entries; setpriv takes the number). null when the kernel refuses.
+ */
+const readAs = (who: number | 'nobody', file: string) => {
+  const r =
+    who === 'nobody'
+      ? spawnSync('runuser', ['-u', 'nobody', '--', 'cat', file], { encoding: 'utf8' })
+      : spawnSync('setpriv', [`--reuid=${who}`, `--regid=${who}`, '--clear-groups', 'cat', file], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout : null;
+};
 
 /**
  * Datasets and models through the API on both engines: every call's success, 1005 naming the field, no
@@ -17,8 +39,8 @@ const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex')
 describe.each(engines)('datasets and models api (%s)', (engine) => {
   let t: TestApp;
   let a: { token: string; username: string; home: string; id: string };
-  let b: { token: string; username: string };
-  let c: { token: string; username: string };
+  let b: { token: string; username: string; id: string };
+  let c: { token: string; username: string; id: string };
 
   beforeAll(async () => {
     t = await createTestApp(engine);
@@ -27,8 +49,11 @@ describe.each(engines)('datasets and models api (%s)', (engine) => {
     const rc = await registerAndLogin(t.app);
     const acc = await t.app.ctx.clusterAccounts.ensure(ra.user.id, 'sz-a100');
     a = { token: ra.token, username: ra.user.username, home: path.join(t.dataDir, 'centers/sz-a100/home', acc.account), id: ra.user.id };
-    b = { token: rb.token, username: rb.user.username };
-    c = { token: rc.token, username: rc.user.username };
+    b = { token: rb.token, username: rb.user.username, id: rb.user.id };
+    c = { token: rc.token, username: rc.user.username, id: rc.user.id };
+    // mkdtemp made the data dir 0700; on a center the accounts reach the storage root (what ADR 0013 is about
+    // is below it), so the tests that read as other accounts see only the asset area's own modes and ACLs.
+    fs.chmodSync(t.dataDir, 0o711);
     // The user's own folder, as an upload would have left it.
     fs.mkdirSync(path.join(a.home, 'data/mnist/train'), { recursive: true });
     fs.writeFileSync(path.join(a.home, 'data/mnist/README.md'), '# MNIST 手写数字\n\n<script>alert(1)</script>\n\n- 训练集 60000\n');
@@ -275,6 +300,11 @@ describe.each(engines)('datasets and models api (%s)', (engine) => {
     expect(d.versions[0]).toMatchObject({ state: 'ready', fileCount: 3 });
     const csv = await download(spiral.id, d.versions[0].id, '/test.csv', c.token);
     expect(csv.rawPayload.toString().split('\n')[0]).toBe('x1,x2,label');
+    // Published: every account on the center reads it on disk too (ADR 0013).
+    const seeded = path.join(t.dataDir, 'centers', d.versions[0].subCenterId, '.assets', spiral.id);
+    expect(modeOf(seeded)).toBe(0o755);
+    expect(aclOf(seeded)).toEqual(['user::rwx', 'group::r-x', 'other::r-x']);
+    expect(readAs('nobody', path.join(seeded, d.versions[0].id, 'test.csv'))?.split('\n')[0]).toBe('x1,x2,label');
     expect((await ds('PUT', `/datasets/${spiral.id}`, { description: '改' }, c.token)).message.code).toBe(2307);
 
     expect(((await ds('POST', '/datasets/action/page', { scope: 'shared' }, c.token)).data as AssetPage).total).toBe(0);
@@ -349,6 +379,10 @@ describe.each(engines)('datasets and models api (%s)', (engine) => {
     expect(fs.readFileSync(path.join(gzHome, (await stateOf(other.data.id)).logPath), 'utf8')).toContain('cat\ndog');
     expect(fs.statSync(path.join(copyDir, 'labels.txt')).mode & 0o777).toBe(0o444);
     expect(fs.statSync(copyDir).mode & 0o777).toBe(0o555);
+    // The copy's asset folder there lets in the accounts on that center of who may read it (a's; b has none there).
+    expect(modeOf(path.dirname(copyDir))).toBe(0o750);
+    expect(aclOf(path.dirname(copyDir))).toEqual(privateAcl((await t.app.ctx.clusterAccounts.ensure(a.id, 'gz-ascend')).uid));
+    expect(readAs('nobody', path.join(copyDir, 'labels.txt'))).toBeNull();
     expect(fs.readFileSync(`${copyDir}.sha256`, 'utf8')).toBe(fs.readFileSync(`${versionDir}.sha256`, 'utf8'));
     // A second task there mounts the copy at once.
     const again = await train('true', [mount], a.token, { subCenterId: 'gz-ascend', cardTypeId: 'ascend-910b', imageId: 'pytorch-2.1-cann8' });
@@ -358,6 +392,138 @@ describe.each(engines)('datasets and models api (%s)', (engine) => {
     await expect.poll(async () => (await ds('DELETE', `/datasets/${d.id}`)).message.code, { timeout: 20_000, interval: 200 }).toBe(0);
     expect(fs.existsSync(copyDir)).toBe(false);
     expect(fs.existsSync(versionDir)).toBe(false);
+  });
+
+  it('on disk a private version is readable only by the accounts that may read it: owner, shares until unshared, a new account once it mounts; published → everyone (ADR 0013)', async () => {
+    fs.mkdirSync(path.join(a.home, 'data/secret/sub'), { recursive: true });
+    fs.writeFileSync(path.join(a.home, 'data/secret/sub/s.txt'), 'secret\n');
+    const created = await ds('POST', '/datasets', { name: '私有数据', source: { subCenterId: 'sz-a100', path: '/data/secret' } });
+    const d = await ready((created.data as AssetDetail).id);
+    const v = d.versions[0];
+    const area = path.join(t.dataDir, 'centers/sz-a100/.assets');
+    const dir = path.join(area, d.id);
+    const file = path.join(dir, v.id, 'sub/s.txt');
+    const uidOn = async (userId: string, center = 'sz-a100') => (await t.app.ctx.clusterAccounts.ensure(userId, center)).uid;
+    const [ua, ub, uc] = [await uidOn(a.id), await uidOn(b.id), await uidOn(c.id)];
+
+    // Created: the area is traversable but not listable, the asset's folder the platform's plus the owner's account.
+    expect(modeOf(area)).toBe(0o711);
+    expect(modeOf(dir)).toBe(0o750);
+    expect(aclOf(dir)).toEqual(privateAcl(ua));
+    expect(readAs(ua, file)).toBe('secret\n');
+    expect(readAs(ub, file)).toBeNull();
+    expect(readAs('nobody', file)).toBeNull();
+    expect(readAs('nobody', `${path.join(dir, v.id)}.sha256`)).toBeNull();
+    expect(spawnSync('runuser', ['-u', 'nobody', '--', 'ls', area]).status).not.toBe(0);
+    // Below it the version keeps its read-only modes: the folder above decides who gets there.
+    expect(modeOf(file)).toBe(0o444);
+    expect(modeOf(path.join(dir, v.id, 'sub'))).toBe(0o555);
+
+    // Shared: b's account reads, c's and nobody still not; unshared: b's account no longer.
+    expect((await ds('POST', `/datasets/${d.id}/shares`, { usernames: [b.username] })).message.code).toBe(0);
+    expect(aclOf(dir)).toEqual(privateAcl(ua, ub));
+    expect(modeOf(dir)).toBe(0o750);
+    expect(readAs(ub, file)).toBe('secret\n');
+    expect(readAs(uc, file)).toBeNull();
+    expect(readAs('nobody', file)).toBeNull();
+    expect((await ds('DELETE', `/datasets/${d.id}/shares/${b.id}`)).message.code).toBe(0);
+    expect(aclOf(dir)).toEqual(privateAcl(ua));
+    expect(readAs(ub, file)).toBeNull();
+
+    // A user with no account on the center yet: nothing to add there when shared; their task makes the
+    // account, and its mount lets that account in.
+    const e = await registerAndLogin(t.app);
+    expect((await ds('POST', `/datasets/${d.id}/shares`, { usernames: [e.user.username] })).message.code).toBe(0);
+    expect(await t.app.ctx.clusterAccounts.list(e.user.id, 'sz-a100')).toEqual([]);
+    expect(aclOf(dir)).toEqual(privateAcl(ua));
+    const task = body<Task>(
+      await t.app.inject({
+        method: 'POST',
+        url: `${TRAINING_BASE}/tasks`,
+        headers: { token: e.token },
+        payload: { name: '读共享', type: 'train', subCenterId: 'sz-a100', cardTypeId: 'a100-80g', cardNum: 1, nodeNum: 1, imageId: 'pytorch-2.3-cuda12', command: 'cat "$SUANLI_DATASET_1/sub/s.txt"', workDir: '/', env: [], maxDurationMinutes: 5, mounts: [{ kind: 'dataset', assetId: d.id, versionId: v.id }] },
+      }),
+    );
+    expect(task.message.code, task.message.message).toBe(0);
+    const ue = await uidOn(e.user.id);
+    expect(aclOf(dir)).toEqual(privateAcl(ua, ue));
+    expect(readAs(ue, file)).toBe('secret\n');
+    await expect.poll(async () => body<Task>(await t.app.inject({ method: 'GET', url: `${TRAINING_BASE}/tasks/${task.data.id}`, headers: { token: e.token } })).data.state, { timeout: 20_000, interval: 100 }).toBe('SUCCEEDED');
+
+    // Published (an operator approves): every account reads it; no named entries are left.
+    const op = await registerAndLogin(t.app);
+    await t.app.ctx.db.updateTable('users').set({ roles: 'user,operator' }).where('id', '=', op.user.id).execute();
+    expect((await ds('POST', `/datasets/${d.id}/publish`)).data).toMatchObject({ publishState: 'pending' });
+    expect(aclOf(dir)).toEqual(privateAcl(ua, ue));
+    expect((await ds('POST', `/datasets/${d.id}/publish/review`, { approve: true }, op.token)).data).toMatchObject({ visibility: 'public' });
+    expect(modeOf(dir)).toBe(0o755);
+    expect(aclOf(dir)).toEqual(['user::rwx', 'group::r-x', 'other::r-x']);
+    expect(readAs('nobody', file)).toBe('secret\n');
+  });
+
+  it('a disk that refuses the ACL fails the change loudly and leaves the folder closed, never readable by others', async () => {
+    fs.mkdirSync(path.join(a.home, 'data/acl'), { recursive: true });
+    fs.writeFileSync(path.join(a.home, 'data/acl/x.txt'), 'x');
+    const created = await ds('POST', '/datasets', { name: '权限失败', source: { subCenterId: 'sz-a100', path: '/data/acl' } });
+    const d = await ready((created.data as AssetDetail).id);
+    const dir = path.join(t.dataDir, 'centers/sz-a100/.assets', d.id);
+    const ua = (await t.app.ctx.clusterAccounts.ensure(a.id, 'sz-a100')).uid;
+    const ub = (await t.app.ctx.clusterAccounts.ensure(b.id, 'sz-a100')).uid;
+    // A setfacl that answers as on a filesystem without ACL support, found first on PATH for this test only.
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'suanli-nofacl-'));
+    fs.writeFileSync(path.join(bin, 'setfacl'), '#!/bin/sh\nfor a; do last=$a; done\necho "setfacl: $last: Operation not supported" >&2\nexit 1\n', { mode: 0o755 });
+    const path0 = process.env.PATH;
+    process.env.PATH = `${bin}:${path0}`;
+    let refused: Awaited<ReturnType<typeof ds>>;
+    let failed: AssetDetail;
+    try {
+      refused = await ds('POST', `/datasets/${d.id}/shares`, { usernames: [b.username] });
+      const again = await ds('POST', '/datasets', { name: '权限失败二', source: { subCenterId: 'sz-a100', path: '/data/acl' } });
+      failed = await ready((again.data as AssetDetail).id);
+    } finally {
+      process.env.PATH = path0;
+      fs.rmSync(bin, { recursive: true, force: true });
+    }
+    // The share is refused and not kept; the folder is closed (0700) — even the owner's account waits for the next apply.
+    expect(refused.message).toEqual({ code: 1300, message: '数据目录的访问权限设置失败，请联系管理员' });
+    expect((await ready(d.id)).shares).toEqual([]);
+    expect(modeOf(dir)).toBe(0o700);
+    expect(readAs(ub, path.join(dir, d.versions[0].id, 'x.txt'))).toBeNull();
+    // A new version whose folder cannot be opened to its owner fails (its copy removed) rather than being served.
+    expect(failed.versions[0]).toMatchObject({ state: 'failed', reason: '数据目录的访问权限设置失败，请联系管理员' });
+    expect(fs.existsSync(path.join(t.dataDir, 'centers/sz-a100/.assets', failed.id, failed.versions[0].id))).toBe(false);
+    expect(modeOf(path.join(t.dataDir, 'centers/sz-a100/.assets', failed.id))).toBe(0o700);
+    // With ACLs back, the next change sets the exact set again.
+    expect((await ds('POST', `/datasets/${d.id}/shares`, { usernames: [b.username] })).message.code).toBe(0);
+    expect(aclOf(dir)).toEqual(privateAcl(ua, ub));
+  });
+
+  it('start-up re-applies every asset folder once: an area written before ADR 0013 (0755, no ACL) is closed', async () => {
+    fs.mkdirSync(path.join(a.home, 'data/old'), { recursive: true });
+    fs.writeFileSync(path.join(a.home, 'data/old/o.txt'), 'old\n');
+    const created = await ds('POST', '/datasets', { name: '旧版本区域', source: { subCenterId: 'sz-a100', path: '/data/old' } });
+    const d = await ready((created.data as AssetDetail).id);
+    const area = path.join(t.dataDir, 'centers/sz-a100/.assets');
+    const dir = path.join(area, d.id);
+    const file = path.join(dir, d.versions[0].id, 'o.txt');
+    // What an older gateway left: everything world-readable.
+    expect(spawnSync('setfacl', ['-b', dir]).status).toBe(0);
+    fs.chmodSync(dir, 0o755);
+    fs.chmodSync(area, 0o755);
+    fs.mkdirSync(path.join(area, 'orphan-folder'), { mode: 0o755 });
+    expect(readAs('nobody', file)).toBe('old\n');
+    // Another gateway process starts on the same data and database.
+    const second = await createTestApp(engine, { dataDir: t.dataDir, databaseUrl: t.config.databaseUrl });
+    try {
+      expect(modeOf(area)).toBe(0o711);
+      expect(modeOf(dir)).toBe(0o750);
+      expect(aclOf(dir)).toEqual(privateAcl((await t.app.ctx.clusterAccounts.ensure(a.id, 'sz-a100')).uid));
+      expect(readAs('nobody', file)).toBeNull();
+      expect(modeOf(path.join(area, 'orphan-folder'))).toBe(0o700);
+    } finally {
+      await second.close();
+      fs.rmSync(path.join(area, 'orphan-folder'), { recursive: true, force: true });
+    }
   });
 
   it('an operator approves or rejects publication requests; others cannot; the owner is told', async () => {

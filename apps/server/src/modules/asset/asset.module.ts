@@ -7,6 +7,7 @@ import { AssetRepository } from './asset.repository';
 import { assetRoutes } from './asset.routes';
 import { AssetService, versionLabel, type PendingCopy, type VersionCopies } from './asset.service';
 import type { MountResolver } from '../training/training.service';
+import { AssetAccess } from './asset-access';
 import { AssetStore } from './asset-store';
 
 /**
@@ -20,14 +21,17 @@ export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' 
 ) {
   const repo = new AssetRepository(deps.db);
   const store = new AssetStore(deps.centers);
+  const access = new AssetAccess(repo, store, deps.clusterAccounts, deps.centers, deps.log);
   const make = (kind: 'dataset' | 'model') => new AssetService(kind, repo, store, deps.clusterAccounts, deps.centers, deps.clock, deps.notify, deps.bus, {
       get: (p, taskId) => tasks.detail(p, 'training', taskId),
       mountsInUse: (assetId, versionId) => tasks.mountsInUse(assetId, versionId),
-    }, isOperator, copies);
+    }, isOperator, copies, access);
   const datasets = make('dataset');
   const models = make('model');
   // One call fails the half-copied versions of both kinds (the table is shared).
   await datasets.recover();
+  // Areas written before ADR 0013 (0755, every account read every version) get each asset's access once.
+  await access.applyAll();
   const centerName = (id: string) => deps.centers.find((c) => c.id === id)?.name ?? id;
   /**
    * The task form's 数据集 / 模型 mounts, resolved for the task's center: `SUANLI_DATASET_<n>`, `SUANLI_MODEL_<n>`.
@@ -80,11 +84,20 @@ export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' 
         const copy = await copies.versionCopy(m.versionId, centerId);
         if (copy.state === 'ready') {
           await store.adoptCopy(source, target, m.assetId, m.versionId);
+          // The copy's folder lets in exactly who may read it on this center (ADR 0013).
+          try {
+            await access.apply(m.assetId, target);
+          } catch (e) {
+            failure ||= `${label} ${e instanceof Error ? e.message : '数据目录的访问权限设置失败'}`;
+          }
           continue;
         }
         ready = false;
         if (copy.state === 'failed') failure ||= `${label} 同步失败（${copy.message}）`;
-        if (copy.state === 'none') await copies.syncVersion(row.owner_id, { assetId: m.assetId, versionId: m.versionId, sourceCenterId: source.id, targetCenterId: centerId, label });
+        if (copy.state === 'none') {
+          await access.apply(m.assetId, target, { create: true });
+          await copies.syncVersion(row.owner_id, { assetId: m.assetId, versionId: m.versionId, sourceCenterId: source.id, targetCenterId: centerId, label });
+        }
       }
       if (failure) await tasks.failWaiting(row, `数据同步失败：${failure}`);
       else if (ready) await tasks.releaseWaiting(row);

@@ -44,6 +44,11 @@ export class AssetRepository {
     return this.base().where('assets.id', '=', id).where('assets.kind', '=', kind).executeTakeFirst();
   }
 
+  /** An asset of either kind by id: who owns it and whether it is public (its folders' access, ADR 0013). */
+  findById(id: string) {
+    return this.db.selectFrom('assets').select(['id', 'owner_id', 'visibility']).where('id', '=', id).executeTakeFirst();
+  }
+
   /** Assets whose owners asked for publication, oldest request first (at most 200). */
   pendingPublication(kind: AssetKind): Promise<AssetRow[]> {
     return this.base().where('assets.kind', '=', kind).where('assets.publish_state', '=', 'pending').orderBy('assets.update_time').limit(200).execute();
@@ -230,6 +235,12 @@ export class AssetRepository {
 
   async removeShare(assetId: string, userId: string) {
     await this.db.deleteFrom('asset_shares').where('asset_id', '=', assetId).where('user_id', '=', userId).execute();
+  }
+
+  /** The users an asset is shared with (and those who added it from the public hall). */
+  async shareUserIds(assetId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('asset_shares').select('user_id').where('asset_id', '=', assetId).execute();
+    return rows.map((r) => r.user_id);
   }
 
   countShares(assetId: string) {

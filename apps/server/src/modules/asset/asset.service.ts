@@ -27,6 +27,7 @@ import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
 import type { Principal } from '../auth/session.service';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
+import type { AssetAccess } from './asset-access';
 import type { AssetRepository, AssetRow, VersionRow } from './asset.repository';
 import type { AssetStore } from './asset-store';
 
@@ -82,6 +83,8 @@ export class AssetService {
     private readonly tasks: TaskLink,
     private readonly isOperator: (userId: string) => Promise<boolean>,
     private readonly copies: VersionCopies,
+    /** Who may read each asset's folder on disk (ADR 0013), re-applied whenever that can change. */
+    private readonly access: AssetAccess,
   ) {}
 
   // ---- reads ------------------------------------------------------------------------------------------
@@ -243,8 +246,16 @@ export class AssetService {
     const others = users.filter((u) => u.id !== p.userId);
     if (!others.length) throw invalid('usernames', '不能共享给自己');
     if ((await this.repo.countShares(row.id)) + others.length > ASSET_SHARES_MAX) throw new AppError(ErrorCode.ASSET_LIMIT, `共享人数已达上限（${ASSET_SHARES_MAX}）`);
+    const before = new Set(await this.repo.shareUserIds(row.id));
     await this.repo.addShares(row.id, others.map((u) => u.id), this.clock());
     await this.syncVisibility(row);
+    // The disk follows: their accounts may read the versions on every center that has them (ADR 0013).
+    // A disk that refuses undoes the share (the folder was closed; the owner sees the error and may retry).
+    await this.access.apply(row.id).catch(async (e: unknown) => {
+      for (const u of others) if (!before.has(u.id)) await this.repo.removeShare(row.id, u.id);
+      await this.syncVisibility(row);
+      throw e;
+    });
     for (const u of others) {
       await this.notify(u.id, {
         type: 'system',
@@ -261,6 +272,8 @@ export class AssetService {
     const { row } = await this.owned(p, id);
     await this.repo.removeShare(row.id, userId);
     await this.syncVisibility(row);
+    // Their accounts lose the folder on every center (a file a running job already opened stays readable to it).
+    await this.access.apply(row.id);
     return this.detail(p, id);
   }
 
@@ -323,6 +336,7 @@ export class AssetService {
     const row = await this.repo.findAny(this.kind, id);
     if (!row) throw notFound(KIND_LABEL[this.kind]);
     await this.repo.update(row.owner_id, row.id, { visibility: 'public', publish_state: 'published', update_time: this.clock() });
+    await this.access.apply(row.id);
   }
 
   /**
@@ -338,12 +352,21 @@ export class AssetService {
     const target = this.centers.find((c) => c.id === centerId);
     if (!target) throw notFound('算力分中心');
     const mount = { kind: this.kind, assetId: row.id, versionId: version.id, name: row.name, version: Number(version.version), env, path: this.store.dirOf(target, row.id, version.id) };
-    if (center.id === target.id) return { mount, pending: null };
+    // The task runs as the caller's account on its center, which may be newer than the share: the folder
+    // there must let that account in (ADR 0013). The task would make the account anyway.
+    await this.clusterAccounts.ensure(p.userId, target.id);
+    if (center.id === target.id) {
+      await this.access.apply(row.id, target);
+      return { mount, pending: null };
+    }
     const copy = await this.copies.versionCopy(version.id, target.id);
     if (copy.state === 'ready') {
       await this.store.adoptCopy(center, target, row.id, version.id);
+      await this.access.apply(row.id, target);
       return { mount, pending: null };
     }
+    // The copy will be synced into the asset's folder there: made now, closed to all but those who may read.
+    await this.access.apply(row.id, target, { create: true });
     return { mount, pending: { assetId: row.id, versionId: version.id, sourceCenterId: center.id, label: versionLabel(this.kind, row.name, Number(version.version)) } };
   }
 
@@ -433,6 +456,14 @@ export class AssetService {
           lastPush = now;
           void push('creating');
         }
+      })
+      .then(async (s) => {
+        // A new asset's folder is closed (0700) until its access is set: a version is ready once it is.
+        await this.access.apply(assetId, center).catch(async (e: unknown) => {
+          await this.store.removeVersion(center, assetId, versionId);
+          throw e;
+        });
+        return s;
       })
       .then(
         async (s) => {

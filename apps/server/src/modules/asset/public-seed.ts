@@ -16,7 +16,7 @@ interface SeedEntry extends Omit<AssetCreate, 'source'> {
 
 /**
  * The public hall's seed (`public-assets/` beside the centers file, listed in its `index.json`): each entry's
- * folder is copied into the platform account's home on the first online center, made a v1 and published.
+ * folder is copied into the platform account's home on the first online center, published and made its v1.
  * Idempotent: an entry whose name the platform account already has is left alone.
  */
 export async function seedPublicAssets(deps: {
@@ -42,9 +42,11 @@ export async function seedPublicAssets(deps: {
     const target = path.join(account.homeDir, 'public-assets', dir);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.cpSync(path.join(deps.dir, dir), target, { recursive: true });
-    const created = await service.create(p, { ...meta, source: { subCenterId: center.id, path: `/public-assets/${dir}`, note: '平台发布' } });
-    await service.idle();
+    // Public from the start, then its v1: the folder is never private (0755 once the copy is there, ADR 0013).
+    const created = await service.create(p, meta);
     await service.approvePublish(created.id);
+    await service.addVersion(p, created.id, { subCenterId: center.id, path: `/public-assets/${dir}`, note: '平台发布' });
+    await service.idle();
     made++;
   }
   return made;

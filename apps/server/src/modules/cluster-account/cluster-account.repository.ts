@@ -16,6 +16,15 @@ export class ClusterAccountRepository {
       .executeTakeFirst();
   }
 
+  listOnCenter(subCenterId: string, userIds: string[]) {
+    return this.db
+      .selectFrom('cluster_accounts')
+      .select(['user_id', 'account'])
+      .where('sub_center_id', '=', subCenterId)
+      .where('user_id', 'in', userIds)
+      .execute();
+  }
+
   countOfCenter(subCenterId: string) {
     return this.db
       .selectFrom('cluster_accounts')

@@ -6,6 +6,17 @@ import { AppError, notFound } from '../../errors';
 import type { ClusterAccountRepository } from './cluster-account.repository';
 
 /**
+ * The numeric uid of a pool account on its center: `${prefix}${n}` (n from 1, zero-padded) has uid
+ * `uidStart + n - 1` — the rule the pool hands accounts out by, and what the sites' (and the Slurm test
+ * harness's) Linux users are created with. Tasks run as this uid; the asset area grants it (ADR 0013).
+ */
+export function uidOfAccount(center: Pick<CenterConfig, 'accounts'>, account: string): number {
+  const n = Number(account.slice(center.accounts.prefix.length));
+  if (!account.startsWith(center.accounts.prefix) || !Number.isInteger(n) || n < 1) throw new Error(`not an account of the pool ${center.accounts.prefix}: ${account}`);
+  return center.accounts.uidStart + n - 1;
+}
+
+/**
  * Gives every platform user a POSIX account on a center the first time they use it. The static pool hands
  * out `${prefix}${n}` / uid `uidStart+n` in order (dev/test, and sites that pre-create accounts); a
  * `command` provisioner (site script, e.g. LDAP) can replace `allocate` later behind the same service.
@@ -46,10 +57,18 @@ export class ClusterAccountService {
       const account = `${center.accounts.prefix}${String(n + 1).padStart(4, '0')}`;
       const homeDir = path.join(center.storageRoot, 'home', account);
       // Losing a race to another request just means the next number: retry.
-      if (await this.repo.tryInsert({ userId, subCenterId, account, uid: center.accounts.uidStart + n, homeDir, now: this.clock() })) {
+      if (await this.repo.tryInsert({ userId, subCenterId, account, uid: uidOfAccount(center, account), homeDir, now: this.clock() })) {
         await fs.mkdir(homeDir, { recursive: true });
       }
     }
     throw new AppError(ErrorCode.INTERNAL_FAILED);
+  }
+
+  /** The accounts on a center of those of `userIds` that have one there (none is made). */
+  async accountsOn(subCenterId: string, userIds: string[]): Promise<{ userId: string; account: string; uid: number }[]> {
+    const center = this.centers.find((c) => c.id === subCenterId);
+    if (!center || !userIds.length) return [];
+    const rows = await this.repo.listOnCenter(subCenterId, [...new Set(userIds)]);
+    return rows.map((r) => ({ userId: r.user_id, account: r.account, uid: uidOfAccount(center, r.account) }));
   }
 }

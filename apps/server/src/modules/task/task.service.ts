@@ -30,7 +30,7 @@ import { parseUserPath } from '../../file-service/storage/paths';
 import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
 import type { Principal } from '../auth/session.service';
-import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
+import { uidOfAccount, type ClusterAccountService } from '../cluster-account/cluster-account.service';
 import { nextState } from './task-state';
 import type { TaskRepository, TaskRow } from './task.repository';
 
@@ -516,9 +516,7 @@ export class TaskService {
   }
 
   private accountOf(row: TaskRow) {
-    const center = this.center(row.sub_center_id);
-    const n = Number(row.account.slice(center.accounts.prefix.length));
-    return { name: row.account, uid: center.accounts.uidStart + n - 1, home: this.homeOf(row) };
+    return { name: row.account, uid: uidOfAccount(this.center(row.sub_center_id), row.account), home: this.homeOf(row) };
   }
 
   private refOf(row: TaskRow): JobRef {

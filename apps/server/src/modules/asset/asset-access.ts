@@ -1,0 +1,94 @@
+import { ErrorCode } from '@suanli/contracts';
+import type { CenterConfig } from '../../centers/centers';
+import type { AppContext } from '../../context';
+import { AppError } from '../../errors';
+import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
+import type { AssetRepository } from './asset.repository';
+import { AccessError, type AssetStore, type DiskAccess } from './asset-store';
+
+/** What the user reads when the disk could not be made to say who may read (the detail is in the log). */
+const ACCESS_FAILED = '数据目录的访问权限设置失败，请联系管理员';
+
+/**
+ * Keeps each asset's folder on each center readable by exactly the accounts that may read it (ADR 0013):
+ * the owner's cluster account there and those of the users it is shared with, or everyone once public. The
+ * set is computed from the database at the moment it is applied, and applies for one asset run one at a time
+ * in this process, so the last change (share, unshare, publication, a new account mounting it) always wins.
+ */
+export class AssetAccess {
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly repo: AssetRepository,
+    private readonly store: AssetStore,
+    private readonly clusterAccounts: ClusterAccountService,
+    private readonly centers: CenterConfig[],
+    private readonly log: AppContext['log'],
+  ) {}
+
+  /** Who may read the asset's folder on `center`, as the database says now (null: the asset is gone). */
+  async accessOn(assetId: string, center: CenterConfig): Promise<DiskAccess | null> {
+    const row = await this.repo.findById(assetId);
+    if (!row) return null;
+    if (row.visibility === 'public') return { public: true, uids: [] };
+    const readers = [row.owner_id, ...(await this.repo.shareUserIds(assetId))];
+    const accounts = await this.clusterAccounts.accountsOn(center.id, readers);
+    return { public: false, uids: accounts.map((a) => a.uid) };
+  }
+
+  /**
+   * Re-applies the asset's access on `only` (default: every center where it has a folder). `create` makes
+   * the folder on `only` first (a copy about to arrive there). Throws an AppError the user can read when the
+   * disk refuses; the folder is then closed to everyone but the platform.
+   */
+  apply(assetId: string, only?: CenterConfig, opts: { create?: boolean } = {}): Promise<void> {
+    const prev = this.queues.get(assetId) ?? Promise.resolve();
+    const next = prev.catch(() => {}).then(() => this.applyNow(assetId, only ? [only] : this.centers, opts));
+    this.queues.set(assetId, next);
+    void next.finally(() => {
+      if (this.queues.get(assetId) === next) this.queues.delete(assetId);
+    }).catch(() => {});
+    return next;
+  }
+
+  private async applyNow(assetId: string, centers: CenterConfig[], opts: { create?: boolean }) {
+    for (const center of centers) {
+      // Centers where the asset has no folder have nothing to set (unless one is about to be made there).
+      if (!opts.create && !(await this.store.hasAssetDir(center, assetId))) continue;
+      try {
+        const access = await this.accessOn(assetId, center);
+        if (!access) {
+          // Deleted meanwhile: whatever is left of its folder is nobody's.
+          await this.store.closeOrphan(center, assetId);
+          continue;
+        }
+        await this.store.applyAccess(center, assetId, access, opts);
+      } catch (e) {
+        this.log.error({ err: e, assetId, center: center.id }, 'asset area: the access of an asset folder could not be set');
+        throw e instanceof AccessError || !(e instanceof AppError) ? new AppError(ErrorCode.FILE_FAILED, ACCESS_FAILED) : e;
+      }
+    }
+  }
+
+  /**
+   * Start-up: every folder in every center's asset area gets the access its asset has now — areas written by
+   * versions before ADR 0013 (0755, world-readable) are closed once. A folder no asset owns is closed (0700).
+   * A folder whose ACL cannot be set is closed too and logged; the gateway still starts.
+   */
+  async applyAll(): Promise<{ applied: number; failed: number }> {
+    let applied = 0;
+    let failed = 0;
+    for (const center of this.centers) {
+      for (const name of await this.store.assetDirs(center)) {
+        try {
+          await this.apply(name, center);
+          applied++;
+        } catch {
+          failed++;
+        }
+      }
+    }
+    if (failed) this.log.error({ applied, failed }, 'asset area: some asset folders could not be given their access and were closed (0700); install the acl package and restart');
+    return { applied, failed };
+  }
+}
