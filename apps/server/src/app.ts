@@ -7,7 +7,8 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { AVATAR_MAX_BYTES, DATASET_BASE, ESHELL_BASE, IMAGE_BASE, FOUNDATION_BASE, KEYPAIR_BASE, RESOURCE_BASE, MESSAGE_BASE, MODEL_BASE, ORDER_BASE, SLURM_BASE, SYNC_BASE, TRAINING_BASE, USER_BASE, WORKORDER_BASE, WS_BASE, ErrorCode } from '@suanli/contracts';
-import { loadCenters, type CenterConfig } from './centers/centers';
+import type { CenterConfig } from './centers/centers';
+import { loadCentersFile } from './centers/centers-file';
 import type { Config } from './config';
 import type { AppContext, Infra } from './context';
 import { migrate, openDb } from './db/db';
@@ -97,11 +98,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   });
 
-  const centers = loadCenters(config.centersFile, config.dataDir);
+  // The centers file, checked once for the whole process (a mistake stops the start naming the field).
+  const { centers, offlinePayment, images: publicImages } = loadCentersFile(config.centersFile, config.dataDir);
   const handle = openDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'suanli.db') });
   await migrate(handle.db);
   const bus = createBus(config.redisUrl, config.redisChannel);
-  const infra: Infra = { config, db: handle.db, engine: handle.engine, clock: config.clock, centers, bus, log: app.log };
+  const infra: Infra = { config, db: handle.db, engine: handle.engine, clock: config.clock, centers, offlinePayment, bus, log: app.log };
 
   // Modules, in boot order (docs/adding-a-module.md): each is built from infra and the services of the
   // modules before it, and nothing is patched in afterwards. First those whose services are in the context.
@@ -120,7 +122,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const user = await createUserModule(ctx);
   const foundation = createFoundationModule(ctx);
   const realtime = createRealtimeModule(ctx);
-  const images = ImageCatalogue.load(config.centersFile, centers);
+  const images = new ImageCatalogue(publicImages, centers);
   const image = await createImageModule(ctx);
   const executors = new Map(centers.map((c) => [c.id, createExecutor(c, { dataDir: config.dataDir, local: config.compute?.local })]));
   // A task's image: a public one of the catalogue, or a private one named by its registry reference.

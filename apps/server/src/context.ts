@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { MessageType } from '@suanli/contracts';
-import type { CenterConfig } from './centers/centers';
+import type { CenterConfig, OfflinePayment } from './centers/centers';
 import type { Config } from './config';
 import type { Db, Engine } from './db/db';
 import type { SessionService } from './modules/auth/session.service';
@@ -32,6 +32,8 @@ export interface Infra {
   engine: Engine;
   clock: () => number;
   centers: CenterConfig[];
+  /** `payment.offline` of the centers file: the account an offline transfer goes to; absent, not offered. */
+  offlinePayment?: OfflinePayment;
   bus: EventBus;
   log: FastifyBaseLogger;
 }

@@ -1,7 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import YAML from 'yaml';
-
+/**
+ * What the gateway and the file services know of each sub-center, as read from the centers file
+ * (`centers-file.ts` checks and resolves it; these are the resolved shapes every module uses).
+ */
 export interface CenterCardType {
   id: string;
   name: string;
@@ -92,88 +92,12 @@ export interface CenterConfig {
   fileServiceUrl?: string;
 }
 
-/** Reads the centers file once at start; a broken file stops the process with the reason. */
-export function loadCenters(file: string, dataDir: string): CenterConfig[] {
-  const doc = YAML.parse(fs.readFileSync(file, 'utf8')) as { centers?: Record<string, unknown>[] };
-  if (!doc?.centers?.length) throw new Error(`${file}: no centers defined`);
-  const seen = new Set<string>();
-  const seenPackages = new Set<string>();
-  return doc.centers.map((c, i) => {
-    const where = `${file}: centers[${i}]`;
-    const id = String(c.id ?? '');
-    if (!/^[a-z0-9-]{2,32}$/.test(id)) throw new Error(`${where}: id must match [a-z0-9-]{2,32}`);
-    if (seen.has(id)) throw new Error(`${where}: duplicate id ${id}`);
-    seen.add(id);
-    const cardTypes = ((c.cardTypes as CenterCardType[] | undefined) ?? []).map((t, j) => ({
-      ...t,
-      packages: parsePackages((t as { packages?: unknown }).packages, `${where}.cardTypes[${j}]`, seenPackages),
-    }));
-    if (!cardTypes.length) throw new Error(`${where}: no cardTypes`);
-    const storageRoot = String(c.storageRoot ?? `centers/${id}`);
-    const homePrefix = String(c.homePrefix ?? '/home').replace(/\/+$/, '');
-    if (!homePrefix.startsWith('/')) throw new Error(`${where}: homePrefix must be an absolute path`);
-    return {
-      id,
-      name: String(c.name ?? id),
-      region: String(c.region ?? ''),
-      description: String(c.description ?? ''),
-      status: (c.status as CenterConfig['status']) ?? 'online',
-      loginHost: String(c.loginHost ?? '127.0.0.1'),
-      loginPort: Number(c.loginPort ?? 22),
-      shell: c.shell === 'ssh' || c.shell === 'local' ? c.shell : undefined,
-      loginHostKey: parseHostKey(c.loginHostKey, where),
-      scheduler: parseScheduler(c.scheduler, where),
-      imageLauncher: c.imageLauncher ? String(c.imageLauncher) : undefined,
-      storageRoot: path.isAbsolute(storageRoot) ? storageRoot : path.join(dataDir, storageRoot),
-      homePrefix,
-      quotaBytes: Math.round(Number(c.quotaGB ?? 50) * 1024 ** 3),
-      accounts: (c.accounts as CenterConfig['accounts']) ?? { prefix: `u${id.slice(0, 3)}`, uidStart: 20000, size: 1000 },
-      cardTypes,
-      fileServiceUrl: c.fileServiceUrl ? String(c.fileServiceUrl) : undefined,
-    };
-  });
-}
-
-function parsePackages(raw: unknown, where: string, seen: Set<string>): CenterPackage[] {
-  if (raw === undefined || raw === null) return [];
-  if (!Array.isArray(raw)) throw new Error(`${where}.packages must be a list`);
-  const positiveInt = (v: unknown) => Number.isSafeInteger(v) && (v as number) > 0;
-  return raw.map((p: Record<string, unknown>, k) => {
-    const at = `${where}.packages[${k}]`;
-    const id = String(p?.id ?? '');
-    // An order names its package by id alone, so ids are unique across every center and card type.
-    if (!/^[a-z0-9-]{2,64}$/.test(id)) throw new Error(`${at}: id must match [a-z0-9-]{2,64}`);
-    if (seen.has(id)) throw new Error(`${at}: duplicate package id ${id}`);
-    seen.add(id);
-    if (!p.name) throw new Error(`${at}: name is required`);
-    // Whole 卡时 and whole 分: the amount and the granted card-seconds are exact integers.
-    for (const k of ['cardHours', 'price', 'validDays']) if (!positiveInt(p[k])) throw new Error(`${at}: ${k} must be a positive integer`);
-    return { id, name: String(p.name), cardHours: Number(p.cardHours), price: Number(p.price), validDays: Number(p.validDays) };
-  });
-}
-
-function parseHostKey(raw: unknown, where: string): string | undefined {
-  if (raw === undefined || raw === null || raw === '') return undefined;
-  const v = String(raw);
-  if (!/^SHA256:[A-Za-z0-9+/]{43}$/.test(v)) throw new Error(`${where}: loginHostKey must be a SHA256:… fingerprint as ssh-keygen -lf prints it`);
-  return v;
-}
-
-function parseScheduler(raw: unknown, where: string): SchedulerConfig {
-  const s = (raw ?? { kind: 'local' }) as Record<string, unknown>;
-  if (s.kind === 'local') return { kind: 'local' };
-  if (s.kind !== 'slurm') throw new Error(`${where}: scheduler.kind must be local or slurm`);
-  for (const k of ['cluster', 'restUrl', 'account']) if (!s[k]) throw new Error(`${where}: scheduler.${k} is required for slurm`);
-  if (!s.jwtKeyFile && !s.tokenCommand) throw new Error(`${where}: scheduler needs jwtKeyFile or tokenCommand`);
-  const apiVersion = String(s.apiVersion ?? 'v0.0.38');
-  if (apiVersion !== 'v0.0.38') throw new Error(`${where}: scheduler.apiVersion ${apiVersion} has no adapter (supported: v0.0.38)`);
-  return {
-    kind: 'slurm',
-    cluster: String(s.cluster).toLowerCase(),
-    restUrl: String(s.restUrl).replace(/\/+$/, ''),
-    apiVersion,
-    jwtKeyFile: s.jwtKeyFile ? String(s.jwtKeyFile) : undefined,
-    tokenCommand: Array.isArray(s.tokenCommand) ? s.tokenCommand.map(String) : undefined,
-    account: String(s.account),
-  };
+/** The bank account an offline transfer goes to (`payment.offline` of the centers file; ADR 0012). */
+export interface OfflinePayment {
+  bankName: string;
+  accountName: string;
+  accountNo: string;
+  note: string;
+  /** How long an order waits for a transfer once the owner chose it (ms). */
+  holdMs: number;
 }

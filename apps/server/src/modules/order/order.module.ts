@@ -5,7 +5,6 @@ import { CompPowerService } from './comp-power.service';
 import { OrderRepository } from './order.repository';
 import { orderRoutes } from './order.routes';
 import { OrderService } from './order.service';
-import { loadOfflinePayment } from './payment-config';
 
 /**
  * Orders and compute power (ADR 0012): the caller's remaining 卡时, the packages on sale, orders and their
@@ -13,12 +12,12 @@ import { loadOfflinePayment } from './payment-config';
  * from the user module).
  */
 export async function createOrderModule(
-  deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'config' | 'notify' | 'bus' | 'log'>,
+  deps: Pick<AppContext, 'db' | 'centers' | 'offlinePayment' | 'clock' | 'config' | 'notify' | 'bus' | 'log'>,
   isOperator: (userId: string) => Promise<boolean>,
 ) {
   const compPowers = new CompPowerService(new CompPowerRepository(deps.db), deps.centers, deps.clock);
   const payment = {
-    offline: loadOfflinePayment(deps.config.centersFile),
+    offline: deps.offlinePayment,
     alipay: deps.config.alipay ? await AlipayChannel.create(deps.config.alipay) : undefined,
   };
   const orders = new OrderService(new OrderRepository(deps.db), deps.centers, payment, isOperator, deps.clock, deps.notify, deps.bus, deps.log);

@@ -26,7 +26,7 @@ import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
 import type { Principal } from '../auth/session.service';
 import type { AlipayChannel } from './alipay';
-import type { OfflinePayment } from './payment-config';
+import type { OfflinePayment } from '../../centers/centers';
 import type { ChargeRow, OrderRepository, OrderRow, Payment } from './order.repository';
 import { nextSerial, serialPrefix } from '../../lib/serial-no';
 
