@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import { ORDER_BASE } from '@suanli/contracts';
 import type { AlipaySettings } from './modules/order/alipay';
 import { checkIdeOrigin } from './modules/training/ide-origin';
+import { GatewayEnv, readEnv } from './env';
+import { ConfigError } from './lib/config-check';
 
 const ALIPAY_SANDBOX_GATEWAY = 'https://openapi-sandbox.dl.alipaydev.com/gateway.do';
 
@@ -94,8 +96,13 @@ export interface ComputeConfig {
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = Number(env.PORT ?? 8080);
+/**
+ * The gateway's settings from the environment (GatewayEnv in env.ts: every variable is checked before any is
+ * used). A wrong value throws a ConfigError naming the variable; main.ts prints it and exits.
+ */
+export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config {
+  const env = readEnv(GatewayEnv, processEnv);
+  const port = env.PORT ?? 8080;
   const host = env.HOST ?? '0.0.0.0';
   const publicUrl = env.PUBLIC_URL ?? `http://localhost:${port}`;
   const dataDir = path.resolve(env.DATA_DIR ?? path.join(repoRoot, 'data'));
@@ -104,14 +111,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     publicUrl,
     dataDir,
-    databaseUrl: env.DATABASE_URL || undefined,
-    redisUrl: env.REDIS_URL || undefined,
-    redisChannel: env.REDIS_CHANNEL || undefined,
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    redisChannel: env.REDIS_CHANNEL,
     centersFile: path.resolve(env.CENTERS_FILE ?? path.join(repoRoot, 'config/centers.yaml')),
     consoleDist: path.resolve(env.CONSOLE_DIST ?? path.join(repoRoot, 'apps/console/dist')),
     guideDist: path.resolve(env.GUIDE_DIST ?? path.join(repoRoot, 'dist/guide')),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    ideOrigin: env.IDE_ORIGIN ? checkIdeOrigin(env.IDE_ORIGIN) : undefined,
+    ideOrigin: env.IDE_ORIGIN ? ideOriginOf(env.IDE_ORIGIN) : undefined,
     allowedOrigins: (env.ALLOWED_ORIGINS ?? `${publicUrl},http://127.0.0.1:${port},http://localhost:5173`)
       .split(',')
       .map((s) => s.trim())
@@ -120,17 +127,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? {
           kind: 'smtp',
           host: env.SMTP_HOST,
-          port: Number(env.SMTP_PORT ?? 587),
-          secure: env.SMTP_SECURE === 'true',
+          port: env.SMTP_PORT ?? 587,
+          secure: env.SMTP_SECURE ?? false,
           user: env.SMTP_USER,
           pass: env.SMTP_PASS,
           from: env.SMTP_FROM ?? 'noreply@suanli.local',
         }
       : { kind: 'outbox' },
-    rateLimit: { max: Number(env.RATE_LIMIT_MAX ?? 1200), timeWindowMs: 60_000 },
+    rateLimit: { max: env.RATE_LIMIT_MAX ?? 1200, timeWindowMs: 60_000 },
     clock: Date.now,
     logLevel: env.LOG_LEVEL ?? 'info',
-    seedDemo: env.SEED_DEMO !== 'false',
+    seedDemo: env.SEED_DEMO ?? true,
     registry: env.REGISTRY_URL
       ? {
           url: env.REGISTRY_URL.replace(/\/+$/, ''),
@@ -147,26 +154,38 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           gateway: env.ALIPAY_GATEWAY ?? ALIPAY_SANDBOX_GATEWAY,
           notifyUrl: `${publicUrl}${ORDER_BASE}/pay/alipay/notify`,
           returnUrl: env.ALIPAY_RETURN_URL ?? `${publicUrl}/console/order`,
-          sellerId: env.ALIPAY_SELLER_ID || undefined,
+          sellerId: env.ALIPAY_SELLER_ID,
         }
       : undefined,
     compute: {
-      pollIntervalMs: env.TASK_POLL_MS ? Number(env.TASK_POLL_MS) : undefined,
-      leaseMs: env.TASK_LEASE_MS ? Number(env.TASK_LEASE_MS) : undefined,
-      submitRetryMs: env.TASK_SUBMIT_RETRY_MS ? Number(env.TASK_SUBMIT_RETRY_MS) : undefined,
+      pollIntervalMs: env.TASK_POLL_MS,
+      leaseMs: env.TASK_LEASE_MS,
+      submitRetryMs: env.TASK_SUBMIT_RETRY_MS,
     },
     shell: {
-      idleTimeoutMs: env.SHELL_IDLE_TIMEOUT_MS ? Number(env.SHELL_IDLE_TIMEOUT_MS) : undefined,
-      maxSessionsPerUser: env.SHELL_MAX_SESSIONS ? Number(env.SHELL_MAX_SESSIONS) : undefined,
+      idleTimeoutMs: env.SHELL_IDLE_TIMEOUT_MS,
+      maxSessionsPerUser: env.SHELL_MAX_SESSIONS,
     },
   };
 }
 
+function ideOriginOf(template: string): string {
+  try {
+    return checkIdeOrigin(template);
+  } catch (e) {
+    throw new ConfigError('environment', [(e as Error).message]);
+  }
+}
+
 /** A PEM file named by the env; Alipay without its keys stops the start with the reason. */
-function readKeyFile(env: NodeJS.ProcessEnv, name: string): string {
+function readKeyFile(env: GatewayEnv, name: 'ALIPAY_PRIVATE_KEY_FILE' | 'ALIPAY_PUBLIC_KEY_FILE'): string {
   const file = env[name];
-  if (!file) throw new Error(`${name} is required when ALIPAY_APP_ID is set`);
-  return fs.readFileSync(file, 'utf8');
+  if (!file) throw new ConfigError('environment', [`${name} is required when ALIPAY_APP_ID is set`]);
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError('environment', [`${name} names a file that cannot be read (${(e as Error).message})`]);
+  }
 }
 
 function parseTrustProxy(v: string | undefined): boolean | string[] {

@@ -1,9 +1,13 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { exitOnConfigError } from './lib/config-check';
 import { seedDemo } from './seed';
 
-const config = loadConfig();
-const app = await buildApp(config);
+// A wrong environment value or centers file ends the start here with the field's name (exit code 2).
+const { config, app } = await exitOnConfigError('gateway', async () => {
+  const config = loadConfig();
+  return { config, app: await buildApp(config) };
+});
 if (config.seedDemo) await seedDemo(app);
 await app.listen({ host: config.host, port: config.port });
 app.log.info(`console: ${config.publicUrl}/console  ·  API docs: ${config.publicUrl}/gateway/docs`);

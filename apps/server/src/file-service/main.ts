@@ -10,10 +10,14 @@
  *   LOG_LEVEL      pino level (default info)
  *   FS_LAUNCHER_SOCKET  the launcher's socket when the center's accounts are real POSIX users: every file
  *                  operation then runs in a worker with the account's uid/gid (docs/adr/0004-files-as-the-user.md)
+ *
+ * Checked by FileServiceEnv (env.ts) and the centers file's schema (centers/centers-file.ts) before it starts.
  */
 import path from 'node:path';
 import v8 from 'node:v8';
-import { loadCenters } from '../centers/centers';
+import { loadCentersFile } from '../centers/centers-file';
+import { FileServiceEnv, readEnv } from '../env';
+import { ConfigError, exitOnConfigError } from '../lib/config-check';
 import { buildFileService } from './app';
 import { WorkerAccounts } from './accounts/worker-accounts';
 import { RemoteIdentity } from './identity';
@@ -29,26 +33,19 @@ import { ErrorCode } from '@suanli/contracts';
 v8.setFlagsFromString('--heap-growing-percent=400');
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
-const env = process.env;
 
-function required(name: string): string {
-  const v = env[name];
-  if (!v) {
-    console.error(`file service: ${name} is required`);
-    process.exit(2);
-  }
-  return v;
-}
-
-const centerId = required('CENTER_ID');
-const gatewayUrl = required('GATEWAY_URL');
-const dataDir = path.resolve(env.DATA_DIR ?? path.join(repoRoot, 'data'));
-const centers = loadCenters(path.resolve(env.CENTERS_FILE ?? path.join(repoRoot, 'config/centers.yaml')), dataDir);
-const center = centers.find((c) => c.id === centerId);
-if (!center) {
-  console.error(`file service: no center ${centerId} in the centers file (known: ${centers.map((c) => c.id).join(', ')})`);
-  process.exit(2);
-}
+// The environment and the centers file are checked before anything starts; a mistake ends the process with
+// the field's name (exit code 2).
+const { env, centers, center } = await exitOnConfigError('file service', () => {
+  const env = readEnv(FileServiceEnv, process.env);
+  const dataDir = path.resolve(env.DATA_DIR ?? path.join(repoRoot, 'data'));
+  const centersFile = path.resolve(env.CENTERS_FILE ?? path.join(repoRoot, 'config/centers.yaml'));
+  const { centers } = loadCentersFile(centersFile, dataDir);
+  const center = centers.find((c) => c.id === env.CENTER_ID);
+  if (!center) throw new ConfigError('environment', [`CENTER_ID ${env.CENTER_ID} is not a center of ${centersFile} (known: ${centers.map((c) => c.id).join(', ')})`]);
+  return { env, centers, center };
+});
+const gatewayUrl = env.GATEWAY_URL;
 
 const app = await buildFileService({
   center,
@@ -63,7 +60,7 @@ const app = await buildFileService({
   logger: { level: env.LOG_LEVEL ?? 'info' },
   allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
 });
-await app.listen({ host: env.HOST ?? '0.0.0.0', port: Number(env.PORT ?? 8081) });
+await app.listen({ host: env.HOST ?? '0.0.0.0', port: env.PORT ?? 8081 });
 app.log.info(`file service of ${center.id} (${center.name}) · storage ${center.storageRoot} · gateway ${gatewayUrl}`);
 
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
