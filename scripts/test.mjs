@@ -32,6 +32,11 @@ try {
 if ((want('api') || want('e2e')) && ['setfacl', 'getfacl'].some((b) => spawnSync('sh', ['-c', `command -v ${b}`], { stdio: 'ignore' }).status !== 0)) {
   problems.push('setfacl/getfacl are missing (Debian package acl): run scripts/provision.sh');
 }
+// The web shell's SSH transport (api tier) and its e2e journey log in to a real sshd on loopback, as do the
+// Slurm clusters' login nodes (scripts/slurm/sshd.sh).
+if ((want('api') || want('e2e')) && !fs.existsSync(process.env.SSHD_PATH || '/usr/sbin/sshd')) {
+  problems.push('OpenSSH server is missing (/usr/sbin/sshd): run scripts/provision.sh');
+}
 if (want('api') || want('e2e')) {
   // The Slurm part of the integration tier starts two real clusters (scripts/slurm/up.sh); the e2e journey of
   // a develop task on Slurm (e2e/develop-slurm.e2e.ts) starts one.

@@ -10,7 +10,7 @@ DIR=${1:?usage: sshd.sh DIR PORT HOMEROOT ACCOUNT...}
 PORT=${2:?}
 HOMEROOT=${3:?}
 shift 3
-SSHD=$(command -v sshd || echo /usr/sbin/sshd)
+SSHD=${SSHD_PATH:-$(command -v sshd || echo /usr/sbin/sshd)}
 [ -x "$SSHD" ] || { echo "sshd.sh: sshd not found (apt-get install openssh-server; scripts/provision.sh does)" >&2; exit 1; }
 mkdir -p "$DIR" /run/sshd
 chmod 755 /run/sshd

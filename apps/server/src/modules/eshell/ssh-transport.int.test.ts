@@ -6,14 +6,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShellChannel } from './shell-transport';
 import { SshShellTransport, type ShellLogin } from './ssh-transport';
+import { prerequisite, requireSshd } from '../../../test/prerequisites';
 
 /**
  * The SSH transport against a real OpenSSH sshd this test starts on loopback (its own config, host key and
  * authorized_keys; the login is this machine's current user, as tests run as root here). The Slurm tier's
  * eshell.slurm.int.test.ts logs in as a cluster account to the harness's login-node sshd instead.
  */
-const SSHD = '/usr/sbin/sshd';
-const describeIfSshd = fs.existsSync(SSHD) ? describe : describe.skip;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -57,7 +56,7 @@ function collect(ch: ShellChannel) {
   };
 }
 
-describeIfSshd('SSH shell transport (real sshd)', () => {
+describe('SSH shell transport (real sshd)', () => {
   let dir: string;
   let sshd: ChildProcess;
   let login: ShellLogin;
@@ -66,7 +65,11 @@ describeIfSshd('SSH shell transport (real sshd)', () => {
   const home = os.userInfo().homedir;
   const folder = `.suanli-eshell-test-${process.pid}`;
 
+  // No sshd: every test below fails with the reason; nothing is skipped (docs/testing.md).
+  const sshdPath = prerequisite(requireSshd);
+
   beforeAll(async () => {
+    if (!sshdPath) return;
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'suanli-sshd-'));
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', path.join(dir, 'host')]);
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'suanli-platform', '-f', path.join(dir, 'user')]);
@@ -92,12 +95,13 @@ describeIfSshd('SSH shell transport (real sshd)', () => {
       ].join('\n'),
     );
     fs.mkdirSync('/run/sshd', { recursive: true });
-    sshd = spawn(SSHD, ['-D', '-e', '-f', path.join(dir, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    sshd = spawn(sshdPath, ['-D', '-e', '-f', path.join(dir, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
     await waitPort(port);
     login = { host: '127.0.0.1', port, username: user, privateKey: fs.readFileSync(path.join(dir, 'user')), hostKeySha256: hostFp };
     fs.mkdirSync(path.join(home, folder, '数据 集'), { recursive: true });
   });
   afterAll(() => {
+    if (!sshdPath) return;
     sshd?.kill('SIGTERM');
     fs.rmSync(path.join(home, folder), { recursive: true, force: true });
     fs.rmSync(dir, { recursive: true, force: true });
