@@ -66,6 +66,12 @@ export interface Config {
 }
 
 export interface ShellConfig {
+  /**
+   * Shell工具's local terminal on the centers whose shell is `local` (the embedded default): a shell of the
+   * gateway's own OS user, in the account's home, for every signed-in user. Only for a single-user machine;
+   * off unless set, whatever address the gateway listens on. LOCAL_SHELL=true.
+   */
+  local?: boolean;
   /** No input for this long closes a shell (default 30 min). SHELL_IDLE_TIMEOUT_MS. */
   idleTimeoutMs?: number;
   /** Open shells per user and gateway process (default 8). SHELL_MAX_SESSIONS. */
@@ -156,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       submitRetryMs: env.TASK_SUBMIT_RETRY_MS ? Number(env.TASK_SUBMIT_RETRY_MS) : undefined,
     },
     shell: {
+      local: parseFlag(env, 'LOCAL_SHELL'),
       idleTimeoutMs: env.SHELL_IDLE_TIMEOUT_MS ? Number(env.SHELL_IDLE_TIMEOUT_MS) : undefined,
       maxSessionsPerUser: env.SHELL_MAX_SESSIONS ? Number(env.SHELL_MAX_SESSIONS) : undefined,
     },
@@ -167,6 +174,14 @@ function readKeyFile(env: NodeJS.ProcessEnv, name: string): string {
   const file = env[name];
   if (!file) throw new Error(`${name} is required when ALIPAY_APP_ID is set`);
   return fs.readFileSync(file, 'utf8');
+}
+
+/** An on/off setting: `true` or `false` (unset: off); anything else stops the start with the reason. */
+function parseFlag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const v = env[name]?.trim();
+  if (!v || v === 'false') return false;
+  if (v === 'true') return true;
+  throw new Error(`${name} must be true or false, not ${JSON.stringify(v)}`);
 }
 
 function parseTrustProxy(v: string | undefined): boolean | string[] {
