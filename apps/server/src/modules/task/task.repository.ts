@@ -123,6 +123,21 @@ export class TaskRepository {
     return row !== undefined;
   }
 
+  /**
+   * A center's tasks left CREATED, not waiting for data, unchanged since `before`: stored by a gateway that
+   * died before it could submit them (TaskService.create moves a task on at once).
+   */
+  stranded(subCenterId: string, before: number) {
+    return this.db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('sub_center_id', '=', subCenterId)
+      .where('state', '=', 'CREATED')
+      .where('waiting_data', '=', 0)
+      .where('update_time', '<=', before)
+      .execute();
+  }
+
   waitingForData(subCenterId: string) {
     return this.db.selectFrom('tasks').selectAll().where('sub_center_id', '=', subCenterId).where('state', '=', 'CREATED').where('waiting_data', '=', 1).execute();
   }

@@ -387,11 +387,24 @@ export class TaskService {
 
   // ---- the engine -------------------------------------------------------------------------------------
 
-  /** One poll of a center (the poller's body): retries pending submits, then asks about every active job. */
+  /**
+   * One poll of a center (the poller's body): submits tasks a dead gateway left CREATED, retries pending
+   * submits, then asks about every active job.
+   */
   async poll(subCenterId: string): Promise<void> {
     const executor = this.executor(subCenterId);
-    const rows = await this.repo.active(subCenterId);
     const now = this.clock();
+    // Stored, then the gateway died before it moved them on (create submits at once; a task waiting for data
+    // is the asset module's). Off the poll loop, one at a time per task; across replicas the conditional move
+    // CREATED → SUBMITTING lets one submit.
+    for (const row of await this.repo.stranded(subCenterId, now - this.submitRetryMs)) {
+      if (this.settling.has(row.id)) continue;
+      this.settling.add(row.id);
+      void this.submitStranded(row)
+        .catch((err: unknown) => this.log.warn({ err, taskId: row.id }, 'submitting a stranded task failed'))
+        .finally(() => this.settling.delete(row.id));
+    }
+    const rows = await this.repo.active(subCenterId);
     const withJob: TaskRow[] = [];
     for (const row of rows) {
       if (row.job_id) withJob.push(row);
@@ -446,6 +459,12 @@ export class TaskService {
       return;
     }
     if (row.state === 'SUBMITTING') await this.submitAttempt(row);
+  }
+
+  /** A task left CREATED by a gateway that died before submitting it: submitted now, the timeline says why. */
+  private async submitStranded(row: TaskRow) {
+    if (!(await this.move(row, { state: 'SUBMITTING', reason: '网关在提交前中断，已自动继续提交' }))) return;
+    await this.submitAttempt({ ...row, state: 'SUBMITTING' });
   }
 
   private async submit(row: TaskRow) {
