@@ -4,9 +4,10 @@
  *   harness's login node script) with real Linux cluster accounts; the platform key is installed by the key
  *   pairs module. Typing `whoami` and `pwd` reads the cluster account and its home; resizing the page
  *   resizes the remote terminal (`stty size`).
- * - The embedded default (gateway on loopback, local-scheduler centers): the local shell (a real pty of the
+ * - The embedded default with LOCAL_SHELL on (local-scheduler centers): the local shell (a real pty of the
  *   gateway's OS user in the account's home); the idle timeout closes it with its message; the storage page
  *   opens a terminal in the folder shown. Screenshots at 1440 and 375 px.
+ * - Without LOCAL_SHELL a gateway on 127.0.0.1 offers no local terminal and the page says why.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -58,7 +59,8 @@ describe('web shell (Shell工具)', () => {
   let account: string;
 
   beforeAll(async () => {
-    env = await startE2e();
+    // The local terminal is an explicit opt-in of the deployment (LOCAL_SHELL=true), never implied by HOST.
+    env = await startE2e({ shell: { local: true } });
     const u = await createUser(env);
     username = u.user.username;
     password = u.password;
@@ -143,6 +145,34 @@ describe('web shell (Shell工具)', () => {
       await expect.poll(() => page.getByTestId('eshell-status').innerText(), { timeout: 20_000 }).toContain('已连接到');
       await run(page, 'pwd');
       await expect.poll(async () => (await screen(page)).split('\n').map((l) => l.trim()), { timeout: 20_000 }).toContain(path.join(home, 'proj'));
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('web shell without LOCAL_SHELL', () => {
+  let env: E2eEnv;
+  beforeAll(async () => {
+    // startE2e listens on 127.0.0.1: a loopback address alone must not offer the local terminal.
+    env = await startE2e();
+  });
+  afterAll(() => env?.close());
+
+  it('offers no local terminal on a gateway listening on 127.0.0.1 and says why', async () => {
+    const { user, password } = await createUser(env);
+    const { context, page } = await env.newPage();
+    try {
+      await signIn(page, user.username, password);
+      await page.goto('/console/slurm-template/eshell');
+      await expect.poll(() => page.getByTestId('eshell-note').count(), { timeout: 20_000 }).toBe(1);
+      const note = await page.getByTestId('eshell-note').innerText();
+      expect(note).toContain('当前没有可用的终端');
+      expect(note).toContain('深圳算力分中心：本地终端未开启');
+      expect(await page.getByTestId('eshell-local-note').count()).toBe(0);
+      expect(await page.getByTestId('eshell-terminal').count()).toBe(0);
+      expect(await page.getByText('没有可用的终端', { exact: true }).count()).toBe(1);
+      expect(env.app.eshell.liveCount()).toBe(0);
     } finally {
       await context.close();
     }

@@ -154,15 +154,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const training = createTrainingModule(ctx, task.service, images, image.service, accessLog.service, assets.resolveMounts, ideOrigin);
   task.afterPoll(() => training.ide.sweep());
   const slurm = createSlurmModule(ctx, task.service);
-  const boundAddress = () => {
-    const a = app.server.address();
-    return a && typeof a === 'object' ? a.address : undefined;
-  };
   const localAuthorizedKeys = new Map<string, AuthorizedKeysClient>();
   const keypair = createKeypairModule(ctx, onFileService(localAuthorizedKeys, (url, c) => new HttpAuthorizedKeys(url, c.name)));
   const resource = createResourceModule(ctx, executors);
   task.afterPoll((id) => resource.service.sample(id));
-  const eshell = createEshellModule(ctx, accessLog.service, realtime.guards, keypair.service, boundAddress);
+  const eshell = createEshellModule(ctx, accessLog.service, realtime.guards, keypair.service);
   const workorder = createWorkorderModule(ctx, task.service, isOperator);
 
   app.decorate('ctx', ctx);

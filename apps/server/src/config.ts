@@ -68,6 +68,12 @@ export interface Config {
 }
 
 export interface ShellConfig {
+  /**
+   * Shell工具's local terminal on the centers whose shell is `local` (the embedded default): a shell of the
+   * gateway's own OS user, in the account's home, for every signed-in user. Only for a single-user machine;
+   * off unless set, whatever address the gateway listens on. LOCAL_SHELL=true.
+   */
+  local?: boolean;
   /** No input for this long closes a shell (default 30 min). SHELL_IDLE_TIMEOUT_MS. */
   idleTimeoutMs?: number;
   /** Open shells per user and gateway process (default 8). SHELL_MAX_SESSIONS. */
@@ -163,6 +169,7 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
       submitRetryMs: env.TASK_SUBMIT_RETRY_MS,
     },
     shell: {
+      local: env.LOCAL_SHELL ?? false,
       idleTimeoutMs: env.SHELL_IDLE_TIMEOUT_MS,
       maxSessionsPerUser: env.SHELL_MAX_SESSIONS,
     },

@@ -57,6 +57,8 @@ export const GatewayEnv = Type.Object({
   TASK_SUBMIT_RETRY_MS: Type.Optional(Ms('retry of a submit that failed for a transient reason')),
   SHELL_IDLE_TIMEOUT_MS: Type.Optional(Ms('a web shell without input is closed after this')),
   SHELL_MAX_SESSIONS: Type.Optional(Type.Integer({ minimum: 1 })),
+  /** Shell工具's local terminal on the embedded centers: an explicit opt-in, never implied by HOST. */
+  LOCAL_SHELL: Type.Optional(Type.Boolean()),
 });
 export type GatewayEnv = Static<typeof GatewayEnv>;
 

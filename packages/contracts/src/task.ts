@@ -81,6 +81,16 @@ export const TaskMount = Type.Composite([
 ]);
 export type TaskMount = Static<typeof TaskMount>;
 
+/**
+ * A submission's own id, made by the console when the user submits a task form and sent again if that
+ * submission is retried (a network error may hide a task that was created): the same id from the same user
+ * within CLIENT_REQUEST_TTL_MS answers the first task instead of making a second. Optional.
+ */
+export const CLIENT_REQUEST_ID_PATTERN = '^[A-Za-z0-9_-]{8,64}$';
+export const ClientRequestId = Type.String({ pattern: CLIENT_REQUEST_ID_PATTERN });
+/** How long a submission's id names its task; after that the id may be used again for a new one. */
+export const CLIENT_REQUEST_TTL_MS = 24 * 3600_000;
+
 export const TrainingTaskCreate = Type.Object({
   name: Type.String({ minLength: 1, maxLength: TASK_NAME_MAX }),
   type: TrainingType,
@@ -98,6 +108,7 @@ export const TrainingTaskCreate = Type.Object({
   maxDurationMinutes: Type.Integer({ minimum: 1, maximum: TASK_MAX_DURATION_MINUTES, default: TASK_DEFAULT_DURATION_MINUTES }),
   /** 数据集 / 模型 versions to mount read-only (they must be on the task's center). */
   mounts: Type.Optional(Type.Array(TaskMountInput, { maxItems: TASK_MOUNTS_MAX })),
+  clientRequestId: Type.Optional(ClientRequestId),
 });
 export type TrainingTaskCreate = Static<typeof TrainingTaskCreate>;
 
@@ -194,6 +205,10 @@ export const TaskPageQuery = Type.Composite([
   }),
 ]);
 export type TaskPageQuery = Static<typeof TaskPageQuery>;
+
+/** 重新提交 (`POST /tasks/{id}/resubmit`): the submission's id, as for a new task. */
+export const TaskResubmit = Type.Object({ clientRequestId: Type.Optional(ClientRequestId) });
+export type TaskResubmit = Static<typeof TaskResubmit>;
 
 /** A window of a task's log: bytes [offset, nextOffset) decoded as UTF-8. Follow by asking again from nextOffset. */
 export const TaskLogQuery = Type.Object({
@@ -331,6 +346,7 @@ export const SlurmTaskCreate = Type.Object({
   workDir: TaskPath,
   env: Type.Array(EnvVar, { maxItems: TASK_ENV_MAX, default: [] }),
   maxDurationMinutes: Type.Integer({ minimum: 1, maximum: TASK_MAX_DURATION_MINUTES, default: TASK_DEFAULT_DURATION_MINUTES }),
+  clientRequestId: Type.Optional(ClientRequestId),
 });
 export type SlurmTaskCreate = Static<typeof SlurmTaskCreate>;
 

@@ -89,6 +89,23 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
   let lastId = 99;
   /** Ids the server would hand out: '100', '101'… (one sequence for every kind of record). */
   const nextId = () => String(++lastId);
+  /** clientRequestId → the task that submission made: the server answers a retried submission with it. */
+  const submissions = new Map<string, string>();
+  /**
+   * Faults a test sets: `loseAnswers` submissions (create, resubmit) still make their task, but their answer
+   * is lost on the way — the browser's fetch fails as on a dropped connection.
+   */
+  const faults = { loseAnswers: 0 };
+  /** A submitting call as the server answers it: the task its clientRequestId already made, else a new one. */
+  const submitOnce = (clientRequestId: string | undefined, make: () => TaskDetail): Response => {
+    const known = clientRequestId ? submissions.get(clientRequestId) : undefined;
+    const t = known ? tasks.get(known)! : make();
+    if (!known) {
+      tasks.set(t.id, t);
+      if (clientRequestId) submissions.set(clientRequestId, t.id);
+    }
+    return envelope(withoutEvents(t));
+  };
 
   /**
    * Moves a task as the server's state engine would (the test then pushes the socket event): a job id once
@@ -130,10 +147,10 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
       return envelope(withoutEvents(tasks.get(id)!));
     }
     if (method === 'POST' && rest === '/resubmit') {
-      const nid = nextId();
-      const copy = newTask(nid, t, { id: nid, state: 'QUEUED', jobId: null, events: [{ state: 'QUEUED', reason: '', time: T0 }] });
-      tasks.set(copy.id, copy);
-      return envelope(withoutEvents(copy));
+      return submitOnce(body?.clientRequestId, () => {
+        const nid = nextId();
+        return newTask(nid, t, { id: nid, state: 'QUEUED', jobId: null, events: [{ state: 'QUEUED', reason: '', time: T0 }] });
+      });
     }
     if (method === 'GET' && rest === '/log') {
       const bytes = new TextEncoder().encode(logs.get(id) ?? '');
@@ -154,9 +171,13 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
     const path = url.pathname;
     const route = path.startsWith(base) ? path.slice(base.length) : null;
 
-    const own = routes?.({ method, url, body, path, route });
-    if (own) return own;
-    if (route !== null) return taskCall(method, route, body, url) ?? envelope(null, 1404, `未知接口 ${method} ${route}`);
+    const submitting = method === 'POST' && route !== null && (route === '/tasks' || route.endsWith('/resubmit'));
+    const answer = routes?.({ method, url, body, path, route }) ?? (route !== null ? (taskCall(method, route, body, url) ?? envelope(null, 1404, `未知接口 ${method} ${route}`)) : undefined);
+    if (submitting && faults.loseAnswers > 0) {
+      faults.loseAnswers--;
+      throw new TypeError('Failed to fetch');
+    }
+    if (answer) return answer;
 
     if (path.endsWith('/sub-centers/action/list')) return envelope(centers);
     let m = /\/sub-centers\/([^/]+)\/detail$/.exec(path);
@@ -182,6 +203,8 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
     logs,
     move,
     nextId,
+    submitOnce,
+    faults,
     put: (t: TaskDetail) => tasks.set(t.id, t),
     callsTo: (suffix: string, method?: string) => calls.filter((c) => c.url.pathname.endsWith(suffix) && (!method || c.method === method)),
   };

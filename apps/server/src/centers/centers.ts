@@ -62,7 +62,7 @@ export interface CenterConfig {
   loginPort: number;
   /**
    * How the web shell reaches this center: `ssh` to the login node (default for Slurm centers) or `local`,
-   * a shell on the gateway's host (default for the embedded local scheduler; offered on loopback only).
+   * a shell on the gateway's host (default for the embedded local scheduler; offered only with LOCAL_SHELL=true).
    */
   shell?: 'ssh' | 'local';
   /**

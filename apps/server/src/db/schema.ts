@@ -143,6 +143,11 @@ export interface TasksTable {
    * (local executor: loopback): where the IDE proxy connects, never a host a job's file names (ADR 0014).
    */
   exec_host: string | null;
+  /**
+   * The console's id of the submission that made the task (unique per owner, null when none was sent or
+   * after a day, when the id may name a new task): a retried submission answers this task.
+   */
+  client_request_id: string | null;
 }
 
 /** One-minute, single-use tickets of 打开 (ADR 0014): exchanging one deletes its row. */

@@ -44,12 +44,12 @@ afterEach(() => {
 describe('Shell工具 page', () => {
   it('says why no terminal is offered when the gateway is not bound to loopback', async () => {
     stubGateway([
-      { centerId: 'sz', centerName: '深圳算力分中心', transport: 'none', note: '本地终端仅在服务只监听本机地址（127.0.0.1）时提供' },
+      { centerId: 'sz', centerName: '深圳算力分中心', transport: 'none', note: '本地终端未开启：仅在管理员为单用户本机部署明确开启时提供' },
     ]);
     renderPage();
     const note = await screen.findByTestId('eshell-note');
     expect(note.textContent).toContain('当前没有可用的终端');
-    expect(note.textContent).toContain('深圳算力分中心：本地终端仅在服务只监听本机地址（127.0.0.1）时提供');
+    expect(note.textContent).toContain('深圳算力分中心：本地终端未开启：仅在管理员为单用户本机部署明确开启时提供');
     await waitFor(() => expect(screen.getByText('没有可用的终端')).toBeTruthy());
     expect(screen.queryByTestId('eshell-terminal')).toBeNull();
     expect(screen.queryByTestId('eshell-local-note')).toBeNull();

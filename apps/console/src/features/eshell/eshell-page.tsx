@@ -88,7 +88,7 @@ export function EshellPage() {
           type="info"
           showIcon
           data-testid="eshell-local-note"
-          message="嵌入式默认：终端在本机运行，位于您在该分中心的主目录中（仅在服务只监听本机地址时提供）"
+          message="嵌入式默认：终端在本机运行，位于您在该分中心的主目录中（仅在管理员明确开启本地终端时提供）"
         />
       )}
       <Card styles={{ body: { padding: 12 } }}>

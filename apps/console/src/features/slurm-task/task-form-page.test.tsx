@@ -89,7 +89,28 @@ describe('Slurm task form from a template', () => {
       workDir: '/',
       env: [{ name: 'OMP_NUM_THREADS', value: '4' }],
       maxDurationMinutes: 120,
+      clientRequestId: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
+  });
+
+  it('sends a submission whose answer was lost again with the same id, and opens the one task it made', async () => {
+    const router = renderSlurm(`/slurm-task/task/template?templateId=${NUMPY_PI.id}`);
+    await screen.findByTestId('slurm-param-samples');
+    await waitFor(() => expect(input('slurm-form-node-num').value).toBe('2'));
+    fireEvent.change(input('slurm-param-tag'), { target: { value: 'x' } });
+    fireEvent.change(input('slurm-param-result'), { target: { value: '/results/pi.txt' } });
+    backend.faults.loseAnswers = 1;
+    submit();
+    await waitFor(() => expect(created()).toHaveLength(1));
+    // The gateway made task 100, but the page never heard: it stays on the form.
+    await waitFor(() => expect(screen.getByTestId('slurm-form-submit').classList.contains('ant-btn-loading')).toBe(false));
+    expect(router.state.location.pathname).toBe('/slurm-task/task/template');
+    submit();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/slurm-task/detail/template/100'));
+    expect(created()).toHaveLength(2);
+    expect(created()[0].body.clientRequestId).toMatch(/^[0-9a-f]{32}$/);
+    expect(created()[1].body.clientRequestId).toBe(created()[0].body.clientRequestId);
+    expect([...backend.tasks.keys()]).toEqual(['100']);
   });
 
   it('asks for a template when none is given, and fills the form once one is chosen', async () => {
@@ -129,6 +150,7 @@ describe('Slurm task form with a custom script', () => {
       workDir: '/results',
       env: [],
       maxDurationMinutes: 60,
+      clientRequestId: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
   });
 });

@@ -161,6 +161,8 @@ function SlurmTaskForm({ type }: { type: SlurmTaskType }) {
           ...(fromTemplate ? {} : { script: STARTER_CUSTOM_SCRIPT }),
         }}
         onFinish={onFinish}
+        // A changed form is a new submission (a new clientRequestId); a retry of the same one keeps its id.
+        onValuesChange={submit.formChanged}
         scrollToFirstError
         data-testid="slurm-form"
         style={{ display: 'flex', flexDirection: 'column', gap: 16, maxWidth: 1100 }}

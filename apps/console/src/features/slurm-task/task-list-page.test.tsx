@@ -105,4 +105,25 @@ describe('Slurm task list', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/slurm-task/detail/custom/100'));
     expect(backend.tasks.get('100')?.name).toBe('排队作业');
   });
+
+  it('a 重新提交 whose answer was lost is sent again with the same id: one new task, and the page opens it', async () => {
+    const router = renderSlurm('/slurm-task');
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const resubmits = () => backend.callsTo('/slurm/api/v1/tasks/3/resubmit', 'POST');
+    backend.faults.loseAnswers = 1;
+    fireEvent.click(within(rows()[2]).getByTestId('slurm-resubmit'));
+    await confirmPop('确定重新提交该任务吗？');
+    await waitFor(() => expect(resubmits()).toHaveLength(1));
+    expect(backend.tasks.has('100')).toBe(true);
+    await waitFor(() => expect(within(rows()[2]).getByTestId('slurm-resubmit').classList.contains('ant-btn-loading')).toBe(false));
+    expect(router.state.location.pathname).toBe('/slurm-task');
+
+    fireEvent.click(within(rows()[2]).getByTestId('slurm-resubmit'));
+    await confirmPop('确定重新提交该任务吗？');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/slurm-task/detail/custom/100'));
+    expect(resubmits()).toHaveLength(2);
+    expect(resubmits()[0].body.clientRequestId).toMatch(/^[0-9a-f]{32}$/);
+    expect(resubmits()[1].body.clientRequestId).toBe(resubmits()[0].body.clientRequestId);
+    expect([...backend.tasks.keys()].sort()).toEqual(['1', '100', '2', '3']);
+  });
 });

@@ -78,6 +78,7 @@ describe('training task form', () => {
       env: [{ name: 'EPOCHS', value: '3' }],
       maxDurationMinutes: 60,
       mounts: [],
+      clientRequestId: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
   });
 
@@ -102,6 +103,47 @@ describe('training task form', () => {
       imageId: 'mindspore-2.3-cann8',
       env: [{ name: 'EPOCHS', value: '3' }],
       maxDurationMinutes: 180,
+    });
+  });
+
+  describe('a submission whose answer is lost (network error)', () => {
+    /** The copy form of an old task: every field filled, ready to submit. */
+    const ready = async () => {
+      backend.put(task('7', { name: '旧任务', subCenterId: 'gz-ascend', subCenterName: '广州算力分中心', cardTypeId: 'ascend-910b', imageId: 'mindspore-2.3-cann8', command: 'python ms.py' }));
+      const router = renderTraining('/training/task/train?from=7');
+      await waitFor(() => expect(screen.getByTestId('training-form-image').textContent).toContain('MindSpore 2.3 (CANN 8.0)'));
+      return router;
+    };
+    const posts = () => backend.callsTo('/training/api/v1/tasks', 'POST');
+
+    it('is sent again with the same id when the user retries, and opens the one task it made', async () => {
+      const router = await ready();
+      backend.faults.loseAnswers = 1;
+      submit();
+      await waitFor(() => expect(posts()).toHaveLength(1));
+      // The gateway made task 100, but the page never heard: it stays on the form.
+      await waitFor(() => expect(screen.getByTestId('training-form-submit').closest('button')!.classList.contains('ant-btn-loading')).toBe(false));
+      expect(router.state.location.pathname).toBe('/training/task/train');
+      submit();
+      await waitFor(() => expect(router.state.location.pathname).toBe('/training/detail/train/100'));
+      expect(posts()).toHaveLength(2);
+      expect(posts()[0].body.clientRequestId).toMatch(/^[0-9a-f]{32}$/);
+      expect(posts()[1].body.clientRequestId).toBe(posts()[0].body.clientRequestId);
+      expect([...backend.tasks.keys()].sort()).toEqual(['100', '7']);
+    });
+
+    it('a form changed after the failure is a new submission with a new id', async () => {
+      const router = await ready();
+      backend.faults.loseAnswers = 1;
+      submit();
+      await waitFor(() => expect(posts()).toHaveLength(1));
+      await waitFor(() => expect(screen.getByTestId('training-form-submit').closest('button')!.classList.contains('ant-btn-loading')).toBe(false));
+      fireEvent.change(input('training-form-name'), { target: { value: '改过的任务' } });
+      submit();
+      await waitFor(() => expect(router.state.location.pathname).toBe('/training/detail/train/101'));
+      expect(posts()[1].body).toMatchObject({ name: '改过的任务' });
+      expect(posts()[1].body.clientRequestId).toMatch(/^[0-9a-f]{32}$/);
+      expect(posts()[1].body.clientRequestId).not.toBe(posts()[0].body.clientRequestId);
     });
   });
 

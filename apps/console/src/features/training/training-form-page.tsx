@@ -222,6 +222,8 @@ function TrainingForm({ type }: { type: TrainingType }) {
           // Distributed starts at 2 nodes: one node would not be distributed (nodes × cards ≥ 2).
           initialValues={{ ...(distributed ? { ...DEFAULTS, nodeNum: 2 } : type === 'develop' ? { ...DEFAULTS, command: DEVELOP_JUPYTER_COMMAND } : DEFAULTS), ...preset }}
           onFinish={onFinish}
+          // A changed form is a new submission (a new clientRequestId); a retry of the same one keeps its id.
+          onValuesChange={submit.formChanged}
           scrollToFirstError
           style={{ maxWidth: 960 }}
           data-testid="training-form"

@@ -2,9 +2,10 @@ import { DeleteOutlined, RedoOutlined, StopOutlined } from '@ant-design/icons';
 import { isTerminal, type Task } from '@suanli/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Popconfirm, type ButtonProps } from 'antd';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from '../../app/feedback';
+import { newSubmissionId } from './submission';
 import type { TaskFamily } from './task-family';
 import { canStop } from './task-view';
 
@@ -23,9 +24,17 @@ export function useTaskActions(family: TaskFamily) {
       return refresh();
     },
   });
+  // One submission id per task being resubmitted: a retry after a failure (a network error may hide the new
+  // task) sends it again and is answered with that task; a success makes the next 重新提交 a new one.
+  const [submissions] = useState(() => new Map<string, string>());
   const resubmit = useMutation({
-    mutationFn: (id: string) => family.calls.resubmit(id),
-    onSuccess: () => {
+    mutationFn: (id: string) => {
+      const requestId = submissions.get(id) ?? newSubmissionId();
+      submissions.set(id, requestId);
+      return family.calls.resubmit(id, requestId);
+    },
+    onSuccess: (_t, id) => {
+      submissions.delete(id);
       toast.success('已重新提交，生成了新的任务');
       return refresh();
     },
@@ -82,7 +91,13 @@ export function ResubmitTask({ task, actions, place }: ActionProps) {
       description="将以相同的脚本与资源创建一个新任务。"
       okText="重新提交"
       cancelText="取消"
-      onConfirm={() => actions.resubmit.mutateAsync(task.id).then((t) => navigate(actions.family.detailPath(t)))}
+      // A failure is already toasted by the transport; the same 重新提交 may be tried again (same submission id).
+      onConfirm={() =>
+        actions.resubmit.mutateAsync(task.id).then(
+          (t) => navigate(actions.family.detailPath(t)),
+          () => undefined,
+        )
+      }
     >
       <Button {...look(actions, place, 'resubmit', <RedoOutlined />, actions.resubmit.isPending)}>重新提交</Button>
     </Popconfirm>

@@ -1,4 +1,4 @@
-import type { Page, Task, TaskDetail, TaskLog, TaskLogQuery, TaskMetrics, TaskMetricsQuery, TaskPageQuery } from '@suanli/contracts';
+import type { Page, Task, TaskDetail, TaskLog, TaskLogQuery, TaskMetrics, TaskMetricsQuery, TaskPageQuery, TaskResubmit } from '@suanli/contracts';
 import { saveBlob } from '../http/browser-download';
 import type { RequestClient } from '../http/client';
 
@@ -13,8 +13,8 @@ export function taskCalls(client: RequestClient, base: string) {
     page: (query: TaskPageQuery) => client.post<Page<Task>>(`${base}/tasks/action/page`, { data: query }),
     get: (id: string) => client.get<TaskDetail>(taskUrl(id)),
     stop: (id: string) => client.post<Task>(`${taskUrl(id)}/stop`, { data: {} }),
-    /** A new task with the same parameters on the same center. */
-    resubmit: (id: string) => client.post<Task>(`${taskUrl(id)}/resubmit`, { data: {} }),
+    /** A new task with the same parameters on the same center; the same `clientRequestId` again answers the task it made. */
+    resubmit: (id: string, clientRequestId?: string) => client.post<Task>(`${taskUrl(id)}/resubmit`, { data: { clientRequestId } satisfies TaskResubmit }),
     remove: (id: string) => client.delete<null>(taskUrl(id)),
     readLog: (id: string, query: TaskLogQuery, opts: { silent?: boolean } = {}) =>
       client.get<TaskLog>(`${taskUrl(id)}/log`, { params: { ...query }, silent: opts.silent }),

@@ -16,6 +16,7 @@ import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
 import { request } from '../../app/request';
 import { PageContainer } from '../ui/page-container';
+import { useSubmissionId } from './submission';
 import type { TaskFamily } from './task-family';
 
 /**
@@ -94,18 +95,25 @@ export function partitionBounds(details: (SubCenterDetail | undefined)[], cardTy
   return { cards: Math.min(cards || LIMIT, LIMIT), nodes: Math.min(nodes || LIMIT, LIMIT) };
 }
 
-/** Creating a task: 任务已提交, the family's queries refreshed, then the new task's detail page. */
-export function useCreateTask<B>(family: TaskFamily, create: (body: B) => Promise<Task>) {
+/**
+ * Creating a task: 任务已提交, the family's queries refreshed, then the new task's detail page. Every
+ * submission carries its id (`useSubmissionId`); pass `formChanged` to the form's `onValuesChange`, so a
+ * changed form is a new submission while a retry of the same one is answered with the task it made.
+ */
+export function useCreateTask<B extends { clientRequestId?: string }>(family: TaskFamily, create: (body: B) => Promise<Task>) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: create,
+  const submission = useSubmissionId();
+  const mutation = useMutation({
+    mutationFn: (body: B) => create({ ...body, clientRequestId: submission.take() }),
     onSuccess: (task) => {
+      submission.reset();
       toast.success('任务已提交');
       void queryClient.invalidateQueries({ queryKey: family.keys.root });
       navigate(family.detailPath(task));
     },
   });
+  return { ...mutation, formChanged: submission.reset };
 }
 
 /** A form page for a task type the family does not have (a hand-typed URL). */

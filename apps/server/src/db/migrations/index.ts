@@ -19,6 +19,7 @@ import * as m0017 from './0017_access_seen';
 import * as m0018 from './0018_sync_discard';
 import * as m0019 from './0019_workorder';
 import * as m0020 from './0020_order';
+import * as m0021 from './0021_task_client_request';
 import * as m0022 from './0022_ide_origin';
 
 /** Every migration, in order. One set for both engines; keep column types portable (see schema.ts). */
@@ -43,5 +44,6 @@ export const migrations: Record<string, Migration> = {
   '0018_sync_discard': m0018,
   '0019_workorder': m0019,
   '0020_order': m0020,
+  '0021_task_client_request': m0021,
   '0022_ide_origin': m0022,
 };

@@ -32,7 +32,8 @@ describe.each(engines)('access records of stopped gateways (%s)', (engine) => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'suanli-test-'));
     pg = engine === 'postgres' ? await createPgDatabase() : null;
     const shared = { clock: clock.fn, dataDir, databaseUrl: pg?.url };
-    a = await createTestApp(engine, shared);
+    // a serves a real local shell: the deployment opts in (LOCAL_SHELL=true).
+    a = await createTestApp(engine, { ...shared, shell: { local: true } });
     b = await createTestApp(engine, { ...shared, access: { renewMs: 100 } });
     c = await createTestApp(engine, shared);
     await Promise.all([a.app.ready(), b.app.ready(), c.app.ready()]);

@@ -37,7 +37,8 @@ describe.each(engines)('web shell, local transport (%s)', (engine) => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp(engine);
+    // The local shell is an explicit opt-in of the deployment (LOCAL_SHELL=true).
+    t = await createTestApp(engine, { shell: { local: true } });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     port = (t.app.server.address() as AddressInfo).port;
   });
@@ -47,7 +48,7 @@ describe.each(engines)('web shell, local transport (%s)', (engine) => {
   });
   afterAll(() => t.close());
 
-  it('lists the local shell as offered on a loopback-bound gateway', async () => {
+  it('lists the local shell as offered when the deployment enables it', async () => {
     const { token } = await session('u-sh-list');
     const res = await t.app.inject({ method: 'GET', url: `${ESHELL_BASE}/centers`, headers: { token } });
     const list = body<ShellCenterList>(res).data;
@@ -229,14 +230,49 @@ describe.each(engines)('web shell, local transport (%s)', (engine) => {
   });
 });
 
-describe('web shell on a gateway not bound to loopback', () => {
-  it('offers no local shell and says why', async () => {
+describe('the local shell is an explicit opt-in (LOCAL_SHELL), never implied by the address', () => {
+  const shellCenters = async (t: TestApp) => {
+    const { token } = await t.app.ctx.sessions.create('u-sh-optin');
+    return { token, list: body<ShellCenterList>(await t.app.inject({ method: 'GET', url: `${ESHELL_BASE}/centers`, headers: { token } })).data };
+  };
+
+  it('is off by default on a gateway listening on 127.0.0.1: none offered, the note says why, a socket is refused', async () => {
+    const t = await createTestApp('sqlite', { host: '127.0.0.1' });
+    const open: ShellClient[] = [];
+    try {
+      await t.app.listen({ host: '127.0.0.1', port: 0 });
+      const { token, list } = await shellCenters(t);
+      expect(list.map((c) => c.transport)).toEqual(['none', 'none']);
+      expect(list[0].note).toBe('本地终端未开启：仅在管理员为单用户本机部署明确开启时提供；生产部署请通过 SSH 连接分中心登录节点');
+      // Asking for one anyway is refused (2251), no shell is started.
+      const s = await openShell(shellUrl((t.app.server.address() as AddressInfo).port, { token, centerId: 'sz-a100' }));
+      open.push(s);
+      const closed = await s.closed;
+      expect(closed.code).toBe(SHELL_CLOSE_REFUSED);
+      expect(closed.reason).toBe('2251');
+      expect(t.app.eshell.liveCount()).toBe(0);
+    } finally {
+      for (const s of open) s.ws.terminate();
+      await t.close();
+    }
+  });
+
+  it('is off by default on a wide address as well', async () => {
     const t = await createTestApp('sqlite', { host: '0.0.0.0' });
     try {
-      const { token } = await t.app.ctx.sessions.create('u-sh-wide');
-      const list = body<ShellCenterList>(await t.app.inject({ method: 'GET', url: `${ESHELL_BASE}/centers`, headers: { token } })).data;
+      const { list } = await shellCenters(t);
       expect(list.every((c) => c.transport === 'none')).toBe(true);
-      expect(list[0].note).toContain('本地终端仅在服务只监听本机地址');
+      expect(list[0].note).toContain('本地终端未开启');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('is on only when set, whatever the address', async () => {
+    const t = await createTestApp('sqlite', { host: '0.0.0.0', shell: { local: true } });
+    try {
+      const { list } = await shellCenters(t);
+      expect(list.map((c) => c.transport)).toEqual(['local', 'local']);
     } finally {
       await t.close();
     }

@@ -6,29 +6,23 @@ import { DEFAULT_SHELL_IDLE_MS, DEFAULT_SHELL_MAX_SESSIONS, EshellService, type 
 import { eshellRoutes } from './eshell.routes';
 import { eshellSocketRoutes } from './eshell.socket';
 
-/** Loopback addresses: the local shell is offered only to a gateway bound to one of these. */
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '::ffff:127.0.0.1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
 /**
  * The web shell: REST calls under ESHELL_BASE (centers offering a shell, the caller's session records) and
  * the shell socket under WS_BASE (registered in the sockets' scope, app.ts). `keys` is the key pairs
  * module's seam (per-user platform key for SSH); without it only the local shell of the embedded default
- * is offered. `boundAddress` answers the address the server listens on (undefined before listen).
+ * is offered — and that only when the deployment enables it (`shell.local`, LOCAL_SHELL=true).
  */
 export function createEshellModule(
   deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'config' | 'sessions' | 'clusterAccounts' | 'log'>,
   accessLog: AccessLogService,
   guards: ReturnType<typeof socketGuards>,
   keys: ShellKeySource | undefined,
-  boundAddress: () => string | undefined,
 ) {
   const sessionState = new SessionStateRepository(deps.db);
   const service = new EshellService(deps.centers, deps.clusterAccounts, accessLog, keys, (ids) => sessionState.invalid(ids, deps.clock()), {
     idleTimeoutMs: deps.config.shell?.idleTimeoutMs ?? DEFAULT_SHELL_IDLE_MS,
     maxSessionsPerUser: deps.config.shell?.maxSessionsPerUser ?? DEFAULT_SHELL_MAX_SESSIONS,
-    listensOnLoopback: () => isLoopback(boundAddress() ?? deps.config.host),
+    localShell: deps.config.shell?.local === true,
   });
   // Revocations made here or heard on the bus hang the shells of those sessions up at once.
   service.followRevocations((listener) => deps.sessions.onRevoked(listener));

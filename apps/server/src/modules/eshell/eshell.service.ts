@@ -37,8 +37,8 @@ export interface EshellOptions {
   idleTimeoutMs: number;
   /** Open shells per user on this gateway process. */
   maxSessionsPerUser: number;
-  /** Whether the gateway listens on loopback only: the local shell is offered only then. */
-  listensOnLoopback: () => boolean;
+  /** Whether the deployment enabled the local shell (LOCAL_SHELL=true); never implied by an address. */
+  localShell: boolean;
   /** How often sessions behind open shells are re-checked for revocation (revocations heard are at once). */
   recheckMs?: number;
 }
@@ -105,7 +105,7 @@ export function cwdSegments(v: unknown): string[] {
 
 /**
  * The web shell (domain.md "Web shell"; architecture.md: SSH to the center's login node with the user's
- * platform key, or the embedded default's local shell when the gateway listens on loopback only). Holds
+ * platform key, or the embedded default's local shell when the deployment enables it, LOCAL_SHELL). Holds
  * the shells open on this process: idle timeout, per-user limit, hang-up on session revocation, and a
  * record of each session in the access log.
  */
@@ -151,8 +151,8 @@ export class EshellService {
       if (this.keys) return { transport: 'ssh', note: '' };
       return { transport: 'none', note: '该分中心的登录节点密钥尚未配置，暂不能打开终端' };
     }
-    if (this.opts.listensOnLoopback()) return { transport: 'local', note: '嵌入式默认：本机终端，在您的账号主目录中打开' };
-    return { transport: 'none', note: '本地终端仅在服务只监听本机地址（127.0.0.1）时提供；生产部署请通过 SSH 连接分中心登录节点' };
+    if (this.opts.localShell) return { transport: 'local', note: '嵌入式默认：本机终端，在您的账号主目录中打开' };
+    return { transport: 'none', note: '本地终端未开启：仅在管理员为单用户本机部署明确开启时提供；生产部署请通过 SSH 连接分中心登录节点' };
   }
 
   liveCount(userId?: string) {

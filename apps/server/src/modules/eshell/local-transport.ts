@@ -19,8 +19,8 @@ export interface LocalShellTarget {
 /**
  * The embedded default (architecture.md, "web shell"): a shell of the gateway's own OS user on this host,
  * started in the user's home on the center's storage, through a real pseudo-terminal made by a small Python
- * bridge (pty-bridge.py: pty.fork, TIOCSWINSZ through a control pipe). Offered only when the gateway
- * listens on loopback, i.e. to whoever sits at this machine (eshell.service.ts decides).
+ * bridge (pty-bridge.py: pty.fork, TIOCSWINSZ through a control pipe). Offered only when the deployment
+ * enables it explicitly (LOCAL_SHELL=true, a single-user machine; eshell.service.ts decides).
  */
 export class LocalShellTransport implements ShellTransport {
   readonly kind = 'local' as const;

@@ -32,13 +32,13 @@ export function slurmRoutes(slurm: SlurmService, templates: SlurmTemplateService
       handler: async (req) => ok(await templates.remove(principal(req), req.params.id)),
     });
     app.post('/tasks', {
-      schema: { tags, summary: '创建 Slurm 任务（由模板或自定义脚本）并提交', body: SlurmTaskCreate, response: { 200: Envelope(Task) } },
+      schema: { tags, summary: '创建 Slurm 任务（由模板或自定义脚本）并提交（同一 clientRequestId 一天内只提交一次）', body: SlurmTaskCreate, response: { 200: Envelope(Task) } },
       handler: async (req) => ok(await slurm.create(principal(req), req.body)),
     });
     app.post('/tasks/:id/save-as-template', {
       schema: { tags, summary: '将 Slurm 任务的脚本与资源保存为我的模板', params: IdParams, body: SlurmTemplateFromTask, response: { 200: Envelope(SlurmTemplate) } },
       handler: async (req) => ok(await templates.fromTask(principal(req), req.params.id, req.body)),
     });
-    await app.register(taskRoutes('slurm', tasks, (p, id) => slurm.resubmit(p, id)));
+    await app.register(taskRoutes('slurm', tasks, (p, id, clientRequestId) => slurm.resubmit(p, id, clientRequestId)));
   };
 }

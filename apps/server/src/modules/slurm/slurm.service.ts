@@ -18,6 +18,9 @@ export class SlurmService {
   ) {}
 
   async create(p: Principal, body: SlurmTaskCreate): Promise<Task> {
+    // A retried submission answers its first task, whatever has changed since (the template, placement).
+    const first = body.clientRequestId ? await this.tasks.submitted(p, 'slurm', body.clientRequestId) : undefined;
+    if (first) return first;
     const name = body.name.trim();
     if (!name) throw invalid('name', '任务名称不能为空');
     checkTaskInput(body);
@@ -62,11 +65,12 @@ export class SlurmService {
       maxDurationMinutes: body.maxDurationMinutes,
       templateId: template?.id ?? null,
       params,
+      clientRequestId: body.clientRequestId,
     });
   }
 
-  /** The same script and resources again, on the same center, as a new task. */
-  async resubmit(p: Principal, id: string): Promise<Task> {
-    return this.tasks.create(p, await this.tasks.parameters(p, 'slurm', id));
+  /** The same script and resources again, on the same center, as a new task (`clientRequestId` as for create). */
+  async resubmit(p: Principal, id: string, clientRequestId?: string): Promise<Task> {
+    return this.tasks.create(p, { ...(await this.tasks.parameters(p, 'slurm', id)), clientRequestId });
   }
 }

@@ -1,7 +1,13 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, engines, type TestApp } from '../../../test/harness';
+import { TRAINING_BASE, type TaskDetail } from '@suanli/contracts';
+import { body, createPgDatabase, createTestApp, engines, type TestApp } from '../../../test/harness';
 import { LeaseRepository } from '../../db/lease.repository';
+import { newId } from '../../lib/id';
 import { TaskPoller } from './task-poller';
+import type { TaskRow } from './task.repository';
 
 const quiet = { info: () => {}, warn: () => {} };
 
@@ -63,5 +69,137 @@ describe.each(engines)('poller leases (%s)', (engine) => {
     await p1.tick();
     expect(p1.isLeading('c1')).toBe(true);
     await p1.stop();
+  });
+});
+
+/**
+ * A gateway that dies between storing a task (CREATED) and submitting it (TaskService.create) leaves the row
+ * CREATED with no job. The next gateway's poller submits it, once across replicas. The row is stored here
+ * through the repository exactly as create stores it, with no submit after it — the fault.
+ */
+describe.each(engines)('a task left CREATED by a dead gateway (%s)', (engine) => {
+  const userId = 'u-stranded';
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'suanli-stranded-'));
+  let pgDb: Awaited<ReturnType<typeof createPgDatabase>> | undefined;
+  const apps: TestApp[] = [];
+  // The gateways share the database and the data dir (storage, the local executor's state): one deployment.
+  // On SQLite two processes writing the one file at once may see SQLITE_BUSY (the loser's conditional move then
+  // fails instead of answering false, and the winner submits): logged as a warning, kept out of the output.
+  const gateway = async (holder: string) => {
+    const t = await createTestApp(engine, { dataDir, databaseUrl: pgDb?.url, logLevel: 'error', compute: { pollIntervalMs: 200, leaseMs: 3000, submitRetryMs: 1000, holder } });
+    apps.push(t);
+    return t;
+  };
+
+  beforeAll(async () => {
+    if (engine === 'postgres') pgDb = await createPgDatabase();
+  });
+  afterAll(async () => {
+    for (const t of apps) await t.close();
+    await pgDb?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+  });
+
+  /** What TaskService.create inserts before it submits (a train task on the A100 center), `age` ms old. */
+  async function storeCreated(t: TestApp, name: string, age: number, over: Partial<TaskRow> = {}): Promise<TaskRow> {
+    const account = await t.app.ctx.clusterAccounts.ensure(userId, 'sz-a100');
+    const now = t.clock.now - age;
+    const id = newId(now);
+    const row: TaskRow = {
+      id,
+      owner_id: userId,
+      kind: 'training',
+      type: 'train',
+      name,
+      sub_center_id: 'sz-a100',
+      placement_reason: '',
+      account: account.account,
+      card_type_id: 'a100-80g',
+      card_num: 1,
+      node_num: 1,
+      image_id: 'pytorch-2.3-cuda12',
+      command: `echo ${name}`,
+      work_dir: '/',
+      env: '[]',
+      max_duration_min: 10,
+      template_id: null,
+      params: null,
+      mounts: '[]',
+      state: 'CREATED',
+      reason: '',
+      estimated_start: null,
+      job_id: null,
+      exit_code: null,
+      log_path: `/suanli-${id}.log`,
+      submit_attempts: 0,
+      create_time: now,
+      update_time: now,
+      start_time: null,
+      end_time: null,
+      expiry_warned: 0,
+      waiting_data: 0,
+      exec_host: null,
+      client_request_id: null,
+      ...over,
+    };
+    expect(await t.app.tasks.repository.insert(row)).toBe(true);
+    return row;
+  }
+  const detail = async (t: TestApp, id: string) => {
+    const { token } = await t.app.ctx.sessions.create(userId);
+    return body<TaskDetail>(await t.app.inject({ method: 'GET', url: `${TRAINING_BASE}/tasks/${id}`, headers: { token } })).data;
+  };
+
+  it('the next gateway submits it within a poll after its start: one job, and the timeline says why', async () => {
+    const dead = await gateway('dead');
+    // The dead gateway's poller is stopped first: the insert is the last thing it did before it died.
+    await dead.app.tasks.poller.stop();
+    const row = await storeCreated(dead, 'stranded', 5_000);
+    await dead.close();
+    apps.splice(apps.indexOf(dead), 1);
+
+    const fresh = await gateway('fresh');
+    // Started as a gateway starts (listen makes it ready): its poller begins.
+    const started = Date.now();
+    await fresh.app.ready();
+    await expect
+      .poll(async () => (await fresh.app.tasks.repository.get(row.id))?.job_id ?? null, { timeout: 5_000, interval: 50 })
+      .not.toBeNull();
+    // The row was older than the retry interval at the start: the first polls submit it (200 ms apart).
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await expect.poll(async () => (await detail(fresh, row.id)).state, { timeout: 20_000, interval: 100 }).toBe('SUCCEEDED');
+    const d = await detail(fresh, row.id);
+    expect(d.jobId).toBeTruthy();
+    // (Events of one moment of the test's fixed clock: compared as a set.)
+    expect(d.events.map((e) => e.state).sort()).toEqual(expect.arrayContaining(['CREATED', 'QUEUED', 'SUBMITTING', 'SUCCEEDED']));
+    expect(d.events.filter((e) => e.state === 'SUBMITTING')).toEqual([expect.objectContaining({ reason: '网关在提交前中断，已自动继续提交' })]);
+    expect((await fresh.app.tasks.repository.get(row.id))!.submit_attempts).toBe(1);
+    const log = await fresh.app.inject({ method: 'GET', url: `${TRAINING_BASE}/tasks/${row.id}/log`, headers: { token: (await fresh.app.ctx.sessions.create(userId)).token } });
+    expect(body(log).data.content).toContain('stranded');
+    await fresh.close();
+    apps.splice(apps.indexOf(fresh), 1);
+  });
+
+  it('two replicas polling at once submit it exactly once; a task just stored or waiting for data is left alone', async () => {
+    const [g1, g2] = [await gateway('g1'), await gateway('g2')];
+    // One clock for both (each test app has its own, fixed until advanced).
+    g2.clock.now = g1.clock.now;
+    // Their pollers are stopped: the test drives both replicas' polls at the same moment (a lease handover).
+    await Promise.all([g1.app.tasks.poller.stop(), g2.app.tasks.poller.stop()]);
+    const stranded = await storeCreated(g1, 'race', 5_000);
+    const justStored = await storeCreated(g1, 'just-stored', 0);
+    const waiting = await storeCreated(g1, 'waiting', 60_000, { waiting_data: 1, reason: '等待数据同步' });
+
+    await Promise.all([g1.app.tasks.service.poll('sz-a100'), g2.app.tasks.service.poll('sz-a100'), g1.app.tasks.service.poll('sz-a100')]);
+    await expect.poll(async () => (await g1.app.tasks.repository.get(stranded.id))?.job_id ?? null, { timeout: 10_000, interval: 50 }).not.toBeNull();
+    // Both replicas' submits settle before the count.
+    await new Promise((r) => setTimeout(r, 500));
+    const events = await g1.app.tasks.repository.events(stranded.id);
+    expect(events.filter((e) => e.state === 'SUBMITTING')).toHaveLength(1);
+    expect(events.filter((e) => e.state === 'QUEUED')).toHaveLength(1);
+    expect((await g1.app.tasks.repository.get(stranded.id))!.submit_attempts).toBe(1);
+
+    expect((await g1.app.tasks.repository.get(justStored.id))!.state).toBe('CREATED');
+    expect((await g1.app.tasks.repository.get(waiting.id))!).toMatchObject({ state: 'CREATED', job_id: null, waiting_data: 1 });
   });
 });

@@ -2,6 +2,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import type { JobState, TaskKind } from '@suanli/contracts';
 import type { Db } from '../../db/db';
 import type { TasksTable } from '../../db/schema';
+import { isUniqueViolation } from '../../db/unique';
 import { newId } from '../../lib/id';
 
 export type TaskRow = TasksTable;
@@ -18,16 +19,42 @@ export const ACTIVE_STATES: JobState[] = ['SUBMITTING', 'QUEUED', 'STARTING', 'R
 export class TaskRepository {
   constructor(private readonly db: Db) {}
 
-  /** The task and its first event (with the task's reason: a task waiting for data says why), together. */
-  async insert(row: Insertable<TasksTable>) {
+  /**
+   * The task and its first event (with the task's reason: a task waiting for data says why), together.
+   * False, and nothing stored, when the owner already has a task with this `client_request_id` (a concurrent
+   * request with the same id inserted first).
+   */
+  async insert(row: Insertable<TasksTable>): Promise<boolean> {
     const reason = row.reason ?? '';
-    await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('tasks').values(row).execute();
-      await trx
-        .insertInto('task_events')
-        .values({ id: newId(row.create_time), task_id: row.id, state: row.state, reason, time: row.create_time })
-        .execute();
-    });
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await trx.insertInto('tasks').values(row).execute();
+        await trx
+          .insertInto('task_events')
+          .values({ id: newId(row.create_time), task_id: row.id, state: row.state, reason, time: row.create_time })
+          .execute();
+      });
+      return true;
+    } catch (err) {
+      if (row.client_request_id && isUniqueViolation(err)) return false;
+      throw err;
+    }
+  }
+
+  /** The owner's task made by the submission `clientRequestId` (any kind, any age), if any. */
+  findByClientRequest(ownerId: string, clientRequestId: string) {
+    return this.db.selectFrom('tasks').selectAll().where('owner_id', '=', ownerId).where('client_request_id', '=', clientRequestId).executeTakeFirst();
+  }
+
+  /** Frees a submission id from the owner's task made with it at or before `before`, so it may name a new task. */
+  async releaseClientRequest(ownerId: string, clientRequestId: string, before: number) {
+    await this.db
+      .updateTable('tasks')
+      .set({ client_request_id: null })
+      .where('owner_id', '=', ownerId)
+      .where('client_request_id', '=', clientRequestId)
+      .where('create_time', '<=', before)
+      .execute();
   }
 
   private filtered(ownerId: string, kind: TaskKind, f: TaskFilter) {
@@ -94,6 +121,21 @@ export class TaskRepository {
       .limit(1)
       .executeTakeFirst();
     return row !== undefined;
+  }
+
+  /**
+   * A center's tasks left CREATED, not waiting for data, unchanged since `before`: stored by a gateway that
+   * died before it could submit them (TaskService.create moves a task on at once).
+   */
+  stranded(subCenterId: string, before: number) {
+    return this.db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('sub_center_id', '=', subCenterId)
+      .where('state', '=', 'CREATED')
+      .where('waiting_data', '=', 0)
+      .where('update_time', '<=', before)
+      .execute();
   }
 
   waitingForData(subCenterId: string) {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Envelope, IdParams, Null, Page, Task, TaskDetail, TaskLog, TaskLogQuery, TaskMetrics, TaskMetricsQuery, TaskPageQuery, type TaskKind } from '@suanli/contracts';
+import { Envelope, IdParams, Null, Page, Task, TaskDetail, TaskLog, TaskLogQuery, TaskMetrics, TaskMetricsQuery, TaskPageQuery, TaskResubmit, type TaskKind } from '@suanli/contracts';
 import { ok } from '../../lib/reply';
 import { principal } from '../../plugins/auth';
 import type { TaskService } from './task.service';
@@ -10,7 +10,7 @@ import type { TaskService } from './task.service';
  * (training: /gateway/training/api/v1/tasks…, slurm: /gateway/slurm/api/v1/tasks…). `resubmit` is the
  * family's own (it re-runs the family's form rules).
  */
-export function taskRoutes(kind: TaskKind, tasks: TaskService, resubmit: (p: ReturnType<typeof principal>, id: string) => Promise<Task>): FastifyPluginAsyncTypebox {
+export function taskRoutes(kind: TaskKind, tasks: TaskService, resubmit: (p: ReturnType<typeof principal>, id: string, clientRequestId?: string) => Promise<Task>): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = [kind === 'training' ? 'training' : 'slurm'];
     const what = kind === 'training' ? '训练任务' : 'Slurm 任务';
@@ -27,9 +27,10 @@ export function taskRoutes(kind: TaskKind, tasks: TaskService, resubmit: (p: Ret
       schema: { tags, summary: `停止${what}`, params: IdParams, response: { 200: Envelope(Task) } },
       handler: async (req) => ok(await tasks.stop(principal(req), kind, req.params.id)),
     });
+    // The body is optional (older clients send none, which Fastify validates as null).
     app.post('/tasks/:id/resubmit', {
-      schema: { tags, summary: `以相同参数重新提交${what}`, params: IdParams, response: { 200: Envelope(Task) } },
-      handler: async (req) => ok(await resubmit(principal(req), req.params.id)),
+      schema: { tags, summary: `以相同参数重新提交${what}（同一 clientRequestId 一天内只提交一次）`, params: IdParams, body: Type.Union([TaskResubmit, Type.Null()]), response: { 200: Envelope(Task) } },
+      handler: async (req) => ok(await resubmit(principal(req), req.params.id, req.body?.clientRequestId)),
     });
     app.delete('/tasks/:id', {
       schema: { tags, summary: `删除已结束的${what}`, params: IdParams, response: { 200: Envelope(Null) } },

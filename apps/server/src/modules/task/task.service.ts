@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import {
+  CLIENT_REQUEST_TTL_MS,
   DICTS,
   ErrorCode,
   isTerminal,
@@ -59,6 +60,8 @@ export interface NewTask {
    * then waits in CREATED with this reason until the asset module releases it (or fails it).
    */
   waitingFor?: string;
+  /** The console's id of this submission: the same id again (within a day) answers the first task. */
+  clientRequestId?: string;
 }
 
 /**
@@ -177,6 +180,20 @@ export class TaskService {
 
   /** Stores the task and submits it. The answer is the task after the first submit attempt. */
   async create(p: Principal, t: NewTask): Promise<Task> {
+    return (await this.createOnce(p, t)).task;
+  }
+
+  /**
+   * `create`, saying whether this call made the task. With `clientRequestId`, a submission the caller
+   * already made within CLIENT_REQUEST_TTL_MS answers its first task (`created: false`) — also when two
+   * identical requests race: the unique index on (owner, id) lets one insert, the other answers its task.
+   * An older task gives its id up, and the id names the new one.
+   */
+  async createOnce(p: Principal, t: NewTask): Promise<{ task: Task; created: boolean }> {
+    if (t.clientRequestId) {
+      const first = await this.submitted(p, t.kind, t.clientRequestId);
+      if (first) return { task: first, created: false };
+    }
     const center = this.center(t.subCenterId);
     if (center.status !== 'online') throw new AppError(ErrorCode.CENTER_UNAVAILABLE);
     const cardType = center.cardTypes.find((c) => c.id === t.cardTypeId);
@@ -223,10 +240,28 @@ export class TaskService {
       expiry_warned: 0,
       waiting_data: t.waitingFor ? 1 : 0,
       exec_host: null,
+      client_request_id: t.clientRequestId ?? null,
     };
-    await this.repo.insert(row);
+    if (t.clientRequestId) await this.repo.releaseClientRequest(p.userId, t.clientRequestId, now - CLIENT_REQUEST_TTL_MS);
+    if (!(await this.repo.insert(row))) {
+      // A request with the same id inserted first (both looked before either stored): its task is the answer.
+      const first = await this.submitted(p, t.kind, t.clientRequestId!);
+      if (first) return { task: first, created: false };
+      throw invalid('clientRequestId', '提交编号冲突，请重新提交');
+    }
     if (!t.waitingFor) await this.submit(row);
-    return this.toTask((await this.repo.get(id))!);
+    return { task: this.toTask((await this.repo.get(id))!), created: true };
+  }
+
+  /**
+   * The caller's task made by the submission `clientRequestId` within CLIENT_REQUEST_TTL_MS, if any: what a
+   * retried submission answers. An id of the caller's other task family is refused (1005).
+   */
+  async submitted(p: Principal, kind: TaskKind, clientRequestId: string): Promise<Task | undefined> {
+    const row = await this.repo.findByClientRequest(p.userId, clientRequestId);
+    if (!row || Number(row.create_time) <= this.clock() - CLIENT_REQUEST_TTL_MS) return undefined;
+    if (row.kind !== kind) throw invalid('clientRequestId', '该提交编号已用于另一类任务，请重新提交');
+    return this.toTask(row);
   }
 
   /** Tasks on a center waiting (CREATED) for the versions they mount to be synced there. */
@@ -352,11 +387,24 @@ export class TaskService {
 
   // ---- the engine -------------------------------------------------------------------------------------
 
-  /** One poll of a center (the poller's body): retries pending submits, then asks about every active job. */
+  /**
+   * One poll of a center (the poller's body): submits tasks a dead gateway left CREATED, retries pending
+   * submits, then asks about every active job.
+   */
   async poll(subCenterId: string): Promise<void> {
     const executor = this.executor(subCenterId);
-    const rows = await this.repo.active(subCenterId);
     const now = this.clock();
+    // Stored, then the gateway died before it moved them on (create submits at once; a task waiting for data
+    // is the asset module's). Off the poll loop, one at a time per task; across replicas the conditional move
+    // CREATED → SUBMITTING lets one submit.
+    for (const row of await this.repo.stranded(subCenterId, now - this.submitRetryMs)) {
+      if (this.settling.has(row.id)) continue;
+      this.settling.add(row.id);
+      void this.submitStranded(row)
+        .catch((err: unknown) => this.log.warn({ err, taskId: row.id }, 'submitting a stranded task failed'))
+        .finally(() => this.settling.delete(row.id));
+    }
+    const rows = await this.repo.active(subCenterId);
     const withJob: TaskRow[] = [];
     for (const row of rows) {
       if (row.job_id) withJob.push(row);
@@ -411,6 +459,12 @@ export class TaskService {
       return;
     }
     if (row.state === 'SUBMITTING') await this.submitAttempt(row);
+  }
+
+  /** A task left CREATED by a gateway that died before submitting it: submitted now, the timeline says why. */
+  private async submitStranded(row: TaskRow) {
+    if (!(await this.move(row, { state: 'SUBMITTING', reason: '网关在提交前中断，已自动继续提交' }))) return;
+    await this.submitAttempt({ ...row, state: 'SUBMITTING' });
   }
 
   private async submit(row: TaskRow) {

@@ -13,7 +13,7 @@ export function trainingRoutes(training: TrainingService, tasks: TaskService, id
   return async (app) => {
     const tags = ['training'];
     app.post('/tasks', {
-      schema: { tags, summary: '创建训练任务（train / develop / distributed）并提交', body: TrainingTaskCreate, response: { 200: Envelope(Task) } },
+      schema: { tags, summary: '创建训练任务（train / develop / distributed）并提交（同一 clientRequestId 一天内只提交一次）', body: TrainingTaskCreate, response: { 200: Envelope(Task) } },
       handler: async (req) => ok(await training.create(principal(req), req.body)),
     });
     app.post('/placement', {
@@ -32,6 +32,6 @@ export function trainingRoutes(training: TrainingService, tasks: TaskService, id
       schema: { tags, summary: '打开开发环境：一分钟内有效的首跳链接（之后由限定路径的 Cookie 认证）', params: IdParams, response: { 200: Envelope(IdeTicket) } },
       handler: async (req) => ok(await ide.ticketFor(principal(req), req.params.id)),
     });
-    await app.register(taskRoutes('training', tasks, (p, id) => training.resubmit(p, id)));
+    await app.register(taskRoutes('training', tasks, (p, id, clientRequestId) => training.resubmit(p, id, clientRequestId)));
   };
 }

@@ -36,6 +36,9 @@ export class TrainingService {
   ) {}
 
   async create(p: Principal, body: TrainingTaskCreate): Promise<Task> {
+    // A retried submission answers its first task, whatever has changed since (placement, images, shares).
+    const first = body.clientRequestId ? await this.tasks.submitted(p, 'training', body.clientRequestId) : undefined;
+    if (first) return first;
     const name = body.name.trim();
     if (!name) throw invalid('name', '任务名称不能为空');
     if (!body.command.trim()) throw invalid('command', '启动命令不能为空');
@@ -55,7 +58,7 @@ export class TrainingService {
       placementReason = placed.reason;
     }
     const { mounts, waitingFor, startCopies } = await this.resolveMounts.resolve(p, body.mounts ?? [], subCenterId);
-    const task = await this.tasks.create(p, {
+    const { task, created } = await this.tasks.createOnce(p, {
       kind: 'training',
       type: body.type,
       name,
@@ -71,18 +74,22 @@ export class TrainingService {
       maxDurationMinutes: body.maxDurationMinutes,
       mounts,
       waitingFor,
+      clientRequestId: body.clientRequestId,
     });
-    await startCopies();
+    // A request that lost the race to an identical one: the winner starts the copies.
+    if (created) await startCopies();
     return task;
   }
 
-  /** The same parameters again, on the same center, as a new task. */
-  async resubmit(p: Principal, id: string): Promise<Task> {
+  /** The same parameters again, on the same center, as a new task (`clientRequestId` as for create). */
+  async resubmit(p: Principal, id: string, clientRequestId?: string): Promise<Task> {
+    const first = clientRequestId ? await this.tasks.submitted(p, 'training', clientRequestId) : undefined;
+    if (first) return first;
     const t = await this.tasks.parameters(p, 'training', id);
     // Access to a mounted version is checked again: a share may have been withdrawn since.
     const { mounts, waitingFor, startCopies } = await this.resolveMounts.resolve(p, (t.mounts ?? []).map(({ kind, assetId, versionId }) => ({ kind, assetId, versionId })), t.subCenterId);
-    const task = await this.tasks.create(p, { ...t, mounts, waitingFor });
-    await startCopies();
+    const { task, created } = await this.tasks.createOnce(p, { ...t, mounts, waitingFor, clientRequestId });
+    if (created) await startCopies();
     return task;
   }
 

@@ -4,7 +4,7 @@
  * as a template. The real services have their own api tests.
  */
 import { SLURM_BASE, type SlurmTaskCreate, type SlurmTemplate, type SlurmTemplateSave, type SubCenter, type TaskDetail } from '@suanli/contracts';
-import { createFakeTasks, envelope, newTask, page, T0, withoutEvents } from '../../../test/fake-tasks';
+import { createFakeTasks, envelope, newTask, page, T0 } from '../../../test/fake-tasks';
 
 const CENTERS: SubCenter[] = [
   {
@@ -144,7 +144,7 @@ export function createFakeSlurm() {
         const b = body as SlurmTaskCreate;
         const center = CENTERS.find((c) => c.id === b.subCenterId)!;
         const tpl = b.templateId ? templates.get(b.templateId) : undefined;
-        const t = task(fake.nextId(), {
+        return fake.submitOnce(b.clientRequestId, () => task(fake.nextId(), {
           name: b.name,
           type: b.type,
           subCenterId: center.id,
@@ -162,9 +162,7 @@ export function createFakeSlurm() {
           state: 'QUEUED',
           jobId: '4242',
           events: [{ state: 'QUEUED', reason: '等待资源', time: T0 }],
-        });
-        fake.put(t);
-        return envelope(withoutEvents(t));
+        }));
       }
       const saveAs = /^\/tasks\/([^/]+)\/save-as-template$/.exec(route);
       const source = saveAs && fake.tasks.get(decodeURIComponent(saveAs[1]));

@@ -4,7 +4,7 @@
  * for 用于训练), the metrics file and SSH into a develop task. The real services have their own api tests.
  */
 import { TRAINING_BASE, type AssetDetail, type AssetKind, type AssetVersion, type MountableVersion, type ImageItem, type MetricPoint, type Placement, type SubCenter, type TaskDetail, type TrainingTaskCreate } from '@suanli/contracts';
-import { createFakeTasks, envelope, newTask, T0, withoutEvents } from '../../../test/fake-tasks';
+import { createFakeTasks, envelope, newTask, T0 } from '../../../test/fake-tasks';
 
 const CENTERS: SubCenter[] = [
   {
@@ -143,20 +143,20 @@ export function createFakeTraining() {
         return envelope([...IMAGES.filter((i) => !vendor || i.cardVendors.includes(vendor)), ...PRIVATE_IMAGES]);
       }
       if (method === 'POST' && route === '/tasks') {
-        const b = body as TrainingTaskCreate;
+        const { clientRequestId, ...b } = body as TrainingTaskCreate;
         const center = centerFor(b)!;
-        const t = task(fake.nextId(), {
-          ...b,
-          // The fake knows no datasets: a mount comes back with its ids only.
-          mounts: (b.mounts ?? []).map((m, i) => ({ ...m, name: m.assetId, version: 1, env: `SUANLI_${m.kind.toUpperCase()}_${i + 1}`, path: `/assets/${m.versionId}` })),
-          subCenterId: center.id,
-          subCenterName: center.name,
-          placementReason: b.subCenterId === 'auto' ? '智能调度：…' : '',
-          state: 'QUEUED',
-          events: [{ state: 'QUEUED', reason: '等待资源', time: T0 }],
-        });
-        fake.put(t);
-        return envelope(withoutEvents(t));
+        return fake.submitOnce(clientRequestId, () =>
+          task(fake.nextId(), {
+            ...b,
+            // The fake knows no datasets: a mount comes back with its ids only.
+            mounts: (b.mounts ?? []).map((m, i) => ({ ...m, name: m.assetId, version: 1, env: `SUANLI_${m.kind.toUpperCase()}_${i + 1}`, path: `/assets/${m.versionId}` })),
+            subCenterId: center.id,
+            subCenterName: center.name,
+            placementReason: b.subCenterId === 'auto' ? '智能调度：…' : '',
+            state: 'QUEUED',
+            events: [{ state: 'QUEUED', reason: '等待资源', time: T0 }],
+          }),
+        );
       }
       const m = /^\/tasks\/([^/]+)\/(ssh|metrics)$/.exec(route ?? '');
       const t = m && fake.tasks.get(decodeURIComponent(m[1]));
