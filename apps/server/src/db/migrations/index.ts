@@ -20,6 +20,7 @@ import * as m0018 from './0018_sync_discard';
 import * as m0019 from './0019_workorder';
 import * as m0020 from './0020_order';
 import * as m0022 from './0022_ide_origin';
+import * as m0023 from './0023_user_roles';
 
 /** Every migration, in order. One set for both engines; keep column types portable (see schema.ts). */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0019_workorder': m0019,
   '0020_order': m0020,
   '0022_ide_origin': m0022,
+  '0023_user_roles': m0023,
 };

@@ -1,4 +1,6 @@
+import { ORDER_BASE } from '@suanli/contracts';
 import type { AppContext } from '../../context';
+import type { ModuleMount } from '../module-mount';
 import { AlipayChannel } from './alipay';
 import { CompPowerRepository } from './comp-power.repository';
 import { CompPowerService } from './comp-power.service';
@@ -13,14 +15,14 @@ import { loadOfflinePayment } from './payment-config';
  * from the user module).
  */
 export async function createOrderModule(
-  deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'config' | 'notify' | 'bus' | 'log'>,
-  isOperator: (userId: string) => Promise<boolean>,
+  deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'config' | 'notify' | 'bus' | 'log' | 'access'>,
 ) {
-  const compPowers = new CompPowerService(new CompPowerRepository(deps.db), deps.centers, deps.clock);
+  const compPowers = new CompPowerService(new CompPowerRepository(deps.db), deps.centers, deps.access, deps.clock);
   const payment = {
     offline: loadOfflinePayment(deps.config.centersFile),
     alipay: deps.config.alipay ? await AlipayChannel.create(deps.config.alipay) : undefined,
   };
-  const orders = new OrderService(new OrderRepository(deps.db), deps.centers, payment, isOperator, deps.clock, deps.notify, deps.bus, deps.log);
-  return { compPowers, orders, routes: orderRoutes(compPowers, orders) };
+  const orders = new OrderService(new OrderRepository(deps.db), deps.centers, payment, deps.access, deps.clock, deps.notify, deps.bus, deps.log);
+  const mount: ModuleMount = { name: 'order', routes: [{ prefix: ORDER_BASE, plugin: orderRoutes(compPowers, orders) }] };
+  return { compPowers, orders, mount };
 }
