@@ -11,8 +11,8 @@ import { loadOfflinePayment } from './payment-config';
 
 /**
  * Orders and compute power (ADR 0012): the caller's remaining 卡时, the packages on sale, orders and their
- * payment (offline transfer, Alipay when configured); routes under ORDER_BASE. `isOperator` tells who confirms offline transfers (app.ts builds it
- * from the user module).
+ * payment (offline transfer, Alipay when configured); routes under ORDER_BASE. Who confirms offline transfers
+ * (operators) is the access module's decision, the confirm route requires the role.
  */
 export async function createOrderModule(
   deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'config' | 'notify' | 'bus' | 'log' | 'access'>,

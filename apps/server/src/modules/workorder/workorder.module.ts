@@ -7,8 +7,8 @@ import { workorderRoutes } from './workorder.routes';
 import { WorkOrderService } from './workorder.service';
 
 /**
- * 工单 (routes under WORKORDER_BASE). `tasks` names the owner's tasks a work order links to; `isOperator`
- * tells who answers everyone's work orders (app.ts builds it from the user module).
+ * 工单 (routes under WORKORDER_BASE). `tasks` names the owner's tasks a work order links to; who sees and
+ * answers which work order is the access module's decision (owners theirs, operators everyone's).
  */
 export function createWorkorderModule(
   deps: Pick<AppContext, 'db' | 'clock' | 'notify' | 'bus' | 'access' | 'userDirectory'>,

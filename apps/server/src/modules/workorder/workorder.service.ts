@@ -225,11 +225,10 @@ export class WorkOrderService {
 
   private async views(rows: WorkOrderRow[]): Promise<WorkOrder[]> {
     // Task names are read now (a renamed or deleted task shows as it is), per owner: a link is to the owner's task.
+    const linked = new Map<string, string[]>();
+    for (const r of rows) if (r.task_id) linked.set(r.owner_id, [...(linked.get(r.owner_id) ?? []), r.task_id]);
     const names = new Map<string, Map<string, string>>();
-    for (const ownerId of new Set(rows.filter((r) => r.task_id).map((r) => r.owner_id))) {
-      const ids = rows.filter((r) => r.owner_id === ownerId && r.task_id).map((r) => r.task_id!);
-      names.set(ownerId, await this.tasks.namesOf(ownerId, ids));
-    }
+    for (const [ownerId, ids] of linked) names.set(ownerId, await this.tasks.namesOf(ownerId, ids));
     const owners = await this.users.names(rows.map((r) => r.owner_id));
     return rows.map((r) => toWorkOrder(r, owners.get(r.owner_id)?.username ?? '', r.task_id ? (names.get(r.owner_id)?.get(r.task_id) ?? '') : ''));
   }
