@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import suanli from './apps/server/lint/own-tables.mjs';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'e2e/artifacts/**', 'bench/results/**'] },
@@ -37,6 +38,13 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Modules read each other's data through services, never each other's tables (docs/adding-a-module.md §4).
+    files: ['apps/server/src/modules/**/*.ts', 'apps/server/src/realtime/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { suanli },
+    rules: { 'suanli/own-tables': 'error' },
   },
   {
     files: ['apps/console/**/*.{ts,tsx}'],

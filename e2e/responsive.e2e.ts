@@ -14,6 +14,7 @@ import { createUser, signIn } from './support/auth';
 import { describeLeaks, englishLeaks } from './support/english';
 import { startE2e, type E2eEnv } from './support/env';
 import { noHorizontalScroll, settled } from './support/page';
+import { systemPrincipal } from '../apps/server/src/modules/access/principal';
 
 const CENTER = 'sz-a100';
 const WIDTHS = [375, 768, 1440, 2560];
@@ -152,7 +153,7 @@ describe('Chinese everywhere, screen readers included', () => {
 
   it('no English on any page, in its menus, popups and dialogs', async () => {
     await page.setViewportSize({ width: 1440, height: 900 });
-    const task = await submitDemoTask(env.app.tasks.service, env.app.ctx.clusterAccounts, { userId, sessionId: 'e2e' });
+    const task = await submitDemoTask(env.app.tasks.service, env.app.ctx.clusterAccounts, systemPrincipal(userId));
     const leaks: string[] = [];
 
     const { page: anon, context } = await env.newPage();

@@ -10,7 +10,7 @@ export async function createUser(env: E2eEnv, opts: { username?: string; passwor
 /** A fresh account with the operator role (operators review publications, answer work orders, confirm transfers). */
 export async function createOperator(env: E2eEnv) {
   const op = await createUser(env);
-  await env.app.ctx.db.updateTable('users').set({ roles: 'user,operator' }).where('id', '=', op.user.id).execute();
+  await env.app.ctx.access.grant(op.user.id, 'operator');
   return op;
 }
 

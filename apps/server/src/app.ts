@@ -6,12 +6,13 @@ import websocket from '@fastify/websocket';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { AVATAR_MAX_BYTES, DATASET_BASE, ESHELL_BASE, IMAGE_BASE, FOUNDATION_BASE, KEYPAIR_BASE, RESOURCE_BASE, MESSAGE_BASE, MODEL_BASE, ORDER_BASE, SLURM_BASE, SYNC_BASE, TRAINING_BASE, USER_BASE, WORKORDER_BASE, WS_BASE, ErrorCode } from '@suanli/contracts';
+import { AVATAR_MAX_BYTES, WS_BASE, ErrorCode } from '@suanli/contracts';
 import type { CenterConfig } from './centers/centers';
 import { loadCentersFile } from './centers/centers-file';
 import type { Config } from './config';
 import type { AppContext, Infra } from './context';
 import { migrate, openDb } from './db/db';
+import { createAccessModule } from './modules/access/access.module';
 import { createAuthModule } from './modules/auth/auth.module';
 import { createMailModule } from './mail/mail.module';
 import { createAccessLogModule } from './modules/access-log/access-log.module';
@@ -29,7 +30,8 @@ import { createTaskModule } from './modules/task/task.module';
 import { ImageCatalogue } from './modules/training/image-catalogue';
 import { createTrainingModule } from './modules/training/training.module';
 import { createExecutor } from './executors/create-executor';
-import { createUserModule } from './modules/user/user.module';
+import { createUserDirectory, createUserModule } from './modules/user/user.module';
+import { registerModuleHooks, registerModuleRoutes, registerModuleSockets, type ModuleMount } from './modules/module-mount';
 import { createSyncModule } from './modules/sync/sync.module';
 import { createWorkorderModule } from './modules/workorder/workorder.module';
 import { HttpSyncReceiver } from './file-service/sync-clients';
@@ -107,12 +109,18 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   // Modules, in boot order (docs/adding-a-module.md): each is built from infra and the services of the
   // modules before it, and nothing is patched in afterwards. First those whose services are in the context.
-  const { sessions } = createAuthModule(infra);
+  // The user module's read side first: the access module checks account state through it, and the session
+  // service loads every principal's roles through the access module.
+  const userDirectory = createUserDirectory(infra);
+  const access = createAccessModule(infra, (id) => userDirectory.status(id));
+  const { sessions } = createAuthModule(infra, access.service);
   const message = createMessageModule(infra);
   const clusterAccount = createClusterAccountModule(infra);
   const mail = createMailModule(infra);
   const ctx: AppContext = Object.freeze({
     ...infra,
+    userDirectory,
+    access: access.service,
     sessions,
     clusterAccounts: clusterAccount.service,
     sender: mail.sender,
@@ -127,10 +135,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const executors = new Map(centers.map((c) => [c.id, createExecutor(c, { dataDir: config.dataDir, local: config.compute?.local })]));
   // A task's image: a public one of the catalogue, or a private one named by its registry reference.
   const task = createTaskModule(ctx, executors, (id) => images.get(id) ?? image.service.lookup(id));
-  // Operators see everyone's access records and approve publications to the public hall.
-  const isOperator = (id: string) => user.service.me(id).then((u) => u.roles.includes('operator'), () => false);
-  const accessLog = createAccessLogModule(ctx, isOperator);
-  const order = await createOrderModule(ctx, isOperator);
+  const accessLog = createAccessLogModule(ctx);
+  const order = await createOrderModule(ctx);
   // What the gateway asks of a center's file service (the sync's receiving side, the authorized_keys edit):
   // in-process for a center served here (the maps are filled in by mountFileServices below), any other
   // through its fileServiceUrl.
@@ -145,7 +151,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     };
   const localReceivers = new Map<string, SyncReceiver>();
   const sync = createSyncModule(ctx, onFileService(localReceivers, (url) => new HttpSyncReceiver(url)), config.sync);
-  const assets = await createAssetModule(ctx, task.service, isOperator, {
+  const assets = await createAssetModule(ctx, task.service, {
     versionCopy: (versionId, centerId) => sync.service.versionCopy(versionId, centerId),
     syncVersion: (ownerId, v) => sync.service.syncVersion(ownerId, v),
   });
@@ -156,10 +162,38 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const slurm = createSlurmModule(ctx, task.service);
   const localAuthorizedKeys = new Map<string, AuthorizedKeysClient>();
   const keypair = createKeypairModule(ctx, onFileService(localAuthorizedKeys, (url, c) => new HttpAuthorizedKeys(url, c.name)));
-  const resource = createResourceModule(ctx, executors);
+  const resource = createResourceModule(ctx, executors, task.usage);
   task.afterPoll((id) => resource.service.sample(id));
   const eshell = createEshellModule(ctx, accessLog.service, realtime.guards, keypair.service);
-  const workorder = createWorkorderModule(ctx, task.service, isOperator);
+  const workorder = createWorkorderModule(ctx, task.service);
+
+  /**
+   * The modules the gateway serves and runs, in one list (docs/adding-a-module.md §7). Routes register in
+   * this order; `start` hooks run in this order when the app is ready, `close` hooks in reverse when it
+   * closes, before the database. So a module comes after those it uses, and today's order means: the task
+   * poller starts first and stops last (handing its centers over after everything that submits or waits on
+   * tasks has stopped); sync jobs resume after it and stop before it, after the image imports and asset
+   * copies that feed them; the access records' renewal stops only after the web shells have ended their
+   * records; the sockets (realtime) close first, before anything they report on stops.
+   */
+  const modules: ModuleMount[] = [
+    foundation.mount,
+    user.mount,
+    message.mount,
+    task.mount,
+    sync.mount,
+    image.mount,
+    assets.mount,
+    accessLog.mount,
+    order.mount,
+    training.mount,
+    slurm.mount,
+    keypair.mount,
+    resource.mount,
+    workorder.mount,
+    eshell.mount,
+    realtime.mount,
+  ];
 
   app.decorate('ctx', ctx);
   app.decorate('wsHub', realtime.hub);
@@ -172,30 +206,20 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.decorate('images', image);
   app.decorate('syncs', sync);
   app.decorate('accessLog', accessLog.service);
-  // Polling starts once the app is ready; it stops (handing its centers over) before the database closes.
-  app.addHook('onReady', () => task.start());
-  app.addHook('onReady', () => sync.start());
-  app.addHook('onReady', () => accessLog.service.start());
-  app.addHook('preClose', () => realtime.hub.close());
-  app.addHook('preClose', () => eshell.service.close());
-  // After the shells ended their records: stop renewing (a crash stops it the same way, only later swept).
-  app.addHook('preClose', () => accessLog.service.stop());
-  app.addHook('preClose', () => assets.close());
-  app.addHook('preClose', () => image.close());
-  app.addHook('preClose', () => sync.close());
   app.addHook('onClose', async () => {
     await bus.close();
     await handle.close();
   });
 
   registerEnvelope(app);
+  // Its preClose hook first, so that it sees the answers in flight the moment closing starts; then the
+  // modules' close hooks (reverse list order), then the database and the bus (onClose above).
   registerClosing(app);
-  // After registerClosing's hook, which must see the answers in flight the moment closing starts.
-  app.addHook('preClose', () => task.close());
+  registerModuleHooks(app, modules);
   registerSecurityHeaders(app, centers.flatMap((c) => (c.fileServiceUrl ? [new URL(c.fileServiceUrl).origin] : [])));
   await registerRateLimit(app, config);
   // After helmet and rate limiting, so refused requests still get the headers and still count.
-  registerAuth(app, sessions);
+  registerAuth(app, sessions, access.service);
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 20 } });
   await app.register(swagger, {
     openapi: {
@@ -212,29 +236,14 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     await docs.register(swaggerUi, { routePrefix: '/gateway/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
   });
 
-  // The one route table of the gateway: each module's routes plugin under its contract's base path.
-  await app.register(foundation.routes, { prefix: FOUNDATION_BASE });
-  await app.register(user.routes, { prefix: USER_BASE });
-  await app.register(message.routes, { prefix: MESSAGE_BASE });
-  await app.register(order.routes, { prefix: ORDER_BASE });
-  await app.register(training.routes, { prefix: TRAINING_BASE });
-  await app.register(training.proxyRoutes, { prefix: IDE_ROUTE_PREFIX });
-  await app.register(slurm.routes, { prefix: SLURM_BASE });
-  await app.register(eshell.routes, { prefix: ESHELL_BASE });
-  await app.register(keypair.routes, { prefix: KEYPAIR_BASE });
-  await app.register(resource.routes, { prefix: RESOURCE_BASE });
-  await app.register(assets.datasetRoutes, { prefix: DATASET_BASE });
-  await app.register(assets.modelRoutes, { prefix: MODEL_BASE });
-  await app.register(image.routes, { prefix: IMAGE_BASE });
-  await app.register(sync.routes, { prefix: SYNC_BASE });
-  await app.register(workorder.routes, { prefix: WORKORDER_BASE });
+  // The one route table of the gateway: each module's routes under the base paths it declares.
+  await registerModuleRoutes(app, modules);
   // The sockets: @fastify/websocket adds an onRequest and an onResponse hook to every route of the scope it
   // is registered in; registered in this scope, only the socket routes pay them, not every API call.
   await app.register(
     async (sockets) => {
       await sockets.register(websocket, { options: { maxPayload: 64 * 1024 } });
-      await sockets.register(realtime.routes);
-      await sockets.register(eshell.socketRoutes);
+      await registerModuleSockets(sockets, modules);
     },
     { prefix: WS_BASE },
   );

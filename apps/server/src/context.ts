@@ -3,9 +3,11 @@ import type { MessageType } from '@suanli/contracts';
 import type { CenterConfig, OfflinePayment } from './centers/centers';
 import type { Config } from './config';
 import type { Db, Engine } from './db/db';
+import type { AccessService } from './modules/access/access.service';
 import type { SessionService } from './modules/auth/session.service';
 import type { ClusterAccountService } from './modules/cluster-account/cluster-account.service';
 import type { Sender } from './mail/sender';
+import type { UserDirectory } from './modules/user/user-directory';
 import type { EventBus } from './realtime/bus';
 
 export interface NewMessage {
@@ -44,6 +46,10 @@ export interface Infra {
  * `Pick<AppContext, …>` (docs/adding-a-module.md).
  */
 export interface AppContext extends Infra {
+  /** Accounts as other modules read them: names, lookups by username, account state (user module). */
+  userDirectory: UserDirectory;
+  /** Every permission check: roles, ownership, shares (access module; docs/adding-a-module.md §4). */
+  access: AccessService;
   sessions: SessionService;
   clusterAccounts: ClusterAccountService;
   /** Verification codes by e-mail or SMS (mail.module.ts). */

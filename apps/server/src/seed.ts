@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { UserRepository } from './modules/user/user.repository';
 import path from 'node:path';
 import { PLATFORM_ACCOUNT, seedPublicAssets, unusablePassword } from './modules/asset/public-seed';
 import { submitDemoTask } from './modules/training/demo-task';
+import { systemPrincipal } from './modules/access/principal';
 
 export const DEMO_ACCOUNT = { username: 'demo', password: 'Demo@123456', nickname: '演示用户', email: 'demo@suanli.local' } as const;
 
@@ -12,13 +12,14 @@ export const DEMO_ACCOUNT = { username: 'demo', password: 'Demo@123456', nicknam
  */
 export async function seedDemo(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
-  const existing = await new UserRepository(ctx.db).findBy('username', DEMO_ACCOUNT.username);
+  const byName = async (username: string) => (await ctx.userDirectory.named([username]))[0];
+  const existing = await byName(DEMO_ACCOUNT.username);
   let demoTask = '';
   if (!existing) {
     const created = await app.users.createAccount(DEMO_ACCOUNT);
     // A first start also runs a small real training task, so the task pages have something live to show.
     if (created) {
-      const task = await submitDemoTask(app.tasks.service, ctx.clusterAccounts, { userId: created.id, sessionId: 'seed' }).catch((err: unknown) => {
+      const task = await submitDemoTask(app.tasks.service, ctx.clusterAccounts, systemPrincipal(created.id)).catch((err: unknown) => {
         app.log.warn({ err }, 'demo task not submitted');
         return null;
       });
@@ -26,17 +27,16 @@ export async function seedDemo(app: FastifyInstance): Promise<void> {
     }
   }
   // The public hall's seed datasets and model, owned by the platform account.
-  const users = new UserRepository(ctx.db);
   await seedPublicAssets({
     dir: path.join(path.dirname(ctx.config.centersFile), 'public-assets'),
     centers: ctx.centers,
     clusterAccounts: ctx.clusterAccounts,
     services: { dataset: app.assets.datasets, model: app.assets.models },
     platformUser: async () => {
-      const found = await users.findBy('username', PLATFORM_ACCOUNT.username);
+      const found = await byName(PLATFORM_ACCOUNT.username);
       if (found) return found.id;
       const created = await app.users.createAccount({ ...PLATFORM_ACCOUNT, password: unusablePassword() });
-      return created?.id ?? (await users.findBy('username', PLATFORM_ACCOUNT.username))!.id;
+      return created?.id ?? (await byName(PLATFORM_ACCOUNT.username))!.id;
     },
   }).catch((err: unknown) => app.log.warn({ err }, 'public assets not seeded'));
   const url = `${ctx.config.publicUrl}/console`;

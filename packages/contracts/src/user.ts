@@ -5,6 +5,7 @@ import { PATTERNS } from './constants';
 export const USER_BASE = '/gateway/user/api/v1';
 
 export const Role = Type.Union([Type.Literal('user'), Type.Literal('operator')]);
+export type Role = Static<typeof Role>;
 
 export const UserInfo = Type.Object({
   id: Id,

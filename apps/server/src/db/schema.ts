@@ -11,10 +11,16 @@ export interface UsersTable {
   email: string | null;
   password_hash: string;
   head_image: string | null;
-  roles: string;
   status: string;
   create_time: number;
   update_time: number;
+}
+
+/** Roles granted beyond `user` (which every account has): one row per user and role (migration 0023). */
+export interface UserRolesTable {
+  user_id: string;
+  role: string;
+  create_time: number;
 }
 
 export interface SessionsTable {
@@ -437,6 +443,7 @@ export interface ChargeRecordsTable {
 
 export interface Database {
   users: UsersTable;
+  user_roles: UserRolesTable;
   sessions: SessionsTable;
   verification_codes: VerificationCodesTable;
   rsa_keys: RsaKeysTable;

@@ -1,5 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Principal, SessionService } from '../modules/auth/session.service';
+import type { Role } from '@suanli/contracts';
+import { forbidden } from '../errors';
+import type { AccessService } from '../modules/access/access.service';
+import type { Principal } from '../modules/access/principal';
+import type { SessionService } from '../modules/auth/session.service';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -8,6 +12,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes reachable without a token (login, register, code, rsa-key, payment notify…). */
     public?: boolean;
+    /**
+     * The platform role a route requires (`operator`): anyone else gets 1020 before validation and before
+     * the handler, so the refusal says nothing about the body or the data. The service still asks the
+     * access module for the action itself (it is also called outside routes).
+     */
+    role?: Role;
     /** Data-plane routes (file transfer) counted against a per-IP limit 20× the API's. */
     bulk?: boolean;
     /** The console's own static files: never counted against an API rate limit (a reload fetches dozens). */
@@ -27,13 +37,18 @@ export function principal(req: FastifyRequest): Principal {
 }
 
 /**
- * Every route needs a valid `token` header unless its config says `public: true`. Runs before validation
- * so that an anonymous caller learns only that they must log in (10133), not the shape of the body.
+ * Every route needs a valid `token` header unless its config says `public: true`, and the role its config
+ * names (`role: 'operator'`). Runs before validation so that an anonymous caller learns only that they must
+ * log in (10133), and a caller without the role only that they may not (1020) — not the shape of the body.
+ * The roles come with the verified principal: the role check costs no query.
  */
-export function registerAuth(app: FastifyInstance, sessions: SessionService): void {
+export function registerAuth(app: FastifyInstance, sessions: SessionService, access: Pick<AccessService, 'hasRole'>): void {
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (req) => {
-    if (req.routeOptions.config?.public || !req.routeOptions.url) return;
-    req.principal = await sessions.verify(tokenOf(req));
+    const config = req.routeOptions.config;
+    if (config?.public || !req.routeOptions.url) return;
+    const p = await sessions.verify(tokenOf(req));
+    if (config?.role && !access.hasRole(p, config.role)) throw forbidden();
+    req.principal = p;
   });
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { ErrorCode, HTTP_STATUS_MESSAGES, SOCKET_CLOSE_BAD_TOKEN, WS_BASE, WS_PATH } from '@suanli/contracts';
 import { AppError } from '../errors';
+import type { Principal } from '../modules/access/principal';
 import { hashToken, type SessionService } from '../modules/auth/session.service';
 import type { SocketHub } from './socket-hub';
 
@@ -26,7 +27,7 @@ const verified = new WeakMap<FastifyRequest, { tokenHash: string; generation: nu
 
 /** What a socket handshake's guards concluded: the caller, or the session code it was refused with. */
 export type SocketCaller =
-  | { ok: true; userId: string; sessionId: string; tokenHash: string; stale: boolean }
+  | { ok: true; userId: string; sessionId: string; roles: Principal['roles']; tokenHash: string; stale: boolean }
   | { ok: false; code: number };
 
 /**
@@ -64,7 +65,7 @@ export function socketGuards(sessions: SessionService, allowedOrigins: Set<strin
       const p = req.principal;
       if (!p) return { ok: false, code: refused.get(req) ?? ErrorCode.NOT_LOGGED_IN };
       const v = verified.get(req)!;
-      return { ok: true, userId: p.userId, sessionId: p.sessionId, tokenHash: v.tokenHash, stale: sessions.generation !== v.generation };
+      return { ok: true, userId: p.userId, sessionId: p.sessionId, roles: p.roles, tokenHash: v.tokenHash, stale: sessions.generation !== v.generation };
     },
   };
 }

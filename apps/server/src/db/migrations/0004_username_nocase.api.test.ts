@@ -15,7 +15,6 @@ const user = (id: string, username: string) => ({
   email: null,
   password_hash: 'x',
   head_image: null,
-  roles: 'user',
   status: 'active',
   create_time: 1,
   update_time: 1,

@@ -21,6 +21,7 @@ import * as m0019 from './0019_workorder';
 import * as m0020 from './0020_order';
 import * as m0021 from './0021_task_client_request';
 import * as m0022 from './0022_ide_origin';
+import * as m0023 from './0023_user_roles';
 
 /** Every migration, in order. One set for both engines; keep column types portable (see schema.ts). */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0020_order': m0020,
   '0021_task_client_request': m0021,
   '0022_ide_origin': m0022,
+  '0023_user_roles': m0023,
 };

@@ -1,9 +1,9 @@
 import type { AccessSession, AccessSessionAdminPage, AccessSessionKind, AccessSessionPage, AccessSessionQuery } from '@suanli/contracts';
-import { forbidden } from '../../errors';
 import type { CenterConfig } from '../../centers/centers';
 import { newId } from '../../lib/id';
 import type { AccessSessionsTable } from '../../db/schema';
-import type { Principal } from '../auth/session.service';
+import type { AccessService } from '../access/access.service';
+import type { Principal } from '../access/principal';
 import type { AccessLogRepository } from './access-log.repository';
 
 /** What a module states when an interactive session begins (docs/plan/10.md, "Web shell"). */
@@ -53,8 +53,7 @@ export class AccessLogService {
     private readonly repo: AccessLogRepository,
     private readonly centers: CenterConfig[],
     private readonly clock: () => number,
-    /** Whether a user holds the operator role (user module). */
-    private readonly isOperator: (userId: string) => Promise<boolean>,
+    private readonly access: Pick<AccessService, 'require'>,
     private readonly log: { warn: (o: object, msg: string) => void; info: (o: object, msg: string) => void },
     opts: AccessLogOptions = {},
   ) {
@@ -139,7 +138,7 @@ export class AccessLogService {
 
   /** Operators: every user's records, newest first, with the user id and address; anyone else → 1020. */
   async pageAll(p: Principal, q: AccessSessionQuery): Promise<AccessSessionAdminPage> {
-    if (!(await this.isOperator(p.userId))) throw forbidden();
+    this.access.require(p, 'accessLog.readAll');
     const { rows, total } = await this.repo.pageAll(q.kind, (q.pageNum - 1) * q.pageSize, q.pageSize);
     return {
       list: rows.map((r) => ({ ...this.toContract(r), userId: r.user_id, clientIp: r.client_ip })),

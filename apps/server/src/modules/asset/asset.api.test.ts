@@ -452,7 +452,7 @@ describe.each(engines)('datasets and models api (%s)', (engine) => {
 
     // Published (an operator approves): every account reads it; no named entries are left.
     const op = await registerAndLogin(t.app);
-    await t.app.ctx.db.updateTable('users').set({ roles: 'user,operator' }).where('id', '=', op.user.id).execute();
+    await t.app.ctx.access.grant(op.user.id, 'operator');
     expect((await ds('POST', `/datasets/${d.id}/publish`)).data).toMatchObject({ publishState: 'pending' });
     expect(aclOf(dir)).toEqual(privateAcl(ua, ue));
     expect((await ds('POST', `/datasets/${d.id}/publish/review`, { approve: true }, op.token)).data).toMatchObject({ visibility: 'public' });
@@ -528,7 +528,7 @@ describe.each(engines)('datasets and models api (%s)', (engine) => {
 
   it('an operator approves or rejects publication requests; others cannot; the owner is told', async () => {
     const op = await registerAndLogin(t.app);
-    await t.app.ctx.db.updateTable('users').set({ roles: 'user,operator' }).where('id', '=', op.user.id).execute();
+    await t.app.ctx.access.grant(op.user.id, 'operator');
     fs.mkdirSync(path.join(a.home, 'data/pub'), { recursive: true });
     fs.writeFileSync(path.join(a.home, 'data/pub/x.txt'), 'x');
     const make = async (name: string) => {

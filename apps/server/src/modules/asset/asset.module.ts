@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context';
-import type { TaskMount, TaskMountInput } from '@suanli/contracts';
+import type { ModuleMount } from '../module-mount';
+import { DATASET_BASE, MODEL_BASE, type TaskMount, type TaskMountInput } from '@suanli/contracts';
 import { invalid } from '../../errors';
-import type { Principal } from '../auth/session.service';
+import type { Principal } from '../access/principal';
 import type { TaskService } from '../task/task.service';
 import { AssetRepository } from './asset.repository';
 import { assetRoutes } from './asset.routes';
@@ -14,24 +15,23 @@ import { AssetStore } from './asset-store';
  * Datasets (routes under DATASET_BASE) and models (MODEL_BASE): one repository and snapshot store, one
  * service per kind. Versions a stopped gateway left half-copied are failed before serving.
  */
-export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'notify' | 'bus' | 'clusterAccounts' | 'log'>,
+export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'notify' | 'bus' | 'clusterAccounts' | 'log' | 'access' | 'userDirectory'>,
   tasks: TaskService,
-  isOperator: (userId: string) => Promise<boolean>,
   copies: VersionCopies & { syncVersion(ownerId: string, v: PendingCopy & { targetCenterId: string }): Promise<string> },
 ) {
   const repo = new AssetRepository(deps.db);
   const store = new AssetStore(deps.centers);
-  const access = new AssetAccess(repo, store, deps.clusterAccounts, deps.centers, deps.log);
+  const folders = new AssetAccess(repo, store, deps.clusterAccounts, deps.centers, deps.log);
   const make = (kind: 'dataset' | 'model') => new AssetService(kind, repo, store, deps.clusterAccounts, deps.centers, deps.clock, deps.notify, deps.bus, {
       get: (p, taskId) => tasks.detail(p, 'training', taskId),
       mountsInUse: (assetId, versionId) => tasks.mountsInUse(assetId, versionId),
-    }, isOperator, copies, access);
+    }, deps.access, deps.userDirectory, copies, folders);
   const datasets = make('dataset');
   const models = make('model');
   // One call fails the half-copied versions of both kinds (the table is shared).
   await datasets.recover();
   // Areas written before ADR 0013 (0755, every account read every version) get each asset's access once.
-  await access.applyAll();
+  await folders.applyAll();
   const centerName = (id: string) => deps.centers.find((c) => c.id === id)?.name ?? id;
   /**
    * The task form's 数据集 / 模型 mounts, resolved for the task's center: `SUANLI_DATASET_<n>`, `SUANLI_MODEL_<n>`.
@@ -86,7 +86,7 @@ export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' 
           await store.adoptCopy(source, target, m.assetId, m.versionId);
           // The copy's folder lets in exactly who may read it on this center (ADR 0013).
           try {
-            await access.apply(m.assetId, target);
+            await folders.apply(m.assetId, target);
           } catch (e) {
             failure ||= `${label} ${e instanceof Error ? e.message : '数据目录的访问权限设置失败'}`;
           }
@@ -95,7 +95,7 @@ export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' 
         ready = false;
         if (copy.state === 'failed') failure ||= `${label} 同步失败（${copy.message}）`;
         if (copy.state === 'none') {
-          await access.apply(m.assetId, target, { create: true });
+          await folders.apply(m.assetId, target, { create: true });
           await copies.syncVersion(row.owner_id, { assetId: m.assetId, versionId: m.versionId, sourceCenterId: source.id, targetCenterId: centerId, label });
         }
       }
@@ -108,11 +108,16 @@ export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' 
     models,
     resolveMounts,
     settleWaiting,
-    datasetRoutes: assetRoutes(datasets),
-    modelRoutes: assetRoutes(models),
-    async close() {
-      await Promise.all([datasets.idle(), models.idle()]);
-      await store.close();
-    },
+    mount: {
+      name: 'asset',
+      routes: [
+        { prefix: DATASET_BASE, plugin: assetRoutes(datasets) },
+        { prefix: MODEL_BASE, plugin: assetRoutes(models) },
+      ],
+      async close() {
+        await Promise.all([datasets.idle(), models.idle()]);
+        await store.close();
+      },
+    } satisfies ModuleMount,
   };
 }

@@ -4,39 +4,34 @@ import type { Db } from '../../db/db';
 import type { AssetsTable, AssetVersionsTable } from '../../db/schema';
 import { isUniqueViolation } from '../../db/unique';
 
-export type AssetRow = Selectable<AssetsTable> & { owner_name: string };
+export type AssetRow = Selectable<AssetsTable>;
 export type VersionRow = Selectable<AssetVersionsTable>;
 
 const likePattern = (s: string) => `%${s.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
 
 /**
- * The only SQL of datasets and models, their versions and shares. Reads of one asset are scoped by who may
- * see it: the owner, a user it is shared with, or anyone when it is public (the service decides which).
+ * The only SQL of datasets and models, their versions and shares. Who may read or change one asset is the
+ * access module's decision (the service asks it with the row and the caller's share); lists are scoped here.
+ * Owners' names come from the user module, through the service.
  */
 export class AssetRepository {
   constructor(private readonly db: Db) {}
 
   private base() {
-    return this.db
-      .selectFrom('assets')
-      .innerJoin('users', 'users.id', 'assets.owner_id')
-      .selectAll('assets')
-      .select('users.username as owner_name');
+    return this.db.selectFrom('assets').selectAll('assets');
   }
 
-  /** The asset when the caller may read it (owner, shared with them, or public); undefined otherwise. */
-  findReadable(kind: AssetKind, id: string, userId: string): Promise<AssetRow | undefined> {
-    return this.base()
+  /** The asset with whether it is shared with `userId` (what the access module needs to decide), in one read. */
+  async findWithShare(kind: AssetKind, id: string, userId: string): Promise<(AssetRow & { shared: boolean }) | undefined> {
+    const row = await this.base()
+      .select((eb) =>
+        eb.exists(eb.selectFrom('asset_shares').select('asset_shares.asset_id').whereRef('asset_shares.asset_id', '=', 'assets.id').where('asset_shares.user_id', '=', userId)).as('shared'),
+      )
       .where('assets.id', '=', id)
       .where('assets.kind', '=', kind)
-      .where((eb) =>
-        eb.or([
-          eb('assets.owner_id', '=', userId),
-          eb('assets.visibility', '=', 'public'),
-          eb.exists(eb.selectFrom('asset_shares').select('asset_shares.asset_id').whereRef('asset_shares.asset_id', '=', 'assets.id').where('asset_shares.user_id', '=', userId)),
-        ]),
-      )
       .executeTakeFirst();
+    // SQLite answers 0/1, PostgreSQL a boolean.
+    return row && { ...row, shared: Boolean(Number(row.shared)) };
   }
 
   /** Any asset of the kind, whoever owns it (operator actions and the seed only). */
@@ -124,12 +119,10 @@ export class AssetRepository {
     let q = this.db
       .selectFrom('asset_versions')
       .innerJoin('assets', 'assets.id', 'asset_versions.asset_id')
-      .innerJoin('users', 'users.id', 'assets.owner_id')
       .select([
         'assets.id as asset_id',
         'assets.name as asset_name',
         'assets.owner_id',
-        'users.username as owner_name',
         'asset_versions.id as version_id',
         'asset_versions.version',
         'asset_versions.note',
@@ -204,25 +197,6 @@ export class AssetRepository {
 
   // ---- shares -----------------------------------------------------------------------------------------
 
-  sharesOf(assetId: string) {
-    return this.db
-      .selectFrom('asset_shares')
-      .innerJoin('users', 'users.id', 'asset_shares.user_id')
-      .select(['asset_shares.user_id', 'users.username', 'users.nickname'])
-      .where('asset_shares.asset_id', '=', assetId)
-      .orderBy('asset_shares.create_time')
-      .execute();
-  }
-
-  /** Users by name, ignoring ASCII case (as logins do). */
-  usersNamed(usernames: string[]) {
-    const lowered = [...new Set(usernames.map((u) => u.replace(/[A-Z]/g, (c) => c.toLowerCase())))];
-    return this.db
-      .selectFrom('users')
-      .select(['id', 'username'])
-      .where((eb) => eb(sql<string>`lower(${eb.ref('username')})`, 'in', lowered))
-      .execute();
-  }
 
   async addShares(assetId: string, userIds: string[], at: number) {
     if (!userIds.length) return;
@@ -237,9 +211,9 @@ export class AssetRepository {
     await this.db.deleteFrom('asset_shares').where('asset_id', '=', assetId).where('user_id', '=', userId).execute();
   }
 
-  /** The users an asset is shared with (and those who added it from the public hall). */
+  /** The users an asset is shared with (and those who added it from the public hall), in the order they were added. */
   async shareUserIds(assetId: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('asset_shares').select('user_id').where('asset_id', '=', assetId).execute();
+    const rows = await this.db.selectFrom('asset_shares').select('user_id').where('asset_id', '=', assetId).orderBy('create_time').execute();
     return rows.map((r) => r.user_id);
   }
 

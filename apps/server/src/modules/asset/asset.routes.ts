@@ -104,10 +104,12 @@ export function assetRoutes(assets: AssetService): FastifyPluginAsyncTypebox {
       handler: async (req) => ok(await assets.addToMine(principal(req), req.params.id)),
     });
     app.get(`${base}/action/pending-publication`, {
+      config: { role: 'operator' },
       schema: { tags, summary: `待审核的公开申请（运营）`, response: { 200: Envelope(AssetList) } },
       handler: async (req) => ok(await assets.pending(principal(req))),
     });
     app.post(`${base}/:id/publish/review`, {
+      config: { role: 'operator' },
       schema: { tags, summary: '审核公开申请：通过后出现在公共资源大厅（运营）', params: IdParams, body: AssetReview, response: { 200: Envelope(AssetDetail) } },
       handler: async (req) => ok(await assets.review(principal(req), req.params.id, req.body.approve, req.body.reason ?? '')),
     });

@@ -21,15 +21,18 @@ import {
 } from '@suanli/contracts';
 import type { CenterConfig } from '../../centers/centers';
 import type { Notify } from '../../context';
-import { AppError, forbidden, invalid, notFound } from '../../errors';
+import { AppError, invalid, notFound } from '../../errors';
 import { toFileUser } from '../../file-service/identity';
 import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
-import type { Principal } from '../auth/session.service';
+import type { Resource } from '../access/access.policy';
+import type { AccessService } from '../access/access.service';
+import type { Principal } from '../access/principal';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
 import type { AssetAccess } from './asset-access';
 import type { AssetRepository, AssetRow, VersionRow } from './asset.repository';
 import type { AssetStore } from './asset-store';
+import type { UserDirectory, UserName } from '../user/user-directory';
 
 /** Assets per user and kind. */
 const ASSETS_PER_USER = 200;
@@ -81,10 +84,12 @@ export class AssetService {
     private readonly notify: Notify,
     private readonly bus: EventBus,
     private readonly tasks: TaskLink,
-    private readonly isOperator: (userId: string) => Promise<boolean>,
+    private readonly access: Pick<AccessService, 'require' | 'found' | 'can' | 'owns'>,
+    /** Owners' and sharees' names, users by name (user module). */
+    private readonly users: Pick<UserDirectory, 'names' | 'named'>,
     private readonly copies: VersionCopies,
     /** Who may read each asset's folder on disk (ADR 0013), re-applied whenever that can change. */
-    private readonly access: AssetAccess,
+    private readonly folders: AssetAccess,
   ) {}
 
   // ---- reads ------------------------------------------------------------------------------------------
@@ -96,23 +101,24 @@ export class AssetService {
       offset: (q.pageNum - 1) * q.pageSize,
       limit: q.pageSize,
     });
-    const versions = await this.repo.versionsOf(list.map((r) => r.id));
-    return { list: list.map((r) => this.toAsset(r, p.userId, versions)), total, pageNum: q.pageNum, pageSize: q.pageSize };
+    const [versions, owners] = await Promise.all([this.repo.versionsOf(list.map((r) => r.id)), this.ownerNames(list)]);
+    return { list: list.map((r) => this.toAsset(r, p, versions, owners)), total, pageNum: q.pageNum, pageSize: q.pageSize };
   }
 
   async detail(p: Principal, id: string): Promise<AssetDetail> {
     const { row, owner } = await this.readable(p, id);
-    return this.toDetail(row, p.userId, owner);
+    return this.toDetail(row, p, owner);
   }
 
   /** What the task form offers under 数据集 / 模型 (on one center when given). */
   async mountable(p: Principal, subCenterId?: string): Promise<MountableVersion[]> {
     const rows = await this.repo.mountable(this.kind, p.userId, subCenterId);
+    const owners = await this.ownerNames(rows);
     return rows.map((r) => ({
       assetId: r.asset_id,
       assetName: r.asset_name,
-      ownerName: r.owner_name,
-      mine: r.owner_id === p.userId,
+      ownerName: owners.get(r.owner_id)?.username ?? '',
+      mine: this.access.owns(p, { ownerId: r.owner_id }),
       versionId: r.version_id,
       version: Number(r.version),
       note: r.note,
@@ -239,11 +245,11 @@ export class AssetService {
 
   async share(p: Principal, id: string, usernames: string[]): Promise<AssetDetail> {
     const { row } = await this.owned(p, id);
-    const users = await this.repo.usersNamed(usernames);
+    const users = await this.users.named(usernames);
     const found = new Set(users.map((u) => u.username.toLowerCase()));
     const missing = usernames.filter((u) => !found.has(u.toLowerCase()));
     if (missing.length) throw new AppError(ErrorCode.ASSET_SHARE_USER_UNKNOWN, `共享的用户不存在：${missing.join('、')}`);
-    const others = users.filter((u) => u.id !== p.userId);
+    const others = users.filter((u) => !this.access.owns(p, { ownerId: u.id }));
     if (!others.length) throw invalid('usernames', '不能共享给自己');
     if ((await this.repo.countShares(row.id)) + others.length > ASSET_SHARES_MAX) throw new AppError(ErrorCode.ASSET_LIMIT, `共享人数已达上限（${ASSET_SHARES_MAX}）`);
     const before = new Set(await this.repo.shareUserIds(row.id));
@@ -251,7 +257,7 @@ export class AssetService {
     await this.syncVisibility(row);
     // The disk follows: their accounts may read the versions on every center that has them (ADR 0013).
     // A disk that refuses undoes the share (the folder was closed; the owner sees the error and may retry).
-    await this.access.apply(row.id).catch(async (e: unknown) => {
+    await this.folders.apply(row.id).catch(async (e: unknown) => {
       for (const u of others) if (!before.has(u.id)) await this.repo.removeShare(row.id, u.id);
       await this.syncVisibility(row);
       throw e;
@@ -259,7 +265,7 @@ export class AssetService {
     for (const u of others) {
       await this.notify(u.id, {
         type: 'system',
-        title: `${row.owner_name} 向你共享了${KIND_LABEL[this.kind]}`,
+        title: `${(await this.ownerNames([row])).get(row.owner_id)?.username ?? ''} 向你共享了${KIND_LABEL[this.kind]}`,
         content: `${KIND_LABEL[this.kind]}「${row.name}」已共享给你（只读），可在「共享${KIND_LABEL[this.kind]}」中查看和用于训练。`,
         businessType: this.kind,
         businessId: row.id,
@@ -273,7 +279,7 @@ export class AssetService {
     await this.repo.removeShare(row.id, userId);
     await this.syncVisibility(row);
     // Their accounts lose the folder on every center (a file a running job already opened stays readable to it).
-    await this.access.apply(row.id);
+    await this.folders.apply(row.id);
     return this.detail(p, id);
   }
 
@@ -308,7 +314,7 @@ export class AssetService {
    * private (the owner may ask again). The owner is told either way. Non-operators get 1020.
    */
   async review(p: Principal, id: string, approve: boolean, reason: string): Promise<AssetDetail> {
-    if (!(await this.isOperator(p.userId))) throw forbidden();
+    this.access.require(p, 'asset.review');
     const row = await this.repo.findAny(this.kind, id);
     if (!row || row.publish_state !== 'pending') throw notFound(`待审核的${KIND_LABEL[this.kind]}`);
     if (approve) await this.approvePublish(id);
@@ -320,15 +326,15 @@ export class AssetService {
       businessType: this.kind,
       businessId: row.id,
     });
-    return this.toDetail((await this.repo.findAny(this.kind, id))!, p.userId, false);
+    return this.toDetail((await this.repo.findAny(this.kind, id))!, p, false);
   }
 
   /** Publication requests waiting for an operator (operators only). */
   async pending(p: Principal): Promise<Asset[]> {
-    if (!(await this.isOperator(p.userId))) throw forbidden();
+    this.access.require(p, 'asset.review');
     const rows = await this.repo.pendingPublication(this.kind);
-    const versions = await this.repo.versionsOf(rows.map((r) => r.id));
-    return rows.map((r) => this.toAsset(r, p.userId, versions));
+    const [versions, owners] = await Promise.all([this.repo.versionsOf(rows.map((r) => r.id)), this.ownerNames(rows)]);
+    return rows.map((r) => this.toAsset(r, p, versions, owners));
   }
 
   /** Makes an asset public (an operator's approval; the demo seed publishes the platform's assets with it). */
@@ -336,7 +342,7 @@ export class AssetService {
     const row = await this.repo.findAny(this.kind, id);
     if (!row) throw notFound(KIND_LABEL[this.kind]);
     await this.repo.update(row.owner_id, row.id, { visibility: 'public', publish_state: 'published', update_time: this.clock() });
-    await this.access.apply(row.id);
+    await this.folders.apply(row.id);
   }
 
   /**
@@ -356,17 +362,17 @@ export class AssetService {
     // there must let that account in (ADR 0013). The task would make the account anyway.
     await this.clusterAccounts.ensure(p.userId, target.id);
     if (center.id === target.id) {
-      await this.access.apply(row.id, target);
+      await this.folders.apply(row.id, target);
       return { mount, pending: null };
     }
     const copy = await this.copies.versionCopy(version.id, target.id);
     if (copy.state === 'ready') {
       await this.store.adoptCopy(center, target, row.id, version.id);
-      await this.access.apply(row.id, target);
+      await this.folders.apply(row.id, target);
       return { mount, pending: null };
     }
     // The copy will be synced into the asset's folder there: made now, closed to all but those who may read.
-    await this.access.apply(row.id, target, { create: true });
+    await this.folders.apply(row.id, target, { create: true });
     return { mount, pending: { assetId: row.id, versionId: version.id, sourceCenterId: center.id, label: versionLabel(this.kind, row.name, Number(version.version)) } };
   }
 
@@ -388,10 +394,16 @@ export class AssetService {
 
   // ---- internals --------------------------------------------------------------------------------------
 
+  /** The asset when the caller may read it (1205 otherwise, as for a missing one), and whether they may change it. */
   private async readable(p: Principal, id: string): Promise<Access> {
-    const row = await this.repo.findReadable(this.kind, id, p.userId);
-    if (!row) throw notFound(KIND_LABEL[this.kind]);
-    return { row, owner: row.owner_id === p.userId };
+    const resourceOf = (r: AssetRow & { shared: boolean }): Resource => ({ ownerId: r.owner_id, public: r.visibility === 'public', sharees: r.shared ? [p.userId] : [] });
+    const found = this.access.found(p, 'asset.read', await this.repo.findWithShare(this.kind, id, p.userId), resourceOf, KIND_LABEL[this.kind]);
+    const { shared: _shared, ...row } = found;
+    return { row, owner: this.access.can(p, 'asset.write', resourceOf(found)) };
+  }
+
+  private ownerNames(rows: ReadonlyArray<{ owner_id: string }>): Promise<Map<string, UserName>> {
+    return this.users.names(rows.map((r) => r.owner_id));
   }
 
   private async owned(p: Principal, id: string): Promise<Access> {
@@ -459,7 +471,7 @@ export class AssetService {
       })
       .then(async (s) => {
         // A new asset's folder is closed (0700) until its access is set: a version is ready once it is.
-        await this.access.apply(assetId, center).catch(async (e: unknown) => {
+        await this.folders.apply(assetId, center).catch(async (e: unknown) => {
           await this.store.removeVersion(center, assetId, versionId);
           throw e;
         });
@@ -507,7 +519,7 @@ export class AssetService {
     };
   }
 
-  private toAsset(r: AssetRow, userId: string, versions: VersionRow[]): Asset {
+  private toAsset(r: AssetRow, p: Principal, versions: VersionRow[], owners: Map<string, UserName>): Asset {
     const mine = versions.filter((v) => v.asset_id === r.id);
     const latest = mine.find((v) => v.state === 'ready');
     return {
@@ -520,8 +532,8 @@ export class AssetService {
       visibility: r.visibility === 'shared' || r.visibility === 'public' ? r.visibility : 'private',
       publishState: r.publish_state === 'pending' || r.publish_state === 'published' ? r.publish_state : 'none',
       ownerId: r.owner_id,
-      ownerName: r.owner_name,
-      mine: r.owner_id === userId,
+      ownerName: owners.get(r.owner_id)?.username ?? '',
+      mine: this.access.owns(p, { ownerId: r.owner_id }),
       framework: r.framework,
       format: r.format,
       metrics: parseJson<Record<string, number>>(r.metrics, {}),
@@ -532,13 +544,18 @@ export class AssetService {
     };
   }
 
-  private async toDetail(row: AssetRow, userId: string, owner: boolean): Promise<AssetDetail> {
+  private async toDetail(row: AssetRow, p: Principal, owner: boolean): Promise<AssetDetail> {
     const versions = await this.repo.versionsOf([row.id]);
-    const shares = owner ? await this.repo.sharesOf(row.id) : [];
+    const shares = owner ? await this.repo.shareUserIds(row.id) : [];
+    const names = await this.users.names([row.owner_id, ...shares]);
     return {
-      ...this.toAsset(row, userId, versions),
+      ...this.toAsset(row, p, versions, names),
       versions: versions.map((v) => this.toVersion(v, row)),
-      shares: shares.map((s) => ({ userId: s.user_id, username: s.username, nickname: s.nickname ?? '' })),
+      // A sharee whose account is gone is not listed (as the join did before).
+      shares: shares.flatMap((id) => {
+        const u = names.get(id);
+        return u ? [{ userId: id, username: u.username, nickname: u.nickname ?? '' }] : [];
+      }),
     };
   }
 }

@@ -5,6 +5,7 @@ import type { AssetCreate, AssetKind } from '@suanli/contracts';
 import type { CenterConfig } from '../../centers/centers';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
 import type { AssetService } from './asset.service';
+import { systemPrincipal } from '../access/principal';
 
 /** The platform's own account, which owns the public hall's seed assets. */
 export const PLATFORM_ACCOUNT = { username: 'platform', nickname: '算力平台' } as const;
@@ -33,7 +34,7 @@ export async function seedPublicAssets(deps: {
   const center = deps.centers.find((c) => c.status === 'online');
   if (!center || !entries.length) return 0;
   const userId = await deps.platformUser();
-  const p = { userId, sessionId: 'seed' };
+  const p = systemPrincipal(userId);
   const account = await deps.clusterAccounts.ensure(userId, center.id);
   let made = 0;
   for (const { dir, kind, ...meta } of entries) {

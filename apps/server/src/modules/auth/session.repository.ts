@@ -1,6 +1,9 @@
 import type { Db } from '../../db/db';
 import { prepare } from '../../db/prepared';
 
+/** Ids per statement: keeps the IN list well inside both engines' parameter limits. */
+const CHUNK = 500;
+
 export class SessionRepository {
   /** Runs on every authenticated request: compiled once (see db/prepared.ts). */
   private readonly byHash;
@@ -9,9 +12,8 @@ export class SessionRepository {
     this.byHash = prepare(db, (db, a: { tokenHash: string }) =>
       db
         .selectFrom('sessions')
-        .leftJoin('users', 'users.id', 'sessions.user_id')
-        .select(['sessions.id', 'sessions.user_id', 'sessions.create_time', 'sessions.last_seen', 'sessions.revoked_at', 'users.status as user_status'])
-        .where('sessions.token_hash', '=', a.tokenHash),
+        .select(['id', 'user_id', 'create_time', 'last_seen', 'revoked_at'])
+        .where('token_hash', '=', a.tokenHash),
     );
   }
 
@@ -30,7 +32,7 @@ export class SessionRepository {
       .execute();
   }
 
-  /** The session and its user's status in one read (left join: the status is null if there is no user row). */
+  /** The session a token names (its user's account state comes from the access module). */
   async findByHash(tokenHash: string) {
     return (await this.byHash({ tokenHash }))[0];
   }
@@ -78,5 +80,20 @@ export class SessionRepository {
       .where('revoked_at', 'is', null);
     if (exceptId) q = q.where('id', '!=', exceptId);
     return q.execute();
+  }
+
+  /** The sessions of these ids that still exist, with what decides their validity (read-only: no touch). */
+  async states(ids: string[]) {
+    const rows = [];
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      rows.push(
+        ...(await this.db
+          .selectFrom('sessions')
+          .select(['id', 'create_time', 'last_seen', 'revoked_at'])
+          .where('id', 'in', ids.slice(i, i + CHUNK))
+          .execute()),
+      );
+    }
+    return rows;
   }
 }

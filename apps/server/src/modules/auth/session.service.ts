@@ -3,12 +3,9 @@ import { ErrorCode, SESSION_ABSOLUTE_TIMEOUT_MS, SESSION_IDLE_TIMEOUT_MS } from 
 import { AppError } from '../../errors';
 import { newId } from '../../lib/id';
 import type { EventBus, Revocation } from '../../realtime/bus';
+import type { AccessService } from '../access/access.service';
+import type { Principal } from '../access/principal';
 import type { SessionRepository } from './session.repository';
-
-export interface Principal {
-  userId: string;
-  sessionId: string;
-}
 
 /** Writing last_seen on every request would make every read a write; a minute of slack is invisible next to 30 min. */
 const TOUCH_EVERY_MS = 60_000;
@@ -48,12 +45,22 @@ export class SessionService {
   private revocations = 0;
   private readonly revocationListeners = new Set<(r: Revocation) => void>();
 
+  /** Bumped whenever cached principals are dropped for a role change: a verification in flight is not cached. */
+  private roleChanges = 0;
+
   constructor(
     private readonly repo: SessionRepository,
     private readonly clock: () => number,
+    /** The account behind a session: refused when disabled; its roles go onto the principal. */
+    private readonly access: Pick<AccessService, 'subject' | 'onRolesChanged'>,
     private readonly bus?: Pick<EventBus, 'publishRevocation' | 'onRevocation'>,
   ) {
     bus?.onRevocation((r) => this.forget(r));
+    // A role granted or taken here applies from the user's next request (other processes: SESSION_CACHE_MS).
+    access.onRolesChanged((userId) => {
+      this.roleChanges++;
+      for (const [token, v] of this.verified) if (v.principal.userId === userId) this.verified.delete(token);
+    });
   }
 
   /** How many revocations this process has seen; a caller that verified before it changed re-checks. */
@@ -104,11 +111,14 @@ export class SessionService {
     }
     this.verified.delete(token);
     const generation = this.revocations;
+    const roleChanges = this.roleChanges;
     const tokenHash = hashToken(token);
     const s = await this.repo.findByHash(tokenHash);
     if (!s) throw new AppError(ErrorCode.NOT_LOGGED_IN);
+    if (s.revoked_at != null) throw new AppError(ErrorCode.SESSION_REVOKED);
+    const subject = await this.access.subject(s.user_id);
     // A disabled account loses its sessions on every gateway process without a sweep (within SESSION_CACHE_MS).
-    if (s.revoked_at != null || s.user_status === 'disabled') throw new AppError(ErrorCode.SESSION_REVOKED);
+    if (!subject.active) throw new AppError(ErrorCode.SESSION_REVOKED);
     if (now - s.last_seen > SESSION_IDLE_TIMEOUT_MS || now - s.create_time > SESSION_ABSOLUTE_TIMEOUT_MS) {
       throw new AppError(ErrorCode.SESSION_EXPIRED);
     }
@@ -117,12 +127,32 @@ export class SessionService {
       await this.repo.touch(s.id, now);
       lastSeen = now;
     }
-    const principal = Object.freeze({ userId: s.user_id, sessionId: s.id });
-    if (generation === this.revocations) {
+    const principal: Principal = Object.freeze({ userId: s.user_id, sessionId: s.id, roles: Object.freeze([...subject.roles]) });
+    if (generation === this.revocations && roleChanges === this.roleChanges) {
       if (this.verified.size >= SESSION_CACHE_MAX) this.verified.delete(this.verified.keys().next().value as string);
       this.verified.set(token, { principal, tokenHash, lastSeen, createTime: s.create_time, at: now });
     }
     return principal;
+  }
+
+  /**
+   * The session code (10133 gone, 10307 revoked, 10157 expired) of each of these sessions that is no longer
+   * valid — for the holders of long-lived connections (sockets, shells, IDE proxies) re-checking in bulk.
+   * Read-only on purpose: `verify` slides last_seen, and a keep-alive is not user activity. Same expiry rule.
+   */
+  async invalid(sessionIds: string[]): Promise<Map<string, number>> {
+    const now = this.clock();
+    const found = new Map((await this.repo.states(sessionIds)).map((r) => [r.id, r]));
+    const bad = new Map<string, number>();
+    for (const id of sessionIds) {
+      const s = found.get(id);
+      if (!s) bad.set(id, ErrorCode.NOT_LOGGED_IN);
+      else if (s.revoked_at != null) bad.set(id, ErrorCode.SESSION_REVOKED);
+      else if (now - Number(s.last_seen) > SESSION_IDLE_TIMEOUT_MS || now - Number(s.create_time) > SESSION_ABSOLUTE_TIMEOUT_MS) {
+        bad.set(id, ErrorCode.SESSION_EXPIRED);
+      }
+    }
+    return bad;
   }
 
   async revoke(sessionId: string, reason: string) {

@@ -216,7 +216,7 @@ describe.each(engines)('web shell, local transport (%s)', (engine) => {
     expect(body(await admin(a.token)).message.code).toBe(1020);
 
     const op = await registerAndLogin(t.app);
-    await t.app.ctx.db.updateTable('users').set({ roles: 'user,operator' }).where('id', '=', op.user.id).execute();
+    await t.app.ctx.access.grant(op.user.id, 'operator');
     const all = body<AccessSessionAdminPage>(await admin(op.token)).data;
     const mine = all.list.find((r) => r.userId === 'u-sh-op-a');
     expect(mine).toMatchObject({ kind: 'shell', centerId: 'sz-a100', target: 'local', endReason: 'closed', clientIp: '127.0.0.1' });

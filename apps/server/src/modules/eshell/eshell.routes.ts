@@ -17,6 +17,7 @@ export function eshellRoutes(eshell: EshellService, accessLog: AccessLogService)
       handler: async (req) => ok(await accessLog.page(principal(req), req.body)),
     });
     app.post('/admin/session/page', {
+      config: { role: 'operator' },
       schema: { tags, summary: '全部用户的终端与开发环境访问记录（运营人员）', body: AccessSessionQuery, response: { 200: Envelope(AccessSessionAdminPage) } },
       handler: async (req) => ok(await accessLog.pageAll(principal(req), req.body)),
     });

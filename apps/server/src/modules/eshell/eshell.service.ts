@@ -17,7 +17,7 @@ import type { CenterConfig } from '../../centers/centers';
 import { AppError, invalid, notFound } from '../../errors';
 import type { Revocation } from '../../realtime/bus';
 import type { AccessLogService } from '../access-log/access-log.service';
-import type { Principal } from '../auth/session.service';
+import type { Principal } from '../access/principal';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
 import { LocalShellTransport } from './local-transport';
 import type { ShellChannel, ShellTransport } from './shell-transport';

@@ -65,7 +65,7 @@ export function eshellSocketRoutes(service: EshellService, guards: ReturnType<ty
       void service
         .open(
           // The token the guards verified: the center's file service installs the platform key with it.
-          { userId: c.userId, sessionId: c.sessionId, tokenHash: c.tokenHash, token: String(q.token) },
+          { userId: c.userId, sessionId: c.sessionId, roles: c.roles, tokenHash: c.tokenHash, token: String(q.token) },
           { centerId: q.centerId, cwd: q.cwd, cols: q.cols, rows: q.rows },
           {
             status: (f) => socket.readyState === WebSocket.OPEN && socket.send(JSON.stringify(f)),

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import type { ModuleMount } from '../module-mount';
+import { IMAGE_BASE } from '@suanli/contracts';
 import type { AppContext } from '../../context';
 import { ArchiveFiles } from './archive-files';
 import { ImageRepository } from './image.repository';
@@ -12,7 +14,7 @@ import { RegistryKey } from './registry-token';
  * and the certificate the registry trusts live under `<dataDir>/registry/` (made on first start when a
  * registry is configured). Imports a stopped gateway left running are failed before serving.
  */
-export async function createImageModule(deps: Pick<AppContext, 'db' | 'clock' | 'config' | 'centers' | 'bus' | 'log' | 'clusterAccounts'>) {
+export async function createImageModule(deps: Pick<AppContext, 'db' | 'clock' | 'config' | 'centers' | 'bus' | 'log' | 'clusterAccounts' | 'userDirectory' | 'access'>) {
   const settings = deps.config.registry;
   let registry: ConstructorParameters<typeof ImageService>[1] = null;
   if (settings) {
@@ -21,6 +23,8 @@ export async function createImageModule(deps: Pick<AppContext, 'db' | 'clock' | 
   }
   const archives = new ArchiveFiles(deps.clusterAccounts);
   const service = new ImageService(new ImageRepository(deps.db), registry, deps.clock, {
+    users: deps.userDirectory,
+    access: deps.access,
     archives,
     centers: deps.centers,
     spoolRoot: path.join(deps.config.dataDir, 'image-imports'),
@@ -30,11 +34,14 @@ export async function createImageModule(deps: Pick<AppContext, 'db' | 'clock' | 
   await service.recover();
   return {
     service,
-    routes: imageRoutes(service),
     tokenCertFile: registry?.key.certFile,
-    async close() {
-      await service.idle();
-      await archives.close();
-    },
+    mount: {
+      name: 'image',
+      routes: [{ prefix: IMAGE_BASE, plugin: imageRoutes(service) }],
+      async close() {
+        await service.idle();
+        await archives.close();
+      },
+    } satisfies ModuleMount,
   };
 }

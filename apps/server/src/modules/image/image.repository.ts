@@ -1,12 +1,12 @@
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/db';
 import type { ImageImportsTable } from '../../db/schema';
 
 export type ImportRow = Selectable<ImageImportsTable>;
 
 /**
- * The only SQL of images: registry passwords (hashes), users looked up by their registry login name, and
- * imports of image archives (each read scoped by its owner).
+ * The only SQL of images: registry passwords (hashes) and imports of image archives (each read scoped by its
+ * owner). Users (their login names) come from the user module, through the service.
  */
 export class ImageRepository {
   constructor(private readonly db: Db) {}
@@ -23,19 +23,6 @@ export class ImageRepository {
       .execute();
   }
 
-  /** The user and their registry password hash by username, ignoring ASCII case (as logins do). */
-  byUsername(username: string) {
-    return this.db
-      .selectFrom('users')
-      .leftJoin('registry_credentials', 'registry_credentials.user_id', 'users.id')
-      .select(['users.id', 'users.username', 'users.status', 'users.roles', 'registry_credentials.password_hash'])
-      .where((eb) => eb(sql<string>`lower(${eb.ref('users.username')})`, '=', username.replace(/[A-Z]/g, (c) => c.toLowerCase())))
-      .executeTakeFirst();
-  }
-
-  username(userId: string) {
-    return this.db.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirst();
-  }
 
   async insertImport(row: Insertable<ImageImportsTable>) {
     await this.db.insertInto('image_imports').values(row).execute();

@@ -17,8 +17,10 @@ import type { CenterConfig } from '../../centers/centers';
 import { AppError, forbidden, invalid, notFound } from '../../errors';
 import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
-import type { Principal } from '../auth/session.service';
+import type { Principal } from '../access/principal';
 import { hashPassword, verifyPassword } from '../user/password';
+import type { UserDirectory } from '../user/user-directory';
+import type { AccessService } from '../access/access.service';
 import type { ArchiveFiles, OpenedArchive } from './archive-files';
 import { ArchiveError, readImageArchive, type ImagePlan } from './image-archive';
 import { namespaceOf, parseImageRef, repositoryNameProblem, tagProblem } from './image-names';
@@ -48,6 +50,10 @@ const PICKER_TAGS_MAX = 20;
 
 /** What the image module needs besides the registry: the user's files (imports), and where to say things. */
 export interface ImageDeps {
+  /** Login names of accounts (user module). */
+  users: Pick<UserDirectory, 'username' | 'named'>;
+  /** Who may push public images (the registry's login has no session: roles are read for it). */
+  access: Pick<AccessService, 'can' | 'rolesOf'>;
   archives: ArchiveFiles;
   centers: CenterConfig[];
   /** Where imports spool the archive's blobs while checking them (`<dataDir>/image-imports`). */
@@ -78,9 +84,9 @@ export class ImageService {
   }
 
   private async namespace(p: Principal) {
-    const u = await this.repo.username(p.userId);
-    if (!u) throw forbidden();
-    return { username: u.username, namespace: namespaceOf(u.username, p.userId) };
+    const username = await this.deps.users.username(p.userId);
+    if (!username) throw forbidden();
+    return { username, namespace: namespaceOf(username, p.userId) };
   }
 
   async info(p: Principal): Promise<RegistryInfo> {
@@ -107,18 +113,20 @@ export class ImageService {
     const r = this.need();
     let subject = '';
     let namespace = '';
-    let operator = false;
+    let mayPublish = false;
     if (authorization?.startsWith('Basic ')) {
       const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
       const i = decoded.indexOf(':');
-      const user = i > 0 ? await this.repo.byUsername(decoded.slice(0, i)) : undefined;
-      if (!user || user.status === 'disabled' || !(await verifyPassword(user.password_hash, decoded.slice(i + 1)))) return null;
+      const [user] = i > 0 ? await this.deps.users.named([decoded.slice(0, i)]) : [];
+      // An unknown user is checked against a dummy hash: the same work as a wrong password.
+      const hash = user && (await this.repo.credential(user.id))?.password_hash;
+      if (!(await verifyPassword(hash, decoded.slice(i + 1))) || !user || user.status === 'disabled') return null;
       subject = user.username;
       namespace = namespaceOf(user.username, user.id);
-      operator = user.roles.split(',').includes('operator');
+      mayPublish = this.deps.access.can({ userId: user.id, roles: await this.deps.access.rolesOf(user.id) }, 'image.publish');
     }
     const asked = parseScopes(q.scope === undefined ? [] : Array.isArray(q.scope) ? q.scope : [q.scope]);
-    const access = subject ? grant(namespace, asked, operator) : [];
+    const access = subject ? grant(namespace, asked, mayPublish) : [];
     const now = this.clock();
     const token = signToken(r.key, { issuer: r.settings.issuer, service: r.settings.service, subject, access, now, ttlSeconds: TOKEN_TTL_SECONDS });
     return { token, access_token: token, expires_in: TOKEN_TTL_SECONDS, issued_at: new Date(now).toISOString() };

@@ -91,16 +91,16 @@ export function parseScopes(scopes: string[]): Access[] {
 
 /**
  * What a user may do: anything (pull, push, delete) in their own namespace `<namespace>/…`, pull in the
- * public namespace (operators also push there: they publish the public images), nothing else. The grant is
- * the intersection with what was asked.
+ * public namespace (and push there when `mayPublish`: the access module's `image.publish`, the operators who
+ * publish the public images), nothing else. The grant is the intersection with what was asked.
  */
-export function grant(namespace: string, asked: Access[], operator = false): Access[] {
+export function grant(namespace: string, asked: Access[], mayPublish = false): Access[] {
   return asked
     .filter((a) => a.type === 'repository')
     .map((a) => {
       const ns = a.name.split('/')[0];
       const allowed =
-        ns === namespace && a.name.includes('/') ? ['pull', 'push', 'delete', '*'] : ns === PUBLIC_IMAGE_NAMESPACE ? (operator ? ['pull', 'push'] : ['pull']) : [];
+        ns === namespace && a.name.includes('/') ? ['pull', 'push', 'delete', '*'] : ns === PUBLIC_IMAGE_NAMESPACE ? (mayPublish ? ['pull', 'push'] : ['pull']) : [];
       return { ...a, actions: a.actions.filter((x) => allowed.includes(x)) };
     })
     .filter((a) => a.actions.length > 0);

@@ -1,4 +1,6 @@
+import { KEYPAIR_BASE } from '@suanli/contracts';
 import type { AppContext } from '../../context';
+import type { ModuleMount } from '../module-mount';
 import type { AuthorizedKeysClient } from './authorized-keys.client';
 import { KeyVault } from './key-vault';
 import { KeyPairRepository } from './keypair.repository';
@@ -18,5 +20,6 @@ export function createKeypairModule(deps: Pick<AppContext, 'db' | 'centers' | 'c
     deps.centers,
     deps.clock,
   );
-  return { service, routes: keypairRoutes(service) };
+  const mount: ModuleMount = { name: 'keypair', routes: [{ prefix: KEYPAIR_BASE, plugin: keypairRoutes(service) }] };
+  return { service, mount };
 }

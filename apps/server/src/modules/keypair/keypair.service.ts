@@ -2,7 +2,7 @@ import { ErrorCode, KEYPAIRS_PER_USER, type KeyPair, type KeyPairGenerate, type 
 import type { CenterConfig } from '../../centers/centers';
 import { AppError, invalid, notFound } from '../../errors';
 import { newId } from '../../lib/id';
-import type { Principal } from '../auth/session.service';
+import type { Principal } from '../access/principal';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
 import type { ShellKeySource } from '../eshell/eshell.service';
 import type { ShellLogin } from '../eshell/ssh-transport';

@@ -1,4 +1,6 @@
+import { MESSAGE_BASE } from '@suanli/contracts';
 import type { AppContext } from '../../context';
+import type { ModuleMount } from '../module-mount';
 import { MessageRepository } from './message.repository';
 import { messageRoutes } from './message.routes';
 import { MessageService } from './message.service';
@@ -13,6 +15,6 @@ export function createMessageModule(deps: Pick<AppContext, 'db' | 'clock' | 'bus
     service,
     notify: service.notify.bind(service),
     notifyEach: service.notifyEach.bind(service),
-    routes: messageRoutes(service),
+    mount: { name: 'message', routes: [{ prefix: MESSAGE_BASE, plugin: messageRoutes(service) }] } satisfies ModuleMount,
   };
 }

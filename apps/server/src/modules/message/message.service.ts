@@ -3,7 +3,7 @@ import type { NewMessage } from '../../context';
 import type { MessagesTable } from '../../db/schema';
 import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
-import type { Principal } from '../auth/session.service';
+import type { Principal } from '../access/principal';
 import type { MessageFilter, MessageRepository } from './message.repository';
 
 const toMessage = (r: MessagesTable): Message => ({

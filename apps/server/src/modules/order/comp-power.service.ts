@@ -1,7 +1,7 @@
 import { formatCardHours, type CompPowerSource, type CompPowers } from '@suanli/contracts';
 import type { CenterConfig } from '../../centers/centers';
-import { forbidden } from '../../errors';
-import type { Principal } from '../auth/session.service';
+import type { AccessService } from '../access/access.service';
+import type { Principal } from '../access/principal';
 import type { CompPowerRepository } from './comp-power.repository';
 
 /** Remaining compute power (算力) of a user: the header's figure and the per-bucket breakdown. */
@@ -11,14 +11,15 @@ export class CompPowerService {
   constructor(
     private readonly repo: CompPowerRepository,
     centers: CenterConfig[],
+    private readonly access: Pick<AccessService, 'require'>,
     private readonly clock: () => number,
   ) {
     this.centers = new Map(centers.map((c) => [c.id, c]));
   }
 
   async ofUser(p: Principal, userId: string): Promise<CompPowers> {
-    // Only one's own balance; team balances will come with teams and their roles.
-    if (userId !== p.userId) throw forbidden();
+    // Only one's own balance; team balances will come with teams and their roles (a rule in access.policy.ts).
+    this.access.require(p, 'compPower.read', { ownerId: userId });
     const rows = await this.repo.usable(userId, this.clock());
     let totalSeconds = 0;
     const items = rows.map((r) => {

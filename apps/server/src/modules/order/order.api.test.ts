@@ -34,7 +34,7 @@ describe.each(engines)('order api (%s)', (engine) => {
   beforeAll(async () => {
     t = await createTestApp(engine);
     [owner, other, op] = [await user('owner'), await user('other'), await user('op')];
-    await t.app.ctx.db.updateTable('users').set({ roles: 'user,operator' }).where('id', '=', op.id).execute();
+    await t.app.ctx.access.grant(op.id, 'operator');
   });
   afterAll(() => t.close());
 
@@ -351,7 +351,7 @@ describe.each(engines)('order api with Alipay (%s)', (engine) => {
       return { id: created!.id, username, token: (await t.app.ctx.sessions.create(created!.id)).token };
     };
     [owner, op] = [await mk('owner'), await mk('op')];
-    await t.app.ctx.db.updateTable('users').set({ roles: 'user,operator' }).where('id', '=', op.id).execute();
+    await t.app.ctx.access.grant(op.id, 'operator');
   });
   afterAll(() => t.close());
 

@@ -38,10 +38,8 @@ export class OrderRepository {
   constructor(private readonly db: Db) {}
 
   /** The order, of that owner when `ownerId` is given (operators and the payment notify read any). */
-  find(id: string, ownerId?: string): Promise<OrderRow | undefined> {
-    let q = this.db.selectFrom('orders').selectAll().where('id', '=', id);
-    if (ownerId !== undefined) q = q.where('owner_id', '=', ownerId);
-    return q.executeTakeFirst();
+  find(id: string): Promise<OrderRow | undefined> {
+    return this.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   findByOrderNo(orderNo: string): Promise<OrderRow | undefined> {

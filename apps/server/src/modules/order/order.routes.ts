@@ -66,6 +66,7 @@ export function orderRoutes(compPowers: CompPowerService, orders: OrderService):
     });
 
     app.post('/orders/:id/confirm', {
+      config: { role: 'operator' },
       schema: { tags, summary: '确认线下转账已到账（运维人员）', params: IdParams, response: { 200: Envelope(Order) } },
       handler: async (req) => ok(await orders.confirm(principal(req), req.params.id)),
     });

@@ -21,10 +21,11 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { CenterCardType, CenterConfig, CenterPackage } from '../../centers/centers';
 import type { Notify } from '../../context';
-import { AppError, forbidden, invalid, notFound } from '../../errors';
+import { AppError, invalid, notFound } from '../../errors';
 import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
-import type { Principal } from '../auth/session.service';
+import type { AccessService } from '../access/access.service';
+import type { Principal } from '../access/principal';
 import type { AlipayChannel } from './alipay';
 import type { OfflinePayment } from '../../centers/centers';
 import type { ChargeRow, OrderRepository, OrderRow, Payment } from './order.repository';
@@ -62,7 +63,7 @@ export class OrderService {
     private readonly repo: OrderRepository,
     centers: CenterConfig[],
     private readonly payment: PaymentChannels,
-    private readonly isOperator: (userId: string) => Promise<boolean>,
+    private readonly access: Pick<AccessService, 'require' | 'found'>,
     private readonly clock: () => number,
     private readonly notify: Notify,
     private readonly bus: EventBus,
@@ -117,7 +118,7 @@ export class OrderService {
 
   async page(p: Principal, q: OrderPageQuery): Promise<OrderPage> {
     const all = q.scope === 'all';
-    if (all && !(await this.isOperator(p.userId))) throw forbidden();
+    if (all) this.access.require(p, 'order.readAll');
     // Expiry is applied when orders are read: what is shown is never an UNPAID order past its window.
     await this.repo.closeExpired(this.clock(), all ? {} : { ownerId: p.userId });
     const keyword = q.keyword?.trim();
@@ -211,7 +212,7 @@ export class OrderService {
    * confirm (or one racing an Alipay notify) changes nothing and answers 2502.
    */
   async confirm(p: Principal, id: string): Promise<Order> {
-    if (!(await this.isOperator(p.userId))) throw forbidden();
+    this.access.require(p, 'order.confirm');
     const row = await this.repo.find(id);
     if (!row) throw notFound('订单');
     const credited = await this.credit(id, { channel: 'offline', tradeNo: null, confirmedBy: p.userId });
@@ -272,17 +273,13 @@ export class OrderService {
   /** The caller's order, closed first if its window has passed; another user's or a missing one is 1205. */
   private async own(p: Principal, id: string): Promise<OrderRow> {
     await this.repo.closeExpired(this.clock(), { id });
-    const row = await this.repo.find(id, p.userId);
-    if (!row) throw notFound('订单');
-    return row;
+    return this.access.found(p, 'order.write', await this.repo.find(id), (r) => ({ ownerId: r.owner_id }), '订单');
   }
 
   /** The owner's order, or any order for an operator (they confirm transfers); 1205 otherwise. */
   private async visible(p: Principal, id: string): Promise<OrderRow> {
     await this.repo.closeExpired(this.clock(), { id });
-    const row = (await this.repo.find(id, p.userId)) ?? ((await this.isOperator(p.userId)) ? await this.repo.find(id) : undefined);
-    if (!row) throw notFound('订单');
-    return row;
+    return this.access.found(p, 'order.read', await this.repo.find(id), (r) => ({ ownerId: r.owner_id }), '订单');
   }
 
   private stateError(row: OrderRow): AppError {

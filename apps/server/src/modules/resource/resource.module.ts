@@ -1,6 +1,9 @@
+import { RESOURCE_BASE } from '@suanli/contracts';
 import type { AppContext } from '../../context';
+import type { ModuleMount } from '../module-mount';
 import { EVERYONE } from '../../realtime/bus';
 import type { Executor } from '../../executors/executor';
+import type { TaskUsageRepository } from '../task/task-usage.repository';
 import { ResourceRepository } from './resource.repository';
 import { resourceRoutes } from './resource.routes';
 import { ResourceService } from './resource.service';
@@ -11,9 +14,14 @@ import { ResourceService } from './resource.service';
  * sample interval across all replicas and consoles. Each stored sample is announced to every open socket
  * (`resource.sampled`), so the pages re-read at once.
  */
-export function createResourceModule(deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'config' | 'bus'>, executors: ReadonlyMap<string, Executor>) {
+export function createResourceModule(
+  deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'config' | 'bus'>,
+  executors: ReadonlyMap<string, Executor>,
+  usage: Pick<TaskUsageRepository, 'running' | 'ranSince'>,
+) {
   const service = new ResourceService(
     new ResourceRepository(deps.db),
+    usage,
     deps.centers,
     executors,
     deps.clock,
@@ -21,5 +29,6 @@ export function createResourceModule(deps: Pick<AppContext, 'db' | 'centers' | '
     // The inventory is everyone's: a broadcast to the open sockets of every replica, not a message per user.
     (event) => deps.bus.publish(EVERYONE, event),
   );
-  return { service, routes: resourceRoutes(service) };
+  const mount: ModuleMount = { name: 'resource', routes: [{ prefix: RESOURCE_BASE, plugin: resourceRoutes(service) }] };
+  return { service, mount };
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/db';
 import type { ResourceSamplesTable } from '../../db/schema';
 
-/** The only SQL of resource samples, plus the read-only task figures the dashboard shows the owner. */
+/** The only SQL of resource samples (the caller's task figures come from the task module's usage port). */
 export class ResourceRepository {
   constructor(private readonly db: Db) {}
 
@@ -25,27 +25,5 @@ export class ResourceRepository {
 
   since(from: number) {
     return this.db.selectFrom('resource_samples').selectAll().where('at', '>=', from).orderBy('at').execute();
-  }
-
-  /** The owner's tasks holding cards now (any family). */
-  running(ownerId: string) {
-    return this.db
-      .selectFrom('tasks')
-      .select(['id', 'kind', 'type', 'name', 'state', 'sub_center_id', 'card_type_id', 'card_num', 'node_num', 'start_time'])
-      .where('owner_id', '=', ownerId)
-      .where('state', 'in', ['STARTING', 'RUNNING', 'STOPPING'])
-      .orderBy('start_time', 'desc')
-      .execute();
-  }
-
-  /** The owner's tasks that ran at some point after `from` (for card-hours per day). */
-  ranSince(ownerId: string, from: number) {
-    return this.db
-      .selectFrom('tasks')
-      .select(['card_num', 'node_num', 'start_time', 'end_time'])
-      .where('owner_id', '=', ownerId)
-      .where('start_time', 'is not', null)
-      .where((eb) => eb.or([eb('end_time', 'is', null), eb('end_time', '>=', from)]))
-      .execute();
   }
 }

@@ -2,7 +2,8 @@ import type { DailyCardHours, MyRunningTask, ResourceCenter, ResourceOverview, U
 import { RESOURCE_KEEP_MS } from '@suanli/contracts';
 import type { CenterConfig } from '../../centers/centers';
 import type { Executor } from '../../executors/executor';
-import type { Principal } from '../auth/session.service';
+import type { Principal } from '../access/principal';
+import type { TaskUsageRepository } from '../task/task-usage.repository';
 import type { ResourceRepository } from './resource.repository';
 
 /** CPU-only card types (no card memory, no gres) count cores, not accelerator cards: charts leave them out. */
@@ -29,6 +30,8 @@ export class ResourceService {
 
   constructor(
     private readonly repo: ResourceRepository,
+    /** The caller's tasks holding cards, and those that ran (task module). */
+    private readonly usage: Pick<TaskUsageRepository, 'running' | 'ranSince'>,
     private readonly centers: CenterConfig[],
     private readonly executors: ReadonlyMap<string, Executor>,
     private readonly clock: () => number,
@@ -75,7 +78,7 @@ export class ResourceService {
   }
 
   async overview(p: Principal): Promise<ResourceOverview> {
-    const [latest, running] = await Promise.all([this.repo.latest(), this.repo.running(p.userId)]);
+    const [latest, running] = await Promise.all([this.repo.latest(), this.usage.running(p.userId)]);
     const now = this.clock();
     const centers: ResourceCenter[] = this.centers.map((c) => {
       const rows = latest.filter((r) => r.sub_center_id === c.id);
@@ -153,7 +156,7 @@ export class ResourceService {
     const todayStart = Math.floor((now + DAY_OFFSET_MS) / DAY_MS) * DAY_MS - DAY_OFFSET_MS;
     const from = todayStart - (days - 1) * DAY_MS;
     const hours = new Array<number>(days).fill(0);
-    for (const t of await this.repo.ranSince(p.userId, from)) {
+    for (const t of await this.usage.ranSince(p.userId, from)) {
       const cards = Number(t.card_num) * Math.max(1, Number(t.node_num));
       const start = Math.max(Number(t.start_time), from);
       const end = Math.min(t.end_time === null ? now : Number(t.end_time), now);
@@ -166,7 +169,7 @@ export class ResourceService {
     return hours.map((h, d) => ({ day: new Date(from + d * DAY_MS + DAY_OFFSET_MS).toISOString().slice(0, 10), cardHours: Math.round(h * 100) / 100 }));
   }
 
-  private myTask(c: CenterConfig, t: Awaited<ReturnType<ResourceRepository['running']>>[number]): MyRunningTask {
+  private myTask(c: CenterConfig, t: Awaited<ReturnType<TaskUsageRepository['running']>>[number]): MyRunningTask {
     return {
       id: t.id,
       kind: t.kind,

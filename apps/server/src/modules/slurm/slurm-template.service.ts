@@ -1,7 +1,7 @@
 import { ErrorCode, type Page, type SlurmTemplate, type SlurmTemplateFromTask, type SlurmTemplateSave, type TemplatePageQuery } from '@suanli/contracts';
 import { AppError, notFound } from '../../errors';
 import { newId } from '../../lib/id';
-import type { Principal } from '../auth/session.service';
+import type { Principal } from '../access/principal';
 import type { TaskService } from '../task/task.service';
 import type { SlurmTemplateRepository, SlurmTemplateRow } from './slurm-template.repository';
 import { validateTemplate } from './template-render';

@@ -1,5 +1,7 @@
 import path from 'node:path';
+import { SLURM_BASE } from '@suanli/contracts';
 import type { AppContext } from '../../context';
+import type { ModuleMount } from '../module-mount';
 import type { TaskService } from '../task/task.service';
 import { Placer } from '../training/placement';
 import { loadPlatformTemplates } from './platform-templates';
@@ -16,5 +18,6 @@ export function createSlurmModule(deps: Pick<AppContext, 'db' | 'clock' | 'confi
   const platform = loadPlatformTemplates(path.join(path.dirname(deps.config.centersFile), 'slurm-templates'));
   const templates = new SlurmTemplateService(new SlurmTemplateRepository(deps.db), platform, tasks, deps.clock);
   const service = new SlurmService(tasks, templates, new Placer(tasks));
-  return { service, templates, routes: slurmRoutes(service, templates, tasks) };
+  const mount: ModuleMount = { name: 'slurm', routes: [{ prefix: SLURM_BASE, plugin: slurmRoutes(service, templates, tasks) }] };
+  return { service, templates, mount };
 }

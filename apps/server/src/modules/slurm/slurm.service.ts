@@ -1,6 +1,6 @@
 import { AUTO_PLACEMENT, type SlurmTaskCreate, type Task } from '@suanli/contracts';
 import { invalid } from '../../errors';
-import type { Principal } from '../auth/session.service';
+import type { Principal } from '../access/principal';
 import { checkTaskInput, type TaskService } from '../task/task.service';
 import type { Placer } from '../training/placement';
 import type { SlurmTemplateService } from './slurm-template.service';

@@ -1,5 +1,7 @@
 import { formatFileSize, WS_SYNC_CHANGED } from '@suanli/contracts';
+import { SYNC_BASE } from '@suanli/contracts';
 import type { AppContext } from '../../context';
+import type { ModuleMount } from '../module-mount';
 import { LeaseRepository } from '../../db/lease.repository';
 import type { SyncReceiver } from '../../file-service/sync.service';
 
@@ -48,8 +50,6 @@ export function createSyncModule(
     service,
     runner,
     grants: (grant: string | undefined, centerId: string) => service.resolveGrant(grant, centerId),
-    routes: syncRoutes(service),
-    start: () => runner.resumeAll(),
-    close: () => runner.close(),
+    mount: { name: 'sync', routes: [{ prefix: SYNC_BASE, plugin: syncRoutes(service) }], start: () => runner.resumeAll(), close: () => runner.close() } satisfies ModuleMount,
   };
 }

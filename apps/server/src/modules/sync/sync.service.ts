@@ -14,7 +14,7 @@ import type { CenterConfig } from '../../centers/centers';
 import { AppError, forbidden, invalid, notFound } from '../../errors';
 import { parseUserPath } from '../../file-service/storage/paths';
 import { newId } from '../../lib/id';
-import type { Principal } from '../auth/session.service';
+import type { Principal } from '../access/principal';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
 import type { SyncRepository, SyncRow } from './sync.repository';
 import type { SyncRunner } from './sync.runner';

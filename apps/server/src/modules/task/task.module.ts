@@ -1,8 +1,10 @@
 import type { AppContext } from '../../context';
+import type { ModuleMount } from '../module-mount';
 import type { Executor } from '../../executors/executor';
 import { LeaseRepository } from '../../db/lease.repository';
 import { TaskPoller } from './task-poller';
 import { TaskRepository } from './task.repository';
+import { TaskUsageRepository } from './task-usage.repository';
 import { TaskService, type ImageLookup } from './task.service';
 
 /**
@@ -38,15 +40,20 @@ export function createTaskModule(
   return {
     service,
     repository: repo,
+    /** The read port other modules get for a user's use of compute (the resource dashboard). */
+    usage: new TaskUsageRepository(deps.db),
     poller,
     executors,
     /** Runs `f` after every poll of a center by this replica while it leads the center. */
     afterPoll: (f: (centerId: string) => Promise<void>) => afterPoll.push(f),
     /** Polling starts once the app is ready and stops (handing the centers over) before the database closes. */
-    start: () => poller.start(),
-    close: async () => {
-      await poller.stop();
-      await Promise.all([...executors.values()].map((e) => e.close()));
-    },
+    mount: {
+      name: 'task',
+      start: () => poller.start(),
+      close: async () => {
+        await poller.stop();
+        await Promise.all([...executors.values()].map((e) => e.close()));
+      },
+    } satisfies ModuleMount,
   };
 }

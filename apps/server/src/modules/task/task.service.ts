@@ -30,7 +30,7 @@ import { Beneath, openFileAt, WalkError } from '../../file-service/storage/benea
 import { parseUserPath } from '../../file-service/storage/paths';
 import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
-import type { Principal } from '../auth/session.service';
+import type { Principal } from '../access/principal';
 import { uidOfAccount, type ClusterAccountService } from '../cluster-account/cluster-account.service';
 import { nextState } from './task-state';
 import type { TaskRepository, TaskRow } from './task.repository';

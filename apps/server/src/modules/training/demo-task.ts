@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Principal } from '../auth/session.service';
+import type { Principal } from '../access/principal';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
 import type { TaskService } from '../task/task.service';
 

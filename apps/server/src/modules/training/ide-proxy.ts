@@ -6,7 +6,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors';
 import { CONSOLE_BASE_PATH } from '@suanli/contracts';
 import type { AccessLogService } from '../access-log/access-log.service';
-import type { Principal } from '../auth/session.service';
+import type { Principal } from '../access/principal';
 import type { TaskService } from '../task/task.service';
 import type { IdeOrigin } from './ide-origin';
 import type { IdeTicketRepository } from './ide-ticket.repository';

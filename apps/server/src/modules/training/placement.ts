@@ -1,6 +1,6 @@
 import { ErrorCode, type Placement, type PlacementCandidate, type PlacementQuery } from '@suanli/contracts';
 import { AppError } from '../../errors';
-import type { Principal } from '../auth/session.service';
+import type { Principal } from '../access/principal';
 import type { TaskService } from '../task/task.service';
 
 /**

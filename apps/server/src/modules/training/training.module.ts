@@ -1,9 +1,10 @@
+import { TRAINING_BASE } from '@suanli/contracts';
 import type { AppContext } from '../../context';
-import { SessionStateRepository } from '../../realtime/session-state.repository';
+import type { ModuleMount } from '../module-mount';
 import type { AccessLogService } from '../access-log/access-log.service';
 import type { TaskService } from '../task/task.service';
 import type { IdeOrigin } from './ide-origin';
-import { IdeProxy } from './ide-proxy';
+import { IDE_ROUTE_PREFIX, IdeProxy } from './ide-proxy';
 import { IdeTicketRepository } from './ide-ticket.repository';
 import type { ImageCatalogue } from './image-catalogue';
 import { Placer } from './placement';
@@ -12,7 +13,7 @@ import { TrainingService, type MountResolver, type PrivateImages } from './train
 
 /** AI计算 › 训练任务 (routes under TRAINING_BASE), on the shared task engine. */
 export function createTrainingModule(
-  deps: Pick<AppContext, 'db' | 'clock' | 'config'>,
+  deps: Pick<AppContext, 'db' | 'clock' | 'config' | 'sessions'>,
   tasks: TaskService,
   images: ImageCatalogue,
   privateImages: PrivateImages,
@@ -21,17 +22,23 @@ export function createTrainingModule(
   ideOrigin: IdeOrigin,
 ) {
   const service = new TrainingService(tasks, images, privateImages, new Placer(tasks), mounts);
-  const sessions = new SessionStateRepository(deps.db);
   const ide = new IdeProxy(
     tasks,
     access,
-    async (sid) => !(await sessions.invalid([sid], deps.clock())).has(sid),
+    async (sid) => !(await deps.sessions.invalid([sid])).has(sid),
     new IdeTicketRepository(deps.db),
     ideOrigin,
     () => deps.config.publicUrl,
     deps.config.dataDir,
     deps.clock,
   );
-  // `proxyRoutes` go under IDE_ROUTE_PREFIX: requests for an IDE's own host, rewritten there by app.ts.
-  return { service, ide, routes: trainingRoutes(service, tasks, ide), proxyRoutes: ide.routes() };
+  const mount: ModuleMount = {
+    name: 'training',
+    routes: [
+      { prefix: TRAINING_BASE, plugin: trainingRoutes(service, tasks, ide) },
+      // Requests for an IDE's own host, rewritten under IDE_ROUTE_PREFIX by app.ts.
+      { prefix: IDE_ROUTE_PREFIX, plugin: ide.routes() },
+    ],
+  };
+  return { service, ide, mount };
 }

@@ -1,7 +1,7 @@
 import { AUTO_PLACEMENT, ErrorCode, type ImageItem, type ImageQuery, type Placement, type PlacementQuery, type Task, type TrainingTaskCreate } from '@suanli/contracts';
 import { AppError, invalid } from '../../errors';
 import type { TaskMount, TaskMountInput } from '@suanli/contracts';
-import type { Principal } from '../auth/session.service';
+import type { Principal } from '../access/principal';
 import { checkTaskInput, type TaskService } from '../task/task.service';
 import type { ImageCatalogue } from './image-catalogue';
 import type { Placer } from './placement';

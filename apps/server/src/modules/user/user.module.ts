@@ -1,5 +1,7 @@
 import path from 'node:path';
+import { USER_BASE } from '@suanli/contracts';
 import type { AppContext } from '../../context';
+import type { ModuleMount } from '../module-mount';
 import { AvatarStore } from './avatar';
 import { LoginFailureRepository } from './login-failure.repository';
 import { LoginGuard } from './login-guard';
@@ -7,15 +9,24 @@ import { RsaKeyRepository } from './rsa-key.repository';
 import { RsaKeyService } from './rsa-key.service';
 import { userRoutes } from './user.routes';
 import { UserRepository } from './user.repository';
+import { UserDirectory } from './user-directory';
 import { UserService } from './user.service';
 import { VerificationCodeRepository } from './verification-code.repository';
 import { VerificationCodeService } from './verification-code.service';
 
 /**
+ * The user module's read side for other modules (names, lookups, account state). Built from infra alone,
+ * before the access and session services that need it; `createUserModule` builds the rest later.
+ */
+export function createUserDirectory(deps: Pick<AppContext, 'db'>) {
+  return new UserDirectory(new UserRepository(deps.db));
+}
+
+/**
  * Accounts (routes under USER_BASE): register, login and lockout, codes, profile, avatar, the RSA key pair
  * for passwords (created or loaded before serving). The demo seed uses its service.
  */
-export async function createUserModule(deps: Pick<AppContext, 'db' | 'clock' | 'sender' | 'sessions' | 'clusterAccounts' | 'centers' | 'config' | 'log'>) {
+export async function createUserModule(deps: Pick<AppContext, 'db' | 'clock' | 'sender' | 'sessions' | 'access' | 'clusterAccounts' | 'centers' | 'config' | 'log'>) {
   const rsa = new RsaKeyService(new RsaKeyRepository(deps.db), deps.clock);
   await rsa.init();
   const codes = new VerificationCodeService(new VerificationCodeRepository(deps.db), deps.sender, deps.clock, (err) =>
@@ -27,10 +38,12 @@ export async function createUserModule(deps: Pick<AppContext, 'db' | 'clock' | '
     codes,
     rsa,
     sessions: deps.sessions,
+    access: deps.access,
     clusterAccounts: deps.clusterAccounts,
     avatars: new AvatarStore(path.join(deps.config.dataDir, 'avatars')),
     centers: deps.centers,
     clock: deps.clock,
   });
-  return { service, routes: userRoutes(service, { rateLimitMax: deps.config.rateLimit.max }) };
+  const mount: ModuleMount = { name: 'user', routes: [{ prefix: USER_BASE, plugin: userRoutes(service, { rateLimitMax: deps.config.rateLimit.max }) }] };
+  return { service, mount };
 }

@@ -1,12 +1,15 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/db';
 import type { Database } from '../../db/schema';
+import { prepare } from '../../db/prepared';
 import { isUniqueViolation } from '../../db/unique';
 
 export type AccountField = 'username' | 'phone' | 'email';
 
-const USER_COLUMNS = ['id', 'username', 'nickname', 'phone', 'email', 'password_hash', 'head_image', 'roles', 'status', 'create_time'] as const;
+const USER_COLUMNS = ['id', 'username', 'nickname', 'phone', 'email', 'password_hash', 'head_image', 'status', 'create_time'] as const;
 
+/** ASCII letters folded as SQL `lower()` folds the ASCII-only stored usernames. */
+const foldName = (name: string) => name.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /**
  * Usernames compare case-insensitively, through the expression of their unique index (migration 0004);
@@ -15,12 +18,38 @@ const USER_COLUMNS = ['id', 'username', 'nickname', 'phone', 'email', 'password_
 function matches(field: AccountField, value: string) {
   return (eb: ExpressionBuilder<Database, 'users'>) =>
     field === 'username'
-      ? eb(sql<string>`lower(${eb.ref('username')})`, '=', value.replace(/[A-Z]/g, (c) => c.toLowerCase()))
+      ? eb(sql<string>`lower(${eb.ref('username')})`, '=', foldName(value))
       : eb(field, '=', value);
 }
 
 export class UserRepository {
-  constructor(private readonly db: Db) {}
+  /** Runs with every session verification that misses the cache: compiled once (db/prepared.ts). */
+  private readonly statusById;
+
+  constructor(private readonly db: Db) {
+    this.statusById = prepare(db, (db, a: { id: string }) => db.selectFrom('users').select('status').where('id', '=', a.id));
+  }
+
+  async statusOf(id: string): Promise<string | undefined> {
+    return (await this.statusById({ id }))[0]?.status;
+  }
+
+  /** Usernames and nicknames of these users (those that exist). */
+  namesOf(ids: string[]) {
+    if (!ids.length) return Promise.resolve([]);
+    return this.db.selectFrom('users').select(['id', 'username', 'nickname']).where('id', 'in', [...new Set(ids)]).execute();
+  }
+
+  /** Users by name, ignoring ASCII case (as logins do). */
+  named(usernames: string[]) {
+    const folded = [...new Set(usernames.map(foldName))];
+    if (!folded.length) return Promise.resolve([]);
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'username', 'nickname', 'status'])
+      .where((eb) => eb(sql<string>`lower(${eb.ref('username')})`, 'in', folded))
+      .execute();
+  }
 
   findById(id: string) {
     return this.db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
@@ -48,7 +77,6 @@ export class UserRepository {
           email: row.email,
           password_hash: row.passwordHash,
           head_image: null,
-          roles: 'user',
           status: 'active',
           create_time: row.now,
           update_time: row.now,

@@ -106,7 +106,7 @@ export function userRoutes(service: UserService, opts: { rateLimitMax: number })
 
     app.get('/user', {
       schema: { tags, summary: '当前用户信息', response: { 200: Envelope(UserInfo) } },
-      handler: async (req) => ok(await service.me(principal(req).userId)),
+      handler: async (req) => ok(await service.me(principal(req))),
     });
 
     app.post('/user/password/update', {

@@ -15,7 +15,9 @@ import {
 import { AppError, invalid } from '../../errors';
 import { newId } from '../../lib/id';
 import type { CenterConfig } from '../../centers/centers';
-import type { Principal, SessionService } from '../auth/session.service';
+import type { AccessService } from '../access/access.service';
+import type { Principal } from '../access/principal';
+import type { SessionService } from '../auth/session.service';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
 import type { AvatarStore } from './avatar';
 import { AVATAR_MAX_SIDE, reencodeImage, sniffImage } from './avatar';
@@ -36,6 +38,8 @@ export interface UserServiceDeps {
   codes: VerificationCodeService;
   rsa: RsaKeyService;
   sessions: SessionService;
+  /** Roles of an account (UserInfo.roles at login). */
+  access: Pick<AccessService, 'rolesOf'>;
   clusterAccounts: ClusterAccountService;
   avatars: AvatarStore;
   centers: CenterConfig[];
@@ -70,7 +74,7 @@ function accountOf(u: UserRow) {
   return { userInputs: [u.username, u.nickname, u.email, u.phone], currentHash: u.password_hash };
 }
 
-export function toUserInfo(u: UserRow, token?: string): UserInfo {
+export function toUserInfo(u: UserRow, roles: UserInfo['roles'], token?: string): UserInfo {
   return {
     id: u.id,
     username: u.username,
@@ -79,7 +83,7 @@ export function toUserInfo(u: UserRow, token?: string): UserInfo {
     email: u.email ? maskEmail(u.email) : null,
     headImage: u.head_image,
     createTime: Number(u.create_time),
-    roles: u.roles.split(',').filter((r): r is 'user' | 'operator' => r === 'user' || r === 'operator'),
+    roles: [...roles],
     ...(token ? { token } : {}),
   };
 }
@@ -193,15 +197,16 @@ export class UserService {
     if (!user) throw new AppError(ErrorCode.WRONG_USERNAME_OR_PASSWORD);
     if (user.status === 'disabled') throw new AppError(ErrorCode.NO_PERMISSION, '账号已被禁用');
     const { token } = await this.d.sessions.create(user.id, meta);
-    return toUserInfo(user, token);
+    return toUserInfo(user, await this.d.access.rolesOf(user.id), token);
   }
 
   async logout(token: string): Promise<void> {
     await this.d.sessions.revokeToken(token, 'logout');
   }
 
-  async me(userId: string): Promise<UserInfo> {
-    return toUserInfo(await this.mustFind(userId));
+  /** The caller's account; the roles are the ones the session verification put on the principal. */
+  async me(p: Principal): Promise<UserInfo> {
+    return toUserInfo(await this.mustFind(p.userId), [...p.roles]);
   }
 
   /**
@@ -246,7 +251,7 @@ export class UserService {
     const nickname = cleanNickname(rawNickname);
     await this.mustFind(userId);
     await this.d.users.update(userId, this.d.clock(), { nickname });
-    return this.me(userId);
+    return toUserInfo(await this.mustFind(userId), await this.d.access.rolesOf(userId));
   }
 
   /**
@@ -316,7 +321,7 @@ export class UserService {
     if (!(await this.d.users.update(userId, this.d.clock(), { [kind]: target }))) {
       throw new AppError(ErrorCode.DUPLICATE, `该${FIELD_TEXT[kind]}已被其他账号使用`);
     }
-    return this.me(userId);
+    return toUserInfo(await this.mustFind(userId), await this.d.access.rolesOf(userId));
   }
 
   /**

@@ -46,7 +46,7 @@ describe.each(engines)('workorder api (%s)', (engine) => {
   beforeAll(async () => {
     t = await createTestApp(engine);
     [owner, other, op] = [await user('owner'), await user('other'), await user('op')];
-    await t.app.ctx.db.updateTable('users').set({ roles: 'user,operator' }).where('id', '=', op.id).execute();
+    await t.app.ctx.access.grant(op.id, 'operator');
   });
   afterAll(() => t.close());
 

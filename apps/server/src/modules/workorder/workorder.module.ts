@@ -1,18 +1,20 @@
+import { WORKORDER_BASE } from '@suanli/contracts';
 import type { AppContext } from '../../context';
+import type { ModuleMount } from '../module-mount';
 import type { TaskService } from '../task/task.service';
 import { WorkOrderRepository } from './workorder.repository';
 import { workorderRoutes } from './workorder.routes';
 import { WorkOrderService } from './workorder.service';
 
 /**
- * 工单 (routes under WORKORDER_BASE). `tasks` names the owner's tasks a work order links to; `isOperator`
- * tells who answers everyone's work orders (app.ts builds it from the user module).
+ * 工单 (routes under WORKORDER_BASE). `tasks` names the owner's tasks a work order links to; who sees and
+ * answers which work order is the access module's decision (owners theirs, operators everyone's).
  */
 export function createWorkorderModule(
-  deps: Pick<AppContext, 'db' | 'clock' | 'notify' | 'bus'>,
+  deps: Pick<AppContext, 'db' | 'clock' | 'notify' | 'bus' | 'access' | 'userDirectory'>,
   tasks: Pick<TaskService, 'namesOf'>,
-  isOperator: (userId: string) => Promise<boolean>,
 ) {
-  const service = new WorkOrderService(new WorkOrderRepository(deps.db), tasks, isOperator, deps.clock, deps.notify, deps.bus);
-  return { service, routes: workorderRoutes(service) };
+  const service = new WorkOrderService(new WorkOrderRepository(deps.db), tasks, deps.access, deps.userDirectory, deps.clock, deps.notify, deps.bus);
+  const mount: ModuleMount = { name: 'workorder', routes: [{ prefix: WORKORDER_BASE, plugin: workorderRoutes(service) }] };
+  return { service, mount };
 }

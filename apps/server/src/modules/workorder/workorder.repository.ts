@@ -3,8 +3,8 @@ import { WORKORDER_OPEN_MAX, type WorkOrderState } from '@suanli/contracts';
 import type { Db } from '../../db/db';
 import type { Database, WorkOrderAttachmentsTable, WorkOrderRepliesTable, WorkOrdersTable } from '../../db/schema';
 
-export type WorkOrderRow = WorkOrdersTable & { owner_name: string | null };
-export type ReplyRow = WorkOrderRepliesTable & { author_name: string | null };
+export type WorkOrderRow = WorkOrdersTable;
+export type ReplyRow = WorkOrderRepliesTable;
 export type AttachmentMeta = Omit<WorkOrderAttachmentsTable, 'data'>;
 
 export interface WorkOrderFilter {
@@ -47,18 +47,12 @@ export class WorkOrderRepository {
   constructor(private readonly db: Db) {}
 
   private base() {
-    return this.db
-      .selectFrom('work_orders')
-      .leftJoin('users', 'users.id', 'work_orders.owner_id')
-      .selectAll('work_orders')
-      .select('users.username as owner_name');
+    return this.db.selectFrom('work_orders').selectAll('work_orders');
   }
 
-  /** The work order, of that owner when `ownerId` is given (an operator reads any). */
-  find(id: string, ownerId?: string): Promise<WorkOrderRow | undefined> {
-    let q = this.base().where('work_orders.id', '=', id);
-    if (ownerId !== undefined) q = q.where('work_orders.owner_id', '=', ownerId);
-    return q.executeTakeFirst();
+  /** The work order, whoever owns it (the service asks the access module whether the caller may see it). */
+  find(id: string): Promise<WorkOrderRow | undefined> {
+    return this.base().where('work_orders.id', '=', id).executeTakeFirst();
   }
 
   private filtered(f: WorkOrderFilter) {
@@ -176,13 +170,11 @@ export class WorkOrderRepository {
     });
   }
 
-  /** The conversation, oldest first (ids are time-ordered), with the authors' usernames. */
+  /** The conversation, oldest first (ids are time-ordered). */
   replies(workOrderId: string): Promise<ReplyRow[]> {
     return this.db
       .selectFrom('work_order_replies')
-      .leftJoin('users', 'users.id', 'work_order_replies.author_id')
       .selectAll('work_order_replies')
-      .select('users.username as author_name')
       .where('work_order_replies.work_order_id', '=', workOrderId)
       .orderBy('work_order_replies.id', 'asc')
       .execute();

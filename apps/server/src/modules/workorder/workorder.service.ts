@@ -13,12 +13,14 @@ import {
   type WorkOrderType,
 } from '@suanli/contracts';
 import type { Notify } from '../../context';
-import { AppError, forbidden, invalid, notFound } from '../../errors';
+import { AppError, invalid } from '../../errors';
 import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
-import type { Principal } from '../auth/session.service';
+import type { AccessService } from '../access/access.service';
+import type { Principal } from '../access/principal';
 import type { TaskService } from '../task/task.service';
 import { IMAGE_TYPES, sniffImage } from '../user/avatar';
+import type { UserDirectory } from '../user/user-directory';
 import type { AttachmentMeta, WorkOrderRepository, WorkOrderRow } from './workorder.repository';
 import { nextSerial, serialPrefix } from '../../lib/serial-no';
 
@@ -50,7 +52,9 @@ export class WorkOrderService {
   constructor(
     private readonly repo: WorkOrderRepository,
     private readonly tasks: Pick<TaskService, 'namesOf'>,
-    private readonly isOperator: (userId: string) => Promise<boolean>,
+    private readonly access: Pick<AccessService, 'require' | 'found' | 'can' | 'owns'>,
+    /** The owners' and authors' usernames (user module). */
+    private readonly users: Pick<UserDirectory, 'names'>,
     private readonly clock: () => number,
     private readonly notify: Notify,
     private readonly bus: EventBus,
@@ -90,7 +94,7 @@ export class WorkOrderService {
   }
 
   async page(p: Principal, q: WorkOrderPageQuery): Promise<WorkOrderPage> {
-    if (q.scope === 'all' && !(await this.isOperator(p.userId))) throw forbidden();
+    if (q.scope === 'all') this.access.require(p, 'workorder.readAll');
     const keyword = q.keyword?.trim();
     const { rows, total } = await this.repo.page(
       { ownerId: q.scope === 'all' ? undefined : p.userId, state: q.state, keyword: keyword || undefined },
@@ -108,7 +112,7 @@ export class WorkOrderService {
     let row = await this.visible(p, id);
     const content = clean('content', body.content, true);
     const attachmentIds = await this.usable(p, body.attachmentIds);
-    const role: Role = row.owner_id !== p.userId ? 'operator' : 'user';
+    const role: Role = this.access.owns(p, { ownerId: row.owner_id }) ? 'user' : 'operator';
     for (let attempt = 0; ; attempt++) {
       const from = row.state as WorkOrderState;
       if (from === 'CLOSED') throw new AppError(ErrorCode.WORKORDER_CLOSED);
@@ -130,16 +134,16 @@ export class WorkOrderService {
 
   async resolve(p: Principal, id: string): Promise<WorkOrderDetail> {
     const row = await this.visible(p, id);
-    if (!(await this.isOperator(p.userId))) throw forbidden();
+    this.access.require(p, 'workorder.resolve');
     if (!(await this.repo.resolve(id, this.clock()))) throw new AppError(ErrorCode.WORKORDER_STATE);
-    if (row.owner_id !== p.userId) await this.tell(row, '工单已解决', `您的工单「${row.title}」（${row.order_no}）已被运维人员标记为已解决。如问题仍未解决，可继续回复。`);
+    if (!this.access.owns(p, { ownerId: row.owner_id })) await this.tell(row, '工单已解决', `您的工单「${row.title}」（${row.order_no}）已被运维人员标记为已解决。如问题仍未解决，可继续回复。`);
     return this.changed(id);
   }
 
   async close(p: Principal, id: string): Promise<WorkOrderDetail> {
     const row = await this.visible(p, id);
     if (!(await this.repo.close(id, row.owner_id, this.clock()))) throw new AppError(ErrorCode.WORKORDER_STATE);
-    if (row.owner_id !== p.userId) await this.tell(row, '工单已关闭', `您的工单「${row.title}」（${row.order_no}）已被运维人员关闭。`);
+    if (!this.access.owns(p, { ownerId: row.owner_id })) await this.tell(row, '工单已关闭', `您的工单「${row.title}」（${row.order_no}）已被运维人员关闭。`);
     return this.changed(id);
   }
 
@@ -176,8 +180,8 @@ export class WorkOrderService {
   /** The bytes, for the uploader, the owner of the work order it belongs to, or an operator; else 404/1205. */
   async attachment(p: Principal, id: string): Promise<{ name: string; contentType: string; bytes: Buffer }> {
     const row = await this.repo.attachment(id);
-    const allowed = row && (row.uploader_id === p.userId || row.order_owner_id === p.userId || (await this.isOperator(p.userId)));
-    if (!row || !allowed) throw new AppError(ErrorCode.NOT_FOUND, '附件不存在', 404);
+    // Not yet sent with a message, it belongs to its uploader; once sent, to the work order's owner too.
+    if (!row || !this.access.can(p, 'workorder.attachment.read', { ownerId: row.order_owner_id ?? row.uploader_id, sharees: [row.uploader_id] })) throw new AppError(ErrorCode.NOT_FOUND, '附件不存在', 404);
     return { name: row.name, contentType: row.content_type, bytes: Buffer.from(row.data) };
   }
 
@@ -185,9 +189,7 @@ export class WorkOrderService {
 
   /** The work order when the caller is its owner or an operator; 1205 otherwise, exactly as for a missing one. */
   private async visible(p: Principal, id: string): Promise<WorkOrderRow> {
-    const row = (await this.repo.find(id, p.userId)) ?? ((await this.isOperator(p.userId)) ? await this.repo.find(id) : undefined);
-    if (!row) throw notFound('工单');
-    return row;
+    return this.access.found(p, 'workorder.read', await this.repo.find(id), (r) => ({ ownerId: r.owner_id }), '工单');
   }
 
   /** The next free-looking number of the day; the unique index settles a race (create retries). */
@@ -223,16 +225,17 @@ export class WorkOrderService {
 
   private async views(rows: WorkOrderRow[]): Promise<WorkOrder[]> {
     // Task names are read now (a renamed or deleted task shows as it is), per owner: a link is to the owner's task.
+    const linked = new Map<string, string[]>();
+    for (const r of rows) if (r.task_id) linked.set(r.owner_id, [...(linked.get(r.owner_id) ?? []), r.task_id]);
     const names = new Map<string, Map<string, string>>();
-    for (const ownerId of new Set(rows.filter((r) => r.task_id).map((r) => r.owner_id))) {
-      const ids = rows.filter((r) => r.owner_id === ownerId && r.task_id).map((r) => r.task_id!);
-      names.set(ownerId, await this.tasks.namesOf(ownerId, ids));
-    }
-    return rows.map((r) => toWorkOrder(r, r.task_id ? (names.get(r.owner_id)?.get(r.task_id) ?? '') : ''));
+    for (const [ownerId, ids] of linked) names.set(ownerId, await this.tasks.namesOf(ownerId, ids));
+    const owners = await this.users.names(rows.map((r) => r.owner_id));
+    return rows.map((r) => toWorkOrder(r, owners.get(r.owner_id)?.username ?? '', r.task_id ? (names.get(r.owner_id)?.get(r.task_id) ?? '') : ''));
   }
 
   private async toDetail(row: WorkOrderRow): Promise<WorkOrderDetail> {
     const [[view], replies, attachments] = await Promise.all([this.views([row]), this.repo.replies(row.id), this.repo.attachmentsOf(row.id)]);
+    const authors = await this.users.names(replies.map((r) => r.author_id));
     const of = (replyId: string | null) => attachments.filter((a) => a.reply_id === replyId).map(toAttachment);
     return {
       ...view,
@@ -241,7 +244,7 @@ export class WorkOrderService {
       replies: replies.map((r) => ({
         id: r.id,
         authorId: r.author_id,
-        authorName: r.author_name ?? '',
+        authorName: authors.get(r.author_id)?.username ?? '',
         authorRole: r.author_role === 'operator' ? 'operator' : 'user',
         content: r.content,
         attachments: of(r.id),
@@ -251,7 +254,7 @@ export class WorkOrderService {
   }
 }
 
-function toWorkOrder(r: WorkOrderRow, taskName: string): WorkOrder {
+function toWorkOrder(r: WorkOrderRow, ownerName: string, taskName: string): WorkOrder {
   return {
     id: r.id,
     orderNo: r.order_no,
@@ -259,7 +262,7 @@ function toWorkOrder(r: WorkOrderRow, taskName: string): WorkOrder {
     title: r.title,
     state: r.state as WorkOrderState,
     ownerId: r.owner_id,
-    ownerName: r.owner_name ?? '',
+    ownerName,
     link: r.task_id ? { type: 'task', id: r.task_id, name: taskName } : null,
     replyCount: Number(r.reply_count),
     lastReplyBy: r.last_reply_by === 'operator' ? 'operator' : r.last_reply_by === 'user' ? 'user' : null,

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { allowed, owns, RULES, type Action } from './access.policy';
+
+const alice = { userId: 'alice', roles: ['user'] as const };
+const bob = { userId: 'bob', roles: ['user'] as const };
+const op = { userId: 'op', roles: ['user', 'operator'] as const };
+
+describe('access policy', () => {
+  it('an asset: the owner reads and writes; a sharee and everyone (public) only read; a stranger nothing', () => {
+    const mine = { ownerId: 'alice' };
+    expect([allowed(alice, 'asset.read', mine), allowed(alice, 'asset.write', mine)]).toEqual([true, true]);
+    expect([allowed(bob, 'asset.read', mine), allowed(bob, 'asset.write', mine)]).toEqual([false, false]);
+    expect([allowed(bob, 'asset.read', { ...mine, sharees: ['bob'] }), allowed(bob, 'asset.write', { ...mine, sharees: ['bob'] })]).toEqual([true, false]);
+    expect([allowed(bob, 'asset.read', { ...mine, public: true }), allowed(bob, 'asset.write', { ...mine, public: true })]).toEqual([true, false]);
+    // Operators review publications; they do not read private assets by their role.
+    expect([allowed(op, 'asset.read', mine), allowed(op, 'asset.review')]).toEqual([false, true]);
+  });
+
+  it('orders and work orders: the owner and operators read; only operators read all, confirm and resolve', () => {
+    const order = { ownerId: 'alice' };
+    expect([allowed(alice, 'order.read', order), allowed(bob, 'order.read', order), allowed(op, 'order.read', order)]).toEqual([true, false, true]);
+    expect([allowed(alice, 'order.write', order), allowed(op, 'order.write', order)]).toEqual([true, false]);
+    for (const a of ['order.readAll', 'order.confirm', 'workorder.readAll', 'workorder.resolve', 'accessLog.readAll', 'image.publish'] as Action[]) {
+      expect([allowed(alice, a), allowed(op, a)], a).toEqual([false, true]);
+    }
+    // An attachment: the work order's owner, its uploader (a sharee) and operators.
+    const shot = { ownerId: 'alice', sharees: ['bob'] };
+    expect([allowed(alice, 'workorder.attachment.read', shot), allowed(bob, 'workorder.attachment.read', shot), allowed(op, 'workorder.attachment.read', shot)]).toEqual([true, true, true]);
+    expect(allowed({ userId: 'carol', roles: ['user'] }, 'workorder.attachment.read', shot)).toBe(false);
+  });
+
+  it('an action with a resource condition is never granted without the resource', () => {
+    for (const action of Object.keys(RULES) as Action[]) {
+      const onlyResource = (RULES[action] as readonly string[]).every((c) => c === 'owner' || c === 'sharee' || c === 'public');
+      if (onlyResource) expect(allowed(op, action), action).toBe(false);
+    }
+    expect([owns(alice, { ownerId: 'alice' }), owns(bob, { ownerId: 'alice' })]).toEqual([true, false]);
+  });
+});

@@ -1,0 +1,76 @@
+import type { Role } from '@suanli/contracts';
+import type { Principal } from './principal';
+
+/**
+ * Something a principal may act on: whose it is, whether everyone may read it, and whom it is shared with.
+ * Services describe their rows this way and never compare owners themselves. Teams will add `teamId`, and
+ * the rules below a `member`/`admin` condition on it.
+ */
+export interface Resource {
+  ownerId: string;
+  /** Readable by every signed-in user (a public dataset, model or image). */
+  public?: boolean;
+  /** Users it is shared with; a repository may return only the caller's share (that is all a rule reads). */
+  sharees?: readonly string[];
+}
+
+/** Who may: the resource's owner, a user it is shared with, anyone when it is public, or a platform role. */
+type Condition = 'owner' | 'sharee' | 'public' | Role;
+
+/**
+ * Every permission of the platform and who holds it — the one table to read (and to extend for teams).
+ * Actions without a resource (the operators' views of everyone's data) name only roles.
+ */
+export const RULES = {
+  /** Read a dataset or model, mount it in a task, list its files. */
+  'asset.read': ['owner', 'sharee', 'public'],
+  /** Change, version, share, publish or delete it. */
+  'asset.write': ['owner'],
+  /** Approve or reject publications to the public hall; see the requests waiting. */
+  'asset.review': ['operator'],
+  /** Push to the operators' public image namespace (they publish the public images). */
+  'image.publish': ['operator'],
+  /** A user's compute-power balance. */
+  'compPower.read': ['owner'],
+  /** An order: its owner, and operators (they match transfers to orders). */
+  'order.read': ['owner', 'operator'],
+  /** Pay or cancel an order. */
+  'order.write': ['owner'],
+  /** Everyone's orders. */
+  'order.readAll': ['operator'],
+  /** Confirm that an offline transfer arrived (the credit). */
+  'order.confirm': ['operator'],
+  /** A work order and its conversation: the owner and the operators who answer it. */
+  'workorder.read': ['owner', 'operator'],
+  /** An attachment: the work order's owner, whoever uploaded it (a sharee of the attachment), operators. */
+  'workorder.attachment.read': ['owner', 'sharee', 'operator'],
+  /** Everyone's work orders. */
+  'workorder.readAll': ['operator'],
+  /** Mark a work order resolved (the operators' answer worked). */
+  'workorder.resolve': ['operator'],
+  /** Everyone's web-shell and IDE access records. */
+  'accessLog.readAll': ['operator'],
+} as const satisfies Record<string, readonly Condition[]>;
+
+export type Action = keyof typeof RULES;
+
+/** Whether `p` may do `action` (to `resource`, for the actions that have one). Pure: no query. */
+export function allowed(p: Pick<Principal, 'userId' | 'roles'>, action: Action, resource?: Resource): boolean {
+  return (RULES[action] as readonly Condition[]).some((c) => {
+    switch (c) {
+      case 'owner':
+        return resource !== undefined && resource.ownerId === p.userId;
+      case 'sharee':
+        return resource?.sharees?.includes(p.userId) ?? false;
+      case 'public':
+        return resource?.public === true;
+      default:
+        return p.roles.includes(c);
+    }
+  });
+}
+
+/** Whether the resource is the principal's own (the "mine" flag of lists; the owner's side of a conversation). */
+export function owns(p: Pick<Principal, 'userId'>, resource: Pick<Resource, 'ownerId'>): boolean {
+  return resource.ownerId === p.userId;
+}
