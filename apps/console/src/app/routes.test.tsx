@@ -4,7 +4,8 @@ import { createMemoryRouter, matchRoutes, RouterProvider, type RouteObject } fro
 import { menuPath } from './menu';
 import { Providers } from './providers';
 import { pageTitle } from './page-title';
-import { buildRoutes, LAYOUT_ROUTES, menuKeyOf, PLAIN_ROUTES, type RouteHandle } from './routes';
+import { LAYOUT_ROUTES, menuKeyOf, PLAIN_ROUTES, type RouteHandle } from './route-table';
+import { buildRoutes } from './routes';
 import { useUserStore } from './stores/user-store';
 import { IdleSocket } from '../test/idle-socket';
 
@@ -71,6 +72,15 @@ describe('route table', () => {
     expect((route?.handle as RouteHandle).menuKey).toBe(menuKey);
     const loaded = await (route!.lazy as () => Promise<{ Component?: unknown }>)();
     expect(typeof loaded.Component).toBe('function');
+  });
+
+  it('loads the page of every route in the table', async () => {
+    for (const r of [...LAYOUT_ROUTES, ...PLAIN_ROUTES]) {
+      const route = leaf(r.path);
+      expect(route?.path, r.path).toBe(r.path);
+      const loaded = await (route!.lazy as () => Promise<{ Component?: unknown }>)();
+      expect(typeof loaded.Component, `${r.group}.${r.page}`).toBe('function');
+    }
   });
 
   it('sends unknown paths to the catch-all', () => {
