@@ -91,10 +91,36 @@ describe('镜像 pages', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/image/detail/alice%2Fapp'));
   });
 
-  it('says the registry is not configured (2401) instead of failing', async () => {
+  it('without a registry (2401) says private images are not offered yet, in the user\'s terms, and disables 推送私有镜像', async () => {
     setup({ registry: false });
     renderAt('/image?tab=mine');
-    expect((await screen.findByTestId('image-no-registry')).textContent).toContain('平台镜像仓库未配置');
+    const note = await screen.findByTestId('image-no-registry');
+    expect(note.textContent).toContain('本平台暂未提供私有镜像');
+    // No configuration names (REGISTRY_URL) or English for the user.
+    expect(note.textContent).not.toMatch(/[A-Z_]{4,}/);
+    await waitFor(() => expect(screen.getByTestId('image-push-open').hasAttribute('disabled')).toBe(true));
+  });
+
+  it('推送私有镜像 without a registry: the same words and a way back to the list or to a work order', async () => {
+    setup({ registry: false });
+    const router = renderAt('/image/form');
+    const result = await screen.findByTestId('image-no-registry');
+    expect(result.textContent).toContain('本平台暂未提供私有镜像');
+    expect(result.textContent).not.toMatch(/[A-Z_]{4,}/);
+    fireEvent.click(screen.getByTestId('image-form-back'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/image'));
+  });
+
+  it('a registry that does not answer is not "not offered": it says so and retries', async () => {
+    setup({ registry: true });
+    const realFetch = backend.fetch;
+    let down = true;
+    vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => (down && String(input).endsWith('/registry') ? new Response('', { status: 502 }) : realFetch(input, init))));
+    renderAt('/image/form');
+    expect((await screen.findByTestId('image-registry-error')).textContent).toContain('暂时无法连接平台镜像仓库');
+    down = false;
+    fireEvent.click(screen.getByTestId('image-registry-retry'));
+    expect(await screen.findByTestId('image-login')).toBeTruthy();
   });
 
   it('shows a new registry password once, with the login and push commands', async () => {
