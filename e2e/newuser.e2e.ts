@@ -6,6 +6,7 @@
  * Screenshots: e2e/artifacts/newuser-*.png.
  */
 import type { Page } from 'playwright-core';
+import type { Task } from '@suanli/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, signIn } from './support/auth';
 import { describeLeaks, englishLeaks } from './support/english';
@@ -16,21 +17,56 @@ const WIDTHS = [375, 1440];
 
 let env: E2eEnv;
 let page: Page;
+let userId: string;
+/** A training task whose program fails (exit 3), and what the user was told about it. */
+let failed: Task;
 
 beforeAll(async () => {
   env = await startE2e();
   const { user, password } = await createUser(env);
+  userId = user.id;
+  failed = await failingTask();
   ({ page } = await env.newPage());
   await signIn(page, user.username, password);
 });
 afterAll(() => env?.close());
 
+/** A training task on the first local center whose program exits 3, awaited until it has failed. */
+async function failingTask(): Promise<Task> {
+  const tasks = env.app.tasks.service;
+  const center = tasks.centers().find((c) => c.scheduler.kind === 'local' && c.status === 'online')!;
+  const task = await tasks.create(
+    { userId, sessionId: 'e2e' },
+    {
+      kind: 'training',
+      type: 'train',
+      name: '读不到数据的训练',
+      subCenterId: center.id,
+      placementReason: '',
+      cardTypeId: center.cardTypes[0].id,
+      cardNum: 1,
+      nodeNum: 1,
+      imageId: 'pytorch-2.3-cuda12',
+      command: 'echo "找不到数据文件 data/train.csv" >&2; exit 3',
+      workDir: '/',
+      env: [],
+      maxDurationMinutes: 10,
+    },
+  );
+  // In beforeAll, where expect.poll is not available: wait for the state by hand.
+  for (let i = 0; i < 60; i++) {
+    if ((await tasks.detail({ userId, sessionId: 'e2e' }, 'training', task.id)).state === 'FAILED') return task;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('the failing task did not fail');
+}
+
 /** Settled, fits the width, reads Chinese; then the screenshot. */
-async function looked(name: string, route: string) {
+async function looked(name: string, route: string, allow: string[] = []) {
   await page.waitForLoadState('networkidle');
   await settled(page).catch(() => undefined);
   await noHorizontalScroll(page);
-  expect(describeLeaks(route, await englishLeaks(page))).toEqual([]);
+  expect(describeLeaks(route, await englishLeaks(page, allow))).toEqual([]);
   await env.shot(page, name);
 }
 
@@ -53,6 +89,54 @@ describe('a new user on the embedded default', () => {
       await page.getByTestId('image-form-back').click();
       await page.waitForURL('**/console/image');
       await page.getByTestId('image-public').waitFor();
+    });
+  }
+
+  for (const width of WIDTHS) {
+    it(`at ${width} px a message's title opens the task it is about, whose failure offers a work order about it`, async () => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/console/message');
+      // The task's own notice (运行失败), as the task module sent it.
+      const title = page.getByTestId('msg-title-link').filter({ hasText: failed.name });
+      await title.first().waitFor();
+      await looked(`newuser-messages-${width}`, '/message');
+      await title.first().click();
+      await page.waitForURL(`**/console/training/detail/train/${failed.id}`);
+      await page.getByTestId('training-detail-help').waitFor();
+      // The command is the user's own (shown as typed).
+      await looked(`newuser-failed-task-${width}`, '/training/detail (failed)', ['echo', 'exit']);
+
+      await page.getByTestId('training-detail-help-link').click();
+      await page.waitForURL('**/console/workorder');
+      await page.getByTestId('wo-create-form').waitFor();
+      await expect.poll(() => page.getByTestId('wo-type').textContent()).toContain('任务问题');
+      await expect.poll(() => page.getByTestId('wo-task').textContent()).toContain(failed.name);
+      await looked(`newuser-workorder-from-task-${width}`, '/workorder (from a failed task)');
+    });
+
+    it(`at ${width} px the payment page links 工单系统, and 资源概览 / 资源大屏 are in the menu`, async () => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/console/pay');
+      await page.getByTestId('pay-help').waitFor();
+      await looked(`newuser-pay-${width}`, '/pay');
+      await page.getByTestId('pay-help-link').click();
+      await page.waitForURL('**/console/workorder');
+      await expect.poll(() => page.getByTestId('wo-type').textContent()).toContain('费用问题');
+
+      await page.goto('/console/storage');
+      await page.getByTestId('storage-table').waitFor();
+      if (width < 768) {
+        await page.getByTestId('top-menu-toggle').click();
+        await page.getByTestId('top-menu-drawer').locator('.ant-menu-submenu-title', { hasText: '算力资源' }).click();
+        await page.getByTestId('top-menu-drawer').getByTestId('menu-dashboard').click();
+      } else {
+        await page.getByTestId('top-menu').locator('.ant-menu-submenu-title', { hasText: '算力资源' }).hover();
+        await page.locator('.ant-menu-submenu-popup:visible [data-testid="menu-dashboard"]').click();
+      }
+      await page.waitForURL('**/console/resource/dashboard');
+      for (const chart of ['dash-util', 'dash-vendors', 'dash-card-hours']) await page.locator(`[data-testid="${chart}"][data-drawn="yes"]`).waitFor();
+      await page.mouse.move(0, 600);
+      await looked(`newuser-dashboard-${width}`, '/resource/dashboard');
     });
   }
 });

@@ -73,8 +73,8 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/message', title: '消息中心', group: 'messages', page: 'MessagePage' },
 
   { path: '/resource', title: '资源概览', group: 'resource', page: 'ResourcePage' },
-  { path: '/resource/dashboard', menuKey: 'resource', title: '资源大屏', group: 'resource', page: 'DashboardPage' },
-  { path: '/dashboard', menuKey: 'resource', title: '资源大屏', group: 'resource', page: 'DashboardPage' },
+  { path: '/resource/dashboard', menuKey: 'dashboard', title: '资源大屏', group: 'resource', page: 'DashboardPage' },
+  { path: '/dashboard', menuKey: 'dashboard', title: '资源大屏', group: 'resource', page: 'DashboardPage' },
 
   { path: '/workorder', title: '工单系统', group: 'workorder', page: 'WorkorderPage' },
   { path: '/workorder/detail/:id', title: '工单详情', group: 'workorder', page: 'WorkorderDetailPage' },

@@ -64,6 +64,7 @@ function renderHeader(path = '/training') {
         children: [
           { path: '/training', element: <div>训练任务页</div>, handle: { menuKey: 'training', title: '训练任务' } },
           { path: '/keypair', element: <div>密钥对页</div>, handle: { menuKey: 'keypair', title: '密钥对' } },
+          { path: '/resource/dashboard', element: <div>资源大屏页</div>, handle: { menuKey: 'dashboard', title: '资源大屏' } },
         ],
       },
       { path: '*', element: <div>elsewhere</div> },
@@ -195,5 +196,16 @@ describe('header', () => {
     expect(await screen.findByText('密钥对页')).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId('top-menu-toggle').getAttribute('aria-expanded')).toBe('false'));
     await waitFor(() => expect(document.querySelector('.ant-drawer-open')).toBeNull());
+  });
+
+  it('has 资源概览 and 资源大屏 in the menu (算力资源), not only behind the logo', async () => {
+    width = 375;
+    const router = renderHeader();
+    fireEvent.click(screen.getByTestId('top-menu-toggle'));
+    fireEvent.click(await screen.findByText('算力资源'));
+    expect((await screen.findByTestId('menu-resource')).textContent).toBe('资源概览');
+    fireEvent.click(await screen.findByTestId('menu-dashboard'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/resource/dashboard'));
+    expect(await screen.findByText('资源大屏页')).toBeTruthy();
   });
 });
