@@ -61,14 +61,14 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/image/form', title: '创建私有镜像', group: 'image', page: 'PrivateImageFormPage' },
   { path: '/image/detail/:id', title: '镜像详情', group: 'image', page: 'PrivateImageDetailPage' },
 
-  { path: '/expense', title: '费用中心', group: 'expense', page: 'ExpensePage' },
+  { path: '/expense', title: '费用明细', group: 'expense', page: 'ExpensePage' },
   { path: '/order', title: '订单明细', group: 'order', page: 'OrderPage' },
 
   { path: '/keypair', title: '密钥对', group: 'keypair', page: 'KeypairListPage' },
   { path: '/keypair/create', title: '创建密钥对', group: 'keypair', page: 'KeypairCreatePage' },
 
-  { path: '/quantum', title: '量子计算', group: 'quantum', page: 'QuantumPage' },
-  { path: '/comming-soon/9', title: '敬请期待', group: 'quantum', page: 'ComingSoonPage' },
+  { path: '/quantum', title: '量子计算云平台', group: 'quantum', page: 'QuantumPage' },
+  { path: '/comming-soon/9', title: '量子算法与应用', group: 'quantum', page: 'ComingSoonPage' },
 
   { path: '/message', title: '消息中心', group: 'messages', page: 'MessagePage' },
 

@@ -1,10 +1,10 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
-import { menuPath } from './menu';
+import { menuPath, TOP_MENU } from './menu';
 import { Providers } from './providers';
 import { pageTitle } from './page-title';
-import { LAYOUT_ROUTES, menuKeyOf, PLAIN_ROUTES, type RouteHandle } from './route-table';
+import { LAYOUT_ROUTES, menuKeyOf, PLAIN_ROUTES, REDIRECTS, type RouteHandle } from './route-table';
 import { buildRoutes } from './routes';
 import { useUserStore } from './stores/user-store';
 import { IdleSocket } from '../test/idle-socket';
@@ -108,6 +108,14 @@ describe('page titles', () => {
     }
     expect(pageTitle()).toBe('算力调度服务平台');
   });
+
+  it('titles the page a menu entry opens like the entry (费用明细 is not 费用中心)', () => {
+    for (const entry of TOP_MENU.flatMap((g) => g.children)) {
+      const target = REDIRECTS.find((r) => r.path === entry.path)?.to ?? entry.path;
+      const route = LAYOUT_ROUTES.find((r) => r.path === target);
+      expect(route?.title, entry.path).toBe(entry.label);
+    }
+  });
 });
 
 describe('navigation through the real route table', () => {
@@ -167,7 +175,7 @@ describe('navigation through the real route table', () => {
   it('names the browser tab after the page, the same way on every page', async () => {
     useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', token: 't1', createTime: 1 });
     const router = renderAt('/quantum');
-    await waitFor(() => expect(document.title).toBe('量子计算 - 算力调度服务平台'));
+    await waitFor(() => expect(document.title).toBe('量子计算云平台 - 算力调度服务平台'));
     await router.navigate('/public-data/detail/dataset/2');
     await waitFor(() => expect(document.title).toBe('公共资源详情 - 算力调度服务平台'));
     cleanup();
