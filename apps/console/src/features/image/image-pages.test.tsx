@@ -19,6 +19,7 @@ function fakeBackend(o: { registry?: boolean } = {}) {
   let hasCredential = false;
   const catalogue: ImageItem[] = [
     { id: 'pytorch-2.3-cuda12', name: 'PyTorch 2.3 (CUDA 12.1)', framework: 'PyTorch', version: '2.3.1', accelerator: 'CUDA 12.1', cardVendors: ['NVIDIA'], uri: 'docker://x/p', description: 'PyTorch 官方镜像', visibility: 'public' },
+    { id: 'mindspore-2.3-cann8', name: 'MindSpore 2.3 (CANN 8.0)', framework: 'MindSpore', version: '2.3.0', accelerator: 'CANN 8.0', cardVendors: ['Huawei', 'Hygon'], uri: 'docker://x/m', description: '昇腾镜像', visibility: 'public' },
     { id: 'alice/app:v1', name: 'alice/app:v1', framework: '', version: 'v1', accelerator: '', cardVendors: [], uri: 'docker://x/a', description: '私有镜像', visibility: 'private', owner: 'alice' },
   ];
   const ok = (data: unknown, code = 0, message = '操作成功') =>
@@ -82,6 +83,9 @@ describe('镜像 pages', () => {
     const router = renderAt('/image');
     const table = await screen.findByTestId('image-public');
     await waitFor(() => expect(table.textContent).toContain('PyTorch 2.3 (CUDA 12.1)'));
+    // Vendors in Chinese, not as configured (Huawei, Hygon).
+    expect(table.textContent).toContain('华为海光');
+    expect(table.textContent).not.toMatch(/Huawei|Hygon/);
     expect(table.textContent).not.toContain('alice/app:v1');
     fireEvent.click(screen.getByRole('tab', { name: '我的镜像' }));
     const mine = await screen.findByTestId('image-mine');

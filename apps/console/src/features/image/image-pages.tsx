@@ -9,6 +9,7 @@ import { queryKeys } from '../../app/query-keys';
 import { RequestError } from '../../app/request';
 import { PageContainer } from '../../shared/ui/page-container';
 import { formatTime } from '../../shared/time';
+import { vendorLabel } from '../../shared/vendor';
 import { ImageImportCard } from './image-import-card';
 import { deleteTag, imageDetail, listMyImages, publicImages, registryInfo, resetCredential } from './api';
 
@@ -74,7 +75,7 @@ export function ImageListPage() {
                     { title: '名称', dataIndex: 'name', render: (n: string, i) => (<Space direction="vertical" size={0}><b>{n}</b><Typography.Text type="secondary">{i.description}</Typography.Text></Space>) },
                     { title: '框架', dataIndex: 'framework', width: 110 },
                     { title: '加速库', dataIndex: 'accelerator', width: 120, render: (s: string) => s || 'CPU' },
-                    { title: '适用卡型厂商', dataIndex: 'cardVendors', width: 200, render: (v: string[]) => v.map((x) => <Tag key={x}>{x}</Tag>) },
+                    { title: '适用卡型厂商', dataIndex: 'cardVendors', width: 200, render: (v: string[]) => v.map((x) => <Tag key={x}>{vendorLabel(x)}</Tag>) },
                   ]}
                 />
               ),

@@ -5,6 +5,12 @@ import type { AssetsTable, AssetVersionsTable } from '../../db/schema';
 import { isUniqueViolation } from '../../db/unique';
 
 export type AssetRow = Selectable<AssetsTable> & { owner_name: string };
+
+/**
+ * How an asset's owner is named to others (所有者, 来自…, …共享): the nickname they chose, else the user name.
+ * The platform's own account (public seed) is then 算力平台, not its login name `platform`.
+ */
+const ownerName = sql<string>`coalesce(nullif(users.nickname, ''), users.username)`.as('owner_name');
 export type VersionRow = Selectable<AssetVersionsTable>;
 
 const likePattern = (s: string) => `%${s.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
@@ -21,7 +27,7 @@ export class AssetRepository {
       .selectFrom('assets')
       .innerJoin('users', 'users.id', 'assets.owner_id')
       .selectAll('assets')
-      .select('users.username as owner_name');
+      .select(ownerName);
   }
 
   /** The asset when the caller may read it (owner, shared with them, or public); undefined otherwise. */
@@ -129,7 +135,7 @@ export class AssetRepository {
         'assets.id as asset_id',
         'assets.name as asset_name',
         'assets.owner_id',
-        'users.username as owner_name',
+        ownerName,
         'asset_versions.id as version_id',
         'asset_versions.version',
         'asset_versions.note',
@@ -212,6 +218,11 @@ export class AssetRepository {
       .where('asset_shares.asset_id', '=', assetId)
       .orderBy('asset_shares.create_time')
       .execute();
+  }
+
+  async isSharedWith(assetId: string, userId: string): Promise<boolean> {
+    const row = await this.db.selectFrom('asset_shares').select('user_id').where('asset_id', '=', assetId).where('user_id', '=', userId).executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Users by name, ignoring ASCII case (as logins do). */

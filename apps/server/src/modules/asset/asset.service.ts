@@ -539,6 +539,7 @@ export class AssetService {
       ...this.toAsset(row, userId, versions),
       versions: versions.map((v) => this.toVersion(v, row)),
       shares: shares.map((s) => ({ userId: s.user_id, username: s.username, nickname: s.nickname ?? '' })),
+      added: !owner && (await this.repo.isSharedWith(row.id, userId)),
     };
   }
 }
