@@ -33,6 +33,9 @@ interface TaskDetailFrameProps {
   children: (task: TaskDetail, now: number) => ReactNode;
 }
 
+/** States in which the program ended by itself, so its exit code says how. */
+const EXITED_STATES: readonly JobState[] = ['SUCCEEDED', 'FAILED'];
+
 /** States where the user is likely stuck: the page offers a work order about the task. */
 const HELP_STATES: readonly JobState[] = ['FAILED', 'SUBMIT_FAILED'];
 
@@ -147,7 +150,9 @@ export function taskFacts(task: TaskDetail, family: TaskFamily) {
     nodeNum: { key: 'nodeNum', label: '节点数', children: task.nodeNum },
     duration: { key: 'duration', label: '最长运行时长', children: formatMinutes(task.maxDurationMinutes) },
     jobId: { key: 'jobId', label: '作业ID', children: <span data-testid={`${prefix}-detail-job-id`}>{task.jobId ?? '—'}</span> },
-    exitCode: { key: 'exitCode', label: '退出码', children: task.exitCode ?? '—' },
+    // Only a program that ended by itself has an exit code to read: a stopped one (by the user, the time
+    // limit or the compute power running out) was killed, and its 0 or signal status would mislead.
+    exitCode: { key: 'exitCode', label: '退出码', children: (EXITED_STATES.includes(task.state) ? task.exitCode : null) ?? '—' },
     times: [
       { key: 'createTime', label: '创建时间', children: formatTime(task.createTime) },
       { key: 'startTime', label: '开始时间', children: formatTime(task.startTime) },
