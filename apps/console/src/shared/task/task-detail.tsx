@@ -152,7 +152,11 @@ export function taskFacts(task: TaskDetail, family: TaskFamily) {
     jobId: { key: 'jobId', label: '作业ID', children: <span data-testid={`${prefix}-detail-job-id`}>{task.jobId ?? '—'}</span> },
     // Only a program that ended by itself has an exit code to read: a stopped one (by the user, the time
     // limit or the compute power running out) was killed, and its 0 or signal status would mislead.
-    exitCode: { key: 'exitCode', label: '退出码', children: (EXITED_STATES.includes(task.state) ? task.exitCode : null) ?? '—' },
+    exitCode: {
+      key: 'exitCode',
+      label: '退出码',
+      children: <span data-testid={`${prefix}-detail-exit-code`}>{(EXITED_STATES.includes(task.state) ? task.exitCode : null) ?? '—'}</span>,
+    },
     times: [
       { key: 'createTime', label: '创建时间', children: formatTime(task.createTime) },
       { key: 'startTime', label: '开始时间', children: formatTime(task.startTime) },
