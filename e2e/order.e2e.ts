@@ -83,7 +83,7 @@ describe('购买算力 journey', () => {
     await record.waitFor();
     expect(await record.innerText()).toContain('10.00');
     await shot(user, 'expense-1440');
-    await speaksChinese(user, '费用中心');
+    await speaksChinese(user, '费用明细');
   });
 
   it('the three pages fit a 375 px phone', async () => {

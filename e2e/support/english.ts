@@ -55,7 +55,7 @@ const ALLOWED = new Set(
     // units
     'B', 'KB', 'MB', 'GB', 'TB', 'PB', 'KiB', 'MiB', 'GiB', 'TiB', 'GFLOPS',
     // hardware, vendors, frameworks and science (center inventory, public images, platform templates)
-    'NVIDIA', 'Intel', 'Huawei', 'Hygon', 'CUDA', 'CANN', 'DTK', 'PyTorch', 'TensorFlow', 'MindSpore', 'Python', 'NumPy', 'SciPy', 'pandas',
+    'NVIDIA', 'CUDA', 'CANN', 'DTK', 'PyTorch', 'TensorFlow', 'MindSpore', 'Python', 'NumPy', 'SciPy', 'pandas',
     'torchvision', 'torchaudio', 'torchrun',
     'LAMMPS', 'GROMACS', 'Lennard-Jones', 'NVE', 'fcc', 'MNIST', 'MLP',
     // payment

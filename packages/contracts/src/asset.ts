@@ -95,6 +95,8 @@ export const AssetDetail = Type.Composite([
     versions: Type.Array(AssetVersion),
     /** Users it is shared with (owner only; empty for others). */
     shares: Type.Array(Type.Object({ userId: Id, username: Type.String(), nickname: Type.String() })),
+    /** Whether it is in the caller's 共享 list (shared with them, or added from the hall); false for the owner. */
+    added: Type.Boolean(),
   }),
 ]);
 export type AssetDetail = Static<typeof AssetDetail>;

@@ -42,7 +42,14 @@ export const SMALL_UPLOAD_MAX = 8 * 1024 * 1024;
 
 export const UPLOAD_PANEL_WIDTH = '40rem';
 export const UPLOAD_TABLE_SCROLL_Y = 360;
-export const UPLOAD_REFRESH_WARNING = '刷新或关闭浏览器将取消当前任务并清除所有记录';
+/**
+ * What the upload panel says about leaving the page, truthfully (issue 22 item 3): uploads in progress stop,
+ * but the server keeps the received chunks, and choosing the same file for the same folder again resumes
+ * from where it stopped.
+ */
+export const UPLOAD_REFRESH_WARNING = '刷新或关闭页面会中断正在进行的上传；重新选择同一文件上传到同一文件夹，即可从中断处继续';
+/** The upload panel with nothing listed (a reload clears the list, not what the server received). */
+export const UPLOAD_EMPTY_HINT = '暂无上传任务。上传被中断的文件，重新选择同一文件上传到同一文件夹即可从中断处继续';
 
 /** The fixed client identifier the console sends on logout. */
 export const APP_CLIENT_ID = 'suanli-console';

@@ -65,6 +65,7 @@ export const ICON_LABELS: Record<string, string> = {
   lock: '密码',
   logout: '退出登录',
   mail: '邮箱',
+  menu: '菜单',
   message: '消息',
   minus: '减少',
   'minus-square': '收起',

@@ -46,6 +46,14 @@ export const TOP_MENU: MenuGroup[] = [
     ],
   },
   {
+    key: 'group-resource',
+    label: '算力资源',
+    children: [
+      { key: 'resource', label: '资源概览', path: '/resource' },
+      { key: 'dashboard', label: '资源大屏', path: '/resource/dashboard' },
+    ],
+  },
+  {
     key: 'group-expense',
     label: '费用中心',
     children: [

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useMatches } from 'react-router';
-import type { RouteHandle } from './routes';
+import type { RouteHandle } from './route-table';
 
 export const APP_NAME = '算力调度服务平台';
 

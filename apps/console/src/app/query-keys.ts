@@ -9,7 +9,7 @@ export const queryKeys = {
   clusterAccounts: ['user', 'cluster-accounts'] as const,
   compPowers: (userId: string | undefined) => ['comp-powers', userId] as const,
   compPowersRoot: ['comp-powers'] as const,
-  /** 订单明细 and 费用中心: under ['billing'], so `comp-power.changed` (a paid order) refreshes them all. */
+  /** 订单明细 and 费用明细: under ['billing'], so `comp-power.changed` (a paid order) refreshes them all. */
   billing: {
     root: ['billing'] as const,
     orders: (query: object) => ['billing', 'orders', query] as const,

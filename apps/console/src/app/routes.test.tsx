@@ -1,10 +1,11 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
-import { menuPath } from './menu';
+import { menuPath, TOP_MENU } from './menu';
 import { Providers } from './providers';
 import { pageTitle } from './page-title';
-import { buildRoutes, LAYOUT_ROUTES, menuKeyOf, PLAIN_ROUTES, type RouteHandle } from './routes';
+import { LAYOUT_ROUTES, menuKeyOf, PLAIN_ROUTES, REDIRECTS, type RouteHandle } from './route-table';
+import { buildRoutes } from './routes';
 import { useUserStore } from './stores/user-store';
 import { IdleSocket } from '../test/idle-socket';
 
@@ -33,8 +34,8 @@ const SPEC_PATHS: [path: string, menuKey: string][] = [
   ['/comming-soon/9', 'comming-soon'],
   ['/message', 'message'],
   ['/resource', 'resource'],
-  ['/resource/dashboard', 'resource'],
-  ['/dashboard', 'resource'],
+  ['/resource/dashboard', 'dashboard'],
+  ['/dashboard', 'dashboard'],
   ['/workorder', 'workorder'],
   ['/workorder/detail/4', 'workorder'],
   ['/dataset', 'dataset'],
@@ -73,6 +74,15 @@ describe('route table', () => {
     expect(typeof loaded.Component).toBe('function');
   });
 
+  it('loads the page of every route in the table', async () => {
+    for (const r of [...LAYOUT_ROUTES, ...PLAIN_ROUTES]) {
+      const route = leaf(r.path);
+      expect(route?.path, r.path).toBe(r.path);
+      const loaded = await (route!.lazy as () => Promise<{ Component?: unknown }>)();
+      expect(typeof loaded.Component, `${r.group}.${r.page}`).toBe('function');
+    }
+  });
+
   it('sends unknown paths to the catch-all', () => {
     expect(leaf('/no/such/page')?.path).toBe('*');
     expect(leaf('/trainingx')?.path).toBe('*');
@@ -97,6 +107,14 @@ describe('page titles', () => {
       expect(pageTitle(route.title)).toBe(`${route.title} - 算力调度服务平台`);
     }
     expect(pageTitle()).toBe('算力调度服务平台');
+  });
+
+  it('titles the page a menu entry opens like the entry (费用明细 is not 费用中心)', () => {
+    for (const entry of TOP_MENU.flatMap((g) => g.children)) {
+      const target = REDIRECTS.find((r) => r.path === entry.path)?.to ?? entry.path;
+      const route = LAYOUT_ROUTES.find((r) => r.path === target);
+      expect(route?.title, entry.path).toBe(entry.label);
+    }
   });
 });
 
@@ -157,7 +175,7 @@ describe('navigation through the real route table', () => {
   it('names the browser tab after the page, the same way on every page', async () => {
     useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', token: 't1', createTime: 1 });
     const router = renderAt('/quantum');
-    await waitFor(() => expect(document.title).toBe('量子计算 - 算力调度服务平台'));
+    await waitFor(() => expect(document.title).toBe('量子计算云平台 - 算力调度服务平台'));
     await router.navigate('/public-data/detail/dataset/2');
     await waitFor(() => expect(document.title).toBe('公共资源详情 - 算力调度服务平台'));
     cleanup();

@@ -19,6 +19,9 @@ export interface CenterCardType {
   packages?: CenterPackage[];
 }
 
+/** An accelerator (GPU/NPU/DCU) card type; false for a CPU-only one, whose "cards" are cores (counted in 核, not 张). */
+export const isAccelerator = (ct: Pick<CenterCardType, 'memoryGB' | 'gres'>) => ct.memoryGB > 0 || Boolean(ct.gres);
+
 /** One package: `cardHours` whole 卡时 for `price` 分, usable `validDays` from payment. Ids are unique across centers. */
 export interface CenterPackage {
   id: string;

@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { QueryClientProvider } from '@tanstack/react-query';
 import { APP_CLIENT_ID } from '@suanli/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
 import { COMP_POWER_URL, HELP_DOC_URL } from '../config';
 import { queryClient } from '../query-client';
 import { useUserStore } from '../stores/user-store';
@@ -53,7 +53,20 @@ function installGateway(compTotal = '12.50', unread = 3) {
 function renderHeader(path = '/training') {
   const router = createMemoryRouter(
     [
-      { path: '/training', element: <AppHeader />, handle: { menuKey: 'training', title: '训练任务' } },
+      {
+        // A layout route, as in the console: the header stays mounted while the page below it changes.
+        element: (
+          <>
+            <AppHeader />
+            <Outlet />
+          </>
+        ),
+        children: [
+          { path: '/training', element: <div>训练任务页</div>, handle: { menuKey: 'training', title: '训练任务' } },
+          { path: '/keypair', element: <div>密钥对页</div>, handle: { menuKey: 'keypair', title: '密钥对' } },
+          { path: '/resource/dashboard', element: <div>资源大屏页</div>, handle: { menuKey: 'dashboard', title: '资源大屏' } },
+        ],
+      },
       { path: '*', element: <div>elsewhere</div> },
     ],
     { initialEntries: [path] },
@@ -167,5 +180,32 @@ describe('header', () => {
     // Entries live in popups that render on open; the group in the bar carries the highlight.
     expect(screen.getByText('AI计算').closest('li')?.className).toContain('ant-menu-submenu-selected');
     expect(screen.getByText('公共服务').closest('li')?.className).not.toContain('ant-menu-submenu-selected');
+  });
+
+  it('on a phone opens the menu in a drawer, and choosing an entry navigates and closes it', async () => {
+    width = 375;
+    const router = renderHeader();
+    // No horizontal bar whose popups would open past the screen's edge.
+    expect(screen.queryByText('AI计算')).toBeNull();
+    fireEvent.click(screen.getByTestId('top-menu-toggle'));
+    // The current page's group starts unfolded.
+    expect(await screen.findByTestId('menu-training')).toBeTruthy();
+    fireEvent.click(screen.getByText('公共服务'));
+    fireEvent.click(await screen.findByTestId('menu-keypair'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/keypair'));
+    expect(await screen.findByText('密钥对页')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('top-menu-toggle').getAttribute('aria-expanded')).toBe('false'));
+    await waitFor(() => expect(document.querySelector('.ant-drawer-open')).toBeNull());
+  });
+
+  it('has 资源概览 and 资源大屏 in the menu (算力资源), not only behind the logo', async () => {
+    width = 375;
+    const router = renderHeader();
+    fireEvent.click(screen.getByTestId('top-menu-toggle'));
+    fireEvent.click(await screen.findByText('算力资源'));
+    expect((await screen.findByTestId('menu-resource')).textContent).toBe('资源概览');
+    fireEvent.click(await screen.findByTestId('menu-dashboard'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/resource/dashboard'));
+    expect(await screen.findByText('资源大屏页')).toBeTruthy();
   });
 });

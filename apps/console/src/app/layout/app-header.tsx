@@ -3,7 +3,7 @@ import { signOut } from '../../features/auth/sign-out';
 import { showsHeaderTitle, useBreakpoint } from '../../shared/hooks/use-breakpoint';
 import { useCompPowers } from '../comp-power';
 import { menuPath } from '../menu';
-import type { RouteHandle } from '../routes';
+import type { RouteHandle } from '../route-table';
 import { useUserStore } from '../stores/user-store';
 import { useUnreadCount } from '../unread';
 import { CompPowerIndicator } from './comp-power-indicator';
@@ -42,7 +42,7 @@ export function AppHeader() {
   return (
     <header className={styles.header} data-testid="app-header">
       <HeaderBrand showTitle={showsHeaderTitle(screens)} onClick={() => navigate('/dashboard')} />
-      <TopMenu selectedKey={handle?.menuKey} onSelect={(key) => navigate(menuPath(key))} />
+      <TopMenu selectedKey={handle?.menuKey} onSelect={(key) => navigate(menuPath(key))} compact={!screens.md} />
       <div className={styles.actions}>
         <UploadSlot />
         <MessageBell count={unread.data ?? 0} onClick={() => navigate('/message')} />

@@ -50,6 +50,9 @@ describe('TaskPanelButton: uploads', () => {
     const panel = await screen.findByTestId('upload-panel');
     expect(panel.style.width).toBe(UPLOAD_PANEL_WIDTH);
     expect(within(panel).getByText(UPLOAD_REFRESH_WARNING)).toBeTruthy();
+    // What is true: leaving interrupts, the same file resumes; nothing is cancelled or cleared on the server.
+    expect(panel.textContent).toContain('从中断处继续');
+    expect(panel.textContent).not.toMatch(/取消当前任务|清除所有记录/);
     expect(within(panel).getByText('12%')).toBeTruthy();
   });
 

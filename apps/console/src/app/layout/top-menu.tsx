@@ -1,4 +1,6 @@
-import { Menu, type MenuProps } from 'antd';
+import { MenuOutlined } from '@ant-design/icons';
+import { Button, Drawer, Menu, type MenuProps } from 'antd';
+import { useState } from 'react';
 import { menuGroupOf, TOP_MENU } from '../menu';
 import styles from './header.module.css';
 
@@ -11,22 +13,83 @@ const ITEMS: MenuProps['items'] = TOP_MENU.map((group) => ({
   })),
 }));
 
+/** A screen without a pointer that hovers (phones, tablets). */
+const touchOnly = () => window.matchMedia('(hover: none)').matches;
+
 interface TopMenuProps {
   selectedKey: string | undefined;
   onSelect: (key: string) => void;
+  /** A phone: the groups live in a drawer behind a menu button instead of popups off the header. */
+  compact: boolean;
 }
 
-/** The product's top menu; the current route's entry and its group are highlighted. */
-export function TopMenu({ selectedKey, onSelect }: TopMenuProps) {
+/**
+ * The product's top menu; the current route's entry and its group are highlighted. Its submenus are
+ * controlled so that choosing an entry closes them, and open on a tap where there is no hover: a touch
+ * screen's emulated hover otherwise keeps the popup open over the new page. On a phone the horizontal menu would fold into a ⋯
+ * whose nested popups open beside it, past the screen's edge; there the groups open in a drawer instead.
+ */
+export function TopMenu({ selectedKey, onSelect, compact }: TopMenuProps) {
   const group = menuGroupOf(selectedKey);
+  const selectedKeys = selectedKey ? [selectedKey, ...(group ? [group] : [])] : [];
+  const [openKeys, setOpenKeys] = useState<string[]>([]);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const choose: MenuProps['onClick'] = ({ key }) => {
+    setOpenKeys([]);
+    setDrawerOpen(false);
+    onSelect(key);
+  };
+
+  if (!compact) {
+    return (
+      <Menu
+        mode="horizontal"
+        className={styles.menu}
+        items={ITEMS}
+        // A tap emulates a hover that lands after the click and reopens what the click closed.
+        triggerSubMenuAction={touchOnly() ? 'click' : 'hover'}
+        selectedKeys={selectedKeys}
+        openKeys={openKeys}
+        onOpenChange={setOpenKeys}
+        onClick={choose}
+        data-testid="top-menu"
+      />
+    );
+  }
   return (
-    <Menu
-      mode="horizontal"
-      className={styles.menu}
-      items={ITEMS}
-      selectedKeys={selectedKey ? [selectedKey, ...(group ? [group] : [])] : []}
-      onClick={({ key }) => onSelect(key)}
-      data-testid="top-menu"
-    />
+    <div className={styles.menu}>
+      <Button
+        type="text"
+        icon={<MenuOutlined />}
+        aria-label="打开菜单"
+        aria-expanded={drawerOpen}
+        onClick={() => {
+          // The current page's group starts unfolded.
+          setOpenKeys(group ? [group] : []);
+          setDrawerOpen(true);
+        }}
+        data-testid="top-menu-toggle"
+      />
+      <Drawer
+        open={drawerOpen}
+        onClose={() => setDrawerOpen(false)}
+        placement="left"
+        size={280}
+        title="菜单"
+        styles={{ body: { padding: 0 } }}
+        data-testid="top-menu-drawer"
+      >
+        <Menu
+          mode="inline"
+          items={ITEMS}
+          selectedKeys={selectedKeys}
+          openKeys={openKeys}
+          onOpenChange={setOpenKeys}
+          onClick={choose}
+          style={{ borderInlineEnd: 0 }}
+          data-testid="top-menu"
+        />
+      </Drawer>
+    </div>
   );
 }

@@ -1,4 +1,4 @@
-import { DeleteOutlined, DownloadOutlined, EditOutlined, ExperimentOutlined, FileOutlined, FolderOutlined, PlusOutlined, SendOutlined, ShareAltOutlined } from '@ant-design/icons';
+import { CheckOutlined, DeleteOutlined, DownloadOutlined, EditOutlined, ExperimentOutlined, FileOutlined, FolderOutlined, PlusOutlined, SendOutlined, ShareAltOutlined } from '@ant-design/icons';
 import { formatFileSize, type AssetDetail, type AssetKind, type AssetUpdate, type AssetVersion, type AssetVersionCreate } from '@suanli/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Breadcrumb, Button, Card, Descriptions, Empty, Form, Modal, Popconfirm, Result, Select, Space, Spin, Table, Tabs, Tag, Typography } from 'antd';
@@ -277,9 +277,16 @@ export function AssetDetailPage({ kind, hall = false }: { kind: AssetKind; hall?
           <Space wrap>
             <Button onClick={() => navigate(`/public-data/${kind}`)}>返回大厅</Button>
             {trainButton}
-            <Button type="primary" loading={addToMine.isPending} onClick={() => addToMine.mutate()} data-testid="asset-add-to-mine">
-              添加到我的
-            </Button>
+            {a.added ? (
+              // Already in the caller's 共享 list: nothing more to add.
+              <Button icon={<CheckOutlined />} disabled title={`已在“共享${label}”列表中`} data-testid="asset-add-to-mine" data-added="true">
+                已添加到我的
+              </Button>
+            ) : (
+              <Button type="primary" loading={addToMine.isPending} onClick={() => addToMine.mutate()} data-testid="asset-add-to-mine" data-added="false">
+                添加到我的
+              </Button>
+            )}
           </Space>
         ) : (
           trainButton

@@ -38,7 +38,10 @@ export function AssetCard({ asset, to }: { asset: Asset; to: string }) {
         {asset.tags.map((t) => (
           <Tag key={t}>{t}</Tag>
         ))}
-        {asset.kind === 'model' && asset.framework ? <Tag color="geekblue">{asset.framework}</Tag> : null}
+        {/* The framework, unless a tag already says it (a model tagged numpy with framework numpy showed numpy twice). */}
+        {asset.kind === 'model' && asset.framework && !asset.tags.some((t) => t.toLowerCase() === asset.framework.toLowerCase()) ? (
+          <Tag color="geekblue">{asset.framework}</Tag>
+        ) : null}
       </Space>
       <div className={styles.cardMeta}>
         <span>{asset.versionCount} 个版本</span>

@@ -1,11 +1,13 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { AssetDetail, AssetVersion } from '@suanli/contracts';
 import { describe, expect, it } from 'vitest';
 import { renderRoutes } from '../../test/render-routes';
 import { setupPageTests } from '../../test/page-test';
 import { choose, confirmPop, input } from '../../test/ui';
 import { DatasetDetailPage, DatasetIndexPage } from '../dataset/routes';
+import { PublicDataDetailPage } from '../public-data/routes';
 import { parseMetrics } from './asset-form';
+import { AssetCard } from './asset-index-page';
 
 /** An in-memory dataset service behind a stubbed fetch (the server's own rules are in asset.api.test.ts). */
 function fakeBackend() {
@@ -64,6 +66,7 @@ function fakeBackend() {
         updateTime: 1,
         versions: body.source ? [version(1, { state: 'creating', copiedBytes: 1024 })] : [],
         shares: [],
+        added: false,
       };
       assets.unshift(a);
       return ok(a);
@@ -86,7 +89,10 @@ function fakeBackend() {
       a.visibility = 'shared';
       return ok(a);
     }
-    if (rest === 'add-to-mine' && method === 'POST') return ok(a);
+    if (rest === 'add-to-mine' && method === 'POST') {
+      a.added = true;
+      return ok(a);
+    }
     if (rest === '' && method === 'DELETE') {
       assets.splice(assets.indexOf(a), 1);
       return ok(null);
@@ -100,7 +106,15 @@ let backend: ReturnType<typeof fakeBackend>;
 setupPageTests(() => (backend = fakeBackend()));
 
 const renderAt = (url: string) =>
-  renderRoutes({ '/dataset': <DatasetIndexPage />, '/dataset/detail/:id': <DatasetDetailPage />, '/training/task/:type': <p data-testid="training-form-probe" /> }, url);
+  renderRoutes(
+    {
+      '/dataset': <DatasetIndexPage />,
+      '/dataset/detail/:id': <DatasetDetailPage />,
+      '/public-data/detail/:type/:id': <PublicDataDetailPage />,
+      '/training/task/:type': <p data-testid="training-form-probe" />,
+    },
+    url,
+  );
 
 describe('dataset pages', () => {
   it('creates a dataset with v1 from a folder and opens its page, which shows the copy in progress', async () => {
@@ -185,6 +199,31 @@ describe('dataset pages', () => {
     await screen.findByTestId('training-form-probe');
     expect(new URLSearchParams(router.state.location.search).get('dataset')).toBe('d1:v1');
     expect(backend.calls.some((c) => c.path.endsWith('/add-to-mine'))).toBe(false);
+  });
+
+  it('the hall\'s 添加到我的 becomes 已添加到我的 once added, and stays so on the next visit; the owner shows by name', async () => {
+    const a = await createdWithReadyVersion();
+    backend.assets.push({ ...a, mine: false, visibility: 'public', ownerId: 'u2', ownerName: '算力平台', versions: [backend.version(1)] });
+    renderAt('/public-data/detail/dataset/d1');
+    const add = await screen.findByTestId('asset-add-to-mine');
+    expect(add.textContent).toBe('添加到我的');
+    expect(screen.getByText('算力平台')).toBeTruthy();
+    fireEvent.click(add);
+    await waitFor(() => expect(screen.getByTestId('asset-add-to-mine').getAttribute('data-added')).toBe('true'));
+    expect(screen.getByTestId('asset-add-to-mine').textContent).toContain('已添加到我的');
+    expect(screen.getByTestId('asset-add-to-mine').hasAttribute('disabled')).toBe(true);
+    expect(backend.calls.filter((c) => c.path.endsWith('/add-to-mine'))).toHaveLength(1);
+  });
+
+  it('a card shows a model\'s framework once, even when a tag already names it', async () => {
+    const a = await createdWithReadyVersion();
+    const model = { ...a, kind: 'model' as const, tags: ['分类', 'numpy'], framework: 'NumPy' };
+    renderRoutes({ '/': <AssetCard asset={model} to="/model/detail/d1" /> }, '/');
+    const card = await screen.findByTestId('asset-card');
+    expect(within(card).getAllByText(/^numpy$/i)).toHaveLength(1);
+    cleanup();
+    renderRoutes({ '/': <AssetCard asset={{ ...model, tags: ['分类'] }} to="/model/detail/d1" /> }, '/');
+    expect(within(await screen.findByTestId('asset-card')).getByText('NumPy')).toBeTruthy();
   });
 
   it('reads metrics as name=number pairs', () => {

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Providers } from '../../app/providers';
 import { queryClient } from '../../app/query-client';
 import { useUserStore } from '../../app/stores/user-store';
+import { IdleSocket } from '../../test/idle-socket';
 import { EshellPage } from './routes';
 
 /** The gateway's answers for the page's calls (no terminal is opened: no center offers one here). */
@@ -53,5 +54,14 @@ describe('Shell工具 page', () => {
     await waitFor(() => expect(screen.getByText('没有可用的终端')).toBeTruthy());
     expect(screen.queryByTestId('eshell-terminal')).toBeNull();
     expect(screen.queryByTestId('eshell-local-note')).toBeNull();
+  });
+
+  it('says where a local terminal runs in words a user knows (no product jargon such as 嵌入式默认)', async () => {
+    vi.stubGlobal('WebSocket', IdleSocket);
+    stubGateway([{ centerId: 'sz', centerName: '深圳算力分中心', transport: 'local', note: '终端运行在平台所在的服务器上，在您的主目录中打开' }]);
+    renderPage();
+    const note = await screen.findByTestId('eshell-local-note');
+    expect(note.textContent).toContain('主目录');
+    expect(note.textContent).not.toMatch(/嵌入式|默认|本机地址/);
   });
 });

@@ -88,7 +88,7 @@ export function EshellPage() {
           type="info"
           showIcon
           data-testid="eshell-local-note"
-          message="嵌入式默认：终端在本机运行，位于您在该分中心的主目录中（仅在管理员明确开启本地终端时提供）"
+          message="终端运行在平台所在的服务器上，以您在该分中心的账号登录，打开后位于您的主目录中。"
         />
       )}
       <Card styles={{ body: { padding: 12 } }}>

@@ -143,12 +143,12 @@ function ConsumeTab() {
   );
 }
 
-/** 费用中心 (/expense): the balance per bucket, then 消费记录 and 充值记录. */
+/** 费用明细 (/expense, the menu's 费用中心 › 费用明细): the balance per bucket, then 消费记录 and 充值记录. */
 export function ExpensePage() {
   const [params, setParams] = useSearchParams();
   const tab: Tab = params.get('tab') === 'charge' ? 'charge' : 'consume';
   return (
-    <PageContainer title="费用中心" description="查看剩余算力、充值记录与消费记录。">
+    <PageContainer title="费用明细" description="查看剩余算力、充值记录与消费记录。">
       <Balance />
       <ListCard>
         <Tabs

@@ -19,6 +19,7 @@ function fakeBackend(o: { registry?: boolean } = {}) {
   let hasCredential = false;
   const catalogue: ImageItem[] = [
     { id: 'pytorch-2.3-cuda12', name: 'PyTorch 2.3 (CUDA 12.1)', framework: 'PyTorch', version: '2.3.1', accelerator: 'CUDA 12.1', cardVendors: ['NVIDIA'], uri: 'docker://x/p', description: 'PyTorch 官方镜像', visibility: 'public' },
+    { id: 'mindspore-2.3-cann8', name: 'MindSpore 2.3 (CANN 8.0)', framework: 'MindSpore', version: '2.3.0', accelerator: 'CANN 8.0', cardVendors: ['Huawei', 'Hygon'], uri: 'docker://x/m', description: '昇腾镜像', visibility: 'public' },
     { id: 'alice/app:v1', name: 'alice/app:v1', framework: '', version: 'v1', accelerator: '', cardVendors: [], uri: 'docker://x/a', description: '私有镜像', visibility: 'private', owner: 'alice' },
   ];
   const ok = (data: unknown, code = 0, message = '操作成功') =>
@@ -82,6 +83,9 @@ describe('镜像 pages', () => {
     const router = renderAt('/image');
     const table = await screen.findByTestId('image-public');
     await waitFor(() => expect(table.textContent).toContain('PyTorch 2.3 (CUDA 12.1)'));
+    // Vendors in Chinese, not as configured (Huawei, Hygon).
+    expect(table.textContent).toContain('华为海光');
+    expect(table.textContent).not.toMatch(/Huawei|Hygon/);
     expect(table.textContent).not.toContain('alice/app:v1');
     fireEvent.click(screen.getByRole('tab', { name: '我的镜像' }));
     const mine = await screen.findByTestId('image-mine');
@@ -91,10 +95,36 @@ describe('镜像 pages', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/image/detail/alice%2Fapp'));
   });
 
-  it('says the registry is not configured (2401) instead of failing', async () => {
+  it('without a registry (2401) says private images are not offered yet, in the user\'s terms, and disables 推送私有镜像', async () => {
     setup({ registry: false });
     renderAt('/image?tab=mine');
-    expect((await screen.findByTestId('image-no-registry')).textContent).toContain('平台镜像仓库未配置');
+    const note = await screen.findByTestId('image-no-registry');
+    expect(note.textContent).toContain('本平台暂未提供私有镜像');
+    // No configuration names (REGISTRY_URL) or English for the user.
+    expect(note.textContent).not.toMatch(/[A-Z_]{4,}/);
+    await waitFor(() => expect(screen.getByTestId('image-push-open').hasAttribute('disabled')).toBe(true));
+  });
+
+  it('推送私有镜像 without a registry: the same words and a way back to the list or to a work order', async () => {
+    setup({ registry: false });
+    const router = renderAt('/image/form');
+    const result = await screen.findByTestId('image-no-registry');
+    expect(result.textContent).toContain('本平台暂未提供私有镜像');
+    expect(result.textContent).not.toMatch(/[A-Z_]{4,}/);
+    fireEvent.click(screen.getByTestId('image-form-back'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/image'));
+  });
+
+  it('a registry that does not answer is not "not offered": it says so and retries', async () => {
+    setup({ registry: true });
+    const realFetch = backend.fetch;
+    let down = true;
+    vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => (down && String(input).endsWith('/registry') ? new Response('', { status: 502 }) : realFetch(input, init))));
+    renderAt('/image/form');
+    expect((await screen.findByTestId('image-registry-error')).textContent).toContain('暂时无法连接平台镜像仓库');
+    down = false;
+    fireEvent.click(screen.getByTestId('image-registry-retry'));
+    expect(await screen.findByTestId('image-login')).toBeTruthy();
   });
 
   it('shows a new registry password once, with the login and push commands', async () => {

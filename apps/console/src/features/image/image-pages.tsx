@@ -1,13 +1,15 @@
-import { CloudUploadOutlined, DeleteOutlined, KeyOutlined } from '@ant-design/icons';
-import { formatFileSize, type ImageRepository } from '@suanli/contracts';
+import { ArrowLeftOutlined, CloudUploadOutlined, CustomerServiceOutlined, DeleteOutlined, KeyOutlined } from '@ant-design/icons';
+import { ErrorCode, formatFileSize, type ImageRepository } from '@suanli/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Descriptions, Empty, Popconfirm, Result, Space, Spin, Table, Tabs, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Empty, Popconfirm, Result, Space, Spin, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
+import { RequestError } from '../../app/request';
 import { PageContainer } from '../../shared/ui/page-container';
 import { formatTime } from '../../shared/time';
+import { vendorLabel } from '../../shared/vendor';
 import { ImageImportCard } from './image-import-card';
 import { deleteTag, imageDetail, listMyImages, publicImages, registryInfo, resetCredential } from './api';
 
@@ -18,10 +20,20 @@ const Code = ({ children, testId }: { children: string; testId?: string }) => (
   </Typography.Paragraph>
 );
 
-/** The registry is optional in the embedded default: say so instead of failing. */
+/**
+ * The registry is optional (the embedded default has none): `offered` is false when the platform has no
+ * registry (2401), and the pages say so in the user's terms instead of failing. Other failures (the
+ * registry unreachable for a moment) are not a missing feature: those say so and offer a retry.
+ */
 function useRegistry() {
-  return useQuery({ queryKey: queryKeys.image.registry, queryFn: registryInfo, retry: false });
+  const registry = useQuery({ queryKey: queryKeys.image.registry, queryFn: registryInfo, retry: false });
+  const offered = !(registry.error instanceof RequestError && registry.error.code === ErrorCode.REGISTRY_NOT_CONFIGURED);
+  return { registry, offered };
 }
+
+const NOT_OFFERED = '本平台暂未提供私有镜像';
+const NOT_OFFERED_HINT = '目前请使用平台提供的公共镜像创建训练任务；如需使用自己的镜像，可提交工单联系我们。';
+const UNREACHABLE = '暂时无法连接平台镜像仓库，请稍后重试。';
 
 /** /image: 公共镜像 (the catalogue) and 我的镜像 (the caller's namespace in the registry). */
 export function ImageListPage() {
@@ -29,17 +41,18 @@ export function ImageListPage() {
   const tab = params.get('tab') === 'mine' ? 'mine' : 'public';
   const navigate = useNavigate();
   const catalogue = useQuery({ queryKey: queryKeys.imagesPublic, queryFn: publicImages, enabled: tab === 'public' });
-  const registry = useRegistry();
+  const { registry, offered } = useRegistry();
   const mine = useQuery({ queryKey: queryKeys.image.mine, queryFn: listMyImages, enabled: tab === 'mine' && registry.isSuccess });
+  const push = (
+    <Button type="primary" icon={<CloudUploadOutlined />} disabled={!offered} onClick={() => navigate('/image/form')} data-testid="image-push-open">
+      推送私有镜像
+    </Button>
+  );
   return (
     <PageContainer
       title="镜像"
-      description="训练与开发任务使用的容器镜像：平台公共镜像，以及推送到平台镜像仓库的私有镜像。"
-      extra={
-        <Button type="primary" icon={<CloudUploadOutlined />} onClick={() => navigate('/image/form')} data-testid="image-push-open">
-          推送私有镜像
-        </Button>
-      }
+      description={offered ? '训练与开发任务使用的容器镜像：平台公共镜像，以及推送到平台镜像仓库的私有镜像。' : '训练与开发任务使用的容器镜像：平台提供的公共镜像。'}
+      extra={offered ? push : <Tooltip title={NOT_OFFERED}>{push}</Tooltip>}
     >
       <Card>
         <Tabs
@@ -62,7 +75,7 @@ export function ImageListPage() {
                     { title: '名称', dataIndex: 'name', render: (n: string, i) => (<Space direction="vertical" size={0}><b>{n}</b><Typography.Text type="secondary">{i.description}</Typography.Text></Space>) },
                     { title: '框架', dataIndex: 'framework', width: 110 },
                     { title: '加速库', dataIndex: 'accelerator', width: 120, render: (s: string) => s || 'CPU' },
-                    { title: '适用卡型厂商', dataIndex: 'cardVendors', width: 200, render: (v: string[]) => v.map((x) => <Tag key={x}>{x}</Tag>) },
+                    { title: '适用卡型厂商', dataIndex: 'cardVendors', width: 200, render: (v: string[]) => v.map((x) => <Tag key={x}>{vendorLabel(x)}</Tag>) },
                   ]}
                 />
               ),
@@ -70,8 +83,20 @@ export function ImageListPage() {
             {
               key: 'mine',
               label: '我的镜像',
-              children: registry.isError ? (
-                <Alert type="info" showIcon message="平台镜像仓库未配置" description="管理员配置镜像仓库（REGISTRY_URL）后，可在此推送和管理私有镜像。" data-testid="image-no-registry" />
+              children: !offered ? (
+                <Alert type="info" showIcon message={NOT_OFFERED} description={NOT_OFFERED_HINT} data-testid="image-no-registry" />
+              ) : registry.isError ? (
+                <Alert
+                  type="warning"
+                  showIcon
+                  message={UNREACHABLE}
+                  action={
+                    <Button size="small" onClick={() => void registry.refetch()} data-testid="image-registry-retry">
+                      重试
+                    </Button>
+                  }
+                  data-testid="image-registry-error"
+                />
               ) : mine.isLoading || registry.isLoading ? (
                 <Spin style={{ display: 'block', margin: 48 }} />
               ) : (mine.data ?? []).length === 0 ? (
@@ -101,7 +126,8 @@ export function ImageListPage() {
 
 /** /image/form: how to push into the caller's namespace, and the registry password (shown once on reset). */
 export function PrivateImageFormPage() {
-  const registry = useRegistry();
+  const { registry, offered } = useRegistry();
+  const navigate = useNavigate();
   const client = useQueryClient();
   const [password, setPassword] = useState<string | null>(null);
   const reset = useMutation({
@@ -112,7 +138,37 @@ export function PrivateImageFormPage() {
     },
   });
   if (registry.isLoading) return <Spin style={{ display: 'block', margin: 48 }} />;
-  if (!registry.data) return <Result status="info" title="平台镜像仓库未配置" subTitle="管理员配置镜像仓库（REGISTRY_URL）后，可推送私有镜像。" />;
+  if (!registry.data) {
+    const back = (
+      <Button icon={<ArrowLeftOutlined />} onClick={() => navigate('/image')} key="back" data-testid="image-form-back">
+        返回镜像列表
+      </Button>
+    );
+    return (
+      <PageContainer title="推送私有镜像">
+        <Card>
+          {offered ? (
+            <Result status="warning" title={UNREACHABLE} extra={[back, <Button key="retry" type="primary" onClick={() => void registry.refetch()} data-testid="image-registry-retry">
+                  重试
+                </Button>]} data-testid="image-registry-error" />
+          ) : (
+            <Result
+              status="info"
+              title={NOT_OFFERED}
+              subTitle={NOT_OFFERED_HINT}
+              extra={[
+                back,
+                <Button key="workorder" type="primary" icon={<CustomerServiceOutlined />} onClick={() => navigate('/workorder')} data-testid="image-form-workorder">
+                  提交工单
+                </Button>,
+              ]}
+              data-testid="image-no-registry"
+            />
+          )}
+        </Card>
+      </PageContainer>
+    );
+  }
   const { address, namespace, username, hasCredential } = registry.data;
   return (
     <PageContainer title="推送私有镜像" description={`私有镜像位于命名空间 ${namespace}/ 下，只有您可以拉取和推送。`}>

@@ -47,12 +47,19 @@ afterEach(() => {
 });
 
 function renderPage() {
-  const router = createMemoryRouter([{ path: '/message', element: <MessagePage /> }], { initialEntries: ['/message'] });
+  const router = createMemoryRouter(
+    [
+      { path: '/message', element: <MessagePage /> },
+      { path: '*', element: <div>目标页</div> },
+    ],
+    { initialEntries: ['/message'] },
+  );
   render(
     <Providers>
       <RouterProvider router={router} />
     </Providers>,
   );
+  return router;
 }
 
 const rows = () => screen.queryAllByTestId('msg-row');
@@ -103,5 +110,17 @@ describe('message centre', () => {
     expect(links).toHaveLength(1);
     expect(links[0].getAttribute('href')).toBe('/workorder/detail/w%201');
     expect(links[0].textContent).toBe('查看详情');
+  });
+
+  it('opens what a message is about from its title, and reads it; a system notice\'s title is plain text', async () => {
+    messages = [{ ...message(1, false, 'task'), title: '训练任务「mnist」运行失败', businessType: 'training', businessId: 't9' }, message(2, false)];
+    const router = renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(screen.getAllByTestId('msg-title-link')).toHaveLength(1);
+    const link = screen.getByTestId('msg-title-link');
+    expect(link.textContent).toBe('训练任务「mnist」运行失败');
+    fireEvent.click(link);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/training/detail/train/t9'));
+    await waitFor(() => expect(requests.find((r) => r.url.endsWith('/message/view'))?.body).toEqual({ ids: ['m1'] }));
   });
 });

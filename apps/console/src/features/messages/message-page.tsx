@@ -86,7 +86,7 @@ export function MessagePage() {
           onSelect={setSelectedIds}
           onPage={(pageNum, pageSize) => setPage({ pageNum: pageSize === page.pageSize ? pageNum : 1, pageSize })}
           onMarkOne={(id) => markSelected.mutate([id])}
-          onExpand={(m) => {
+          onOpen={(m) => {
             if (!m.viewed) markOpened.mutate(m.id);
           }}
         />

@@ -180,12 +180,14 @@ describe('订单明细', () => {
   });
 });
 
-describe('费用中心', () => {
+describe('费用明细', () => {
   it('shows the balance, an honest empty 消费记录 and the charge rows', async () => {
     backend.orders.push(order('o1', { status: 'PAID', payChannel: 'offline' }));
     backend.charges.push({ id: 'c1', orderId: 'o1', orderNo: 'DD202611260001', amount: '2560.00', cardHours: '200.00', compPowerId: 'b1', subCenterId: 'sz', subCenterName: '深圳分中心', cardTypeId: 'a100', cardTypeName: 'A100', payChannel: 'offline', createTime: 1_700_000_100_000 });
     renderAt('/expense');
     expect((await screen.findByTestId('balance-remaining')).textContent).toBe('100.00 / 100.00');
+    // Titled as the menu entry that opens it.
+    expect(screen.getByRole('heading', { level: 4 }).textContent).toBe('费用明细');
     expect(screen.getByTestId('consume-empty').textContent).toContain('按任务计量的消费记录即将上线');
     fireEvent.click(screen.getByTestId('expense-tab-charge'));
     const row = await screen.findByTestId('charge-row');

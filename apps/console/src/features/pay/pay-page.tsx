@@ -7,6 +7,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { queryKeys } from '../../app/query-keys';
 import { RequestError } from '../../app/request';
 import { MONO } from '../../shared/ui/mono';
+import { HelpLink } from '../../shared/ui/help-link';
 import { PageContainer } from '../../shared/ui/page-container';
 import { fetchCenters, getOrder, listProducts, payOrder, preOrder } from '../order/api';
 import { Countdown, OrderStatusTag } from '../order/order-view';
@@ -125,6 +126,8 @@ function PayStep({ order }: { order: Order }) {
   );
 }
 
+const PAY_HELP = <HelpLink type="billing" text="购买或支付遇到问题？" testId="pay-help" />;
+
 /**
  * 购买算力 (/pay): center, card type, a package and its quantity; 提交订单 creates the UNPAID order (the server
  * prices it), then the same page (?orderId=) offers the channels. /order's 去支付 comes back here.
@@ -166,6 +169,7 @@ export function PayPage() {
     return (
       <PageContainer title="购买算力" description="订单已创建，请在关闭前完成支付。" extra={<Button onClick={() => navigate('/pay')}>重新选择</Button>}>
         {order.data ? <PayStep order={order.data} /> : <Spin />}
+        {PAY_HELP}
       </PageContainer>
     );
   }
@@ -242,6 +246,7 @@ export function PayPage() {
           </Space>
         </Space>
       </Card>
+      {PAY_HELP}
     </PageContainer>
   );
 }

@@ -6,6 +6,7 @@ import { queryKeys } from '../../app/query-keys';
 import { dayjs } from '../../shared/dayjs';
 import { EChart } from '../../shared/charts/echart';
 import { PageContainer } from '../../shared/ui/page-container';
+import { vendorLabel } from '../../shared/vendor';
 import { fetchCardHours, fetchUtilization, fetchVendors } from './api';
 import { RESOURCE_REFRESH_MS } from './resource-view';
 
@@ -46,7 +47,7 @@ export function DashboardPage() {
     () => ({
       tooltip: { trigger: 'item', formatter: '{b}：{c} 张（{d}%）' },
       // Names and counts in the legend: pie labels get cut on a phone.
-      legend: { bottom: 0, type: 'scroll', formatter: (name: string) => `${name} ${(vendors.data ?? []).find((v) => v.vendor === name)?.total ?? 0} 张` },
+      legend: { bottom: 0, type: 'scroll', formatter: (name: string) => `${name} ${(vendors.data ?? []).find((v) => vendorLabel(v.vendor) === name)?.total ?? 0} 张` },
       series: [
         {
           name: '加速卡',
@@ -54,7 +55,7 @@ export function DashboardPage() {
           radius: ['40%', '68%'],
           center: ['50%', '45%'],
           label: { show: false },
-          data: (vendors.data ?? []).map((v) => ({ name: v.vendor, value: v.total })),
+          data: (vendors.data ?? []).map((v) => ({ name: vendorLabel(v.vendor), value: v.total })),
         },
       ],
     }),

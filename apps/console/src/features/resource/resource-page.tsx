@@ -7,6 +7,7 @@ import { PageContainer } from '../../shared/ui/page-container';
 import { formatTime } from '../../shared/time';
 import { fetchOverview } from './api';
 import { percent, RESOURCE_REFRESH_MS, STATE_LABEL, taskDetailPath } from './resource-view';
+import { vendorLabel } from '../../shared/vendor';
 
 /**
  * 资源概览 (/resource): per sub-center, its state and, per card type, the cards and nodes in use and free and
@@ -88,7 +89,7 @@ function CenterCard({ center: c }: { center: ResourceCenter }) {
           <div key={t.cardTypeId} data-testid="res-cardtype" data-cardtype={t.cardTypeId} data-total={t.total} data-allocated={t.allocated}>
             <Space size={8} wrap style={{ marginBottom: 4 }}>
               <Typography.Text strong>{t.cardTypeName}</Typography.Text>
-              <Tag style={{ marginInlineEnd: 0 }}>{t.vendor}</Tag>
+              <Tag style={{ marginInlineEnd: 0 }}>{vendorLabel(t.vendor)}</Tag>
               {t.queued > 0 && <Tag color="orange">排队 {t.queued} 个作业</Tag>}
             </Space>
             <Progress percent={percent(t.allocated, t.total)} format={() => `${t.allocated}/${t.total}`} status={t.idle ? 'normal' : 'exception'} />

@@ -98,6 +98,8 @@ describe('Slurm task detail', () => {
     await waitFor(() => expect(stateTag().textContent).toBe('运行成功'));
     expect(screen.queryByTestId('slurm-detail-stop')).toBeNull();
     expect(screen.getByTestId('slurm-detail-delete')).toBeTruthy();
+    // Only a failed task asks whether the user needs help.
+    expect(screen.queryByTestId('slurm-detail-help')).toBeNull();
   });
 
   it('saves the task as a template and deletes it once ended', async () => {
@@ -105,6 +107,8 @@ describe('Slurm task detail', () => {
     const router = renderSlurm('/slurm-task/detail/custom/5');
     await waitFor(() => expect(stateTag().textContent).toBe('运行失败'));
     expect(screen.getByTestId('slurm-detail-reason').textContent).toBe('退出码 1');
+    // A failed task's page offers help: a work order about this task.
+    expect(screen.getByTestId('slurm-detail-help-link').getAttribute('href')).toBe('/workorder?new=task&taskId=5');
 
     fireEvent.click(screen.getByTestId('slurm-detail-save-template'));
     await waitFor(() => expect(input('slurm-save-template-name').value).toBe('分子模拟'));

@@ -18,8 +18,11 @@ interface CreateValues {
 
 const FAMILY: Record<string, string> = { training: '训练任务', slurm: '科学计算' };
 
+/** What a page that links here already knows: the problem's type and the task it is about. */
+export type WorkOrderStart = Pick<CreateValues, 'type' | 'taskId'>;
+
 /** 新建工单: type, title, description, an optional task of the caller's, screenshots; opens the new work order. */
-export function WorkOrderCreateModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+export function WorkOrderCreateModal({ open, onClose, initial }: { open: boolean; onClose: () => void; initial?: WorkOrderStart }) {
   const [form] = Form.useForm<CreateValues>();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -58,7 +61,7 @@ export function WorkOrderCreateModal({ open, onClose }: { open: boolean; onClose
       okButtonProps={{ loading: create.isPending, disabled: uploading(files), ...{ 'data-testid': 'wo-create-submit' } }}
       destroyOnHidden
     >
-      <Form<CreateValues> form={form} layout="vertical" onFinish={submit} requiredMark preserve={false} data-testid="wo-create-form">
+      <Form<CreateValues> form={form} layout="vertical" initialValues={initial} onFinish={submit} requiredMark preserve={false} data-testid="wo-create-form">
         <Form.Item name="type" label="问题类型" rules={[{ required: true, message: '请选择问题类型' }]}>
           <Select placeholder="请选择问题类型" options={types.options} loading={types.isLoading} virtual={false} data-testid="wo-type" />
         </Form.Item>

@@ -1,9 +1,9 @@
 import { PlusOutlined } from '@ant-design/icons';
-import type { WorkOrder, WorkOrderPageQuery, WorkOrderState } from '@suanli/contracts';
+import { WORKORDER_TYPES, type WorkOrder, type WorkOrderPageQuery, type WorkOrderState, type WorkOrderType } from '@suanli/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Select, Space, Tabs, Tag, Typography, type TableColumnsType } from 'antd';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useDict } from '../../app/dicts';
 import { queryKeys } from '../../app/query-keys';
 import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
@@ -14,7 +14,7 @@ import { ListCard, ListToolbar, PagedTable, useFilterWidth } from '../../shared/
 import { PageContainer } from '../../shared/ui/page-container';
 import { getCurrentUser } from '../user-center/api';
 import { pageWorkOrders } from './api';
-import { WorkOrderCreateModal } from './workorder-create-modal';
+import { WorkOrderCreateModal, type WorkOrderStart } from './workorder-create-modal';
 import { awaitsOwner, detailPath, StateTag } from './workorder-view';
 
 type Scope = NonNullable<WorkOrderPageQuery['scope']>;
@@ -128,7 +128,17 @@ function WorkOrderTable({ scope, onCreate }: { scope: Scope; onCreate: () => voi
  * operators a second tab with everyone's. A row whose last word is an operator's shows 待您回复.
  */
 export function WorkorderListPage() {
-  const [creating, setCreating] = useState(false);
+  // ?new=<type>[&taskId=] (a failed task's page, the payment pages): the dialog opens on that problem.
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('new') as WorkOrderType | null;
+  const [start] = useState<WorkOrderStart | undefined>(() =>
+    asked && (WORKORDER_TYPES as readonly string[]).includes(asked) ? { type: asked, taskId: params.get('taskId') ?? undefined } : undefined,
+  );
+  const [creating, setCreating] = useState(Boolean(start));
+  useEffect(() => {
+    // Once opened, the link's parameters are spent: a reload or 返回 does not open the dialog again.
+    if (params.has('new')) setParams({}, { replace: true });
+  }, [params, setParams]);
   const [tab, setTab] = useState<Scope>('mine');
   const me = useQuery({ queryKey: queryKeys.currentUser, queryFn: getCurrentUser, staleTime: 60_000 });
   const operator = me.data?.roles.includes('operator') ?? false;
@@ -163,7 +173,7 @@ export function WorkorderListPage() {
         )}
         <WorkOrderTable key={scope} scope={scope} onCreate={open} />
       </ListCard>
-      <WorkOrderCreateModal open={creating} onClose={() => setCreating(false)} />
+      <WorkOrderCreateModal open={creating} onClose={() => setCreating(false)} initial={start} />
     </PageContainer>
   );
 }

@@ -177,6 +177,18 @@ describe('新建工单', () => {
     expect(await screen.findByText('工单已提交')).toBeTruthy();
   });
 
+  it('opens on the problem a page linked from (?new=task&taskId=): type and task chosen, the link spent', async () => {
+    const router = renderAt('/workorder?new=task&taskId=s1');
+    await screen.findByTestId('wo-create-form');
+    await waitFor(() => expect(screen.getByTestId('wo-type').textContent).toContain('任务问题'));
+    await waitFor(() => expect(screen.getByTestId('wo-task').textContent).toContain('vasp-计算（科学计算）'));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    fireEvent.change(input('wo-title'), { target: { value: '任务失败' } });
+    fireEvent.change(input('wo-description'), { target: { value: '退出码 1' } });
+    fireEvent.click(screen.getByTestId('wo-create-submit'));
+    await waitFor(() => expect(backend.calls.find((c) => c.path.endsWith('/workorders') && c.method === 'POST')?.body).toEqual({ type: 'task', title: '任务失败', description: '退出码 1', taskId: 's1' }));
+  });
+
   it('refuses a file that is not an image without uploading it', async () => {
     renderAt('/workorder');
     fireEvent.click(await screen.findByTestId('wo-create'));

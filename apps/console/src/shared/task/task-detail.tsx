@@ -1,10 +1,11 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import type { TaskDetail } from '@suanli/contracts';
+import type { JobState, TaskDetail } from '@suanli/contracts';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { Button, Card, Col, Descriptions, Result, Row, Skeleton, Space, Typography, type DescriptionsProps } from 'antd';
+import { Alert, Button, Card, Col, Descriptions, Result, Row, Skeleton, Space, Typography, type DescriptionsProps } from 'antd';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { useBreakpoint } from '../hooks/use-breakpoint';
+import { HelpLink } from '../ui/help-link';
 import { MONO } from '../ui/mono';
 import { PageContainer } from '../ui/page-container';
 import { formatTime } from '../time';
@@ -31,6 +32,12 @@ interface TaskDetailFrameProps {
   /** The page's cards, given the task and a clock that ticks while it runs. */
   children: (task: TaskDetail, now: number) => ReactNode;
 }
+
+/** States in which the program ended by itself, so its exit code says how. */
+const EXITED_STATES: readonly JobState[] = ['SUCCEEDED', 'FAILED'];
+
+/** States where the user is likely stuck: the page offers a work order about the task. */
+const HELP_STATES: readonly JobState[] = ['FAILED', 'SUBMIT_FAILED'];
 
 /**
  * The frame of a task detail page: a skeleton while the task loads, a way back when it cannot be read, and
@@ -89,6 +96,14 @@ export function TaskDetailFrame({ detail, actions, title, listPath, lead, trail,
         </Space>
       }
     >
+      {HELP_STATES.includes(task.state) ? (
+        <Alert
+          type="error"
+          showIcon
+          message={task.state === 'SUBMIT_FAILED' ? '任务未能提交' : '任务运行失败'}
+          description={<HelpLink type="task" taskId={task.id} text="原因见下方的状态说明与运行日志。需要帮助时，可提交工单，运维人员能直接查看这个任务。" testId={`${testId}-detail-help`} />}
+        />
+      ) : null}
       {children(task, now)}
     </PageContainer>
   );
@@ -135,7 +150,13 @@ export function taskFacts(task: TaskDetail, family: TaskFamily) {
     nodeNum: { key: 'nodeNum', label: '节点数', children: task.nodeNum },
     duration: { key: 'duration', label: '最长运行时长', children: formatMinutes(task.maxDurationMinutes) },
     jobId: { key: 'jobId', label: '作业ID', children: <span data-testid={`${prefix}-detail-job-id`}>{task.jobId ?? '—'}</span> },
-    exitCode: { key: 'exitCode', label: '退出码', children: task.exitCode ?? '—' },
+    // Only a program that ended by itself has an exit code to read: a stopped one (by the user, the time
+    // limit or the compute power running out) was killed, and its 0 or signal status would mislead.
+    exitCode: {
+      key: 'exitCode',
+      label: '退出码',
+      children: <span data-testid={`${prefix}-detail-exit-code`}>{(EXITED_STATES.includes(task.state) ? task.exitCode : null) ?? '—'}</span>,
+    },
     times: [
       { key: 'createTime', label: '创建时间', children: formatTime(task.createTime) },
       { key: 'startTime', label: '开始时间', children: formatTime(task.startTime) },

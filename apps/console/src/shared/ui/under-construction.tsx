@@ -1,4 +1,5 @@
-import { ArrowLeftOutlined, MessageOutlined, ToolOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, ToolOutlined } from '@ant-design/icons';
+import { DEFAULT_ROUTE } from '@suanli/contracts';
 import { Button, Card, Result, Space } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import { PageContainer } from './page-container';
@@ -12,12 +13,12 @@ export interface UnderConstructionProps {
 
 /**
  * What a route group shows until its feature is built: plainly “功能建设中”, never a fake list, with a way
- * back. Every placeholder route uses this one component.
+ * back and a way home. Every placeholder route uses this one component.
  */
 export function UnderConstruction({ title, description }: UnderConstructionProps) {
   const navigate = useNavigate();
   // React Router numbers its history entries; without an earlier one, "back" would leave the console.
-  const goBack = () => ((window.history.state as { idx?: number } | null)?.idx ? navigate(-1) : navigate('/message'));
+  const goBack = () => ((window.history.state as { idx?: number } | null)?.idx ? navigate(-1) : navigate(DEFAULT_ROUTE));
   return (
     <PageContainer title={title}>
       <Card>
@@ -31,9 +32,10 @@ export function UnderConstruction({ title, description }: UnderConstructionProps
               <Button icon={<ArrowLeftOutlined />} onClick={goBack}>
                 返回上一页
               </Button>
-              <Link to="/message">
-                <Button type="primary" icon={<MessageOutlined />}>
-                  前往消息中心
+              {/* Somewhere useful to go on (the console's home), not an unrelated page such as 消息中心. */}
+              <Link to={DEFAULT_ROUTE} data-testid="under-construction-home">
+                <Button type="primary">
+                  返回首页
                 </Button>
               </Link>
             </Space>

@@ -74,9 +74,9 @@ describe('UploadTaskTable', () => {
     expect(within(rows[1] as HTMLElement).queryByTestId('upload-cancel')).toBeNull();
   });
 
-  it('says so in Chinese when there is nothing', () => {
+  it('says so in Chinese when there is nothing, and how an interrupted upload goes on (a reload empties the list)', () => {
     render(<UploadTaskTable tasks={[]} />);
-    expect(screen.getByText('暂无上传任务')).toBeTruthy();
+    expect(screen.getByText(/^暂无上传任务/).textContent).toContain('重新选择同一文件上传到同一文件夹即可从中断处继续');
   });
 });
 

@@ -1,5 +1,5 @@
 import { CloseOutlined, RedoOutlined } from '@ant-design/icons';
-import { formatFileSize, UPLOAD_PANEL_WIDTH, UPLOAD_REFRESH_WARNING, UPLOAD_TABLE_SCROLL_Y } from '@suanli/contracts';
+import { formatFileSize, UPLOAD_EMPTY_HINT, UPLOAD_PANEL_WIDTH, UPLOAD_REFRESH_WARNING, UPLOAD_TABLE_SCROLL_Y } from '@suanli/contracts';
 import { Alert, Button, Flex, Progress, Table, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useMemo, type HTMLAttributes } from 'react';
@@ -47,7 +47,7 @@ export function UploadTaskTable({ tasks, onRetry, onCancel }: UploadTaskTablePro
       dataSource={tasks}
       pagination={false}
       scroll={{ y: UPLOAD_TABLE_SCROLL_Y }}
-      locale={{ emptyText: '暂无上传任务' }}
+      locale={{ emptyText: UPLOAD_EMPTY_HINT }}
       onRow={(t) => ({ 'data-testid': 'upload-row', 'data-name': t.name, 'data-status': t.status }) as HTMLAttributes<HTMLElement>}
     />
   );

@@ -287,8 +287,8 @@ describe.each(engines)('datasets and models api (%s)', (engine) => {
     expect(await seed()).toBe(3);
     const hall = (await ds('POST', '/datasets/action/page', { scope: 'public' }, c.token)).data as AssetPage;
     expect(hall.list.map((x) => [x.name, x.visibility, x.ownerName, x.mine]).sort()).toEqual([
-      ['三分类螺旋数据', 'public', 'platform', false],
-      ['正弦回归数据', 'public', 'platform', false],
+      ['三分类螺旋数据', 'public', '算力平台', false],
+      ['正弦回归数据', 'public', '算力平台', false],
     ]);
     platformId = hall.list[0].ownerId;
     expect(await seed()).toBe(0);
@@ -308,7 +308,12 @@ describe.each(engines)('datasets and models api (%s)', (engine) => {
     expect((await ds('PUT', `/datasets/${spiral.id}`, { description: '改' }, c.token)).message.code).toBe(2307);
 
     expect(((await ds('POST', '/datasets/action/page', { scope: 'shared' }, c.token)).data as AssetPage).total).toBe(0);
-    expect((await ds('POST', `/datasets/${spiral.id}/add-to-mine`, undefined, c.token)).message.code).toBe(0);
+    expect((await ds('GET', `/datasets/${spiral.id}`, undefined, c.token)).data).toMatchObject({ added: false, ownerName: '算力平台' });
+    const added = await ds('POST', `/datasets/${spiral.id}/add-to-mine`, undefined, c.token);
+    expect(added.message.code).toBe(0);
+    // The page can say so (添加到我的 → 已添加), now and on the next visit.
+    expect(added.data).toMatchObject({ added: true });
+    expect((await ds('GET', `/datasets/${spiral.id}`, undefined, c.token)).data).toMatchObject({ added: true });
     expect(((await ds('POST', '/datasets/action/page', { scope: 'shared' }, c.token)).data as AssetPage).list.map((x) => x.name)).toEqual(['三分类螺旋数据']);
     expect((await ds('GET', `/datasets/${spiral.id}`, undefined, c.token)).data).toMatchObject({ visibility: 'public' });
   });

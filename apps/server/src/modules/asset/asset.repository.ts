@@ -197,6 +197,10 @@ export class AssetRepository {
 
   // ---- shares -----------------------------------------------------------------------------------------
 
+  async isSharedWith(assetId: string, userId: string): Promise<boolean> {
+    const row = await this.db.selectFrom('asset_shares').select('user_id').where('asset_id', '=', assetId).where('user_id', '=', userId).executeTakeFirst();
+    return row !== undefined;
+  }
 
   async addShares(assetId: string, userIds: string[], at: number) {
     if (!userIds.length) return;

@@ -117,7 +117,7 @@ export class AssetService {
     return rows.map((r) => ({
       assetId: r.asset_id,
       assetName: r.asset_name,
-      ownerName: owners.get(r.owner_id)?.username ?? '',
+      ownerName: ownerLabel(owners.get(r.owner_id)),
       mine: this.access.owns(p, { ownerId: r.owner_id }),
       versionId: r.version_id,
       version: Number(r.version),
@@ -265,7 +265,7 @@ export class AssetService {
     for (const u of others) {
       await this.notify(u.id, {
         type: 'system',
-        title: `${(await this.ownerNames([row])).get(row.owner_id)?.username ?? ''} 向你共享了${KIND_LABEL[this.kind]}`,
+        title: `${ownerLabel((await this.ownerNames([row])).get(row.owner_id))} 向你共享了${KIND_LABEL[this.kind]}`,
         content: `${KIND_LABEL[this.kind]}「${row.name}」已共享给你（只读），可在「共享${KIND_LABEL[this.kind]}」中查看和用于训练。`,
         businessType: this.kind,
         businessId: row.id,
@@ -532,7 +532,7 @@ export class AssetService {
       visibility: r.visibility === 'shared' || r.visibility === 'public' ? r.visibility : 'private',
       publishState: r.publish_state === 'pending' || r.publish_state === 'published' ? r.publish_state : 'none',
       ownerId: r.owner_id,
-      ownerName: owners.get(r.owner_id)?.username ?? '',
+      ownerName: ownerLabel(owners.get(r.owner_id)),
       mine: this.access.owns(p, { ownerId: r.owner_id }),
       framework: r.framework,
       format: r.format,
@@ -556,6 +556,7 @@ export class AssetService {
         const u = names.get(id);
         return u ? [{ userId: id, username: u.username, nickname: u.nickname ?? '' }] : [];
       }),
+      added: !owner && (await this.repo.isSharedWith(row.id, p.userId)),
     };
   }
 }
@@ -578,4 +579,12 @@ function parseJson<T>(text: string, fallback: T): T {
   } catch {
     return fallback;
   }
+}
+
+/**
+ * How an asset's owner is named to others (所有者, 来自…, …共享): the nickname they chose, else the user name —
+ * the platform's own account (public seed) is then 算力平台, not its login name `platform`.
+ */
+function ownerLabel(u: UserName | undefined): string {
+  return u ? u.nickname?.trim() || u.username : '';
 }

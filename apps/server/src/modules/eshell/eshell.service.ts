@@ -151,7 +151,7 @@ export class EshellService {
       if (this.keys) return { transport: 'ssh', note: '' };
       return { transport: 'none', note: '该分中心的登录节点密钥尚未配置，暂不能打开终端' };
     }
-    if (this.opts.localShell) return { transport: 'local', note: '嵌入式默认：本机终端，在您的账号主目录中打开' };
+    if (this.opts.localShell) return { transport: 'local', note: '终端运行在平台所在的服务器上，在您的主目录中打开' };
     return { transport: 'none', note: '本地终端未开启：仅在管理员为单用户本机部署明确开启时提供；生产部署请通过 SSH 连接分中心登录节点' };
   }
 

@@ -1,14 +1,12 @@
 import type { DailyCardHours, MyRunningTask, ResourceCenter, ResourceOverview, UtilizationSeries, VendorCards, WsEvent } from '@suanli/contracts';
 import { RESOURCE_KEEP_MS } from '@suanli/contracts';
-import type { CenterConfig } from '../../centers/centers';
+import { isAccelerator, type CenterConfig } from '../../centers/centers';
 import type { Executor } from '../../executors/executor';
 import type { Principal } from '../access/principal';
 import type { TaskUsageRepository } from '../task/task-usage.repository';
 import type { ResourceRepository } from './resource.repository';
 
 /** CPU-only card types (no card memory, no gres) count cores, not accelerator cards: charts leave them out. */
-const isAccelerator = (ct: CenterConfig['cardTypes'][number]) => ct.memoryGB > 0 || Boolean(ct.gres);
-
 /** The platform's calendar day: China Standard Time (UTC+8, no daylight saving). */
 const DAY_OFFSET_MS = 8 * 3600_000;
 const DAY_MS = 24 * 3600_000;

@@ -180,6 +180,11 @@ describe.each(engines)('slurm api (%s)', (engine) => {
       const out = await log(r.data.id);
       expect(out).toContain('custom 42');
       expect(out).toContain(`task=${r.data.id}`);
+      // Its notices name it as the menu does (科学计算 › 任务管理), not by the scheduler's name.
+      const msgs = body(await t.app.inject({ method: 'POST', url: '/gateway/foundation/api/v1/message/query', payload: { pageNum: 1, pageSize: 50, type: 'task' }, headers: { token: tokenA } }));
+      const titles = msgs.data.list.map((x: { title: string }) => x.title);
+      expect(titles).toContain('科学计算任务「自定义脚本」运行成功');
+      expect(JSON.stringify(msgs.data.list)).not.toContain('Slurm');
     });
 
     it('render and form errors name the parameter and create nothing', async () => {

@@ -542,7 +542,8 @@ export class TaskService {
   private async announce(row: TaskRow, state: JobState, reason: string) {
     await this.bus.publish(row.owner_id, { businessType: WS_TASK_STATE_CHANGED, data: { taskId: row.id, kind: row.kind as TaskKind, state, reason } });
     if (!NOTIFIED_STATES.includes(state)) return;
-    const family = row.kind === 'training' ? '训练任务' : 'Slurm 任务';
+    // Named as the menu names them (科学计算 › 任务管理): users need not know the scheduler.
+    const family = row.kind === 'training' ? '训练任务' : '科学计算任务';
     await this.notify(row.owner_id, {
       type: 'task',
       title: `${family}「${row.name}」${STATE_LABEL[state]}`,

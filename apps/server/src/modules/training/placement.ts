@@ -1,4 +1,5 @@
 import { ErrorCode, type Placement, type PlacementCandidate, type PlacementQuery } from '@suanli/contracts';
+import { isAccelerator } from '../../centers/centers';
 import { AppError } from '../../errors';
 import type { Principal } from '../access/principal';
 import type { TaskService } from '../task/task.service';
@@ -35,9 +36,12 @@ export class Placer {
     );
     const best = candidates[0];
     const typeName = this.tasks.cardTypeName(q.cardTypeId);
+    // A CPU-only type's "cards" are cores: counted in 核, as 资源概览 does.
+    const type = this.tasks.centers().flatMap((c) => c.cardTypes).find((t) => t.id === q.cardTypeId);
+    const unit = type && !isAccelerator(type) ? '核' : '张';
     const parts: string[] = [];
-    if (best.fits) parts.push(`${best.subCenterName}现有 ${best.available} 张空闲的${typeName}，可立即满足 ${need} 张的需求`);
-    else parts.push(`各分中心暂无 ${need} 张空闲的${typeName}，${best.subCenterName}排队最短（${best.queued} 个任务等待）`);
+    if (best.fits) parts.push(`${best.subCenterName}现有 ${best.available} ${unit}空闲的${typeName}，可立即满足 ${need} ${unit}的需求`);
+    else parts.push(`各分中心暂无 ${need} ${unit}空闲的${typeName}，${best.subCenterName}排队最短（${best.queued} 个任务等待）`);
     const tied = candidates.filter((c) => c.fits === best.fits && c.queued === best.queued);
     if (best.holdsWorkDir && tied.length > 1) parts.push(`且已有工作目录 ${q.workDir}`);
     else if (best.fits && tied.length === 1 && candidates.length > 1) parts.push('其他分中心空闲卡不足或排队更长');

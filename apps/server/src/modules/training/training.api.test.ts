@@ -144,6 +144,14 @@ describe.each(engines)('training tasks api (%s)', (engine) => {
     expect((await call('POST', '/placement', { cardTypeId: 'no-such-card', cardNum: 1 })).message.code).toBe(2003);
   });
 
+  it('智能调度 counts a CPU-only type in 核, as 资源概览 does, and accelerator cards in 张', async () => {
+    const cpu = (await call('POST', '/placement', { cardTypeId: 'cpu-std', cardNum: 2, nodeNum: 1 })).data.reason as string;
+    expect(cpu).toMatch(/现有 \d+ 核空闲的CPU 通用型，可立即满足 2 核的需求/);
+    expect(cpu).not.toContain('张');
+    const gpu = (await call('POST', '/placement', { cardTypeId: 'a100-80g', cardNum: 1, nodeNum: 1 })).data.reason as string;
+    expect(gpu).toMatch(/\d+ 张空闲的/);
+  });
+
   it('bad input gets a Chinese message naming the field and creates nothing', async () => {
     const before = (await call('POST', '/tasks/action/page', { pageNum: 1, pageSize: 10 })).data.total;
     const cases: [Partial<TrainingTaskCreate>, number, string?][] = [

@@ -25,8 +25,8 @@ interface MessageTableProps {
   onSelect: (ids: string[]) => void;
   onPage: (pageNum: number, pageSize: number) => void;
   onMarkOne: (id: string) => void;
-  /** A row was opened: its content is now visible. */
-  onExpand: (message: Message) => void;
+  /** A message was opened (its row expanded, or its title or 查看详情 followed): it is read now. */
+  onOpen: (message: Message) => void;
 }
 
 const formatTime = (v: number) => dayjs(v).format('YYYY-MM-DD HH:mm:ss');
@@ -53,26 +53,36 @@ export function MessageTable(props: MessageTableProps) {
       dataIndex: 'title',
       key: 'title',
       ellipsis: { showTitle: false },
-      render: (title: string, row) => (
-        <Flex vertical gap={2} style={{ minWidth: 0 }}>
-          <Typography.Text
-            strong={!row.viewed}
-            ellipsis={wide}
-            title={title}
-            // On a phone (no hover to reveal a cut title) the whole title wraps.
-            style={wide ? undefined : { whiteSpace: 'normal', overflowWrap: 'anywhere' }}
-            data-testid="msg-title"
-          >
-            {!wide && !row.viewed && <Badge status="processing" style={{ marginRight: 6 }} />}
-            {title}
-          </Typography.Text>
-          {!screens.lg && (
-            <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="msg-meta">
-              {wide ? formatTime(row.createTime) : `${MESSAGE_TYPE_LABELS[row.type] ?? row.type} · ${formatTime(row.createTime)}`}
+      render: (title: string, row) => {
+        const link = messageLink(row);
+        return (
+          <Flex vertical gap={2} style={{ minWidth: 0 }}>
+            <Typography.Text
+              strong={!row.viewed}
+              ellipsis={wide}
+              title={title}
+              // On a phone (no hover to reveal a cut title) the whole title wraps.
+              style={wide ? undefined : { whiteSpace: 'normal', overflowWrap: 'anywhere' }}
+              data-testid="msg-title"
+            >
+              {!wide && !row.viewed && <Badge status="processing" style={{ marginRight: 6 }} />}
+              {link ? (
+                // The title opens what the message is about, as 查看详情 does (and reads it).
+                <Link to={link} onClick={() => props.onOpen(row)} data-testid="msg-title-link">
+                  {title}
+                </Link>
+              ) : (
+                title
+              )}
             </Typography.Text>
-          )}
-        </Flex>
-      ),
+            {!screens.lg && (
+              <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="msg-meta">
+                {wide ? formatTime(row.createTime) : `${MESSAGE_TYPE_LABELS[row.type] ?? row.type} · ${formatTime(row.createTime)}`}
+              </Typography.Text>
+            )}
+          </Flex>
+        );
+      },
     },
     {
       title: '类型',
@@ -148,7 +158,7 @@ export function MessageTable(props: MessageTableProps) {
                 {row.content}
               </Typography.Paragraph>
               {to && (
-                <Link to={to} data-testid="msg-open">
+                <Link to={to} onClick={() => props.onOpen(row)} data-testid="msg-open">
                   查看详情
                 </Link>
               )}
@@ -156,7 +166,7 @@ export function MessageTable(props: MessageTableProps) {
           );
         },
         onExpand: (expanded, row) => {
-          if (expanded) props.onExpand(row);
+          if (expanded) props.onOpen(row);
         },
       }}
       onRow={(row) =>

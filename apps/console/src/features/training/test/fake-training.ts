@@ -97,6 +97,7 @@ function assetOf(kind: AssetKind, id: string, name: string, owner: string, versi
     updateTime: T0,
     versions: versions.map(version),
     shares: [],
+    added: false,
   };
 }
 export const ASSETS: AssetDetail[] = [
