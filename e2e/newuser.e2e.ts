@@ -26,7 +26,8 @@ let failed: Task;
 let stopped: Task;
 
 beforeAll(async () => {
-  env = await startE2e();
+  // Shell工具's local terminal is an explicit opt-in (LOCAL_SHELL); this journey reads its note.
+  env = await startE2e({ shell: { local: true } });
   const { user, password } = await createUser(env);
   userId = user.id;
   failed = await failingTask();
