@@ -47,6 +47,26 @@ export default tseslint.config(
     rules: { 'suanli/own-tables': 'error' },
   },
   {
+    // A center's disk is reached only through its CenterStorage (docs/adr/0016-center-storage.md): on this host
+    // or through the center's file service, as the centers file says. The file service's storage internals
+    // (and the identity that turns an account into a path on this host) would silently assume the disk is
+    // mounted here. center-storage/center-storage.test.ts shows this failing.
+    files: ['apps/server/src/modules/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/file-service/storage', '**/file-service/storage/**', '**/file-service/identity'],
+              message: "Modules reach a center's storage through CenterStorage (ctx.storage, center-storage/center-storage.ts), never the file service's internals (ADR 0016).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/console/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {

@@ -118,6 +118,7 @@ describe('centers file: what loads', () => {
       accounts: { prefix: 'uc1', uidStart: 20000, size: 1000 },
       cardTypes: [{ id: 't1', name: 'T1', vendor: 'V', memoryGB: 0, nodes: 1, cardsPerNode: 1, cpusPerCard: 1, memoryGBPerCard: 1, partition: 'cpu', packages: [] }],
       fileServiceUrl: undefined,
+      storageAccess: 'local',
     });
     const { offlinePayment, images } = loadCentersFile(write('centers:\n  - id: c1\n    cardTypes: [{ id: t1, name: T1, vendor: V, memoryGB: 0, nodes: 1, cardsPerNode: 1, cpusPerCard: 1, memoryGBPerCard: 1, partition: cpu }]\n'), dir);
     expect(offlinePayment).toBeUndefined();
@@ -190,6 +191,34 @@ describe('centers file: a mistake stops the start, naming the file and the field
       'centers[3].scheduler.account is only for kind: slurm',
       'centers[4].id c2 is already the id of centers[1]',
       'images[1].id i1 is already the id of images[0]',
+    ]);
+  });
+
+  it('how the gateway reaches a center\'s storage: local by default, the file service once it has a URL, never a file service without one', () => {
+    const { centers } = loadCentersFile(
+      doc({
+        centers: [
+          center({ id: 'c1' }),
+          center({ id: 'c2', fileServiceUrl: 'http://fs-c2:8081' }),
+          center({ id: 'c3', fileServiceUrl: 'http://fs-c3:8081', storageAccess: 'local' }),
+          center({ id: 'c4', fileServiceUrl: 'http://fs-c4:8081', storageAccess: 'fileService', storageRoot: '/share/c4' }),
+        ],
+      }),
+      dir,
+    );
+    expect(centers.map((c) => [c.id, c.storageAccess])).toEqual([
+      ['c1', 'local'],
+      ['c2', 'fileService'],
+      ['c3', 'local'],
+      ['c4', 'fileService'],
+    ]);
+    // The jobs' paths still come from storageRoot, wherever the gateway reaches the disk from.
+    expect(centers[3].storageRoot).toBe('/share/c4');
+    const f = doc({ centers: [center({ storageAccess: 'fileService' }), center({ id: 'c2', storageAccess: 'nfs' })] });
+    expect(mistakes(f).issues).toEqual(['centers[1].storageAccess must be one of local, fileService (got "nfs")']);
+    const g = doc({ centers: [center({ storageAccess: 'fileService' })] });
+    expect(mistakes(g).issues).toEqual([
+      "centers[0].storageAccess fileService needs centers[0].fileServiceUrl (the gateway reaches this center's storage only through its file service)",
     ]);
   });
 

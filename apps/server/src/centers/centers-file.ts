@@ -77,7 +77,9 @@ const CenterSchema = Type.Object(
     loginHostKey: Type.Optional(Pattern('^SHA256:[A-Za-z0-9+/]{43}$', 'a SHA256:… fingerprint as ssh-keygen -lf prints it')),
     scheduler: Type.Optional(SchedulerSchema),
     imageLauncher: Type.Optional(Pattern('\\{uri\\}', 'a command with {uri} where the image goes (e.g. apptainer exec --nv {uri})')),
-    storageRoot: Type.Optional(Text({ description: 'relative to DATA_DIR unless absolute; default centers/<id>' })),
+    storageRoot: Type.Optional(
+      Text({ description: 'where the storage is on the center’s hosts (file service, nodes: the paths jobs get); relative to DATA_DIR unless absolute; default centers/<id>' }),
+    ),
     homePrefix: Type.Optional(Pattern('^(/[^/]+)+/*$', 'an absolute path such as /home', 'default /home')),
     quotaGB: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'per-user storage quota; default 50' })),
     accounts: Type.Optional(
@@ -92,6 +94,12 @@ const CenterSchema = Type.Object(
     ),
     cardTypes: Type.Array(CardTypeSchema, { minItems: 1 }),
     fileServiceUrl: Type.Optional(HttpUrl('set when the file service runs elsewhere; otherwise the gateway mounts one')),
+    storageAccess: Type.Optional(
+      Type.Union([Type.Literal('local'), Type.Literal('fileService')], {
+        description:
+          'how the gateway reaches this center’s storage: local — mounted on its host at storageRoot; fileService — only through the file service at fileServiceUrl. Default: fileService when fileServiceUrl is set, else local',
+      }),
+    ),
   },
   Strict,
 );
@@ -202,6 +210,7 @@ function crossChecks(doc: CentersFileDoc): string[] {
       unique(`card type of ${at}`, t.id, `${at}.cardTypes[${j}]`);
       t.packages?.forEach((p, k) => unique('package', p.id, `${at}.cardTypes[${j}].packages[${k}]`));
     });
+    if (c.storageAccess === 'fileService' && !c.fileServiceUrl) issues.push(`${at}.storageAccess fileService needs ${at}.fileServiceUrl (the gateway reaches this center's storage only through its file service)`);
     const s = c.scheduler;
     if (s?.kind === 'slurm') {
       for (const k of ['cluster', 'restUrl', 'account'] as const) if (!s[k]) issues.push(`${at}.scheduler.${k} is required for kind: slurm`);
@@ -259,6 +268,7 @@ function resolveCenter(c: CentersFileDoc['centers'][number], dataDir: string): C
     accounts: c.accounts ?? { prefix: `u${c.id.slice(0, 3)}`, uidStart: 20000, size: 1000 },
     cardTypes: c.cardTypes.map((t): CenterCardType => ({ ...t, packages: t.packages ?? [] })),
     fileServiceUrl: c.fileServiceUrl,
+    storageAccess: c.storageAccess ?? (c.fileServiceUrl ? 'fileService' : 'local'),
   };
 }
 

@@ -79,7 +79,11 @@ export interface CenterConfig {
    * the job's command runs under. Absent: the image is recorded and the command runs on the host.
    */
   imageLauncher?: string;
-  /** Absolute path of this center's storage (homes live under `home/<account>`). */
+  /**
+   * Absolute path of this center's storage on the center's own hosts — its file service, login node and compute
+   * nodes: homes are `home/<account>` below it, the asset area `.assets/`, and every path a job is given is built
+   * from it. On the gateway's host only when `storageAccess` is `local`.
+   */
   storageRoot: string;
   /**
    * Where homes are as the center's users see them (login node, jobs): `${homePrefix}/<account>`, what the
@@ -93,6 +97,13 @@ export interface CenterConfig {
   cardTypes: CenterCardType[];
   /** Set when the file service runs elsewhere; otherwise the gateway mounts one. */
   fileServiceUrl?: string;
+  /**
+   * How the gateway's modules reach this center's storage (center-storage/, ADR 0016): `local` — the disk is
+   * mounted on the gateway's host at `storageRoot` (the embedded default); `fileService` — only the center's
+   * file service has it, and every operation is a call to `fileServiceUrl`. Default: `fileService` when
+   * `fileServiceUrl` is set, else `local`.
+   */
+  storageAccess: 'local' | 'fileService';
 }
 
 /** The bank account an offline transfer goes to (`payment.offline` of the centers file; ADR 0012). */

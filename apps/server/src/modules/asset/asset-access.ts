@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
 import type { AssetRepository } from './asset.repository';
-import { AccessError, type AssetStore, type DiskAccess } from './asset-store';
+import type { AssetStore, DiskAccess } from './asset-store';
 
 /** What the user reads when the disk could not be made to say who may read (the detail is in the log). */
 const ACCESS_FAILED = '数据目录的访问权限设置失败，请联系管理员';
@@ -65,7 +65,9 @@ export class AssetAccess {
         await this.store.applyAccess(center, assetId, access, opts);
       } catch (e) {
         this.log.error({ err: e, assetId, center: center.id }, 'asset area: the access of an asset folder could not be set');
-        throw e instanceof AccessError || !(e instanceof AppError) ? new AppError(ErrorCode.FILE_FAILED, ACCESS_FAILED) : e;
+        // An AccessError (this host's disk) or anything unexpected is told as the access failure; a file service
+        // that refused already answered it so (1300), and a refusal of the call itself (1403…) says what it is.
+        throw e instanceof AppError ? e : new AppError(ErrorCode.FILE_FAILED, ACCESS_FAILED);
       }
     }
   }
