@@ -23,6 +23,9 @@ export class AccessError extends Error {
   override name = 'AccessError';
 }
 
+/** Cluster account names, as the file service's identity accepts them (they become directory names). */
+const ACCOUNT = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
+
 /** Folders of the asset area are asset and version ids (newId()); anything else is never a path here. */
 const AREA_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 function areaId(id: string, field: string): string {
@@ -71,12 +74,17 @@ export class LocalCenterStorage implements CenterStorage {
 
   /** Runs `fn` in the account's space (a disabled or malformed account never gets one). */
   private async inHome<T>(account: string, fn: (space: AccountFs) => Promise<T>): Promise<T> {
-    const space = await this.accounts.open(toFileUser(this.center, { account, status: 'active' }));
+    const space = await this.open(account);
     try {
       return await fn(space);
     } finally {
       space.release();
     }
+  }
+
+  private open(account: string): Promise<AccountFs> {
+    if (!ACCOUNT.test(account)) throw invalid('account', '集群账号名称不合法');
+    return this.accounts.open(toFileUser(this.center, { account, status: 'active' }));
   }
 
   async ensureHome(account: string) {
@@ -109,7 +117,7 @@ export class LocalCenterStorage implements CenterStorage {
 
   async openFile(account: string, userPath: string): Promise<OpenedStream | null> {
     const segs = parseUserPath(userPath);
-    const space = await this.accounts.open(toFileUser(this.center, { account, status: 'active' }));
+    const space = await this.open(account);
     const file = await space.openFile(segs).catch(notFoundAsNull).catch((e: unknown) => {
       space.release();
       throw e;
