@@ -50,7 +50,7 @@ export default tseslint.config(
     // A center's disk is reached only through its CenterStorage (docs/adr/0016-center-storage.md): on this host
     // or through the center's file service, as the centers file says. The file service's storage internals
     // (and the identity that turns an account into a path on this host) would silently assume the disk is
-    // mounted here. center-storage/center-storage.test.ts shows this failing.
+    // mounted here. center-storage/storage-imports.test.ts shows it failing.
     files: ['apps/server/src/modules/**/*.ts'],
     rules: {
       'no-restricted-imports': [

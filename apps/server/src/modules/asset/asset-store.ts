@@ -16,6 +16,11 @@ export type { DiskAccess, Snapshot };
 export class AssetStore {
   constructor(private readonly storage: CenterStorages) {}
 
+  /** Whether the center's disk is on this host (start-up work on it can be done before serving). */
+  isLocal(center: CenterConfig) {
+    return this.storage.of(center).transport === 'in-process';
+  }
+
   /** The version's folder as a task on that center mounts it (a path on the center's hosts; no I/O). */
   dirOf(center: CenterConfig, assetId: string, versionId: string) {
     return versionDirOf(center, assetId, versionId);

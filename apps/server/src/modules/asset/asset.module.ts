@@ -30,7 +30,8 @@ export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' 
   const models = make('model');
   // One call fails the half-copied versions of both kinds (the table is shared).
   await datasets.recover();
-  // Areas written before ADR 0013 (0755, every account read every version) get each asset's access once.
+  // Areas written before ADR 0013 (0755, every account read every version) get each asset's access once
+  // (before serving where the disk is here, in the background for a center behind its file service).
   await folders.applyAll();
   const centerName = (id: string) => deps.centers.find((c) => c.id === id)?.name ?? id;
   /**
@@ -115,7 +116,7 @@ export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' 
         { prefix: MODEL_BASE, plugin: assetRoutes(models) },
       ],
       async close() {
-        await Promise.all([datasets.idle(), models.idle()]);
+        await Promise.all([datasets.idle(), models.idle(), folders.close()]);
       },
     } satisfies ModuleMount,
   };

@@ -378,11 +378,14 @@ export class AssetService {
 
   // ---- lifecycle --------------------------------------------------------------------------------------
 
-  /** Versions a stopped gateway left `creating` are failed (their partial copy removed): the user retries. */
+  /**
+   * Versions a stopped gateway left `creating` are failed (their partial copy removed — on a center behind its
+   * file service once it answers): the user retries.
+   */
   async recover(): Promise<void> {
     for (const v of await this.repo.unfinishedVersions()) {
       const center = this.centers.find((c) => c.id === v.sub_center_id);
-      if (center) await this.store.removeVersion(center, v.asset_id, v.id);
+      if (center) await this.folders.whenReachable(center, 'asset area: removing a half-copied version', () => this.store.removeVersion(center, v.asset_id, v.id));
       await this.repo.settleVersion(v.id, { state: 'failed', reason: '服务重启，复制中断，请重新创建该版本' });
     }
   }
