@@ -123,15 +123,20 @@ export class HttpCenterStorage implements CenterStorage {
   /** `POST /storage/assets/snapshot`, read line by line for as long as the copy runs. */
   async snapshot(account: string, userPath: string, assetId: string, versionId: string, onProgress: (copied: number, total: number) => void): Promise<Snapshot> {
     let res: Response;
+    // A time limit on the answer's start only: the copy itself takes as long as the folder is large.
+    const started = new AbortController();
+    const timer = setTimeout(() => started.abort(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), ANSWER_TIMEOUT_MS);
     try {
       res = await fetch(this.base + STORAGE_FS_SNAPSHOT, {
         method: 'POST',
         headers: { ...this.auth(), 'content-type': 'application/json' },
         body: JSON.stringify({ account, path: userPath, assetId, versionId }),
-        signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
+        signal: started.signal,
       });
     } catch (e) {
-      throw this.unreachable(e as Error);
+      throw this.unreachable(started.signal.aborted ? (started.signal.reason as Error) : (e as Error));
+    } finally {
+      clearTimeout(timer);
     }
     if (!res.headers.get('content-type')?.startsWith('application/x-ndjson')) {
       await envelopeData(res, this.opts.centerName);
@@ -232,6 +237,8 @@ export class HttpCenterStorage implements CenterStorage {
     const url = this.url(route, query);
     return new Promise((resolve, reject) => {
       const req = this.module(url).get(url, { agent: this.agent(url), headers: this.auth(), timeout: ANSWER_TIMEOUT_MS }, (res) => {
+        // The limit is on the answer's start: a reader that takes its time (a slow download) is not cut.
+        req.setTimeout(0);
         const size = Number(res.headers[STORAGE_FILE_SIZE_HEADER]);
         if (res.statusCode !== 200 || !res.headers['content-type']?.startsWith('application/octet-stream') || !Number.isSafeInteger(size)) {
           toResponse(res)

@@ -158,8 +158,13 @@ export async function storageRoutes(
         if (!res.destroyed) res.write(`${JSON.stringify(line)}\n`);
       };
       let last = 0;
+      const at = { copied: 0, total: 0 };
+      // A line now and then also while nothing is copied (a walk of a large folder): the answer never goes quiet
+      // long enough for the gateway's client to take it for a dead connection.
+      const beat = setInterval(() => write({ type: 'progress', ...at }), 20_000);
       try {
         const s = await storage.snapshot(account, path, assetId, versionId, (copied, total) => {
+          Object.assign(at, { copied, total });
           const now = Date.now();
           if (now - last < PROGRESS_EVERY_MS) return;
           last = now;
@@ -170,6 +175,8 @@ export async function storageRoutes(
         const err = e instanceof AppError ? e : null;
         if (!err) req.log.error({ err: e, assetId, versionId }, 'snapshot failed');
         write({ type: 'error', code: err?.code ?? ErrorCode.FILE_FAILED, message: err?.message ?? errorMessage(ErrorCode.FILE_FAILED) });
+      } finally {
+        clearInterval(beat);
       }
       res.end();
     },
