@@ -63,9 +63,12 @@ function run(label, cmd, args) {
 const projects = [];
 if (want('unit')) projects.push('contracts', 'server-unit', 'console', 'bench');
 if (want('api')) projects.push('server-api', 'server-slurm');
-if (projects.length) run('unit + api + integration', 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p])]);
+// Every run also leaves per-file durations in test-results/ (issue 26: where the suite's time goes);
+// `node scripts/test-times.mjs` summarises them.
+const timings = (name) => ['--reporter=default', '--reporter=json', `--outputFile.json=test-results/${name}.json`];
+if (projects.length) run('unit + api + integration', 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), ...timings('vitest')]);
 if (want('e2e')) {
   run('console + user guide build', 'npm', ['run', 'build']);
-  run('e2e (Chromium)', 'npx', ['vitest', 'run', '--project', 'e2e']);
+  run('e2e (Chromium)', 'npx', ['vitest', 'run', '--project', 'e2e', ...timings('e2e')]);
 }
 console.log('\n✓ all requested tiers passed');
