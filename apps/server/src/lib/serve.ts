@@ -43,6 +43,8 @@ export function serve<A extends Record<string, Route>>(
       schema: {
         tags,
         summary: s.summary,
+        // A public route needs no token in the OpenAPI page either.
+        ...(d.public ? { security: [] } : {}),
         ...(s.params ? { params: s.params } : {}),
         ...(s.querystring ? { querystring: s.querystring } : {}),
         ...(s.body ? { body: s.body } : {}),
