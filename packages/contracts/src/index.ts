@@ -18,3 +18,4 @@ export * from './image';
 export * from './sync';
 export * from './storage';
 export * from './workorder';
+export * from './route';

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { FOUNDATION_BASE } from './foundation';
+import { route, type SchemasOf } from './route';
 
 /*
  * A center's storage as the gateway uses it (docs/adr/0016-center-storage.md): the calls the gateway makes on
@@ -20,6 +21,14 @@ export const StorageGrant = Type.Object({
   expireTime: Type.Number(),
 });
 export type StorageGrant = Static<typeof StorageGrant>;
+
+/** The gateway's side: called by standalone file services (no session), the grant in STORAGE_GRANT_HEADER. */
+export const StorageAgentApi = {
+  grant: route<{ query: typeof StorageGrantQuery; response: typeof StorageGrant }>('GET', FOUNDATION_BASE, '/agent/storage-grant', { public: true }),
+};
+export const StorageAgentApiSchemas: SchemasOf<typeof StorageAgentApi> = {
+  grant: { summary: '文件服务：校验网关的存储凭证（storage-grant 头）', querystring: StorageGrantQuery, response: StorageGrant },
+};
 
 /** File service calls (relative to `{fileServiceUrl}{FILE_API_PREFIX}`). POST with a JSON body unless noted. */
 /** Makes the account's home exist. */

@@ -2,9 +2,10 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Envelope, ErrorCode, STORAGE_GRANT_HEADER, StorageGrant, StorageGrantQuery } from '@suanli/contracts';
+import { ErrorCode, STORAGE_GRANT_HEADER, StorageAgentApi, StorageAgentApiSchemas, type StorageGrant } from '@suanli/contracts';
 import { AppError } from '../errors';
 import { ok } from '../lib/reply';
+import { serve } from '../lib/serve';
 
 /** How long a grant is good for; a new one is made once less than half of it is left. */
 const GRANT_TTL_MS = 5 * 60_000;
@@ -76,13 +77,17 @@ export class StorageGrants {
  */
 export function storageGrantRoutes(grants: StorageGrants): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get('/agent/storage-grant', {
-      config: { public: true },
-      schema: { tags: ['foundation'], summary: '文件服务：校验网关的存储凭证（storage-grant 头）', querystring: StorageGrantQuery, security: [], response: { 200: Envelope(StorageGrant) } },
-      handler: async (req) => {
-        const raw = req.headers[STORAGE_GRANT_HEADER];
-        return ok(grants.resolve(typeof raw === 'string' ? raw : undefined, req.query.subCenterId));
+    serve(
+      app,
+      StorageAgentApi,
+      StorageAgentApiSchemas,
+      {
+        grant: async (req) => {
+          const raw = req.headers[STORAGE_GRANT_HEADER];
+          return ok(grants.resolve(typeof raw === 'string' ? raw : undefined, req.query.subCenterId));
+        },
       },
-    });
+      ['foundation'],
+    );
   };
 }

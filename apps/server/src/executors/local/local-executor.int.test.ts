@@ -313,6 +313,27 @@ describe('local executor', () => {
     expect(st.endTime! - st.startTime!).toBeLessThan(5_000); // well before the 30 s sleeps
   });
 
+  it('a stopped workers job reports the signal, never exit 0 (workers that exit 0 on TERM, a cancel during start-up)', async () => {
+    const e = executor(stateDir());
+    // Workers that catch TERM and exit 0: the job was still stopped by a signal, as Slurm's 0:15 says.
+    const graceful = spec('trap "exit 0" TERM; echo "up $RANK"; sleep 30 & wait', { launch: 'workers', cardsPerNode: 2, tasksPerNode: 2 });
+    const g = await e.submit(graceful);
+    const deadline = Date.now() + 10_000;
+    while (!(fs.existsSync(graceful.outputPath) && output(graceful).split('\n').length > 2) && Date.now() < deadline) await sleep(40);
+    await e.cancel(ref(graceful, g.jobId));
+    expect(await until(e, graceful, g.jobId, ended)).toMatchObject({ phase: 'STOPPED', reason: 'Cancelled', exitCode: 143 });
+    // Cancels at every moment of the start-up: before the supervisor, before the trap, while workers start.
+    for (const delay of [0, 5, 20, 60]) {
+      const s = spec('echo "up $RANK"; sleep 30', { launch: 'workers', cardsPerNode: 2, tasksPerNode: 2 });
+      const { jobId } = await e.submit(s);
+      await sleep(delay);
+      await e.cancel(ref(s, jobId));
+      const st = await until(e, s, jobId, ended);
+      expect(st.phase).toBe('STOPPED');
+      expect(st.exitCode === null || st.exitCode === 143).toBe(true);
+    }
+  });
+
   it('runs the command under the center image launcher with the image uri', async () => {
     const e = executor(stateDir(), center({ imageLauncher: 'env SUANLI_LAUNCHED_WITH={uri}' }));
     const s = spec('echo "image=$SUANLI_LAUNCHED_WITH recorded=$SUANLI_IMAGE"', { image: { id: 'pt', uri: "docker://pytorch:2.3 'x'" } });
