@@ -1,3 +1,4 @@
+// Over 400 lines: one class holds both halves of CenterStorage (homes, the asset area) as the interface has them.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
