@@ -18,6 +18,8 @@ export const CompPowerBucket = Type.Object({
   source: Type.Union([Type.Literal('order'), Type.Literal('grant')]),
   /** 标准卡时 per card-hour of this card type (config/centers.yaml `standardFactor`, default 1). */
   standardFactor: Type.Number(),
+  /** `remaining` × `standardFactor`, in 标准卡时 (rounded down). */
+  standardRemaining: CardHours,
 });
 export type CompPowerBucket = Static<typeof CompPowerBucket>;
 export type CompPowerSource = CompPowerBucket['source'];

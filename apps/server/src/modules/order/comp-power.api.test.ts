@@ -52,9 +52,9 @@ describe.each(engines)('comp-powers api (%s)', (engine) => {
     expect(res.data.total).toBe('12.75');
     // 标准卡时: A100 × 1 (36,900 s) + 910B × 0.8 (9,001 s → 7,200.8 s) = 44,100.8 standard seconds, rounded down.
     expect(res.data.standardTotal).toBe('12.25');
-    expect(res.data.items.map((i: any) => [i.cardTypeId, i.remaining, i.standardFactor])).toEqual([
-      ['ascend-910b', '2.50', 0.8],
-      ['a100-80g', '10.25', 1],
+    expect(res.data.items.map((i: any) => [i.cardTypeId, i.remaining, i.standardFactor, i.standardRemaining])).toEqual([
+      ['ascend-910b', '2.50', 0.8, '2.00'],
+      ['a100-80g', '10.25', 1, '10.25'],
     ]);
     expect(res.data.items[0]).toMatchObject({
       subCenterId: 'gz-ascend',
@@ -101,7 +101,7 @@ describe.each(engines)('comp-powers api (%s)', (engine) => {
   it('normalises a CPU bucket by its factor: 99 卡时 × 0.02 = 1.98 标准卡时', async () => {
     const { token } = await t.app.ctx.sessions.create(userB);
     const { data } = body(await get(userB, token));
-    expect([data.total, data.standardTotal, data.items[0].standardFactor]).toEqual(['99.00', '1.98', 0.02]);
+    expect([data.total, data.standardTotal, data.items[0].standardFactor, data.items[0].standardRemaining]).toEqual(['99.00', '1.98', 0.02, '1.98']);
   });
 
   it('refuses another user\'s id with 1020 and leaks nothing', async () => {

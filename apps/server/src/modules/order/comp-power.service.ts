@@ -31,7 +31,8 @@ export class CompPowerService {
       const cardType = center?.cardTypes.find((c) => c.id === r.card_type_id);
       // A card type gone from the config counts as standard (factor 1) rather than vanishing from the total.
       const standardFactor = cardType?.standardFactor ?? 1;
-      scaledStandard += BigInt(Number(r.remaining)) * BigInt(Math.round(standardFactor * FACTOR_SCALE));
+      const scaled = BigInt(Number(r.remaining)) * BigInt(Math.round(standardFactor * FACTOR_SCALE));
+      scaledStandard += scaled;
       return {
         id: r.id,
         subCenterId: r.sub_center_id,
@@ -43,6 +44,7 @@ export class CompPowerService {
         expireTime: Number(r.expire_time),
         source: r.source as CompPowerSource,
         standardFactor,
+        standardRemaining: formatCardHours(Number(scaled / BigInt(FACTOR_SCALE))),
       };
     });
     // Summed in card-seconds before rounding, so the totals never lose the items' fractions (rounded down).
