@@ -46,7 +46,7 @@ export function BalanceCard() {
         {
           title: '剩余（卡时）',
           key: 'hours',
-          width: 120,
+          width: 140,
           render: (_v, b) => (
             <div>
               <span data-testid="balance-remaining">

@@ -23,7 +23,8 @@ export function DailyChart({ days, loading, bars, line, empty, testId }: DailyCh
     const list = days ?? [];
     const value = (d: RecordDay, of: 'amount' | 'cardHours') => Number(of === 'amount' ? (d.amount ?? '0') : d.cardHours);
     return {
-      grid: { left: 8, right: 8, top: 36, bottom: 8, containLabel: true },
+      // Room above the plot for the legend and, below it, the axes' names (they overlapped on phones).
+      grid: { left: 8, right: 8, top: 64, bottom: 8, containLabel: true },
       legend: { top: 0, data: [bars.name, ...(line ? [line.name] : [])] },
       tooltip: {
         trigger: 'axis',
