@@ -79,6 +79,8 @@ declare module 'fastify' {
     syncs: ReturnType<typeof createSyncModule>;
     /** Access records (tests run the renewal round of a "replica" with `accessLog.tick()`). */
     accessLog: AccessLogService;
+    /** Orders and compute power (tests run the Alipay reconciliation's sweep with `orders.reconciler.sweep()`). */
+    orders: Awaited<ReturnType<typeof createOrderModule>>;
   }
 }
 
@@ -212,6 +214,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.decorate('images', image);
   app.decorate('syncs', sync);
   app.decorate('accessLog', accessLog.service);
+  app.decorate('orders', order);
   app.addHook('onClose', async () => {
     await bus.close();
     await handle.close();

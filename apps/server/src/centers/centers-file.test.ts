@@ -116,7 +116,7 @@ describe('centers file: what loads', () => {
       homePrefix: '/home',
       quotaBytes: 50 * 1024 ** 3,
       accounts: { prefix: 'uc1', uidStart: 20000, size: 1000 },
-      cardTypes: [{ id: 't1', name: 'T1', vendor: 'V', memoryGB: 0, nodes: 1, cardsPerNode: 1, cpusPerCard: 1, memoryGBPerCard: 1, partition: 'cpu', packages: [] }],
+      cardTypes: [{ id: 't1', name: 'T1', vendor: 'V', memoryGB: 0, nodes: 1, cardsPerNode: 1, cpusPerCard: 1, memoryGBPerCard: 1, partition: 'cpu', packages: [], standardFactor: 1 }],
       fileServiceUrl: undefined,
       storageAccess: 'local',
     });
@@ -247,6 +247,28 @@ images:
     const f = doc({ centers: [center({ cardTypes: [card({ packages: [p] })] }), center({ id: 'c2', cardTypes: [card({ packages: [p] })] })] });
     expect(mistakes(f).issues).toEqual(['centers[1].cardTypes[0].packages[0].id p1 is already the id of centers[0].cardTypes[0].packages[0]']);
     expect(mistakes(doc({ centers: [center({ cardTypes: [card({ packages: { id: 'p1' } })] })] })).issues).toEqual(['centers[0].cardTypes[0].packages must be a list']);
+  });
+
+  it('标准卡时 factor: 1 when absent, the shipped ones as written; a wrong one is named with its field', () => {
+    expect(loadCentersFile(doc({ centers: [center()] }), dir).centers[0].cardTypes[0].standardFactor).toBe(1);
+    expect(loadCentersFile(shipped, dir).centers.flatMap((c) => c.cardTypes.map((t) => [t.id, t.standardFactor]))).toEqual([
+      ['a100-80g', 1],
+      ['cpu-std', 0.02],
+      ['ascend-910b', 0.8],
+      ['dcu-z100', 0.5],
+    ]);
+    expect(loadCentersFile(doc({ centers: [center({ cardTypes: [card({ standardFactor: 0.0125 })] })] }), dir).centers[0].cardTypes[0].standardFactor).toBe(0.0125);
+    const cases: [unknown, string][] = [
+      [0, 'standardFactor must be a number > 0 and ≤ 1000 (got 0)'],
+      [-1, 'standardFactor must be a number > 0 and ≤ 1000 (got -1)'],
+      [5000, 'standardFactor must be a number > 0 and ≤ 1000 (got 5000)'],
+      ['1.2', 'standardFactor must be a number > 0 and ≤ 1000 (got "1.2")'],
+      [0.12345, 'standardFactor must have at most 4 decimals (got 0.12345)'],
+    ];
+    for (const [bad, issue] of cases) {
+      const f = doc({ centers: [center({ cardTypes: [card({ standardFactor: bad })] })] });
+      expect(mistakes(f).issues).toEqual([`centers[0].cardTypes[0].${issue}`]);
+    }
   });
 
   it('a file that is missing, not YAML, empty or without centers', () => {

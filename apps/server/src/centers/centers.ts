@@ -17,7 +17,15 @@ export interface CenterCardType {
   gres?: string;
   /** Compute packages (算力卡) this center sells for this card type; none: not for sale (ADR 0012). */
   packages?: CenterPackage[];
+  /**
+   * 标准卡时 per card-hour of this type (default 1; at most 4 decimals): the console shows one normalised
+   * total beside native card-hours (domain.md, ADR 0012 "标准卡时").
+   */
+  standardFactor?: number;
 }
+
+/** 标准卡时 factors have at most 4 decimals: × this, they are integers and the normalised total is exact. */
+export const FACTOR_SCALE = 10_000;
 
 /** An accelerator (GPU/NPU/DCU) card type; false for a CPU-only one, whose "cards" are cores (counted in 核, not 张). */
 export const isAccelerator = (ct: Pick<CenterCardType, 'memoryGB' | 'gres'>) => ct.memoryGB > 0 || Boolean(ct.gres);
