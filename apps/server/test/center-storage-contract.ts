@@ -68,6 +68,14 @@ export function centerStorageContract(subject: () => ContractSubject, raceSecond
     expect(whole?.size).toBe(size);
     expect(await text(whole!.stream)).toBe('第一行\nsecond line\n');
 
+    // Larger than any JSON body a file service takes (1 MiB): streamed, never buffered whole.
+    const big = randomBytes(3 * 1024 * 1024 + 17);
+    await storage.writeFile(account, '/big.bin', Readable.from([big.subarray(0, 1 << 20), big.subarray(1 << 20)]));
+    expect(sha256(fs.readFileSync(path.join(home(account), 'big.bin')))).toBe(sha256(big));
+    const bigRead = await storage.openFile(account, '/big.bin');
+    const bigParts: Buffer[] = [];
+    for await (const b of bigRead!.stream) bigParts.push(b as Buffer);
+    expect([bigRead!.size, sha256(Buffer.concat(bigParts))]).toEqual([big.length, sha256(big)]);
     // A file written again is replaced; an empty one reads as empty.
     await storage.writeFile(account, '/logs/run 1/out.log', Readable.from([Buffer.from('v2')]));
     expect(await text((await storage.openFile(account, '/logs/run 1/out.log'))!.stream)).toBe('v2');
