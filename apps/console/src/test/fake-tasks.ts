@@ -58,14 +58,15 @@ export function newTask(id: string, basics: TaskBasics, patch: Partial<TaskDetai
     params: null,
     mounts: [],
     events: [{ state: 'CREATED', reason: '', time: T0 }],
+    consumed: '0.00',
     ...basics,
     ...patch,
   };
 }
 
-/** A task as lists and changes return it (without its events). */
+/** A task as lists and changes return it (without its events and consumption). */
 export const withoutEvents = (t: TaskDetail): Task => {
-  const { events: _events, ...rest } = t;
+  const { events: _events, consumed: _consumed, ...rest } = t;
   return rest;
 };
 

@@ -3,7 +3,6 @@ import {
   ORDER_PAY_WINDOW_MS,
   formatCardHours,
   formatYuan,
-  type ChargeRecord,
   type Order,
   type OrderDetail,
   type OrderPage,
@@ -15,8 +14,6 @@ import {
   type PayResult,
   type Product,
   type ProductQuery,
-  type RecordPage,
-  type RecordPageQuery,
 } from '@suanli/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CenterCardType, CenterConfig, CenterPackage } from '../../centers/centers';
@@ -28,7 +25,7 @@ import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
 import type { AlipayChannel } from './alipay';
 import type { OfflinePayment } from '../../centers/centers';
-import type { ChargeRow, OrderRepository, OrderRow, Payment } from './order.repository';
+import type { OrderRepository, OrderRow, Payment } from './order.repository';
 import { nextSerial, serialPrefix } from '../../lib/serial-no';
 
 const HOUR_SECONDS = 3600;
@@ -220,28 +217,6 @@ export class OrderService {
     return this.toOrder(credited);
   }
 
-  async records(p: Principal, q: RecordPageQuery): Promise<RecordPage> {
-    // Running tasks are not metered yet, so no consume records exist: an honest empty page.
-    if (q.type === 'consume') return { list: [], total: 0, pageNum: q.pageNum, pageSize: q.pageSize };
-    const { rows, total } = await this.repo.chargePage(
-      { ownerId: p.userId, subCenterId: q.subCenterId, startTime: q.startTime, endTime: q.endTime },
-      (q.pageNum - 1) * q.pageSize,
-      q.pageSize,
-    );
-    return { list: rows.map((r) => this.toCharge(r)), total, pageNum: q.pageNum, pageSize: q.pageSize };
-  }
-
-  async chargeRecord(p: Principal, id: string): Promise<ChargeRecord> {
-    const row = await this.repo.charge(id, p.userId);
-    if (!row) throw notFound('充值记录');
-    return this.toCharge(row);
-  }
-
-  /** No consume record exists until metering is built: every id is 1205, as for another user's. */
-  consumeRecord(_p: Principal, _id: string): never {
-    throw notFound('消费记录');
-  }
-
   // ---- helpers ----------------------------------------------------------------------------------------
 
   /**
@@ -317,22 +292,6 @@ export class OrderService {
       payTime: r.pay_time === null ? null : Number(r.pay_time),
       expireTime: Number(r.expire_time),
       ownerId: r.owner_id,
-    };
-  }
-
-  private toCharge(r: ChargeRow): ChargeRecord {
-    return {
-      id: r.id,
-      orderId: r.order_id,
-      orderNo: r.order_no,
-      amount: formatYuan(Number(r.amount)),
-      cardHours: formatCardHours(Number(r.card_seconds)),
-      compPowerId: r.comp_power_id,
-      subCenterId: r.sub_center_id,
-      cardTypeId: r.card_type_id,
-      ...this.names(r.sub_center_id, r.card_type_id),
-      payChannel: r.pay_channel as PayChannel,
-      createTime: Number(r.create_time),
     };
   }
 }
