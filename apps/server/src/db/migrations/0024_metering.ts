@@ -9,7 +9,8 @@ import { sql, SqliteAdapter, type Kysely } from 'kysely';
  * - `consume_records` (消费记录): the draws of one task from one bucket on one day (UTC+8), summed; the
  *   unique (task, bucket, day) key makes every draw an upsert into its record.
  * - `metering_cursors`: per center, the time the last pass started, from which ended tasks are looked for
- *   (`tasks_center_update_idx` serves that look-up on the task module's table).
+ *   (`tasks_center_update_idx` serves that look-up on the task module's table); the `*` row is when metering
+ *   began, the cursor of a center not passed over yet.
  * - `charge_records` takes grants (赠送): `kind` 'order' | 'grant'; a grant has no order, order number or pay
  *   channel (nullable now), has a `reason`, and — for the welcome and demo grants — a unique `grant_key` so
  *   that each is given once however many gateways race to give it.
@@ -68,6 +69,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('sub_center_id', 'text', (c) => c.primaryKey())
     .addColumn('since', 'bigint', (c) => c.notNull())
     .execute();
+  // When metering began: a center's first pass looks for ended tasks from here (the `*` row), so a task that
+  // ran between the upgrade and that pass is charged, and none that ended long before it.
+  await sql`INSERT INTO metering_cursors (sub_center_id, since) VALUES ('*', ${Date.now()})`.execute(db);
 
   if (db.getExecutor().adapter instanceof SqliteAdapter) {
     // SQLite cannot drop NOT NULL: the table is rebuilt with the same rows.

@@ -78,10 +78,9 @@ export class MeteringRunner {
   private async passCenter(centerId: string): Promise<PassResult> {
     const now = this.clock();
     this.last.set(centerId, now);
-    const cursor = await this.repo.cursor(centerId);
-    // The first pass of a center starts its cursor: tasks that ended before metering existed are not charged.
-    if (cursor === undefined) await this.repo.setCursor(centerId, now);
-    const since = cursor === undefined ? now : cursor - CURSOR_MARGIN_MS;
+    // A center not passed over yet starts where metering began (migration 0024's `*` row).
+    const cursor = (await this.repo.cursor(centerId)) ?? (await this.repo.cursor('*')) ?? now;
+    const since = cursor - CURSOR_MARGIN_MS;
     const [running, ended] = await Promise.all([this.source.running(centerId), this.source.endedSince(centerId, since)]);
     const seen = new Set([...running, ...ended].map((t) => t.id));
     // Metered before, neither running nor recently ended (requeued, or ended before the cursor's margin).
