@@ -110,8 +110,34 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('charge_records_grant_key_uq').on('charge_records').column('grant_key').unique().execute();
 }
 
+/** Back to 0023: the metering tables go, and charge_records holds order credits only again (grant rows go, their buckets stay). */
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('charge_records_grant_key_uq').ifExists().execute();
   await db.schema.dropIndex('tasks_center_update_idx').ifExists().execute();
   for (const t of ['metering_cursors', 'consume_records', 'task_meters']) await db.schema.dropTable(t).ifExists().execute();
+  await sql`DELETE FROM charge_records WHERE kind <> 'order'`.execute(db);
+  if (db.getExecutor().adapter instanceof SqliteAdapter) {
+    await db.schema
+      .createTable('charge_records_old')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('owner_id', 'text', (c) => c.notNull())
+      .addColumn('order_id', 'text', (c) => c.notNull())
+      .addColumn('order_no', 'text', (c) => c.notNull())
+      .addColumn('amount', 'bigint', (c) => c.notNull())
+      .addColumn('card_seconds', 'bigint', (c) => c.notNull())
+      .addColumn('comp_power_id', 'text', (c) => c.notNull())
+      .addColumn('sub_center_id', 'text', (c) => c.notNull())
+      .addColumn('card_type_id', 'text', (c) => c.notNull())
+      .addColumn('pay_channel', 'text', (c) => c.notNull())
+      .addColumn('create_time', 'bigint', (c) => c.notNull())
+      .execute();
+    await sql`INSERT INTO charge_records_old SELECT id, owner_id, order_id, order_no, amount, card_seconds, comp_power_id, sub_center_id, card_type_id, pay_channel, create_time FROM charge_records`.execute(db);
+    await db.schema.dropTable('charge_records').execute();
+    await sql`ALTER TABLE charge_records_old RENAME TO charge_records`.execute(db);
+    await db.schema.createIndex('charge_records_order_uq').on('charge_records').column('order_id').unique().execute();
+    await db.schema.createIndex('charge_records_owner_time').on('charge_records').columns(['owner_id', 'create_time']).execute();
+  } else {
+    for (const col of ['kind', 'reason', 'granted_by', 'grant_key']) await db.schema.alterTable('charge_records').dropColumn(col).execute();
+    for (const col of ['order_id', 'order_no', 'pay_channel']) await sql`ALTER TABLE charge_records ALTER COLUMN ${sql.ref(col)} SET NOT NULL`.execute(db);
+  }
 }
