@@ -96,7 +96,8 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
    * Faults a test sets: `loseAnswers` submissions (create, resubmit) still make their task, but their answer
    * is lost on the way — the browser's fetch fails as on a dropped connection.
    */
-  const faults = { loseAnswers: 0 };
+  /** loseAnswers: submissions whose answer is lost; refuse: the business error submissions get (2507…). */
+  const faults: { loseAnswers: number; refuse?: { code: number; message: string; data?: unknown } } = { loseAnswers: 0 };
   /** A submitting call as the server answers it: the task its clientRequestId already made, else a new one. */
   const submitOnce = (clientRequestId: string | undefined, make: () => TaskDetail): Response => {
     const known = clientRequestId ? submissions.get(clientRequestId) : undefined;
@@ -174,6 +175,10 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
 
     const submitting = method === 'POST' && route !== null && (route === '/tasks' || route.endsWith('/resubmit'));
     const answer = routes?.({ method, url, body, path, route }) ?? (route !== null ? (taskCall(method, route, body, url) ?? envelope(null, 1404, `未知接口 ${method} ${route}`)) : undefined);
+    if (submitting && faults.refuse) {
+      const { code, message, data } = faults.refuse;
+      return new Response(JSON.stringify({ message: { code, message }, data: data ?? null }), { status: 200, headers: { 'content-type': 'application/json' } });
+    }
     if (submitting && faults.loseAnswers > 0) {
       faults.loseAnswers--;
       throw new TypeError('Failed to fetch');

@@ -249,7 +249,7 @@ function SlurmTaskForm({ type }: { type: SlurmTaskType }) {
           <DurationField family={SLURM} subject="作业" last />
         </Card>
 
-        <TaskFormActions family={SLURM} pending={submit.isPending} label="提交作业" onCancel={() => navigate(LIST_PATH)} />
+        <TaskFormActions family={SLURM} pending={submit.isPending} error={submit.error} label="提交作业" onCancel={() => navigate(LIST_PATH)} />
       </Form>
     </PageContainer>
   );

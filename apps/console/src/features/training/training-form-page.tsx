@@ -277,7 +277,7 @@ function TrainingForm({ type }: { type: TrainingType }) {
             <EnvList testIdPrefix="training-form" />
           </Form.Item>
           <DurationField family={TRAINING} subject="任务" />
-          <TaskFormActions family={TRAINING} pending={submit.isPending} label="提交任务" onCancel={() => navigate(info.path)} />
+          <TaskFormActions family={TRAINING} pending={submit.isPending} error={submit.error} label="提交任务" onCancel={() => navigate(info.path)} />
         </Form>
       </Card>
     </PageContainer>
