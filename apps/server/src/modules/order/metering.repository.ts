@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
-import type { Db } from '../../db/db';
+import type { Db, Engine } from '../../db/db';
 import type { ConsumeRecordsTable, Database, TaskMetersTable } from '../../db/schema';
 
 export type MeterRow = TaskMetersTable;
@@ -25,16 +25,30 @@ export interface ConsumeFilter {
   endTime?: number;
 }
 
-/** Rows per statement: well below both engines' bound-parameter limits (SQLite 32 766, PostgreSQL 65 535). */
-export const BATCH = 400;
+/** Tasks per batch (one transaction each); the bulk statements below bind a handful of parameters whatever its size. */
+export const BATCH = 1000;
+/** Ids per `IN (…)` list, well below both engines' bound-parameter limits. */
+const IN_LIST = 500;
 
-const chunks = <T>(xs: T[], n = BATCH): T[][] => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
+const chunks = <T>(xs: T[], n = IN_LIST): T[][] => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
 
-/** `CASE <key> WHEN k1 THEN v1 … END`, the values cast so PostgreSQL types them (SQLite takes the cast too). */
-function caseOf(key: string, pairs: [string, number][], type: 'bigint' | 'integer' = 'bigint'): RawBuilder<number> {
-  const whens = pairs.map(([k, v]) => sql`WHEN ${k} THEN CAST(${v} AS ${sql.raw(type)})`);
-  return sql<number>`CASE ${sql.ref(key)} ${sql.join(whens, sql` `)} END`;
+type ColType = 'text' | 'bigint' | 'integer';
+
+/**
+ * Rows given by the caller as a relation `v(col, …)` to join against — one statement for a whole batch, joined
+ * by key (a CASE per row would make the statement quadratic in the batch). PostgreSQL: `unnest` of one typed
+ * array per column; SQLite: `json_each` of one JSON array of rows. Either way a few bound parameters.
+ */
+function rowsOf(engine: Engine, cols: [name: string, type: ColType][], rows: unknown[][]): RawBuilder<unknown> {
+  if (engine === 'postgres') {
+    const arrays = cols.map(([, type], i) => sql`${rows.map((r) => r[i])}::${sql.raw(type)}[]`);
+    return sql`unnest(${sql.join(arrays)}) AS v(${sql.join(cols.map(([name]) => sql.ref(name)))})`;
+  }
+  const picks = cols.map(([name], i) => sql`value ->> ${`$[${i}]`} AS ${sql.ref(name)}`);
+  return sql`(SELECT ${sql.join(picks)} FROM json_each(${JSON.stringify(rows)})) AS v`;
 }
+
+const affected = (r: { numAffectedRows?: bigint }) => Number(r.numAffectedRows ?? 0);
 
 /**
  * The only SQL of metering (ADR 0015): task meters, consume records, the per-center cursor, and the draws on
@@ -42,40 +56,39 @@ function caseOf(key: string, pairs: [string, number][], type: 'bigint' | 'intege
  * upsert), each guarded so that a concurrent writer makes the row count differ and the caller rolls back.
  */
 export class MeteringRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly engine: Engine,
+  ) {}
 
   transaction<T>(fn: (trx: Trx) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(fn);
   }
 
-  /** A meter at 0 for each task not metered before (a concurrent insert of the same one is left alone). */
+  /** A meter at 0 for each of these tasks (a task metered before, or inserted meanwhile, is left alone). */
   async ensureMeters(rows: { taskId: string; ownerId: string; subCenterId: string; cardTypeId: string }[], now: number): Promise<void> {
-    for (const part of chunks(rows)) {
-      await this.db
-        .insertInto('task_meters')
-        .values(
-          part.map((r) => ({
-            task_id: r.taskId,
-            owner_id: r.ownerId,
-            sub_center_id: r.subCenterId,
-            card_type_id: r.cardTypeId,
-            metered: 0,
-            drawn: 0,
-            shortfall: 0,
-            settled: 0,
-            create_time: now,
-            update_time: now,
-          })),
-        )
-        .onConflict((oc) => oc.column('task_id').doNothing())
-        .execute();
-    }
+    if (!rows.length) return;
+    const v = rowsOf(
+      this.engine,
+      [
+        ['task_id', 'text'],
+        ['owner_id', 'text'],
+        ['sub_center_id', 'text'],
+        ['card_type_id', 'text'],
+      ],
+      rows.map((r) => [r.taskId, r.ownerId, r.subCenterId, r.cardTypeId]),
+    );
+    await sql`INSERT INTO task_meters (task_id, owner_id, sub_center_id, card_type_id, metered, drawn, shortfall, settled, create_time, update_time)
+      SELECT v.task_id, v.owner_id, v.sub_center_id, v.card_type_id, 0, 0, 0, 0, ${now}, ${now} FROM ${v} WHERE true
+      ON CONFLICT (task_id) DO NOTHING`.execute(this.db);
   }
 
+  /** The meters of these tasks (one statement however many). */
   async meters(taskIds: string[]): Promise<MeterRow[]> {
-    const out: MeterRow[] = [];
-    for (const part of chunks(taskIds)) out.push(...(await this.db.selectFrom('task_meters').selectAll().where('task_id', 'in', part).execute()));
-    return out;
+    if (!taskIds.length) return [];
+    const v = rowsOf(this.engine, [['task_id', 'text']], taskIds.map((id) => [id]));
+    const r = await sql<MeterRow>`SELECT m.* FROM task_meters m JOIN ${v} ON m.task_id = v.task_id`.execute(this.db);
+    return r.rows;
   }
 
   meter(taskId: string): Promise<MeterRow | undefined> {
@@ -140,74 +153,90 @@ export class MeteringRepository {
 
   /** Advances meters still where the caller read them; answers how many moved (fewer: someone was first). */
   async advance(trx: Trx, items: Advance[], now: number): Promise<number> {
-    let moved = 0;
-    for (const part of chunks(items)) {
-      const r = await trx
-        .updateTable('task_meters')
-        .set({
-          metered: caseOf('task_id', part.map((i) => [i.taskId, i.metered])),
-          drawn: sql<number>`drawn + ${caseOf('task_id', part.map((i) => [i.taskId, i.drawn]))}`,
-          shortfall: sql<number>`shortfall + ${caseOf('task_id', part.map((i) => [i.taskId, i.shortfall]))}`,
-          settled: caseOf('task_id', part.map((i) => [i.taskId, i.final ? 1 : 0]), 'integer'),
-          update_time: now,
-        })
-        .where('task_id', 'in', part.map((i) => i.taskId))
-        .where('settled', '=', 0)
-        .where(sql<boolean>`metered = ${caseOf('task_id', part.map((i) => [i.taskId, i.old]))}`)
-        .executeTakeFirst();
-      moved += Number(r.numUpdatedRows);
-    }
-    return moved;
+    if (!items.length) return 0;
+    const v = rowsOf(
+      this.engine,
+      [
+        ['task_id', 'text'],
+        ['old', 'bigint'],
+        ['metered', 'bigint'],
+        ['drawn', 'bigint'],
+        ['shortfall', 'bigint'],
+        ['settled', 'integer'],
+      ],
+      items.map((i) => [i.taskId, i.old, i.metered, i.drawn, i.shortfall, i.final ? 1 : 0]),
+    );
+    const r = await sql`UPDATE task_meters SET metered = v.metered, drawn = task_meters.drawn + v.drawn, shortfall = task_meters.shortfall + v.shortfall,
+        settled = v.settled, update_time = ${now}
+      FROM ${v} WHERE task_meters.task_id = v.task_id AND task_meters.settled = 0 AND task_meters.metered = v.old`.execute(trx);
+    return affected(r);
   }
 
   /** Lowers buckets by the amounts, each only if it still holds that much; answers how many did. */
   async take(trx: Trx, amounts: Map<string, number>): Promise<number> {
-    let done = 0;
-    for (const part of chunks([...amounts])) {
-      const by = caseOf('id', part);
-      const r = await trx
-        .updateTable('comp_power_buckets')
-        .set({ remaining: sql<number>`remaining - ${by}` })
-        .where('id', 'in', part.map(([id]) => id))
-        .where(sql<boolean>`remaining >= ${by}`)
-        .executeTakeFirst();
-      done += Number(r.numUpdatedRows);
-    }
-    return done;
+    if (!amounts.size) return 0;
+    const v = rowsOf(
+      this.engine,
+      [
+        ['id', 'text'],
+        ['amount', 'bigint'],
+      ],
+      [...amounts],
+    );
+    const r = await sql`UPDATE comp_power_buckets SET remaining = comp_power_buckets.remaining - v.amount
+      FROM ${v} WHERE comp_power_buckets.id = v.id AND comp_power_buckets.remaining >= v.amount`.execute(trx);
+    return affected(r);
   }
 
   /** Gives card-seconds back to the buckets they were drawn from (a final draw's return). */
   async give(trx: Trx, amounts: Map<string, number>): Promise<void> {
-    for (const part of chunks([...amounts])) {
-      await trx
-        .updateTable('comp_power_buckets')
-        .set({ remaining: sql<number>`remaining + ${caseOf('id', part)}` })
-        .where('id', 'in', part.map(([id]) => id))
-        .execute();
-    }
+    if (!amounts.size) return;
+    const v = rowsOf(
+      this.engine,
+      [
+        ['id', 'text'],
+        ['amount', 'bigint'],
+      ],
+      [...amounts],
+    );
+    await sql`UPDATE comp_power_buckets SET remaining = comp_power_buckets.remaining + v.amount FROM ${v} WHERE comp_power_buckets.id = v.id`.execute(trx);
   }
 
   /** Adds draws to their records: a new (task, bucket, day) is inserted, an existing one grows. */
   async upsertRecords(trx: Trx, rows: ConsumeRow[]): Promise<void> {
-    const min = (c: string) => sql`CASE WHEN excluded.${sql.ref(c)} < consume_records.${sql.ref(c)} THEN excluded.${sql.ref(c)} ELSE consume_records.${sql.ref(c)} END`;
-    const max = (c: string) => sql`CASE WHEN excluded.${sql.ref(c)} > consume_records.${sql.ref(c)} THEN excluded.${sql.ref(c)} ELSE consume_records.${sql.ref(c)} END`;
-    for (const part of chunks(rows)) {
-      await trx
-        .insertInto('consume_records')
-        .values(part)
-        .onConflict((oc) =>
-          oc.columns(['task_id', 'comp_power_id', 'day']).doUpdateSet({
-            card_seconds: sql<number>`consume_records.card_seconds + excluded.card_seconds`,
-            elapsed_from: min('elapsed_from') as RawBuilder<number>,
-            elapsed_to: max('elapsed_to') as RawBuilder<number>,
-            start_time: min('start_time') as RawBuilder<number>,
-            end_time: max('end_time') as RawBuilder<number>,
-            task_name: sql<string>`excluded.task_name`,
-            update_time: sql<number>`excluded.update_time`,
-          }),
-        )
-        .execute();
-    }
+    if (!rows.length) return;
+    const cols: [keyof ConsumeRow & string, ColType][] = [
+      ['id', 'text'],
+      ['owner_id', 'text'],
+      ['task_id', 'text'],
+      ['task_kind', 'text'],
+      ['task_name', 'text'],
+      ['sub_center_id', 'text'],
+      ['card_type_id', 'text'],
+      ['card_num', 'integer'],
+      ['node_num', 'integer'],
+      ['comp_power_id', 'text'],
+      ['day', 'text'],
+      ['card_seconds', 'bigint'],
+      ['elapsed_from', 'bigint'],
+      ['elapsed_to', 'bigint'],
+      ['start_time', 'bigint'],
+      ['end_time', 'bigint'],
+      ['create_time', 'bigint'],
+      ['update_time', 'bigint'],
+    ];
+    const names = sql.join(cols.map(([c]) => sql.ref(c)));
+    const picked = sql.join(cols.map(([c]) => sql.ref(`v.${c}`)));
+    const v = rowsOf(this.engine, cols, rows.map((r) => cols.map(([c]) => r[c])));
+    const least = (c: string) => sql`CASE WHEN excluded.${sql.ref(c)} < consume_records.${sql.ref(c)} THEN excluded.${sql.ref(c)} ELSE consume_records.${sql.ref(c)} END`;
+    const greatest = (c: string) => sql`CASE WHEN excluded.${sql.ref(c)} > consume_records.${sql.ref(c)} THEN excluded.${sql.ref(c)} ELSE consume_records.${sql.ref(c)} END`;
+    // `WHERE true`: SQLite reads `ON CONFLICT` after a bare FROM as a join's ON.
+    await sql`INSERT INTO consume_records (${names}) SELECT ${picked} FROM ${v} WHERE true
+      ON CONFLICT (task_id, comp_power_id, day) DO UPDATE SET
+        card_seconds = consume_records.card_seconds + excluded.card_seconds,
+        elapsed_from = ${least('elapsed_from')}, elapsed_to = ${greatest('elapsed_to')},
+        start_time = ${least('start_time')}, end_time = ${greatest('end_time')},
+        task_name = excluded.task_name, update_time = excluded.update_time`.execute(trx);
   }
 
   /** A task's records, the latest draws first (what a return takes back first). */

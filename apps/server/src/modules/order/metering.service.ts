@@ -95,10 +95,16 @@ export class MeteringService implements TaskCompute {
   async meter(tasks: MeterTask[], now: number): Promise<MeterOutcome> {
     const out: MeterOutcome = { metered: 0, drawn: 0, empty: [] };
     if (!tasks.length) return out;
-    await this.repo.ensureMeters(
-      tasks.map((t) => ({ taskId: t.id, ownerId: t.owner_id, subCenterId: t.sub_center_id, cardTypeId: t.card_type_id })),
-      now,
-    );
+    // Meters for tasks seen for the first time, then every task's meter in one read.
+    let meters = new Map((await this.repo.meters(tasks.map((t) => t.id))).map((m) => [m.task_id, m]));
+    const fresh = tasks.filter((t) => !meters.has(t.id));
+    if (fresh.length) {
+      await this.repo.ensureMeters(
+        fresh.map((t) => ({ taskId: t.id, ownerId: t.owner_id, subCenterId: t.sub_center_id, cardTypeId: t.card_type_id })),
+        now,
+      );
+      for (const m of await this.repo.meters(fresh.map((t) => t.id))) meters.set(m.task_id, m);
+    }
     // One owner's tasks together, so a batch reads each owner's buckets once; ids in one order on every replica.
     const sorted = [...tasks].sort((a, b) => (a.owner_id < b.owner_id ? -1 : a.owner_id > b.owner_id ? 1 : a.id < b.id ? -1 : 1));
     const touched = new Set<string>();
@@ -106,7 +112,7 @@ export class MeteringService implements TaskCompute {
       const batch = sorted.slice(i, i + BATCH);
       for (let attempt = 1; ; attempt++) {
         try {
-          const r = await this.meterBatch(batch, now, touched);
+          const r = await this.meterBatch(batch, meters, now, touched);
           out.metered += r.metered;
           out.drawn += r.drawn;
           out.empty.push(...r.empty);
@@ -116,6 +122,8 @@ export class MeteringService implements TaskCompute {
             this.log.warn({ err, tasks: batch.length }, 'metering: batch left to the next pass');
             break;
           }
+          // Someone else moved these meters: read them again and plan from there.
+          meters = new Map([...meters, ...(await this.repo.meters(batch.map((t) => t.id))).map((m) => [m.task_id, m] as const)]);
         }
       }
     }
@@ -123,8 +131,7 @@ export class MeteringService implements TaskCompute {
     return out;
   }
 
-  private async meterBatch(batch: MeterTask[], now: number, touched: Set<string>): Promise<MeterOutcome> {
-    const meters = new Map((await this.repo.meters(batch.map((t) => t.id))).map((m) => [m.task_id, m]));
+  private async meterBatch(batch: MeterTask[], meters: Map<string, MeterRow>, now: number, touched: Set<string>): Promise<MeterOutcome> {
     const ahead: { task: MeterTask; meter: MeterRow; target: number }[] = [];
     const work: { task: MeterTask; meter: MeterRow; target: number; final: boolean }[] = [];
     for (const task of batch) {

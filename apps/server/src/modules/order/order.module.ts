@@ -25,7 +25,7 @@ export const METERING_PERIOD_MS = 60_000;
  * `runMetering`, whose runner the app hangs after each poll.
  */
 export async function createOrderModule(
-  deps: Pick<AppContext, 'db' | 'centers' | 'offlinePayment' | 'clock' | 'config' | 'notify' | 'bus' | 'log' | 'access' | 'userDirectory'>,
+  deps: Pick<AppContext, 'db' | 'engine' | 'centers' | 'offlinePayment' | 'clock' | 'config' | 'notify' | 'bus' | 'log' | 'access' | 'userDirectory'>,
 ) {
   const m = deps.config.metering ?? {};
   const compPowerRepo = new CompPowerRepository(deps.db);
@@ -38,7 +38,7 @@ export async function createOrderModule(
   };
   const orderRepo = new OrderRepository(deps.db);
   const orders = new OrderService(orderRepo, deps.centers, payment, deps.access, deps.clock, deps.notify, deps.bus, deps.log);
-  const meteringRepo = new MeteringRepository(deps.db);
+  const meteringRepo = new MeteringRepository(deps.db, deps.engine);
   const metering = new MeteringService(meteringRepo, deps.centers, deps.clock, deps.bus, deps.log, welcome, m.periodMs ?? METERING_PERIOD_MS);
   const records = new RecordService(orderRepo, meteringRepo, deps.centers, deps.access);
   const mount: ModuleMount = { name: 'order', routes: [{ prefix: ORDER_BASE, plugin: orderRoutes({ compPowers, orders, records, grants }) }] };
