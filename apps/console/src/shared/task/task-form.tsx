@@ -268,7 +268,7 @@ export function DurationField({ family, subject, last }: DurationFieldProps) {
  * A submission refused for lack of compute power (2507): the server's words — center, card type, balance and
  * need — and the way to 购买算力 (`<family>-form-buy`). Nothing for any other error (the toast shows those).
  */
-export function InsufficientCompPower({ family, error }: { family: TaskFamily; error: unknown }) {
+export function UnderpoweredNotice({ family, error }: { family: TaskFamily; error: unknown }) {
   if (!(error instanceof RequestError) || error.code !== ErrorCode.COMP_POWER_INSUFFICIENT) return null;
   return (
     <Alert
@@ -290,7 +290,7 @@ export function InsufficientCompPower({ family, error }: { family: TaskFamily; e
 export function TaskFormActions({ family, pending, label, onCancel, error }: { family: TaskFamily; pending: boolean; label: string; onCancel: () => void; error?: unknown }) {
   return (
     <>
-      <InsufficientCompPower family={family} error={error} />
+      <UnderpoweredNotice family={family} error={error} />
       <Space wrap>
       <Button type="primary" htmlType="submit" loading={pending} data-testid={`${family.testId}-form-submit`}>
         {pending ? '提交中' : label}
