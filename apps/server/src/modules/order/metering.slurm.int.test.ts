@@ -35,7 +35,7 @@ describe('metering on real Slurm', () => {
 
   beforeAll(async () => {
     t = await createTestApp('sqlite', {
-      centersFile: writeSlurmCentersFile({ clusters }, dir),
+      centersFile: writeSlurmCentersFile({ clusters, workDir: dir }, dir),
       clock: Date.now,
       compute: { pollIntervalMs: 500, leaseMs: 4000, submitRetryMs: 3000 },
       metering: { periodMs: 1000 },
