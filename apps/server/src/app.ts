@@ -51,6 +51,7 @@ import { createBus } from './realtime/bus';
 import { createRealtimeModule } from './realtime/realtime.module';
 import type { SocketHub } from './realtime/socket-hub';
 import type { UserService } from './modules/user/user.service';
+import type { MeteringRunner } from './modules/order/metering.runner';
 import type { EshellService } from './modules/eshell/eshell.service';
 import type { KeyPairService } from './modules/keypair/keypair.service';
 import type { ResourceService } from './modules/resource/resource.service';
@@ -65,6 +66,10 @@ declare module 'fastify' {
     wsHub: SocketHub;
     /** Accounts (the demo seed creates one through it). */
     users: UserService;
+    /** Orders, grants and metering (the demo seed grants through it; tests run metering passes directly). */
+    order: Awaited<ReturnType<typeof createOrderModule>>;
+    /** The metering runner (ADR 0015): `metering.pass()` meters now instead of after the next poll. */
+    metering: MeteringRunner;
     /** The task engine (the demo seed submits through it; tests drive its poller and executors). */
     tasks: ReturnType<typeof createTaskModule>;
     /** The web shell (tests shorten its idle timeout and read its open shells). */
@@ -138,10 +143,14 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const images = new ImageCatalogue(publicImages, centers);
   const image = await createImageModule(ctx);
   const executors = new Map(centers.map((c) => [c.id, createExecutor(c, { dataDir: config.dataDir, local: config.compute?.local })]));
-  // A task's image: a public one of the catalogue, or a private one named by its registry reference.
-  const task = createTaskModule(ctx, executors, (id) => images.get(id) ?? image.service.lookup(id));
-  const accessLog = createAccessLogModule(ctx);
+  // Compute power before the task engine: every submit passes its gate, and tasks are metered after each poll
+  // of their center by the replica leading it (ADR 0015).
   const order = await createOrderModule(ctx);
+  // A task's image: a public one of the catalogue, or a private one named by its registry reference.
+  const task = createTaskModule(ctx, executors, (id) => images.get(id) ?? image.service.lookup(id), order.metering);
+  const metering = order.runMetering(task.meterSource);
+  task.afterPoll((id) => metering.afterPoll(id));
+  const accessLog = createAccessLogModule(ctx);
   // What the gateway asks of a center's file service (the sync's receiving side, the authorized_keys edit):
   // in-process for a center served here (the maps are filled in by mountFileServices below), any other
   // through its fileServiceUrl.
@@ -206,6 +215,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.decorate('ctx', ctx);
   app.decorate('wsHub', realtime.hub);
   app.decorate('users', user.service);
+  app.decorate('order', order);
+  app.decorate('metering', metering);
   app.decorate('tasks', task);
   app.decorate('eshell', eshell.service);
   app.decorate('keypairs', keypair.service);

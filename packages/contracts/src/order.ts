@@ -189,29 +189,68 @@ export const ChargeRecord = Type.Object({
 });
 export type ChargeRecord = Static<typeof ChargeRecord>;
 
-/** Compute drawn by a running task (metering is not built yet: no consume records exist). */
+/** Compute power given for free (赠送): an operator's grant, the welcome grant, the demo account's (ADR 0015). */
+export const GrantRecord = Type.Object({
+  id: Id,
+  cardHours: CardHours,
+  /** The bucket the grant made (source `grant`). */
+  compPowerId: Id,
+  subCenterId: Id,
+  subCenterName: Type.String(),
+  cardTypeId: Id,
+  cardTypeName: Type.String(),
+  /** Why it was given, as shown to the user (欢迎赠送, 演示账号赠送, or the operator's words). */
+  reason: Type.String(),
+  createTime: Millis,
+});
+export type GrantRecord = Static<typeof GrantRecord>;
+
+/**
+ * Compute drawn by a task (消费记录, ADR 0015): one record per task, bucket and day (UTC+8) — the draws of
+ * that day from that bucket summed. `startTime`/`endTime` are the wall-clock span of the task's run it
+ * covers (the task's start as the scheduler reports it + the elapsed seconds metered).
+ */
 export const ConsumeRecord = Type.Object({
   id: Id,
   taskId: Id,
+  /** `training` or `slurm`. */
   taskKind: Type.String(),
+  /** The task's name when it was metered (a deleted task keeps its records). */
   taskName: Type.String(),
   subCenterId: Id,
+  subCenterName: Type.String(),
   cardTypeId: Id,
+  cardTypeName: Type.String(),
+  /** Cards per node as submitted (0: CPU only) and nodes. */
   cardNum: Type.Integer(),
+  nodeNum: Type.Integer(),
+  /** Cards billed: max(cardNum, 1) × nodeNum (a CPU-only job is billed one card per node). */
+  billedCards: Type.Integer(),
+  /** The day (UTC+8) the record belongs to, `yyyy-MM-dd`. */
+  day: Type.String(),
   startTime: Millis,
   endTime: Millis,
   cardHours: CardHours,
+  /** The exact amount (卡时 × 3600), for sums and exports that must not add rounded figures. */
+  cardSeconds: Type.Integer(),
   compPowerId: Id,
+  createTime: Millis,
+  updateTime: Millis,
 });
 export type ConsumeRecord = Static<typeof ConsumeRecord>;
 
+export const RECORD_TYPES = ['charge', 'consume', 'grant'] as const;
 export const RecordPageQuery = Type.Composite([
   PageQuery,
   Type.Object({
-    type: Type.Union([Type.Literal('charge'), Type.Literal('consume')]),
+    /** 充值记录 (orders paid), 消费记录 (tasks' draws) or 赠送记录 (grants). */
+    type: Type.Union(RECORD_TYPES.map((t) => Type.Literal(t))),
     subCenterId: Type.Optional(Id),
+    /** consume and grant records. */
     cardTypeId: Type.Optional(Id),
-    /** From (inclusive) … to (exclusive), ms. */
+    /** consume records of one task. */
+    taskId: Type.Optional(Id),
+    /** [startTime, endTime): a charge or grant record's createTime, a consume record's startTime. */
     startTime: Type.Optional(Millis),
     endTime: Type.Optional(Millis),
   }),
@@ -224,5 +263,49 @@ export type RecordStatsQuery = Static<typeof RecordStatsQuery>;
 /** One calendar day (UTC+8, `yyyy-MM-dd`) of records: how many, their 卡时 and (charges) their amount. */
 export const RecordDay = Type.Object({ day: Type.String(), count: Type.Integer(), cardHours: CardHours, amount: Type.Optional(Money) });
 export type RecordDay = Static<typeof RecordDay>;
-export const RecordPage = Page(Type.Union([ChargeRecord, ConsumeRecord]));
-export type RecordPage = Page<ChargeRecord | ConsumeRecord>;
+export const RecordPage = Page(Type.Union([ChargeRecord, ConsumeRecord, GrantRecord]));
+export type RecordPage = Page<ChargeRecord | ConsumeRecord | GrantRecord>;
+
+/** Filters of the consumption totals (the charts of 费用明细); the same meaning as in RecordPageQuery. */
+export const ConsumeStatsQuery = Type.Object({
+  subCenterId: Type.Optional(Id),
+  cardTypeId: Type.Optional(Id),
+  taskId: Type.Optional(Id),
+  startTime: Type.Optional(Millis),
+  endTime: Type.Optional(Millis),
+});
+export type ConsumeStatsQuery = Static<typeof ConsumeStatsQuery>;
+const ConsumeSum = { cardHours: CardHours, cardSeconds: Type.Integer() };
+export const ConsumeStats = Type.Object({
+  total: CardHours,
+  totalSeconds: Type.Integer(),
+  /** Per day (UTC+8, `yyyy-MM-dd`), oldest first; days without consumption are absent. */
+  byDay: Type.Array(Type.Object({ day: Type.String(), ...ConsumeSum })),
+  byCenter: Type.Array(Type.Object({ subCenterId: Id, subCenterName: Type.String(), ...ConsumeSum })),
+  byCardType: Type.Array(Type.Object({ cardTypeId: Id, cardTypeName: Type.String(), ...ConsumeSum })),
+});
+export type ConsumeStats = Static<typeof ConsumeStats>;
+
+/** An operator's grant (赠送) of compute power to a user, named by username. */
+export const GRANT_CARD_HOURS_MAX = 100_000;
+export const GrantBody = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: 64 }),
+  subCenterId: Id,
+  cardTypeId: Id,
+  cardHours: Type.Integer({ minimum: 1, maximum: GRANT_CARD_HOURS_MAX }),
+  validDays: Type.Integer({ minimum: 1, maximum: 3650 }),
+  reason: Type.String({ minLength: 1, maxLength: 200 }),
+});
+export type GrantBody = Static<typeof GrantBody>;
+
+/** The data of a 2507 answer (COMP_POWER_INSUFFICIENT): what the submit needed, so the console can send the user to 购买算力. */
+export const InsufficientCompPower = Type.Object({
+  subCenterId: Id,
+  subCenterName: Type.String(),
+  cardTypeId: Id,
+  cardTypeName: Type.String(),
+  /** The matching balance (rounded down) and the first period's need (rounded up), 卡时. */
+  balance: CardHours,
+  need: CardHours,
+});
+export type InsufficientCompPower = Static<typeof InsufficientCompPower>;

@@ -58,14 +58,15 @@ export function newTask(id: string, basics: TaskBasics, patch: Partial<TaskDetai
     params: null,
     mounts: [],
     events: [{ state: 'CREATED', reason: '', time: T0 }],
+    consumed: '0.00',
     ...basics,
     ...patch,
   };
 }
 
-/** A task as lists and changes return it (without its events). */
+/** A task as lists and changes return it (without its events and consumption). */
 export const withoutEvents = (t: TaskDetail): Task => {
-  const { events: _events, ...rest } = t;
+  const { events: _events, consumed: _consumed, ...rest } = t;
   return rest;
 };
 
@@ -95,7 +96,8 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
    * Faults a test sets: `loseAnswers` submissions (create, resubmit) still make their task, but their answer
    * is lost on the way — the browser's fetch fails as on a dropped connection.
    */
-  const faults = { loseAnswers: 0 };
+  /** loseAnswers: submissions whose answer is lost; refuse: the business error submissions get (2507…). */
+  const faults: { loseAnswers: number; refuse?: { code: number; message: string; data?: unknown } } = { loseAnswers: 0 };
   /** The caller's compute-power buckets (the header's call; the forms' 预计最多消耗 reads them). Tests fill it. */
   const buckets: CompPowerBucket[] = [];
   /** A submitting call as the server answers it: the task its clientRequestId already made, else a new one. */
@@ -175,6 +177,10 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
 
     const submitting = method === 'POST' && route !== null && (route === '/tasks' || route.endsWith('/resubmit'));
     const answer = routes?.({ method, url, body, path, route }) ?? (route !== null ? (taskCall(method, route, body, url) ?? envelope(null, 1404, `未知接口 ${method} ${route}`)) : undefined);
+    if (submitting && faults.refuse) {
+      const { code, message, data } = faults.refuse;
+      return new Response(JSON.stringify({ message: { code, message }, data: data ?? null }), { status: 200, headers: { 'content-type': 'application/json' } });
+    }
     if (submitting && faults.loseAnswers > 0) {
       faults.loseAnswers--;
       throw new TypeError('Failed to fetch');

@@ -251,7 +251,7 @@ function SlurmTaskForm({ type }: { type: SlurmTaskType }) {
           <CostEstimate family={SLURM} centers={centers} centerId={subCenterId} style={{ marginTop: 16 }} />
         </Card>
 
-        <TaskFormActions family={SLURM} pending={submit.isPending} label="提交作业" onCancel={() => navigate(LIST_PATH)} />
+        <TaskFormActions family={SLURM} pending={submit.isPending} error={submit.error} label="提交作业" onCancel={() => navigate(LIST_PATH)} />
       </Form>
     </PageContainer>
   );

@@ -279,7 +279,7 @@ function TrainingForm({ type }: { type: TrainingType }) {
           </Form.Item>
           <DurationField family={TRAINING} subject="任务" />
           <CostEstimate family={TRAINING} centers={centers} centerId={auto ? placement.data?.subCenterId : subCenterId} nodeNum={distributed ? undefined : 1} style={{ marginBottom: 24 }} />
-          <TaskFormActions family={TRAINING} pending={submit.isPending} label="提交任务" onCancel={() => navigate(info.path)} />
+          <TaskFormActions family={TRAINING} pending={submit.isPending} error={submit.error} label="提交任务" onCancel={() => navigate(info.path)} />
         </Form>
       </Card>
     </PageContainer>

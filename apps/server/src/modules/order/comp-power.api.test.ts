@@ -29,7 +29,7 @@ describe.each(engines)('comp-powers api (%s)', (engine) => {
       .execute();
 
   beforeAll(async () => {
-    t = await createTestApp(engine);
+    t = await createTestApp(engine, { metering: {} });
     tokenA = (await t.app.ctx.sessions.create(userA)).token;
     // A: 10.25 卡时 A100 expiring in 30 days, 2.5 卡时 (+1 s, rounds down) 910B granted, expiring sooner,
     // plus an expired bucket and an exhausted one that must not count.

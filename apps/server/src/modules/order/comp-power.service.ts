@@ -13,6 +13,8 @@ export class CompPowerService {
     centers: CenterConfig[],
     private readonly access: Pick<AccessService, 'require'>,
     private readonly clock: () => number,
+    /** The welcome grant (when the deployment gives one) comes before the first figure a user sees. */
+    private readonly welcome: (userId: string) => Promise<void> = async () => {},
   ) {
     this.centers = new Map(centers.map((c) => [c.id, c]));
   }
@@ -20,6 +22,7 @@ export class CompPowerService {
   async ofUser(p: Principal, userId: string): Promise<CompPowers> {
     // Only one's own balance; team balances will come with teams and their roles (a rule in access.policy.ts).
     this.access.require(p, 'compPower.read', { ownerId: userId });
+    await this.welcome(userId);
     const rows = await this.repo.usable(userId, this.clock());
     let totalSeconds = 0;
     // Standard card-seconds × FACTOR_SCALE, in BigInt: factors have at most 4 decimals, so this is exact.

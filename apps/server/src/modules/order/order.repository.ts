@@ -15,6 +15,8 @@ export interface OrderFilter {
 
 export interface ChargeFilter {
   ownerId: string;
+  /** `order`: credits of paid orders (充值记录); `grant`: grants (赠送记录). */
+  kind: 'order' | 'grant';
   subCenterId?: string;
   cardTypeId?: string;
   startTime?: number;
@@ -198,6 +200,10 @@ export class OrderRepository {
           sub_center_id: order.sub_center_id,
           card_type_id: order.card_type_id,
           pay_channel: pay.channel,
+          kind: 'order',
+          reason: '',
+          granted_by: null,
+          grant_key: null,
           create_time: now,
         })
         .execute();
@@ -209,12 +215,13 @@ export class OrderRepository {
     return this.db.selectFrom('charge_records').selectAll().where('order_id', '=', orderId).executeTakeFirst();
   }
 
-  charge(id: string, ownerId: string): Promise<ChargeRow | undefined> {
-    return this.db.selectFrom('charge_records').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
+  /** A charge-side record of either kind (the caller checks whose it is). */
+  charge(id: string): Promise<ChargeRow | undefined> {
+    return this.db.selectFrom('charge_records').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   private charges(f: ChargeFilter) {
-    let q = this.db.selectFrom('charge_records').where('owner_id', '=', f.ownerId);
+    let q = this.db.selectFrom('charge_records').where('owner_id', '=', f.ownerId).where('kind', '=', f.kind);
     if (f.subCenterId) q = q.where('sub_center_id', '=', f.subCenterId);
     if (f.cardTypeId) q = q.where('card_type_id', '=', f.cardTypeId);
     if (f.startTime !== undefined) q = q.where('create_time', '>=', f.startTime);
@@ -222,7 +229,7 @@ export class OrderRepository {
     return q;
   }
 
-  /** The owner's charge records, newest first. */
+  /** The owner's charge-side records of one kind, newest first. */
   async chargePage(f: ChargeFilter, offset: number, limit: number): Promise<{ rows: ChargeRow[]; total: number }> {
     const [rows, total] = await Promise.all([
       this.charges(f).selectAll().orderBy('create_time', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),

@@ -3,7 +3,6 @@ import {
   ORDER_PAY_WINDOW_MS,
   formatCardHours,
   formatYuan,
-  type ChargeRecord,
   type Order,
   type OrderDetail,
   type OrderPage,
@@ -17,10 +16,6 @@ import {
   type PayResult,
   type Product,
   type ProductQuery,
-  type RecordDay,
-  type RecordPage,
-  type RecordPageQuery,
-  type RecordStatsQuery,
 } from '@suanli/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CenterCardType, CenterConfig, CenterPackage } from '../../centers/centers';
@@ -34,11 +29,10 @@ import type { UserDirectory } from '../user/user-directory';
 import type { AlipayChannel } from './alipay';
 import type { AlipayReconciler } from './alipay-reconciler';
 import type { OfflinePayment } from '../../centers/centers';
-import type { ChargeRow, OrderRepository, OrderRow, Payment } from './order.repository';
+import type { OrderRepository, OrderRow, Payment } from './order.repository';
 import { nextSerial, serialPrefix } from '../../lib/serial-no';
 
 const HOUR_SECONDS = 3600;
-const DAY_MS = 24 * 3600_000;
 /** A number taken meanwhile by a concurrent order: try the next this many times before giving up. */
 const RETRIES = 10;
 
@@ -249,31 +243,6 @@ export class OrderService {
     return (await this.credit(id, { channel: 'alipay', tradeNo, confirmedBy: null })) !== null;
   }
 
-  async records(p: Principal, q: RecordPageQuery): Promise<RecordPage> {
-    // Running tasks are not metered yet, so no consume records exist: an honest empty page.
-    if (q.type === 'consume') return { list: [], total: 0, pageNum: q.pageNum, pageSize: q.pageSize };
-    const { rows, total } = await this.repo.chargePage(chargeFilter(p, q), (q.pageNum - 1) * q.pageSize, q.pageSize);
-    return { list: rows.map((r) => this.toCharge(r)), total, pageNum: q.pageNum, pageSize: q.pageSize };
-  }
-
-  /** The caller's records per calendar day (UTC+8) under the page's filters: 费用中心's chart. */
-  async recordDays(p: Principal, q: RecordStatsQuery): Promise<RecordDay[]> {
-    if (q.type === 'consume') return [];
-    const days = await this.repo.chargeDays(chargeFilter(p, q));
-    return days.map((d) => ({ day: new Date(d.day * DAY_MS).toISOString().slice(0, 10), count: d.count, cardHours: formatCardHours(d.cardSeconds), amount: formatYuan(d.amount) }));
-  }
-
-  async chargeRecord(p: Principal, id: string): Promise<ChargeRecord> {
-    const row = await this.repo.charge(id, p.userId);
-    if (!row) throw notFound('充值记录');
-    return this.toCharge(row);
-  }
-
-  /** No consume record exists until metering is built: every id is 1205, as for another user's. */
-  consumeRecord(_p: Principal, _id: string): never {
-    throw notFound('消费记录');
-  }
-
   // ---- helpers ----------------------------------------------------------------------------------------
 
   /**
@@ -358,27 +327,6 @@ export class OrderService {
       ...(buyer ? { buyer } : {}),
     };
   }
-
-  private toCharge(r: ChargeRow): ChargeRecord {
-    return {
-      id: r.id,
-      orderId: r.order_id,
-      orderNo: r.order_no,
-      amount: formatYuan(Number(r.amount)),
-      cardHours: formatCardHours(Number(r.card_seconds)),
-      compPowerId: r.comp_power_id,
-      subCenterId: r.sub_center_id,
-      cardTypeId: r.card_type_id,
-      ...this.names(r.sub_center_id, r.card_type_id),
-      payChannel: r.pay_channel as PayChannel,
-      createTime: Number(r.create_time),
-    };
-  }
-}
-
-/** The caller's own charge records under the page's filters. */
-function chargeFilter(p: Principal, q: RecordStatsQuery) {
-  return { ownerId: p.userId, subCenterId: q.subCenterId, cardTypeId: q.cardTypeId, startTime: q.startTime, endTime: q.endTime };
 }
 
 function toProduct({ pkg, center, cardType }: Sellable): Product {

@@ -4,6 +4,7 @@ import type { Executor } from '../../executors/executor';
 import { LeaseRepository } from '../../db/lease.repository';
 import { TaskPoller } from './task-poller';
 import { TaskRepository } from './task.repository';
+import type { TaskCompute, TaskMeterSource } from './task-compute';
 import { TaskUsageRepository } from './task-usage.repository';
 import { TaskService, type ImageLookup } from './task.service';
 
@@ -11,16 +12,19 @@ import { TaskService, type ImageLookup } from './task.service';
  * The task engine both families (training, slurm) build on: one executor per center, the state engine and
  * its poller. No routes of its own: each family registers the shared task calls (task.routes.ts) under
  * its base. `executors` comes from app.ts (executors/create-executor.ts) so tests can hand in their own
- * configuration of the real executors.
+ * configuration of the real executors. `compute` is the order module's side of compute power (the submit gate,
+ * 已消耗, the final draw before a delete); `meterSource` is what this module offers metering in return.
  */
 export function createTaskModule(
   deps: Pick<AppContext, 'db' | 'clock' | 'centers' | 'clusterAccounts' | 'notify' | 'bus' | 'log' | 'config' | 'storage'>,
   executors: ReadonlyMap<string, Executor>,
   images: ImageLookup,
+  compute: TaskCompute,
 ) {
   const c = deps.config.compute ?? {};
   const repo = new TaskRepository(deps.db);
-  const service = new TaskService(repo, executors, deps.centers, deps.clusterAccounts, deps.storage, images, deps.clock, deps.notify, deps.bus, deps.log, {
+  const usage = new TaskUsageRepository(deps.db);
+  const service = new TaskService(repo, executors, deps.centers, deps.clusterAccounts, deps.storage, images, deps.clock, deps.notify, deps.bus, deps.log, compute, {
     submitRetryMs: c.submitRetryMs,
     expiryWarnMs: c.expiryWarnMs,
   });
@@ -41,7 +45,14 @@ export function createTaskModule(
     service,
     repository: repo,
     /** The read port other modules get for a user's use of compute (the resource dashboard). */
-    usage: new TaskUsageRepository(deps.db),
+    usage,
+    /** What metering reads of tasks and asks of the engine (ADR 0015). */
+    meterSource: {
+      running: (centerId) => usage.meterRunning(centerId),
+      endedSince: (centerId, since) => usage.meterEndedSince(centerId, since),
+      byIds: (ids) => usage.meterByIds(ids),
+      stopUnderpowered: (taskId) => service.stopUnderpowered(taskId),
+    } satisfies TaskMeterSource,
     poller,
     executors,
     /** Runs `f` after every poll of a center by this replica while it leads the center. */

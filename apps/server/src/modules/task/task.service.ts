@@ -4,6 +4,7 @@ import {
   CLIENT_REQUEST_TTL_MS,
   DICTS,
   ErrorCode,
+  formatCardHours,
   isTerminal,
   METRICS_MAX_POINTS,
   NOTIFIED_STATES,
@@ -31,6 +32,7 @@ import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
 import type { Principal } from '../access/principal';
 import { uidOfAccount, type ClusterAccountService } from '../cluster-account/cluster-account.service';
+import { UNDERPOWERED_REASON, type MeterTask, type TaskCompute } from './task-compute';
 import { nextState } from './task-state';
 import type { TaskRepository, TaskRow } from './task.repository';
 
@@ -118,6 +120,8 @@ export class TaskService {
     private readonly notify: Notify,
     private readonly bus: EventBus,
     private readonly log: { warn: (o: object, msg: string) => void },
+    /** Compute power (order module, ADR 0015): the submit gate, 已消耗, the final draw before a delete. */
+    private readonly compute: TaskCompute,
     opts: TaskServiceOptions = {},
   ) {
     this.centerMap = new Map(centers.map((c) => [c.id, c]));
@@ -201,6 +205,8 @@ export class TaskService {
     if (!cardType) throw new AppError(ErrorCode.CARD_TYPE_NOT_OFFERED);
     if (t.cardNum > cardType.cardsPerNode) throw new AppError(ErrorCode.CARDS_EXCEED_NODE, `每节点卡数超出上限：${cardType.name} 每节点最多 ${cardType.cardsPerNode} 张`);
     if (t.nodeNum > cardType.nodes) throw new AppError(ErrorCode.NODES_EXCEED_CENTER, `节点数超出上限：${cardType.name} 共 ${cardType.nodes} 个节点`);
+    // Every kind of task is created here: none is stored without compute power for its first period (2507).
+    await this.compute.gate(p.userId, center.id, cardType.id, t.cardNum, t.nodeNum);
     const account = await this.clusterAccounts.ensure(p.userId, center.id);
     const workSegs = parseUserPath(t.workDir);
     await this.requireDir(center.id, account.account, workSegs, 'workDir');
@@ -289,7 +295,11 @@ export class TaskService {
   async detail(p: Principal, kind: TaskKind, id: string): Promise<TaskDetail> {
     const row = await this.owned(p, kind, id);
     const events = await this.repo.events(id);
-    return { ...this.toTask(row), events: events.map((e) => ({ state: e.state as JobState, reason: e.reason, time: Number(e.time) })) };
+    return {
+      ...this.toTask(row),
+      events: events.map((e) => ({ state: e.state as JobState, reason: e.reason, time: Number(e.time) })),
+      consumed: formatCardHours(await this.compute.consumed(id)),
+    };
   }
 
   /** The parameters of one of the caller's tasks, for copy-and-resubmit and save-as-template. */
@@ -334,9 +344,23 @@ export class TaskService {
     return this.toTask((await this.repo.get(id))!);
   }
 
+  /**
+   * Metering found the task's compute power used up (ADR 0015): STOPPING with UNDERPOWERED_REASON and the job
+   * cancelled; it ends UNDERPOWERED when the scheduler reports the end (the poller retries the cancel).
+   */
+  async stopUnderpowered(id: string): Promise<boolean> {
+    const row = await this.repo.get(id);
+    if (!row || row.state !== 'RUNNING') return false;
+    if (!(await this.move(row, { state: 'STOPPING', reason: UNDERPOWERED_REASON }))) return false;
+    await this.cancel(row).catch((err: unknown) => this.log.warn({ err, taskId: id }, 'cancel failed; the poller retries'));
+    return true;
+  }
+
   async remove(p: Principal, kind: TaskKind, id: string): Promise<null> {
     const row = await this.owned(p, kind, id);
     if (!isTerminal(row.state as JobState)) throw new AppError(ErrorCode.TASK_NOT_DELETABLE);
+    // Its final draw first: a task deleted before the next metering pass is still paid for.
+    if (row.start_time !== null) await this.compute.settle(meterTaskOf(row));
     await this.repo.remove(p.userId, id);
     return null;
   }
@@ -494,7 +518,7 @@ export class TaskService {
   }
 
   private async apply(row: TaskRow, status: JobStatus | undefined) {
-    const t = nextState(row.state as JobState, status);
+    const t = nextState(row.state as JobState, status, row.state === 'STOPPING' && row.reason === UNDERPOWERED_REASON ? 'underpowered' : 'user');
     if (!status) return;
     // Where the running job is reached, as the scheduler says (the IDE proxy's only target).
     if (status.phase === 'RUNNING' && status.host && status.host !== row.exec_host && (!t || t.state === row.state)) {
@@ -804,6 +828,12 @@ export function parseMetricLine(line: string): MetricPoint | null {
   } catch {
     return null;
   }
+}
+
+/** A started task as metering reads it. */
+function meterTaskOf(r: TaskRow): MeterTask {
+  const n = (v: number | null) => (v === null ? null : Number(v));
+  return { ...r, card_num: Number(r.card_num), node_num: Number(r.node_num), start_time: Number(r.start_time), end_time: n(r.end_time) };
 }
 
 /** The mounts stored on a task row (older rows have none). */
