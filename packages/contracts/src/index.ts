@@ -17,3 +17,4 @@ export * from './asset';
 export * from './image';
 export * from './sync';
 export * from './workorder';
+export * from './admin';

@@ -441,6 +441,23 @@ export interface ChargeRecordsTable {
   create_time: number;
 }
 
+/** 审计日志: one row per operator action, append-only (migration 0028; triggers refuse UPDATE and DELETE). */
+export interface AuditLogTable {
+  id: string;
+  actor_kind: string;
+  actor_id: string | null;
+  actor_name: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  target_name: string;
+  before_json: string | null;
+  after_json: string | null;
+  reason: string;
+  ip: string | null;
+  create_time: number;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -474,4 +491,5 @@ export interface Database {
   work_order_open_counts: WorkOrderOpenCountsTable;
   orders: OrdersTable;
   charge_records: ChargeRecordsTable;
+  audit_log: AuditLogTable;
 }

@@ -22,6 +22,7 @@ import * as m0020 from './0020_order';
 import * as m0021 from './0021_task_client_request';
 import * as m0022 from './0022_ide_origin';
 import * as m0023 from './0023_user_roles';
+import * as m0028 from './0028_audit';
 
 /** Every migration, in order. One set for both engines; keep column types portable (see schema.ts). */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,6 @@ export const migrations: Record<string, Migration> = {
   '0021_task_client_request': m0021,
   '0022_ide_origin': m0022,
   '0023_user_roles': m0023,
+  // 0024–0027 belong to work on parallel branches (numbers handed out ahead; see migrate() in db.ts).
+  '0028_audit': m0028,
 };

@@ -12,7 +12,7 @@ import {
   type WorkOrderState,
   type WorkOrderType,
 } from '@suanli/contracts';
-import type { Notify } from '../../context';
+import type { Notify, NotifyEach } from '../../context';
 import { AppError, invalid } from '../../errors';
 import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
@@ -45,18 +45,20 @@ type Role = 'user' | 'operator';
  * 工单 (ADR 0011): a user's questions to the operators. The owner and operators (`roles` contains
  * `operator`) see a work order; anyone else gets 1205 as for a missing one. States move only as the ADR's
  * table says, each move a conditional write on the state read (a concurrent change makes it read again).
- * The owner is told of an operator's reply, resolve or close by a message, and of every change by the
+ * The owner is told of an operator's reply, resolve or close by a message; the operators of a new work order
+ * and of the owner's replies by a message; the owner and every operator of every change by the
  * `workorder.changed` socket event.
  */
 export class WorkOrderService {
   constructor(
     private readonly repo: WorkOrderRepository,
     private readonly tasks: Pick<TaskService, 'namesOf'>,
-    private readonly access: Pick<AccessService, 'require' | 'found' | 'can' | 'owns'>,
+    private readonly access: Pick<AccessService, 'require' | 'found' | 'can' | 'owns' | 'holders'>,
     /** The owners' and authors' usernames (user module). */
     private readonly users: Pick<UserDirectory, 'names'>,
     private readonly clock: () => number,
     private readonly notify: Notify,
+    private readonly notifyEach: NotifyEach,
     private readonly bus: EventBus,
   ) {}
 
@@ -89,7 +91,9 @@ export class WorkOrderService {
       // Another request took this number a moment ago: the next one is free.
       if (refused === 'orderNo' && attempt < RETRIES) continue;
       if (refused) throw new AppError(ErrorCode.RESOURCE_FAILED, '工单编号生成失败，请重试');
-      return this.changed(row.id);
+      const detail = await this.changed(row.id);
+      await this.tellOperators(p, row, '新工单待处理', `用户 ${detail.ownerName} 提交了工单「${row.title}」（${row.order_no}），请及时处理。`);
+      return detail;
     }
   }
 
@@ -128,7 +132,9 @@ export class WorkOrderService {
       }
       if (refused) throw new AppError(ErrorCode.WORKORDER_STATE);
       if (role === 'operator') await this.tell(row, '工单有新的回复', `您的工单「${row.title}」（${row.order_no}）有新的回复，请查看。`);
-      return this.changed(id);
+      const detail = await this.changed(id);
+      if (role === 'user') await this.tellOperators(p, row, '工单有新的用户回复', `用户 ${detail.ownerName} 回复了工单「${row.title}」（${row.order_no}），请及时处理。`);
+      return detail;
     }
   }
 
@@ -215,11 +221,24 @@ export class WorkOrderService {
     await this.notify(row.owner_id, { type: 'workorder', title, content, businessType: 'workorder', businessId: row.id });
   }
 
-  /** The work order as it is now, pushed to its owner's sockets. */
+  /**
+   * A work order the operators must answer (filed, or the owner wrote again): a message to every operator
+   * but the caller. The queue itself updates through `changed`.
+   */
+  private async tellOperators(p: Principal, row: Pick<WorkOrderRow, 'id'>, title: string, content: string) {
+    const operators = (await this.access.holders('operator')).map((o) => o.userId).filter((id) => id !== p.userId);
+    await this.notifyEach(operators, { type: 'workorder', title, content, businessType: 'workorder', businessId: row.id });
+  }
+
+  /**
+   * The work order as it is now, pushed to its owner's sockets and to every operator's (全部工单 re-reads at
+   * once instead of on a timer).
+   */
   private async changed(id: string): Promise<WorkOrderDetail> {
     const detail = await this.toDetail((await this.repo.find(id))!);
     const { description: _d, attachments: _a, replies: _r, ...workOrder } = detail;
-    await this.bus.publish(detail.ownerId, { businessType: WS_WORKORDER_CHANGED, data: workOrder });
+    const operators = (await this.access.holders('operator')).map((o) => o.userId);
+    for (const userId of new Set([detail.ownerId, ...operators])) await this.bus.publish(userId, { businessType: WS_WORKORDER_CHANGED, data: workOrder });
     return detail;
   }
 
