@@ -143,10 +143,11 @@ describe.each(engines)('workorder api (%s)', (engine) => {
       replies: [],
     });
     expect(wo.orderNo).toMatch(new RegExp(`^GD${day(t.clock.now)}\\d{4}$`));
-    expect(events).toHaveLength(1);
-    expect(events[0][0]).toBe(owner.id);
+    // The owner's consoles and every operator's (全部工单 updates at once), the same work order.
+    expect(events.map(([u]) => u)).toEqual([owner.id, op.id]);
     expect(events[0][1]).toMatchObject({ id: wo.id, state: 'PENDING', orderNo: wo.orderNo });
     expect(events[0][1]).not.toHaveProperty('description');
+    expect(events[1][1]).toEqual(events[0][1]);
 
     expect((await detail(owner, wo.id)).data).toEqual(wo);
     const list = (await page(owner)).data;
@@ -186,7 +187,10 @@ describe.each(engines)('workorder api (%s)', (engine) => {
       ['user', owner.username, '补充：昨天开始的'],
       ['operator', op.username, '您好，我们正在核查。'],
     ]);
-    expect(events.map(([u, w]) => [u, w.state, w.lastReplyBy])).toEqual([[owner.id, 'PROCESSING', 'operator']]);
+    expect(events.map(([u, w]) => [u, w.state, w.lastReplyBy])).toEqual([
+      [owner.id, 'PROCESSING', 'operator'],
+      [op.id, 'PROCESSING', 'operator'],
+    ]);
     const told = await messages(owner);
     expect(told.length).toBe(before + 1);
     expect(told[0]).toMatchObject({ type: 'workorder', title: '工单有新的回复', businessType: 'workorder', businessId: wo.id, viewed: false });
@@ -237,6 +241,43 @@ describe.each(engines)('workorder api (%s)', (engine) => {
       ['工单已关闭', b.id],
       ['工单已解决', a.id],
     ]);
+  });
+
+  it('tells every operator (message + unread push) of a work order filed or answered by its owner; not of operators\' own answers', async () => {
+    const u = await user('notice');
+    const op2 = await user('op2');
+    await t.app.ctx.access.grant(op2.id, 'operator');
+    const pushed: [string, WsEvent][] = [];
+    const off = t.app.ctx.bus.subscribe((uid: string, e: WsEvent) => {
+      if (uid !== u.id) pushed.push([uid, e]);
+    });
+    try {
+      const before = await Promise.all([op, op2].map((o) => messages(o).then((l) => l.length)));
+      const wo = (await create(u, { title: 'GPU 卡死', type: 'task' })).data;
+      for (const o of [op, op2]) {
+        const [m] = await messages(o);
+        expect(m).toMatchObject({ type: 'workorder', title: '新工单待处理', businessType: 'workorder', businessId: wo.id, viewed: false });
+        expect(m.content).toBe(`用户 ${u.username} 提交了工单「GPU 卡死」（${wo.orderNo}），请及时处理。`);
+        // The bell goes up and 全部工单 re-reads, without waiting for a timer.
+        expect(pushed.filter(([uid, e]) => uid === o.id).map(([, e]) => e.businessType)).toEqual(['workorder.changed', 'notice.unread.increment']);
+      }
+      pushed.length = 0;
+      // An operator answering tells the owner, not the other operators.
+      await reply(op, wo.id, '正在排查');
+      expect(pushed.filter(([, e]) => e.businessType === 'notice.unread.increment')).toEqual([]);
+      expect(pushed.filter(([, e]) => e.businessType === 'workorder.changed').map(([uid]) => uid).sort()).toEqual([op.id, op2.id].sort());
+      // The owner answering tells every operator again.
+      await reply(u, wo.id, '重启后仍然卡死');
+      for (const o of [op, op2]) {
+        const [m] = await messages(o);
+        expect([m.title, m.content]).toEqual(['工单有新的用户回复', `用户 ${u.username} 回复了工单「GPU 卡死」（${wo.orderNo}），请及时处理。`]);
+      }
+      expect(await Promise.all([op, op2].map((o) => messages(o).then((l) => l.length)))).toEqual(before.map((n) => n + 2));
+      // Nobody else hears of it.
+      expect((await messages(other)).some((m: any) => m.businessId === wo.id)).toBe(false);
+    } finally {
+      off();
+    }
   });
 
   it('lists newest change first, filters by state and by keyword in the title or orderNo', async () => {
