@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_BASE, type AdminUser, type AdminUserDetail, type AuditEntry } from '@suanli/contracts';
-import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
+import { createTestApp, engines, type TestApp } from '../../../test/harness';
 import { openShell, shellUrl } from '../../../test/shell-client';
 import { call, encryptPassword, login, registerAndLogin } from '../../../test/users';
 import { closedWithin, connect, wsUrl } from '../../../test/ws-client';

@@ -259,7 +259,7 @@ describe.each(engines)('workorder api (%s)', (engine) => {
         expect(m).toMatchObject({ type: 'workorder', title: '新工单待处理', businessType: 'workorder', businessId: wo.id, viewed: false });
         expect(m.content).toBe(`用户 ${u.username} 提交了工单「GPU 卡死」（${wo.orderNo}），请及时处理。`);
         // The bell goes up and 全部工单 re-reads, without waiting for a timer.
-        expect(pushed.filter(([uid, e]) => uid === o.id).map(([, e]) => e.businessType)).toEqual(['workorder.changed', 'notice.unread.increment']);
+        expect(pushed.filter(([uid]) => uid === o.id).map(([, e]) => e.businessType)).toEqual(['workorder.changed', 'notice.unread.increment']);
       }
       pushed.length = 0;
       // An operator answering tells the owner, not the other operators.
