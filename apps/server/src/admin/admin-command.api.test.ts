@@ -69,7 +69,7 @@ describe.each(engines)('npm run admin -- operator … (%s)', (engine) => {
       targetId: operator.id,
       before: JSON.stringify({ roles: ['user'] }),
       after: JSON.stringify({ roles: ['user', 'operator'] }),
-      reason: 'npm run admin',
+      reason: '',
       ip: null,
     });
     // Granting again changes nothing and writes nothing.

@@ -64,7 +64,6 @@ export async function runAdminCommand(args: readonly string[], tools: AdminTools
       target: { type: 'user', id: user.id, name: user.username },
       before: { roles: c.before },
       after: { roles: c.after },
-      reason: 'npm run admin',
     }),
   );
   if (!change) {

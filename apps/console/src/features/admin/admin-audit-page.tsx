@@ -33,7 +33,8 @@ function AuditTable() {
   const screens = useBreakpoint();
   const [params] = useSearchParams();
   const list = usePagedList<AuditPageQuery, AuditEntry>({ key: queryKeys.admin.audit, fetch: pageAudit, initial: { target: params.get('target') ?? undefined } });
-  const textWidth = useFilterWidth(200);
+  const actorWidth = useFilterWidth(180);
+  const targetWidth = useFilterWidth(230);
   const actionWidth = useFilterWidth(150);
 
   const columns: TableColumnsType<AuditEntry> = screens.md
@@ -74,7 +75,7 @@ function AuditTable() {
   return (
     <>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12 }}>
-        <Input.Search allowClear placeholder="操作人用户名" style={{ width: textWidth }} maxLength={64} onSearch={(v) => list.setFilter('actor', v.trim())} data-testid="audit-actor" />
+        <Input.Search allowClear placeholder="操作人用户名" style={{ width: actorWidth }} maxLength={64} onSearch={(v) => list.setFilter('actor', v.trim())} data-testid="audit-actor" />
         <Select<string>
           allowClear
           placeholder="全部操作"
@@ -88,7 +89,7 @@ function AuditTable() {
         <Input.Search
           allowClear
           placeholder="对象（用户名或 ID）"
-          style={{ width: textWidth }}
+          style={{ width: targetWidth }}
           maxLength={64}
           defaultValue={params.get('target') ?? undefined}
           onSearch={(v) => list.setFilter('target', v.trim())}

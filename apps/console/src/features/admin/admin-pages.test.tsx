@@ -156,7 +156,7 @@ describe('运营管理 › 用户', () => {
 describe('运营管理 › 审计日志', () => {
   it('lists entries with the change in words, filters by action and target, opened narrowed by ?target=', async () => {
     backend.audit.push(
-      { id: 'e1', actorKind: 'command', actorId: null, actorName: 'root@host', action: 'role.grant', targetType: 'user', targetId: 'carol', targetName: 'carol', before: '{"roles":["user"]}', after: '{"roles":["user","operator"]}', reason: 'npm run admin', ip: null, createTime: 1 },
+      { id: 'e1', actorKind: 'command', actorId: null, actorName: 'root@host', action: 'role.grant', targetType: 'user', targetId: 'carol', targetName: 'carol', before: '{"roles":["user"]}', after: '{"roles":["user","operator"]}', reason: '', ip: null, createTime: 1 },
       { id: 'e2', actorKind: 'operator', actorId: 'u1', actorName: 'alice', action: 'user.disable', targetType: 'user', targetId: 'bob', targetName: 'bob', before: '{"status":"active"}', after: '{"status":"disabled"}', reason: '', ip: '10.0.0.1', createTime: 2 },
     );
     renderRoutes({ '/admin/audit-logs': <AdminAuditPage /> }, '/admin/audit-logs?target=carol');

@@ -22,15 +22,15 @@ const KIND_LABELS: Record<string, string> = { training: '训练任务', slurm: '
 function ClusterAccounts({ accounts }: { accounts: ClusterAccount[] }) {
   const screens = useBreakpoint();
   const columns: TableColumnsType<ClusterAccount> = [
-    { title: '分中心', dataIndex: 'subCenterName', key: 'center', width: 150 },
-    { title: '集群账号', dataIndex: 'account', key: 'account', width: 120, render: (v: string) => <span style={{ fontFamily: MONO }}>{v}</span> },
+    { title: '分中心', dataIndex: 'subCenterName', key: 'center', width: screens.sm ? 150 : 120 },
+    { title: '集群账号', dataIndex: 'account', key: 'account', width: screens.sm ? 120 : 100, render: (v: string) => <span style={{ fontFamily: MONO }}>{v}</span> },
     ...(screens.sm
       ? [
           { title: 'UID', dataIndex: 'uid', key: 'uid', width: 80 },
           { title: '主目录', dataIndex: 'homeDir', key: 'home', width: 200, render: (v: string) => <span style={{ fontFamily: MONO, overflowWrap: 'anywhere' }}>{v}</span> },
         ]
       : []),
-    { title: '状态', dataIndex: 'status', key: 'status', width: 80, render: (v: string) => (v === 'active' ? <Tag color="green">正常</Tag> : <Tag color="red">已停用</Tag>) },
+    { title: '状态', dataIndex: 'status', key: 'status', width: 76, render: (v: string) => (v === 'active' ? <Tag color="green">正常</Tag> : <Tag color="red">已停用</Tag>) },
   ];
   return (
     <Table<ClusterAccount>
@@ -92,15 +92,35 @@ function RunningTasks({ tasks }: { tasks: AdminUserTask[] }) {
 
 /** The account's entries in the audit log (who disabled or enabled it, roles given), newest first. */
 function History({ userId }: { userId: string }) {
+  const screens = useBreakpoint();
   const query = { target: userId, pageNum: 1, pageSize: 10 };
   const entries = useQuery({ queryKey: queryKeys.admin.audit(query), queryFn: () => pageAudit(query) });
-  const columns: TableColumnsType<AuditEntry> = [
-    { title: '时间', dataIndex: 'createTime', key: 'time', width: 170, render: (v: number) => formatTime(v) },
-    { title: '操作', dataIndex: 'action', key: 'action', width: 100, render: (v: string) => actionLabel(v) },
-    { title: '操作人', key: 'actor', width: 150, render: (_v, e) => <ActorText entry={e} /> },
-    { title: '变更', key: 'change', width: 200, render: (_v, e) => <ChangeText entry={e} /> },
-    { title: '原因', dataIndex: 'reason', key: 'reason', width: 160, render: (v: string) => <span style={{ overflowWrap: 'anywhere' }}>{v || '—'}</span> },
-  ];
+  const columns: TableColumnsType<AuditEntry> = screens.sm
+    ? [
+        { title: '时间', dataIndex: 'createTime', key: 'time', width: 170, render: (v: number) => formatTime(v) },
+        { title: '操作', dataIndex: 'action', key: 'action', width: 100, render: (v: string) => actionLabel(v) },
+        { title: '操作人', key: 'actor', width: 150, render: (_v, e) => <ActorText entry={e} /> },
+        { title: '变更', key: 'change', width: 200, render: (_v, e) => <ChangeText entry={e} /> },
+        { title: '原因', dataIndex: 'reason', key: 'reason', width: 160, render: (v: string) => <span style={{ overflowWrap: 'anywhere' }}>{v || '—'}</span> },
+      ]
+    : [
+        // A phone: one entry per row, line by line (as 审计日志 shows it).
+        {
+          title: '记录',
+          key: 'entry',
+          width: 290,
+          render: (_v, e) => (
+            <div style={{ minWidth: 0, display: 'flex', flexDirection: 'column', gap: 2 }}>
+              <Typography.Text strong>{actionLabel(e.action)}</Typography.Text>
+              <ChangeText entry={e} />
+              {e.reason ? <div style={{ overflowWrap: 'anywhere' }}>原因：{e.reason}</div> : null}
+              <div style={{ fontSize: 12, color: 'rgba(0,0,0,0.45)' }}>
+                <ActorText entry={e} /> · {formatTime(e.createTime)}
+              </div>
+            </div>
+          ),
+        },
+      ];
   return (
     <Table<AuditEntry>
       rowKey="id"
@@ -110,7 +130,7 @@ function History({ userId }: { userId: string }) {
       dataSource={entries.data?.list ?? []}
       pagination={false}
       tableLayout="fixed"
-      scroll={{ x: 780 }}
+      scroll={{ x: columns.reduce((sum, c) => sum + Number(c.width ?? 0), 0) }}
       locale={{ emptyText: '暂无操作记录' }}
       onRow={(e) => ({ 'data-testid': 'admin-user-history-row', 'data-action': e.action }) as object}
     />

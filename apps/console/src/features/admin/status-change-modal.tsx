@@ -39,10 +39,9 @@ export function StatusChangeModal({ user, onClose }: StatusChangeModalProps) {
         onClose();
       }}
       destroyOnHidden
-      data-testid="admin-status-modal"
     >
       {user ? (
-        <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
+        <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }} data-testid="admin-status-modal">
           <Typography.Paragraph style={{ margin: 0 }}>
             确定要{disabling ? '禁用' : '启用'}账号 <Typography.Text strong>{user.username}</Typography.Text> 吗？
           </Typography.Paragraph>
@@ -62,6 +61,8 @@ export function StatusChangeModal({ user, onClose }: StatusChangeModalProps) {
             showCount
             autoSize={{ minRows: 2, maxRows: 4 }}
             placeholder="原因（选填，记入审计日志）"
+            // The count is drawn below the box: room for it above the buttons.
+            style={{ marginBottom: 12 }}
             data-testid="admin-status-reason"
           />
         </div>

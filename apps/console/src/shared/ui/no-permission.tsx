@@ -1,3 +1,4 @@
+import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { DEFAULT_ROUTE } from '@suanli/contracts';
 import { Button, Card, Result } from 'antd';
 import { Link } from 'react-router';
@@ -13,7 +14,8 @@ export function NoPermission({ title, description }: { title: string; descriptio
     <PageContainer title={title}>
       <Card>
         <Result
-          status="403"
+          // Not antd's 403 picture: its SVG carries an English <title> a screen reader would read.
+          icon={<SafetyCertificateOutlined style={{ color: '#faad14' }} />}
           title="没有权限"
           subTitle={description}
           data-testid="no-permission"
