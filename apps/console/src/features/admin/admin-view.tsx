@@ -1,4 +1,4 @@
-import { AUDIT_ACTION_LABELS, AUDIT_TARGET_LABELS, type AccountStatus, type AuditEntry, type Role } from '@suanli/contracts';
+import { AUDIT_ACTION_LABELS, AUDIT_TARGET_LABELS, DICTS, type AccountStatus, type AuditEntry, type Role } from '@suanli/contracts';
 import { Space, Tag, Typography } from 'antd';
 
 export const ROLE_LABELS: Record<Role, string> = { user: '普通用户', operator: '运营人员' };
@@ -30,12 +30,14 @@ export function RoleTags({ roles, all = false }: { roles: Role[]; all?: boolean 
 export const actionLabel = (action: string) => (AUDIT_ACTION_LABELS as Record<string, string>)[action] ?? action;
 export const targetLabel = (type: string) => AUDIT_TARGET_LABELS[type] ?? type;
 
-const FIELD_LABELS: Record<string, string> = { status: '状态', roles: '角色' };
+const FIELD_LABELS: Record<string, string> = { status: '状态', roles: '角色', state: '状态' };
+const WORKORDER_STATE_LABELS = new Map((DICTS.workorder_states ?? []).map((d) => [d.dictValue, d.dictLabel]));
 
 /** A stored state's value in words: account states and roles by their Chinese names, anything else as JSON. */
 function valueText(field: string, v: unknown): string {
   if (field === 'status' && typeof v === 'string') return STATUS_LABELS[v as AccountStatus] ?? v;
   if (field === 'roles' && Array.isArray(v)) return v.map((r) => ROLE_LABELS[r as Role] ?? String(r)).join('、') || '—';
+  if (field === 'state' && typeof v === 'string') return WORKORDER_STATE_LABELS.get(v) ?? v;
   return v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v);
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGE_BASE, WORKORDER_ATTACHMENT_MAX_BYTES, WORKORDER_BASE, WORKORDER_OPEN_MAX, type WorkOrder, type WsEvent } from '@suanli/contracts';
+import { ADMIN_BASE, MESSAGE_BASE, WORKORDER_ATTACHMENT_MAX_BYTES, WORKORDER_BASE, WORKORDER_OPEN_MAX, type WorkOrder, type WsEvent } from '@suanli/contracts';
 import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
 
 interface User {
@@ -278,6 +278,41 @@ describe.each(engines)('workorder api (%s)', (engine) => {
     } finally {
       off();
     }
+  });
+
+  it('audits an operator\'s resolve and close of someone\'s work order (one entry each, in the move\'s transaction); not the owner\'s close', async () => {
+    const u = await user('audit');
+    const entries = async (id: string) =>
+      body(await t.app.inject({ method: 'POST', url: `${ADMIN_BASE}/audit-logs/action/page`, headers: { token: op.token }, payload: { target: id } })).data.list.reverse();
+    const a = (await create(u, { title: '要解决的' })).data;
+    const b = (await create(u, { title: '要关闭的' })).data;
+    const c = (await create(u, { title: '自己关闭' })).data;
+    expect((await resolve(op, a.id)).data.state).toBe('RESOLVED');
+    expect((await close(op, b.id)).data.state).toBe('CLOSED');
+    expect((await close(u, c.id)).data.state).toBe('CLOSED');
+    expect((await entries(a.id)).map((e: any) => [e.action, e.actorName, e.targetType, e.targetName, e.before, e.after])).toEqual([
+      ['workorder.resolve', op.username, 'workorder', `${a.orderNo}「要解决的」`, '{"state":"PENDING"}', '{"state":"RESOLVED"}'],
+    ]);
+    expect((await entries(b.id)).map((e: any) => [e.action, e.before, e.after])).toEqual([['workorder.close', '{"state":"PENDING"}', '{"state":"CLOSED"}']]);
+    expect(await entries(c.id)).toEqual([]);
+    // Refused moves write nothing.
+    expect((await resolve(op, b.id)).message.code).toBe(2702);
+    expect((await close(op, b.id)).message.code).toBe(2702);
+    expect(await entries(b.id)).toHaveLength(1);
+    // The entry and the move commit together: when the entry cannot be written the work order stays open.
+    const d = (await create(u, { title: '写不进日志' })).data;
+    const trail = t.app.ctx.audit;
+    const record = trail.record;
+    trail.record = async () => {
+      throw new Error('audit write failed');
+    };
+    try {
+      await t.app.inject({ method: 'POST', url: `${WORKORDER_BASE}/workorders/${d.id}/resolve`, headers: { token: op.token } });
+    } finally {
+      trail.record = record;
+    }
+    expect((await detail(u, d.id)).data.state).toBe('PENDING');
+    expect(await entries(d.id)).toEqual([]);
   });
 
   it('lists newest change first, filters by state and by keyword in the title or orderNo', async () => {

@@ -13,11 +13,13 @@ import {
   type WorkOrderType,
 } from '@suanli/contracts';
 import type { Notify, NotifyEach } from '../../context';
+import type { InTx } from '../../db/db';
 import { AppError, invalid } from '../../errors';
 import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
+import type { AuditTrail } from '../audit/audit.service';
 import type { TaskService } from '../task/task.service';
 import { IMAGE_TYPES, sniffImage } from '../user/avatar';
 import type { UserDirectory } from '../user/user-directory';
@@ -60,6 +62,8 @@ export class WorkOrderService {
     private readonly notify: Notify,
     private readonly notifyEach: NotifyEach,
     private readonly bus: EventBus,
+    /** Operators resolving or closing someone's work order write their audit entry through it. */
+    private readonly audit: AuditTrail,
   ) {}
 
   async create(p: Principal, body: WorkOrderCreate): Promise<WorkOrderDetail> {
@@ -138,19 +142,55 @@ export class WorkOrderService {
     }
   }
 
-  async resolve(p: Principal, id: string): Promise<WorkOrderDetail> {
+  /** An operator's resolve: an audited operator action (its entry in the transaction of the state change). */
+  async resolve(p: Principal, id: string, ip: string | null = null): Promise<WorkOrderDetail> {
     const row = await this.visible(p, id);
     this.access.require(p, 'workorder.resolve');
-    if (!(await this.repo.resolve(id, this.clock()))) throw new AppError(ErrorCode.WORKORDER_STATE);
+    await this.move(p, row, 'RESOLVED', ip, (from, alsoIn) => this.repo.resolve(id, from, this.clock(), alsoIn), (s) => s === 'PENDING' || s === 'PROCESSING');
     if (!this.access.owns(p, { ownerId: row.owner_id })) await this.tell(row, '工单已解决', `您的工单「${row.title}」（${row.order_no}）已被运维人员标记为已解决。如问题仍未解决，可继续回复。`);
     return this.changed(id);
   }
 
-  async close(p: Principal, id: string): Promise<WorkOrderDetail> {
+  /** The owner or an operator closes it; an operator closing someone else's work order is audited. */
+  async close(p: Principal, id: string, ip: string | null = null): Promise<WorkOrderDetail> {
     const row = await this.visible(p, id);
-    if (!(await this.repo.close(id, row.owner_id, this.clock()))) throw new AppError(ErrorCode.WORKORDER_STATE);
+    await this.move(p, row, 'CLOSED', ip, (from, alsoIn) => this.repo.close(id, row.owner_id, from, this.clock(), alsoIn), (s) => s !== 'CLOSED');
     if (!this.access.owns(p, { ownerId: row.owner_id })) await this.tell(row, '工单已关闭', `您的工单「${row.title}」（${row.order_no}）已被运维人员关闭。`);
     return this.changed(id);
+  }
+
+  /**
+   * A conditional move from the state read (read again when a concurrent change got there first, while the
+   * move is still allowed); 2702 when it no longer is. Done by an operator to someone else's work order, or a
+   * resolve, it writes its audit entry in the move's transaction.
+   */
+  private async move(
+    p: Principal,
+    row: WorkOrderRow,
+    to: 'RESOLVED' | 'CLOSED',
+    ip: string | null,
+    write: (from: string, alsoIn?: InTx) => Promise<boolean>,
+    allowed: (state: string) => boolean,
+  ): Promise<void> {
+    const audited = to === 'RESOLVED' || !this.access.owns(p, { ownerId: row.owner_id });
+    const actor = audited ? await this.audit.operator(p, ip) : null;
+    for (let attempt = 0; ; attempt++) {
+      if (!allowed(row.state)) throw new AppError(ErrorCode.WORKORDER_STATE);
+      const from = row.state;
+      const entry: InTx | undefined = actor
+        ? (tx) =>
+            this.audit.record(tx, {
+              actor,
+              action: to === 'RESOLVED' ? 'workorder.resolve' : 'workorder.close',
+              target: { type: 'workorder', id: row.id, name: `${row.order_no}「${row.title}」` },
+              before: { state: from },
+              after: { state: to },
+            })
+        : undefined;
+      if (await write(from, entry)) return;
+      if (attempt >= RETRIES) throw new AppError(ErrorCode.WORKORDER_STATE);
+      row = await this.visible(p, row.id);
+    }
   }
 
   /**
