@@ -10,6 +10,7 @@ import { AVATAR_MAX_BYTES, WS_BASE, ErrorCode } from '@suanli/contracts';
 import type { CenterConfig } from './centers/centers';
 import { loadCentersFile } from './centers/centers-file';
 import type { Config } from './config';
+import { createCenterStorage } from './center-storage/center-storage.module';
 import type { AppContext, Infra } from './context';
 import { migrate, openDb, sqliteFileIn } from './db/db';
 import { createAccessModule } from './modules/access/access.module';
@@ -79,6 +80,8 @@ declare module 'fastify' {
     syncs: ReturnType<typeof createSyncModule>;
     /** Access records (tests run the renewal round of a "replica" with `accessLog.tick()`). */
     accessLog: AccessLogService;
+    /** Orders and compute power (tests run the Alipay reconciliation's sweep with `orders.reconciler.sweep()`). */
+    orders: Awaited<ReturnType<typeof createOrderModule>>;
   }
 }
 
@@ -106,7 +109,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const handle = openDb({ databaseUrl: config.databaseUrl, sqliteFile: sqliteFileIn(config.dataDir) });
   await migrate(handle.db);
   const bus = createBus(config.redisUrl, config.redisChannel);
-  const infra: Infra = { config, db: handle.db, engine: handle.engine, clock: config.clock, centers, offlinePayment, bus, log: app.log };
+  // Each center's storage: on this host, or through the center's file service (centers file, ADR 0016).
+  const centerStorage = createCenterStorage({ centers, dataDir: config.dataDir, clock: config.clock });
+  const infra: Infra = { config, db: handle.db, engine: handle.engine, clock: config.clock, centers, offlinePayment, storage: centerStorage.storages, bus, log: app.log };
 
   // Modules, in boot order (docs/adding-a-module.md): each is built from infra and the services of the
   // modules before it, and nothing is patched in afterwards. First those whose services are in the context.
@@ -178,9 +183,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
    * poller starts first and stops last (handing its centers over after everything that submits or waits on
    * tasks has stopped); sync jobs resume after it and stop before it, after the image imports and asset
    * copies that feed them; the access records' renewal stops only after the web shells have ended their
-   * records; the sockets (realtime) close first, before anything they report on stops.
+   * records; the sockets (realtime) close first, before anything they report on stops. The centers' storages
+   * (and the route file services check the gateway's storage grants with) come before all of them.
    */
   const modules: ModuleMount[] = [
+    // First: the storages are closed last, after every module that reads or writes a center's disk.
+    centerStorage.mount,
     foundation.mount,
     user.mount,
     message.mount,
@@ -212,6 +220,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.decorate('images', image);
   app.decorate('syncs', sync);
   app.decorate('accessLog', accessLog.service);
+  app.decorate('orders', order);
   app.addHook('onClose', async () => {
     await bus.close();
     await handle.close();
@@ -253,7 +262,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     },
     { prefix: WS_BASE },
   );
-  await mountFileServices(app, ctx, { grants: sync.grants, receivers: localReceivers, authorizedKeys: localAuthorizedKeys });
+  await mountFileServices(app, ctx, {
+    grants: sync.grants,
+    storageGrants: (raw, centerId) => centerStorage.grants.resolve(raw, centerId),
+    receivers: localReceivers,
+    authorizedKeys: localAuthorizedKeys,
+  });
   await serveConsole(app, config);
   await registerGuide(app, config);
   return app;

@@ -19,7 +19,7 @@ export async function seedDemo(app: FastifyInstance): Promise<void> {
     const created = await app.users.createAccount(DEMO_ACCOUNT);
     // A first start also runs a small real training task, so the task pages have something live to show.
     if (created) {
-      const task = await submitDemoTask(app.tasks.service, ctx.clusterAccounts, systemPrincipal(created.id)).catch((err: unknown) => {
+      const task = await submitDemoTask(app.tasks.service, ctx.clusterAccounts, ctx.storage, systemPrincipal(created.id)).catch((err: unknown) => {
         app.log.warn({ err }, 'demo task not submitted');
         return null;
       });
@@ -31,6 +31,7 @@ export async function seedDemo(app: FastifyInstance): Promise<void> {
     dir: path.join(path.dirname(ctx.config.centersFile), 'public-assets'),
     centers: ctx.centers,
     clusterAccounts: ctx.clusterAccounts,
+    storage: ctx.storage,
     services: { dataset: app.assets.datasets, model: app.assets.models },
     platformUser: async () => {
       const found = await byName(PLATFORM_ACCOUNT.username);

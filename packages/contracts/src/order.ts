@@ -16,10 +16,21 @@ export const CompPowerBucket = Type.Object({
   remaining: CardHours,
   expireTime: Millis,
   source: Type.Union([Type.Literal('order'), Type.Literal('grant')]),
+  /** 标准卡时 per card-hour of this card type (config/centers.yaml `standardFactor`, default 1). */
+  standardFactor: Type.Number(),
+  /** `remaining` × `standardFactor`, in 标准卡时 (rounded down). */
+  standardRemaining: CardHours,
 });
 export type CompPowerBucket = Static<typeof CompPowerBucket>;
 export type CompPowerSource = CompPowerBucket['source'];
-export const CompPowers = Type.Object({ userId: Id, total: CardHours, items: Type.Array(CompPowerBucket) });
+export const CompPowers = Type.Object({
+  userId: Id,
+  /** Native card-hours of every bucket added up (mixes card types: shown only per bucket). */
+  total: CardHours,
+  /** The normalised total: each bucket's remaining × its card type's factor, in 标准卡时. */
+  standardTotal: CardHours,
+  items: Type.Array(CompPowerBucket),
+});
 export type CompPowers = Static<typeof CompPowers>;
 export const CompPowersParams = Type.Object({ userId: Id });
 export type CompPowersParams = Static<typeof CompPowersParams>;
@@ -98,8 +109,16 @@ export const Order = Type.Object({
   payTime: Type.Union([Millis, Type.Null()]),
   expireTime: Millis,
   ownerId: Id,
+  /**
+   * Who bought it, for operators only (their 全部订单 and another user's detail; never the internal id in
+   * the UI): the login name, the display name and how to reach them. Absent on one's own orders.
+   */
+  buyer: Type.Optional(
+    Type.Object({ username: Type.String(), nickname: Type.String(), phone: Type.Union([Type.String(), Type.Null()]), email: Type.Union([Type.String(), Type.Null()]) }),
+  ),
 });
 export type Order = Static<typeof Order>;
+export type OrderBuyer = NonNullable<Order['buyer']>;
 
 /** The detail: the order and, once paid, the charge record its payment made. */
 export const OrderDetail = Type.Composite([Order, Type.Object({ chargeRecordId: Type.Union([Id, Type.Null()]) })]);
@@ -124,6 +143,10 @@ export const OrderPageQuery = Type.Composite([
 export type OrderPageQuery = Static<typeof OrderPageQuery>;
 export const OrderPage = Page(Order);
 export type OrderPage = Page<Order>;
+
+/** The channels this deployment offers (Alipay only when ALIPAY_* is configured; offline when the centers file has `payment.offline`). */
+export const PayChannels = Type.Object({ alipay: Type.Boolean(), offline: Type.Boolean() });
+export type PayChannels = Static<typeof PayChannels>;
 
 export const PayBody = Type.Object({ channel: PayChannel });
 export type PayBody = Static<typeof PayBody>;
@@ -187,10 +210,19 @@ export const RecordPageQuery = Type.Composite([
   Type.Object({
     type: Type.Union([Type.Literal('charge'), Type.Literal('consume')]),
     subCenterId: Type.Optional(Id),
+    cardTypeId: Type.Optional(Id),
+    /** From (inclusive) … to (exclusive), ms. */
     startTime: Type.Optional(Millis),
     endTime: Type.Optional(Millis),
   }),
 ]);
 export type RecordPageQuery = Static<typeof RecordPageQuery>;
+
+/** The filters of a record page without paging: what the per-day totals are of. */
+export const RecordStatsQuery = Type.Omit(RecordPageQuery, ['pageNum', 'pageSize']);
+export type RecordStatsQuery = Static<typeof RecordStatsQuery>;
+/** One calendar day (UTC+8, `yyyy-MM-dd`) of records: how many, their 卡时 and (charges) their amount. */
+export const RecordDay = Type.Object({ day: Type.String(), count: Type.Integer(), cardHours: CardHours, amount: Type.Optional(Money) });
+export type RecordDay = Static<typeof RecordDay>;
 export const RecordPage = Page(Type.Union([ChargeRecord, ConsumeRecord]));
 export type RecordPage = Page<ChargeRecord | ConsumeRecord>;

@@ -6,7 +6,7 @@
  * templates, metrics…) through `routes`. Answers are the contract's shapes in the envelope; the real services
  * have their own api tests.
  */
-import { DICTS, isTerminal, type JobState, type SubCenter, type SubCenterDetail, type Task, type TaskDetail } from '@suanli/contracts';
+import { DICTS, isTerminal, type CompPowerBucket, type JobState, type SubCenter, type SubCenterDetail, type Task, type TaskDetail } from '@suanli/contracts';
 import type { FakeBackend } from './page-test';
 
 interface FakeCall {
@@ -96,6 +96,8 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
    * is lost on the way — the browser's fetch fails as on a dropped connection.
    */
   const faults = { loseAnswers: 0 };
+  /** The caller's compute-power buckets (the header's call; the forms' 预计最多消耗 reads them). Tests fill it. */
+  const buckets: CompPowerBucket[] = [];
   /** A submitting call as the server answers it: the task its clientRequestId already made, else a new one. */
   const submitOnce = (clientRequestId: string | undefined, make: () => TaskDetail): Response => {
     const known = clientRequestId ? submissions.get(clientRequestId) : undefined;
@@ -180,6 +182,7 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
     if (answer) return answer;
 
     if (path.endsWith('/sub-centers/action/list')) return envelope(centers);
+    if (path.includes('/comp-powers/')) return envelope({ userId: 'u1', total: '0.00', standardTotal: '0.00', items: buckets });
     let m = /\/sub-centers\/([^/]+)\/detail$/.exec(path);
     if (m) {
       const c = centers.find((x) => x.id === m![1])!;
@@ -205,6 +208,7 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
     nextId,
     submitOnce,
     faults,
+    buckets,
     put: (t: TaskDetail) => tasks.set(t.id, t),
     callsTo: (suffix: string, method?: string) => calls.filter((c) => c.url.pathname.endsWith(suffix) && (!method || c.method === method)),
   };

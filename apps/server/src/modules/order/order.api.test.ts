@@ -1,6 +1,7 @@
 import { createSign, createVerify, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGE_BASE, ORDER_BASE, type WsEvent } from '@suanli/contracts';
+import { FakeAlipayGateway } from '../../../test/alipay-gateway';
 import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
 
 interface User {
@@ -328,12 +329,16 @@ describe.each(engines)('order api with Alipay (%s)', (engine) => {
   const alipayKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const APP_ID = '2021000000000001';
-  const GATEWAY = 'https://openapi-sandbox.dl.alipaydev.com/gateway.do';
+  // Reads of an unpaid Alipay order ask the gateway about it (reconciliation): a local one that knows no trade.
+  const gateway = new FakeAlipayGateway(appKeys.publicKey, alipayKeys.privateKey);
+  let GATEWAY = '';
   let t: TestApp;
   let owner: User;
   let op: User;
 
   beforeAll(async () => {
+    await gateway.up();
+    GATEWAY = gateway.url;
     t = await createTestApp(engine, {
       alipay: {
         appId: APP_ID,
@@ -353,7 +358,10 @@ describe.each(engines)('order api with Alipay (%s)', (engine) => {
     [owner, op] = [await mk('owner'), await mk('op')];
     await t.app.ctx.access.grant(op.id, 'operator');
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await gateway.down();
+  });
 
   const send = async (method: 'GET' | 'POST', path: string, token: string | null, payload?: unknown) =>
     body(await t.app.inject({ method, url: `${ORDER_BASE}${path}`, headers: token ? { token } : {}, payload: payload as object }));

@@ -13,12 +13,15 @@ import {
   OrderPageQuery,
   OrderPre,
   PayBody,
+  PayChannels,
   PayResult,
   Product,
   ProductParams,
   ProductQuery,
+  RecordDay,
   RecordPage,
   RecordPageQuery,
+  RecordStatsQuery,
 } from '@suanli/contracts';
 import { ok } from '../../lib/reply';
 import { principal } from '../../plugins/auth';
@@ -60,6 +63,11 @@ export function orderRoutes(compPowers: CompPowerService, orders: OrderService):
       handler: async (req) => ok(await orders.cancel(principal(req), req.params.id)),
     });
 
+    app.get('/pay/channels', {
+      schema: { tags, summary: '可用的支付方式（支付宝仅在已配置时可用）', response: { 200: Envelope(PayChannels) } },
+      handler: async () => ok(orders.channels()),
+    });
+
     app.post('/orders/:id/pay', {
       schema: { tags, summary: '选择支付方式（线下转账返回收款账户，支付宝返回收银台地址）', params: IdParams, body: PayBody, response: { 200: Envelope(PayResult) } },
       handler: async (req) => ok(await orders.pay(principal(req), req.params.id, req.body)),
@@ -92,6 +100,11 @@ export function orderRoutes(compPowers: CompPowerService, orders: OrderService):
     app.post('/records/action/page', {
       schema: { tags, summary: '充值记录 / 消费记录', body: RecordPageQuery, response: { 200: Envelope(RecordPage) } },
       handler: async (req) => ok(await orders.records(principal(req), req.body)),
+    });
+
+    app.post('/records/action/daily', {
+      schema: { tags, summary: '按日汇总（充值记录：笔数、卡时、金额；按东八区自然日）', body: RecordStatsQuery, response: { 200: Envelope(Type.Array(RecordDay)) } },
+      handler: async (req) => ok(await orders.recordDays(principal(req), req.body)),
     });
 
     app.get('/records/charge/:id', {

@@ -14,13 +14,13 @@ import { TaskService, type ImageLookup } from './task.service';
  * configuration of the real executors.
  */
 export function createTaskModule(
-  deps: Pick<AppContext, 'db' | 'clock' | 'centers' | 'clusterAccounts' | 'notify' | 'bus' | 'log' | 'config'>,
+  deps: Pick<AppContext, 'db' | 'clock' | 'centers' | 'clusterAccounts' | 'notify' | 'bus' | 'log' | 'config' | 'storage'>,
   executors: ReadonlyMap<string, Executor>,
   images: ImageLookup,
 ) {
   const c = deps.config.compute ?? {};
   const repo = new TaskRepository(deps.db);
-  const service = new TaskService(repo, executors, deps.centers, deps.clusterAccounts, images, deps.clock, deps.notify, deps.bus, deps.log, {
+  const service = new TaskService(repo, executors, deps.centers, deps.clusterAccounts, deps.storage, images, deps.clock, deps.notify, deps.bus, deps.log, {
     submitRetryMs: c.submitRetryMs,
     expiryWarnMs: c.expiryWarnMs,
   });

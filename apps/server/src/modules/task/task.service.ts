@@ -26,8 +26,7 @@ import type { CenterConfig } from '../../centers/centers';
 import type { Notify } from '../../context';
 import { AppError, invalid, notFound } from '../../errors';
 import { JobRefused, platformEnv, type Executor, type JobRef, type JobSpec, type JobStatus } from '../../executors/executor';
-import { Beneath, openFileAt, WalkError } from '../../file-service/storage/beneath';
-import { parseUserPath } from '../../file-service/storage/paths';
+import { jobHomeOf, parseUserPath, type CenterStorages } from '../../center-storage/center-storage';
 import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
 import type { Principal } from '../access/principal';
@@ -112,6 +111,8 @@ export class TaskService {
     private readonly executors: ReadonlyMap<string, Executor>,
     centers: CenterConfig[],
     private readonly clusterAccounts: ClusterAccountService,
+    /** Each center's storage: logs, metrics and work dirs are read there (this host or the file service, ADR 0016). */
+    private readonly storage: CenterStorages,
     private readonly images: ImageLookup,
     private readonly clock: () => number,
     private readonly notify: Notify,
@@ -160,7 +161,7 @@ export class TaskService {
     const [account] = await this.clusterAccounts.list(userId, subCenterId);
     if (!account) return false;
     try {
-      await this.requireDir(path.join(this.center(subCenterId).storageRoot, 'home', account.account), parseUserPath(workDir), 'workDir');
+      await this.requireDir(subCenterId, account.account, parseUserPath(workDir), 'workDir');
       return true;
     } catch {
       return false;
@@ -202,7 +203,7 @@ export class TaskService {
     if (t.nodeNum > cardType.nodes) throw new AppError(ErrorCode.NODES_EXCEED_CENTER, `节点数超出上限：${cardType.name} 共 ${cardType.nodes} 个节点`);
     const account = await this.clusterAccounts.ensure(p.userId, center.id);
     const workSegs = parseUserPath(t.workDir);
-    await this.requireDir(account.homeDir, workSegs, 'workDir');
+    await this.requireDir(center.id, account.account, workSegs, 'workDir');
     const now = this.clock();
     const id = newId(now);
     const workDir = `/${workSegs.join('/')}`;
@@ -358,10 +359,9 @@ export class TaskService {
   /** The whole log as a stream, for download. */
   async openLog(p: Principal, kind: TaskKind, id: string): Promise<{ stream: Readable; size: number; name: string }> {
     const row = await this.owned(p, kind, id);
-    const fh = await this.openInHome(row, row.log_path);
-    if (!fh) throw new AppError(ErrorCode.FILE_NOT_FOUND, '日志文件不存在（任务尚未开始输出）');
-    const size = (await fh.stat()).size;
-    return { stream: fh.createReadStream({ start: 0, end: Math.max(0, size - 1), autoClose: true }), size, name: path.posix.basename(row.log_path) };
+    const opened = await this.storage.of(row.sub_center_id).openFile(row.account, row.log_path);
+    if (!opened) throw new AppError(ErrorCode.FILE_NOT_FOUND, '日志文件不存在（任务尚未开始输出）');
+    return { stream: opened.stream, size: opened.size, name: path.posix.basename(row.log_path) };
   }
 
   /** Training curves: complete JSON lines of numbers after `offset`, at most METRICS_MAX_POINTS per answer. */
@@ -567,7 +567,7 @@ export class TaskService {
   }
 
   private homeOf(row: Pick<TaskRow, 'sub_center_id' | 'account'>) {
-    return path.join(this.center(row.sub_center_id).storageRoot, 'home', row.account);
+    return jobHomeOf(this.center(row.sub_center_id), row.account);
   }
 
   private accountOf(row: TaskRow) {
@@ -649,28 +649,17 @@ export class TaskService {
     };
   }
 
-  /** `segs` must be an existing directory in the home, reached without following links (else 1302/1308). */
-  async requireDir(home: string, segs: string[], field: string) {
-    try {
-      await new Beneath(home).withDir(segs, async () => undefined);
-    } catch (e) {
-      if (e instanceof WalkError && e.reason === 'link') throw new AppError(ErrorCode.ILLEGAL_PATH, `非法路径：${field} 中含有符号链接`);
-      if (e instanceof WalkError || (e as NodeJS.ErrnoException).code === 'ENOENT') throw invalid(field, `目录不存在：/${segs.join('/')}`);
-      throw e;
-    }
-  }
-
-  private async openInHome(row: TaskRow, userPath: string) {
-    const segs = parseUserPath(userPath);
-    const name = segs.pop()!;
-    try {
-      return await new Beneath(this.homeOf(row)).withDir(segs, (dir) => openFileAt(dir, name));
-    } catch (e) {
-      if (e instanceof WalkError && e.reason === 'missing') return null;
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      if (e instanceof WalkError) throw new AppError(ErrorCode.ILLEGAL_PATH);
-      throw e;
-    }
+  /** `segs` must be an existing directory in the account's home, reached without following links (else 1005/1308). */
+  async requireDir(subCenterId: string, account: string, segs: string[], field: string) {
+    const st = await this.storage
+      .of(subCenterId)
+      .stat(account, `/${segs.join('/')}`)
+      .catch((e: unknown) => {
+        if (e instanceof AppError && e.code === ErrorCode.ILLEGAL_PATH) throw new AppError(ErrorCode.ILLEGAL_PATH, `非法路径：${field} 中含有符号链接`);
+        throw e;
+      });
+    if (st?.type === 'link') throw new AppError(ErrorCode.ILLEGAL_PATH, `非法路径：${field} 中含有符号链接`);
+    if (st?.type !== 'dir') throw invalid(field, `目录不存在：/${segs.join('/')}`);
   }
 
   /**
@@ -740,17 +729,7 @@ export class TaskService {
   }
 
   private async readFile(row: TaskRow, userPath: string, offset: number, limit: number) {
-    const fh = await this.openInHome(row, userPath);
-    if (!fh) return { bytes: Buffer.alloc(0), size: 0 };
-    try {
-      const size = (await fh.stat()).size;
-      const want = Math.max(0, Math.min(limit, size - offset));
-      const bytes = Buffer.alloc(want);
-      const { bytesRead } = want ? await fh.read(bytes, 0, want, offset) : { bytesRead: 0 };
-      return { bytes: bytes.subarray(0, bytesRead), size };
-    } finally {
-      await fh.close();
-    }
+    return (await this.storage.of(row.sub_center_id).readFile(row.account, userPath, offset, limit)) ?? { bytes: Buffer.alloc(0), size: 0 };
   }
 }
 
