@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Millis, Page, PageQuery } from './common';
+import { Id, IdParams, Millis, Page, PageQuery } from './common';
+import { route, type SchemasOf } from './route';
 import { JobState, TaskKind } from './task';
 import { ClusterAccount, Role } from './user';
 
@@ -141,3 +142,29 @@ export type AuditPageQuery = Static<typeof AuditPageQuery>;
 
 export const AuditPage = Page(AuditEntry);
 export type AuditPage = Static<typeof AuditPage>;
+
+// ---- route descriptors (packages/contracts/src/route.ts) ------------------------------------------------
+
+/** 运营管理 › 用户: served by the user module. */
+export const AdminUserApi = {
+  page: route<{ body: typeof AdminUserPageQuery; response: typeof AdminUserPage }>('POST', ADMIN_BASE, '/users/action/page', { role: 'operator' }),
+  detail: route<{ params: typeof IdParams; response: typeof AdminUserDetail }>('GET', ADMIN_BASE, '/users/:id', { role: 'operator' }),
+  disable: route<{ params: typeof IdParams; body: typeof AdminUserStatusBody; response: typeof AdminUser }>('POST', ADMIN_BASE, '/users/:id/disable', { role: 'operator' }),
+  enable: route<{ params: typeof IdParams; body: typeof AdminUserStatusBody; response: typeof AdminUser }>('POST', ADMIN_BASE, '/users/:id/enable', { role: 'operator' }),
+};
+
+export const AdminUserApiSchemas: SchemasOf<typeof AdminUserApi> = {
+  page: { summary: '查找用户（用户名、昵称、手机号、邮箱；运营人员）', body: AdminUserPageQuery, response: AdminUserPage },
+  detail: { summary: '用户详情（角色、集群账号、运行中的任务；运营人员）', params: IdParams, response: AdminUserDetail },
+  disable: { summary: '禁用账号（立即结束其所有会话；运营人员）', params: IdParams, body: AdminUserStatusBody, response: AdminUser },
+  enable: { summary: '启用账号（运营人员）', params: IdParams, body: AdminUserStatusBody, response: AdminUser },
+};
+
+/** 审计日志: served by the audit module. One read; there is deliberately no call that changes an entry. */
+export const AuditApi = {
+  page: route<{ body: typeof AuditPageQuery; response: typeof AuditPage }>('POST', ADMIN_BASE, '/audit-logs/action/page', { role: 'operator' }),
+};
+
+export const AuditApiSchemas: SchemasOf<typeof AuditApi> = {
+  page: { summary: '审计日志（运营人员；最新的在前）', body: AuditPageQuery, response: AuditPage },
+};

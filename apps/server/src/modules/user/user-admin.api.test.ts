@@ -135,6 +135,8 @@ describe.each(engines)('运营管理 › 用户 (%s)', (engine) => {
     const u = await registerAndLogin(t.app);
     expect((await admin('POST', `/users/${u.user.id}/enable`, op.token)).message).toEqual({ code: 2802, message: '该账号未被禁用' });
     expect((await admin('POST', `/users/${u.user.id}/disable`, op.token)).message.code).toBe(0);
+    // A second later (the test clock stands still otherwise; the log is ordered by time).
+    t.clock.advance(1000);
     const res = await admin<AdminUser>('POST', `/users/${u.user.id}/enable`, op.token, { reason: '申诉通过' });
     expect(res.data.status).toBe('active');
     expect((await call(t.app, 'GET', 'user', { token: u.token })).message.code).toBe(10307);
