@@ -490,6 +490,8 @@ export interface ConsumeRecordsTable {
 export interface MeteringCursorsTable {
   sub_center_id: string;
   since: number;
+}
+
 /** 审计日志: one row per operator action, append-only (migration 0028; triggers refuse UPDATE and DELETE). */
 export interface AuditLogTable {
   id: string;
