@@ -16,5 +16,6 @@ export * from './resource';
 export * from './asset';
 export * from './image';
 export * from './sync';
+export * from './staged-upload';
 export * from './workorder';
 export * from './route';
