@@ -3,6 +3,7 @@ import { formatFileSize, UPLOAD_EMPTY_HINT, UPLOAD_PANEL_WIDTH, UPLOAD_REFRESH_W
 import { Alert, Button, Flex, Progress, Table, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useMemo, type HTMLAttributes } from 'react';
+import { InterruptedUploadList, type InterruptedUploads } from './interrupted-uploads';
 import { CANCELLED_MESSAGE, useUploadStore, type UploadTask } from './store';
 
 export const STATUS_LABELS = { waiting: '等待中', error: '失败', cancelled: CANCELLED_MESSAGE, success: '成功' } as const;
@@ -105,14 +106,15 @@ function TaskStatus({ task, onRetry, onCancel }: { task: UploadTask } & Pick<Upl
   }
 }
 
-/** The popover's content, bound to the upload store. */
-export function UploadPanel() {
+/** The popover's content, bound to the upload store; `interrupted`: what the file services still hold (interrupted-uploads.tsx). */
+export function UploadPanel({ interrupted }: { interrupted?: InterruptedUploads }) {
   const tasks = useUploadStore((s) => s.tasks);
   const retry = useUploadStore((s) => s.retry);
   const cancel = useUploadStore((s) => s.cancel);
   return (
     <div data-testid="upload-panel" style={{ width: UPLOAD_PANEL_WIDTH, maxWidth: 'calc(100vw - 32px)' }}>
       <Alert type="warning" showIcon title={UPLOAD_REFRESH_WARNING} style={{ marginBottom: 8 }} />
+      {interrupted && <InterruptedUploadList {...interrupted} />}
       <UploadTaskTable tasks={tasks} onRetry={retry} onCancel={cancel} />
     </div>
   );
