@@ -274,6 +274,8 @@ describe('存储管理 in Chromium', () => {
     // New folder
     await page.getByTestId('storage-mkdir').click();
     await nameInput.waitFor();
+    // The rename dialog may still be closing (the same input): act once the new one has finished opening.
+    await settled(page);
     await nameInput.fill('数据集');
     await page.getByTestId('storage-modal-ok').click();
     await expectListing(['dir:数据集', `file:说明文档.txt`, `file:${WEIGHTS.name}`, `file:${BIG.name}`]);

@@ -168,7 +168,8 @@ function Detail({ user }: { user: AdminUserDetail }) {
           </Descriptions.Item>
           <Descriptions.Item label="注册时间">{formatTime(user.createTime)}</Descriptions.Item>
           <Descriptions.Item label="用户 ID">
-            <Typography.Text copyable={{ text: user.id, tooltips: ['复制', '已复制'] }} style={{ fontFamily: MONO }}>
+            {/* An identifier operators quote to each other and to support, shown as code beside the name. */}
+            <Typography.Text code copyable={{ text: user.id, tooltips: ['复制', '已复制'] }} style={{ fontFamily: MONO }}>
               {user.id}
             </Typography.Text>
           </Descriptions.Item>
