@@ -48,6 +48,10 @@ export const RULES = {
   'workorder.readAll': ['operator'],
   /** Mark a work order resolved (the operators' answer worked). */
   'workorder.resolve': ['operator'],
+  /** A task: its detail, log and curves, its parameters (resubmit, save as template), its IDE and SSH way in. */
+  'task.read': ['owner'],
+  /** Stop it, delete it. */
+  'task.write': ['owner'],
   /** Everyone's web-shell and IDE access records. */
   'accessLog.readAll': ['operator'],
 } as const satisfies Record<string, readonly Condition[]>;

@@ -2,28 +2,43 @@ import type { AppContext } from '../../context';
 import type { ModuleMount } from '../module-mount';
 import type { Executor } from '../../executors/executor';
 import { LeaseRepository } from '../../db/lease.repository';
+import { JobSpecs, type ImageLookup } from './job-spec';
+import { TaskFiles } from './task-files';
 import { TaskPoller } from './task-poller';
+import { TaskQueries } from './task-queries';
 import { TaskRepository } from './task.repository';
+import { TaskService } from './task.service';
+import { TaskTransitions } from './task-transitions';
 import { TaskUsageRepository } from './task-usage.repository';
-import { TaskService, type ImageLookup } from './task.service';
 
 /**
  * The task engine both families (training, slurm) build on: one executor per center, the state engine and
  * its poller. No routes of its own: each family registers the shared task calls (task.routes.ts) under
  * its base. `executors` comes from app.ts (executors/create-executor.ts) so tests can hand in their own
  * configuration of the real executors.
+ *
+ * Its parts, each given to other modules only as the narrow port they declare (a `Pick` of one part):
+ * `service` — the state engine (submit, stop, delete, release a task waiting for data; the poll), over
+ * `TaskTransitions` (how a task moves) and `JobSpecs` (the job an executor runs); `queries` — the access and
+ * query part (a caller's tasks through the access module, and what other modules ask); `files` — the
+ * log/metrics reader, the only part that touches a center's storage.
  */
 export function createTaskModule(
-  deps: Pick<AppContext, 'db' | 'clock' | 'centers' | 'clusterAccounts' | 'notify' | 'bus' | 'log' | 'config'>,
+  deps: Pick<AppContext, 'db' | 'clock' | 'centers' | 'clusterAccounts' | 'notify' | 'bus' | 'log' | 'config' | 'access'>,
   executors: ReadonlyMap<string, Executor>,
   images: ImageLookup,
 ) {
   const c = deps.config.compute ?? {};
   const repo = new TaskRepository(deps.db);
-  const service = new TaskService(repo, executors, deps.centers, deps.clusterAccounts, images, deps.clock, deps.notify, deps.bus, deps.log, {
+  const centers = new Map(deps.centers.map((x) => [x.id, x]));
+  const jobs = new JobSpecs(centers, images);
+  const files = new TaskFiles(centers);
+  const queries = new TaskQueries(repo, executors, centers, deps.clusterAccounts, files, images, deps.access);
+  const transitions = new TaskTransitions(repo, executors, centers, jobs, files, deps.clock, deps.notify, deps.bus, deps.log, {
     submitRetryMs: c.submitRetryMs,
     expiryWarnMs: c.expiryWarnMs,
   });
+  const service = new TaskService(repo, transitions, jobs, queries, files, deps.clusterAccounts, deps.clock, deps.log);
   // Work other modules do per center right after its poll, on the replica leading it (resource samples).
   const afterPoll: ((centerId: string) => Promise<void>)[] = [];
   const poller = new TaskPoller(
@@ -38,7 +53,12 @@ export function createTaskModule(
     { intervalMs: c.pollIntervalMs, leaseMs: c.leaseMs, holder: c.holder },
   );
   return {
+    /** The state engine (families submit through it; the demo seed; tests drive `poll` and read `specOf`). */
     service,
+    /** The access/query part: a caller's tasks, and what other modules ask about tasks. */
+    queries,
+    /** The log/metrics reader. */
+    files,
     repository: repo,
     /** The read port other modules get for a user's use of compute (the resource dashboard). */
     usage: new TaskUsageRepository(deps.db),
