@@ -1,0 +1,32 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * No job of a local executor may outlive its test file: kill every job group the executors under `root`
+ * (their state dirs `root/state*`) recorded — a failed test, or a queued job a closing executor had just
+ * started — then remove the files. A detached supervisor can still be writing its exit file for a moment after
+ * its group is killed (seen in CI as ENOTEMPTY), so removal retries for up to 10 s.
+ */
+export async function removeAfterJobs(root: string) {
+  for (const state of fs.readdirSync(root).filter((d) => d.startsWith('state'))) {
+    const jobs = path.join(root, state, 'jobs');
+    for (const id of fs.existsSync(jobs) ? fs.readdirSync(jobs) : []) {
+      try {
+        process.kill(-Number(fs.readFileSync(path.join(jobs, id, 'pid'), 'utf8')), 'SIGKILL');
+      } catch {
+        /* never started, or already gone */
+      }
+    }
+  }
+  for (let i = 0; ; i++) {
+    try {
+      fs.rmSync(root, { recursive: true, force: true });
+      return;
+    } catch (e) {
+      if (i >= 50) throw e;
+      await sleep(200);
+    }
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
