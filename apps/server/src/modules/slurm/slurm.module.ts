@@ -3,7 +3,6 @@ import { SLURM_BASE } from '@suanli/contracts';
 import type { AppContext } from '../../context';
 import type { ModuleMount } from '../module-mount';
 import type { TaskCalls } from '../task/task.routes';
-import type { TaskService } from '../task/task.service';
 import { Placer, type PlacementTasks } from '../training/placement';
 import { loadPlatformTemplates } from './platform-templates';
 import { SlurmTemplateRepository } from './slurm-template.repository';
@@ -13,7 +12,7 @@ import { SlurmService, type SlurmTasks } from './slurm.service';
 
 /** What the Slurm module uses of the task module: the narrow ports of its parts, each declared where it is used. */
 export interface SlurmModuleTasks {
-  service: TaskCalls['service'] & SlurmTasks & Pick<TaskService, 'parameters'>;
+  service: TaskCalls['service'] & SlurmTasks;
   queries: TaskCalls['queries'] & PlacementTasks;
 }
 
