@@ -3,6 +3,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import suanli from './apps/server/lint/plugin.mjs';
+import legacyCalls from './apps/console/lint/legacy-calls.json' with { type: 'json' };
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'e2e/artifacts/**', 'bench/results/**'] },
@@ -51,6 +52,46 @@ export default tseslint.config(
     files: ['{apps,packages,e2e,bench,scripts}/**/*.{ts,tsx,mjs}'],
     plugins: { suanli },
     rules: { 'suanli/file-length': 'error' },
+  },
+  {
+    // A center's disk is reached only through its CenterStorage (docs/adr/0016-center-storage.md): on this host
+    // or through the center's file service, as the centers file says. The file service's storage internals
+    // (and the identity that turns an account into a path on this host) would silently assume the disk is
+    // mounted here. center-storage/storage-imports.test.ts shows it failing.
+    files: ['apps/server/src/modules/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/file-service/storage', '**/file-service/storage/**', '**/file-service/identity'],
+              message: "Modules reach a center's storage through CenterStorage (ctx.storage, center-storage/center-storage.ts), never the file service's internals (ADR 0016).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The console calls the API only through route descriptors (apps/console/src/shared/http/call.ts): a URL
+    // built by hand can drift from what the server registers. The transport itself and tests (fake backends) are exempt;
+    // files not migrated yet are listed in apps/console/lint/legacy-calls.json (the list only shrinks).
+    files: ['apps/console/**/*.{ts,tsx}'],
+    ignores: ['apps/console/src/shared/http/**', 'apps/console/**/*.test.{ts,tsx}', ...legacyCalls.files],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name=/^(get|post|put|delete)$/][callee.object.name=/^(request|client|http|api|backend)$/]",
+          message: 'Call the API through a route descriptor: call(Api.route, input) or callWith(client, Api.route, input) (shared/http/call.ts).',
+        },
+        {
+          selector: "CallExpression[callee.property.name=/^(get|post|put|delete)$/][callee.object.property.name=/^(client|files|request)$/]",
+          message: 'Call the API through a route descriptor: call(Api.route, input) or callWith(client, Api.route, input) (shared/http/call.ts).',
+        },
+      ],
+    },
   },
   {
     files: ['apps/console/**/*.{ts,tsx}'],

@@ -168,6 +168,7 @@ describe('数据集 journey', () => {
       dir: path.resolve(import.meta.dirname, '../config/public-assets'),
       centers: env.app.ctx.centers,
       clusterAccounts: env.app.ctx.clusterAccounts,
+      storage: env.app.ctx.storage,
       services: { dataset: env.app.assets.datasets, model: env.app.assets.models },
       platformUser: async () => platform.user.id,
     });

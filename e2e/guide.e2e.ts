@@ -44,7 +44,7 @@ const imagesLoaded = (page: Page) =>
   });
 
 describe('user guide from the header', () => {
-  it('帮助文档 opens the guide in a new window; 剩余算力 opens its compute-power page', async () => {
+  it('帮助文档 opens the guide in a new window; 算力说明 opens its compute-power page, whose 购买算力 opens the console\'s; 剩余算力 opens 费用明细', async () => {
     const { password, user } = await createUser(env);
     const { page, context } = await env.newPage();
     await signIn(page, user.username, password);
@@ -67,13 +67,25 @@ describe('user guide from the header', () => {
     await env.shot(help, 'guide-01-storage');
     expect(helpProblems).toEqual([]);
 
-    const [power] = await Promise.all([context.waitForEvent('page'), page.getByTestId('header-comp-power').click()]);
+    // 剩余算力's tooltip: 算力说明 opens the guide's compute-power page in a new window.
+    await page.getByTestId('header-comp-power').hover();
+    const tip = page.getByTestId('header-comp-power-breakdown');
+    await tip.waitFor();
+    const [power] = await Promise.all([context.waitForEvent('page'), tip.getByText('算力说明').click()]);
     await power.waitForLoadState('load');
     expect(new URL(power.url()).pathname).toBe('/guide/compute-power.html');
     await expect(power.locator('h1').textContent()).resolves.toBe('算力');
     await expect(power.getByText('1 张加速卡运行 1 小时 = 1 卡时').count()).resolves.toBe(1);
     // The console page itself stayed where it was.
     expect(new URL(page.url()).pathname).toBe('/console/training');
+    // The guide's 购买算力 opens the console's page (not /pay outside /console, which is JSON 1205).
+    await power.getByRole('link', { name: '购买算力' }).first().click();
+    await power.waitForURL(/\/console\/pay$/);
+    await power.getByTestId('pay-product').first().waitFor();
+    // 剩余算力 itself opens 费用明细 in the console.
+    await page.getByTestId('header-comp-power').click();
+    await page.waitForURL(/\/console\/expense$/);
+    await page.getByTestId('expense-balance').waitFor();
     await context.close();
   });
 

@@ -153,7 +153,7 @@ describe('Chinese everywhere, screen readers included', () => {
 
   it('no English on any page, in its menus, popups and dialogs', async () => {
     await page.setViewportSize({ width: 1440, height: 900 });
-    const task = await submitDemoTask(env.app.tasks.service, env.app.ctx.clusterAccounts, systemPrincipal(userId));
+    const task = await submitDemoTask(env.app.tasks.service, env.app.ctx.clusterAccounts, env.app.ctx.storage, systemPrincipal(userId));
     const leaks: string[] = [];
 
     const { page: anon, context } = await env.newPage();

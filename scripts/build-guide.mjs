@@ -117,6 +117,10 @@ export function buildGuide({ srcDir = GUIDE_SRC, outDir = GUIDE_OUT } = {}) {
       if (!target) throw new Error(`${current.file}: link to a page that does not exist: ${href}`);
       if (m[2]) anchors.push({ from: current.file, target, id: m[2].slice(1) });
       tok.attrSet('href', `${target.slug}.html${m[2] ?? ''}`);
+    } else if (href.startsWith('/') && !/^\/(?:console|guide)\//.test(href)) {
+      // The gateway serves the console under /console/ and the guide under /guide/; anything else on this
+      // origin is an API path, and a bare /pay answers raw JSON 1205 instead of a page.
+      throw new Error(`${current.file}: a link on this site must start with /console/ or /guide/: ${href}`);
     } else if (/^https?:\/\//.test(href)) {
       tok.attrSet('target', '_blank');
       tok.attrSet('rel', 'noopener noreferrer');

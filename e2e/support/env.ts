@@ -58,6 +58,9 @@ export async function startE2e(overrides: Partial<Config> = {}): Promise<E2eEnv>
     clock: Date.now,
     logLevel: 'warn',
     seedDemo: false,
+    // Journeys submit tasks as new users: a welcome grant lets them (ADR 0015); a journey about the balance
+    // itself passes `metering` without it.
+    metering: { welcomeGrant: { cardHours: 10_000, validDays: 365 } },
     ...overrides,
   };
   const app = await buildApp(config);

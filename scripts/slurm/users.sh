@@ -12,6 +12,7 @@ set -euo pipefail
 PREFIX=${1:?usage: users.sh PREFIX UIDSTART COUNT}
 UIDSTART=${2:?}
 COUNT=${3:?}
+USERADD_LOCK=/run/lock/suanli-useradd.lock
 names=()
 for n in $(seq 1 "$COUNT"); do
   name="$PREFIX$(printf %04d "$n")"
@@ -25,9 +26,11 @@ for n in $(seq 1 "$COUNT"); do
       echo "users.sh: uid $uid is taken by $other (wanted for $name)" >&2
       exit 1
     fi
-    getent group "$name" >/dev/null || groupadd -g "$uid" "$name" 2>/dev/null || true
+    # Serialised with every other test's useradd (apps/server/test/posix-users.ts): shadow's own lock on
+    # /etc/passwd fails at once instead of waiting, so concurrent tiers would lose users.
+    getent group "$name" >/dev/null || flock "$USERADD_LOCK" groupadd -g "$uid" "$name" 2>/dev/null || true
     # -M: the home is the account's directory on the center's storage, made by whoever provisions it.
-    useradd -u "$uid" -g "$name" -M -d "/nonexistent/$name" -s /usr/sbin/nologin "$name" 2>/dev/null || true
+    flock "$USERADD_LOCK" useradd -u "$uid" -g "$name" -M -d "/nonexistent/$name" -s /usr/sbin/nologin "$name" 2>/dev/null || true
     # A concurrent run may have won the race: loop and check again.
   done
   id -u "$name" >/dev/null 2>&1 || { echo "users.sh: could not create user $name (uid $uid)" >&2; exit 1; }

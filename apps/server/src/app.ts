@@ -10,6 +10,7 @@ import { AVATAR_MAX_BYTES, WS_BASE, ErrorCode } from '@suanli/contracts';
 import type { CenterConfig } from './centers/centers';
 import { loadCentersFile } from './centers/centers-file';
 import type { Config } from './config';
+import { createCenterStorage } from './center-storage/center-storage.module';
 import type { AppContext, Infra } from './context';
 import { migrate, openDb } from './db/db';
 import { createAccessModule } from './modules/access/access.module';
@@ -50,6 +51,7 @@ import { createBus } from './realtime/bus';
 import { createRealtimeModule } from './realtime/realtime.module';
 import type { SocketHub } from './realtime/socket-hub';
 import type { UserService } from './modules/user/user.service';
+import type { MeteringRunner } from './modules/order/metering.runner';
 import type { EshellService } from './modules/eshell/eshell.service';
 import type { KeyPairService } from './modules/keypair/keypair.service';
 import type { ResourceService } from './modules/resource/resource.service';
@@ -64,6 +66,10 @@ declare module 'fastify' {
     wsHub: SocketHub;
     /** Accounts (the demo seed creates one through it). */
     users: UserService;
+    /** Orders, grants and metering (the demo seed grants through it; tests run metering passes directly). */
+    order: Awaited<ReturnType<typeof createOrderModule>>;
+    /** The metering runner (ADR 0015): `metering.pass()` meters now instead of after the next poll. */
+    metering: MeteringRunner;
     /** The task engine (the demo seed submits through it; tests drive its poller and executors). */
     tasks: ReturnType<typeof createTaskModule>;
     /** The web shell (tests shorten its idle timeout and read its open shells). */
@@ -78,6 +84,8 @@ declare module 'fastify' {
     syncs: ReturnType<typeof createSyncModule>;
     /** Access records (tests run the renewal round of a "replica" with `accessLog.tick()`). */
     accessLog: AccessLogService;
+    /** Orders and compute power (tests run the Alipay reconciliation's sweep with `orders.reconciler.sweep()`). */
+    orders: Awaited<ReturnType<typeof createOrderModule>>;
   }
 }
 
@@ -105,7 +113,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const handle = openDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'suanli.db') });
   await migrate(handle.db);
   const bus = createBus(config.redisUrl, config.redisChannel);
-  const infra: Infra = { config, db: handle.db, engine: handle.engine, clock: config.clock, centers, offlinePayment, bus, log: app.log };
+  // Each center's storage: on this host, or through the center's file service (centers file, ADR 0016).
+  const centerStorage = createCenterStorage({ centers, dataDir: config.dataDir, clock: config.clock });
+  const infra: Infra = { config, db: handle.db, engine: handle.engine, clock: config.clock, centers, offlinePayment, storage: centerStorage.storages, bus, log: app.log };
 
   // Modules, in boot order (docs/adding-a-module.md): each is built from infra and the services of the
   // modules before it, and nothing is patched in afterwards. First those whose services are in the context.
@@ -133,12 +143,16 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const images = new ImageCatalogue(publicImages, centers);
   const image = await createImageModule(ctx);
   const executors = new Map(centers.map((c) => [c.id, createExecutor(c, { dataDir: config.dataDir, local: config.compute?.local })]));
+  // Compute power before the task engine: every submit passes its gate, and tasks are metered after each poll
+  // of their center by the replica leading it (ADR 0015).
+  const order = await createOrderModule(ctx);
   // A task's image: a public one of the catalogue, or a private one named by its registry reference. The
   // modules after it get the task module typed down to the narrow port each declares (AssetTasks,
   // TrainingModuleTasks, SlurmModuleTasks, the work orders' names, the resource dashboard's usage).
-  const task = createTaskModule(ctx, executors, (id) => images.get(id) ?? image.service.lookup(id));
+  const task = createTaskModule(ctx, executors, (id) => images.get(id) ?? image.service.lookup(id), order.metering);
+  const metering = order.runMetering(task.meterSource);
+  task.afterPoll((id) => metering.afterPoll(id));
   const accessLog = createAccessLogModule(ctx);
-  const order = await createOrderModule(ctx);
   // What the gateway asks of a center's file service (the sync's receiving side, the authorized_keys edit):
   // in-process for a center served here (the maps are filled in by mountFileServices below), any other
   // through its fileServiceUrl.
@@ -176,9 +190,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
    * poller starts first and stops last (handing its centers over after everything that submits or waits on
    * tasks has stopped); sync jobs resume after it and stop before it, after the image imports and asset
    * copies that feed them; the access records' renewal stops only after the web shells have ended their
-   * records; the sockets (realtime) close first, before anything they report on stops.
+   * records; the sockets (realtime) close first, before anything they report on stops. The centers' storages
+   * (and the route file services check the gateway's storage grants with) come before all of them.
    */
   const modules: ModuleMount[] = [
+    // First: the storages are closed last, after every module that reads or writes a center's disk.
+    centerStorage.mount,
     foundation.mount,
     user.mount,
     message.mount,
@@ -200,6 +217,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.decorate('ctx', ctx);
   app.decorate('wsHub', realtime.hub);
   app.decorate('users', user.service);
+  app.decorate('order', order);
+  app.decorate('metering', metering);
   app.decorate('tasks', task);
   app.decorate('eshell', eshell.service);
   app.decorate('keypairs', keypair.service);
@@ -208,6 +227,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.decorate('images', image);
   app.decorate('syncs', sync);
   app.decorate('accessLog', accessLog.service);
+  app.decorate('orders', order);
   app.addHook('onClose', async () => {
     await bus.close();
     await handle.close();
@@ -249,7 +269,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     },
     { prefix: WS_BASE },
   );
-  await mountFileServices(app, ctx, { grants: sync.grants, receivers: localReceivers, authorizedKeys: localAuthorizedKeys });
+  await mountFileServices(app, ctx, {
+    grants: sync.grants,
+    storageGrants: (raw, centerId) => centerStorage.grants.resolve(raw, centerId),
+    receivers: localReceivers,
+    authorizedKeys: localAuthorizedKeys,
+  });
   await serveConsole(app, config);
   await registerGuide(app, config);
   return app;

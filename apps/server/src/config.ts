@@ -55,6 +55,8 @@ export interface Config {
   seedDemo: boolean;
   /** Timings of the task engine (modules/task); defaults in task.module.ts. Tests shorten them. */
   compute?: ComputeConfig;
+  /** Metering and grants (modules/order, ADR 0015). */
+  metering?: MeteringConfig;
   /** The platform's OCI registry (REGISTRY_URL …); images answer 2401 without it. See docs/adr/0009-image-registry.md. */
   registry?: RegistrySettings;
   /** Alipay page pay (ALIPAY_APP_ID …); without it the channel is not offered. See docs/adr/0012-orders-and-payment.md. */
@@ -78,6 +80,17 @@ export interface ShellConfig {
   idleTimeoutMs?: number;
   /** Open shells per user and gateway process (default 8). SHELL_MAX_SESSIONS. */
   maxSessionsPerUser?: number;
+}
+
+export interface MeteringConfig {
+  /** Running tasks draw at least this often; a submit needs compute power for one period. METERING_PERIOD_MS, default 60 000. */
+  periodMs?: number;
+  /**
+   * Compute power every account gets once, on every card type of every center, the first time it reads its
+   * balance or submits (WELCOME_GRANT_CARD_HOURS, WELCOME_GRANT_DAYS). Absent or 0 卡时: none. On by default
+   * only in the embedded default (SQLite).
+   */
+  welcomeGrant?: { cardHours: number; validDays: number };
 }
 
 export interface ComputeConfig {
@@ -163,6 +176,11 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
           sellerId: env.ALIPAY_SELLER_ID,
         }
       : undefined,
+    metering: {
+      periodMs: env.METERING_PERIOD_MS,
+      // The embedded default (no DATABASE_URL) lets a newcomer run the first tasks; a real deployment decides.
+      welcomeGrant: { cardHours: env.WELCOME_GRANT_CARD_HOURS ?? (env.DATABASE_URL ? 0 : 10), validDays: env.WELCOME_GRANT_DAYS ?? 30 },
+    },
     compute: {
       pollIntervalMs: env.TASK_POLL_MS,
       leaseMs: env.TASK_LEASE_MS,

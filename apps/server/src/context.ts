@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { MessageType } from '@suanli/contracts';
 import type { CenterConfig, OfflinePayment } from './centers/centers';
+import type { CenterStorages } from './center-storage/center-storage';
 import type { Config } from './config';
 import type { Db, Engine } from './db/db';
 import type { AccessService } from './modules/access/access.service';
@@ -36,6 +37,11 @@ export interface Infra {
   centers: CenterConfig[];
   /** `payment.offline` of the centers file: the account an offline transfer goes to; absent, not offered. */
   offlinePayment?: OfflinePayment;
+  /**
+   * Each center's storage (center-storage/, ADR 0016): the only way modules reach a center's disk — on this
+   * host or through the center's file service, as the centers file says.
+   */
+  storage: CenterStorages;
   bus: EventBus;
   log: FastifyBaseLogger;
 }

@@ -110,6 +110,28 @@ describe('gateway environment (loadConfig)', () => {
   });
 });
 
+describe('metering settings (ADR 0015)', () => {
+  it('the welcome grant is on by default only in the embedded default (SQLite); the period defaults to the pass', () => {
+    expect(loadConfig({}).metering).toEqual({ periodMs: undefined, welcomeGrant: { cardHours: 10, validDays: 30 } });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@127.0.0.1/suanli' }).metering?.welcomeGrant).toEqual({ cardHours: 0, validDays: 30 });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@127.0.0.1/suanli', WELCOME_GRANT_CARD_HOURS: '5', WELCOME_GRANT_DAYS: '7', METERING_PERIOD_MS: '30000' }).metering).toEqual({
+      periodMs: 30_000,
+      welcomeGrant: { cardHours: 5, validDays: 7 },
+    });
+    expect(loadConfig({ WELCOME_GRANT_CARD_HOURS: '0' }).metering?.welcomeGrant?.cardHours).toBe(0);
+  });
+
+  it('wrong values are named', () => {
+    expect(mistakes(() => loadConfig({ METERING_PERIOD_MS: '500', WELCOME_GRANT_CARD_HOURS: '-1', WELCOME_GRANT_DAYS: 'soon' })).issues.sort()).toEqual(
+      [
+        'METERING_PERIOD_MS must be an integer ≥ 1000 and ≤ 3600000 (got 500)',
+        'WELCOME_GRANT_CARD_HOURS must be an integer ≥ 0 and ≤ 100000 (got -1)',
+        'WELCOME_GRANT_DAYS must be an integer ≥ 1 and ≤ 3650 (got "soon")',
+      ].sort(),
+    );
+  });
+});
+
 describe('file service and launcher environments', () => {
   it('the file service needs CENTER_ID and a GATEWAY_URL', () => {
     expect(mistakes(() => readEnv(FileServiceEnv, { PORT: '8081' })).issues).toEqual(['CENTER_ID is required', 'GATEWAY_URL is required']);

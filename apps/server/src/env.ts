@@ -55,6 +55,10 @@ export const GatewayEnv = Type.Object({
   TASK_POLL_MS: Type.Optional(Ms('poll interval per center')),
   TASK_LEASE_MS: Type.Optional(Ms('poller lease across replicas')),
   TASK_SUBMIT_RETRY_MS: Type.Optional(Ms('retry of a submit that failed for a transient reason')),
+  METERING_PERIOD_MS: Type.Optional(Type.Integer({ minimum: 1000, maximum: 3_600_000, description: 'running tasks are drawn from at least this often' })),
+  /** 卡时 per card type given once to every account (0: none); default 10 on SQLite (the embedded default), else 0. */
+  WELCOME_GRANT_CARD_HOURS: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+  WELCOME_GRANT_DAYS: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
   SHELL_IDLE_TIMEOUT_MS: Type.Optional(Ms('a web shell without input is closed after this')),
   SHELL_MAX_SESSIONS: Type.Optional(Type.Integer({ minimum: 1 })),
   /** Shell工具's local terminal on the embedded centers: an explicit opt-in, never implied by HOST. */

@@ -2,7 +2,7 @@ import { ErrorCode, errorMessage } from '@suanli/contracts';
 
 /**
  * A business failure. Services throw it; the one error handler (plugins/envelope.ts) turns it into
- * `{message:{code,message}, data:null}` with HTTP 200, as the console's request pipeline expects.
+ * `{message:{code,message}, data}` (`data` null unless the error carries some) with HTTP 200, as the console's request pipeline expects.
  */
 export class AppError extends Error {
   constructor(
@@ -10,6 +10,8 @@ export class AppError extends Error {
     message?: string,
     /** HTTP status for transport-level failures only (429, 413…); business errors stay 200. */
     readonly httpStatus = 200,
+    /** The envelope's `data` (null when absent): what a client needs to act on the error (2507: what to buy). */
+    readonly data?: unknown,
   ) {
     super(message ?? errorMessage(code));
   }

@@ -6,6 +6,9 @@ import { systemPrincipal } from './modules/access/principal';
 
 export const DEMO_ACCOUNT = { username: 'demo', password: 'Demo@123456', nickname: '演示用户', email: 'demo@suanli.local' } as const;
 
+/** The demo account's grant (ADR 0015): 卡时 on every card type, once, so its demo task and first steps run. */
+export const DEMO_GRANT = { cardHours: 100, validDays: 365 } as const;
+
 /**
  * The embedded default's demo account: created if missing (so it is idempotent and never resets a password
  * someone changed), then printed, so whoever ran `npm start` can sign in right away.
@@ -15,11 +18,13 @@ export async function seedDemo(app: FastifyInstance): Promise<void> {
   const byName = async (username: string) => (await ctx.userDirectory.named([username]))[0];
   const existing = await byName(DEMO_ACCOUNT.username);
   let demoTask = '';
+  if (existing) await app.order.grants.demo(existing.id, DEMO_GRANT.cardHours, DEMO_GRANT.validDays);
   if (!existing) {
     const created = await app.users.createAccount(DEMO_ACCOUNT);
     // A first start also runs a small real training task, so the task pages have something live to show.
     if (created) {
-      const task = await submitDemoTask(app.tasks.service, ctx.clusterAccounts, systemPrincipal(created.id)).catch((err: unknown) => {
+      await app.order.grants.demo(created.id, DEMO_GRANT.cardHours, DEMO_GRANT.validDays);
+      const task = await submitDemoTask(app.tasks.service, ctx.clusterAccounts, ctx.storage, systemPrincipal(created.id)).catch((err: unknown) => {
         app.log.warn({ err }, 'demo task not submitted');
         return null;
       });
@@ -31,6 +36,7 @@ export async function seedDemo(app: FastifyInstance): Promise<void> {
     dir: path.join(path.dirname(ctx.config.centersFile), 'public-assets'),
     centers: ctx.centers,
     clusterAccounts: ctx.clusterAccounts,
+    storage: ctx.storage,
     services: { dataset: app.assets.datasets, model: app.assets.models },
     platformUser: async () => {
       const found = await byName(PLATFORM_ACCOUNT.username);

@@ -55,6 +55,9 @@ export async function createPgDatabase(adminUrl = PG_ADMIN_URL): Promise<{ url: 
   };
 }
 
+/** The harness's default welcome grant: 10 000 卡时 per card type, a year. */
+export const TEST_WELCOME_GRANT = { cardHours: 10_000, validDays: 365 };
+
 export interface TestApp {
   app: FastifyInstance;
   config: Config;
@@ -87,6 +90,9 @@ export async function createTestApp(engine: Engine, overrides: Partial<Config> =
     logLevel: 'warn',
     seedDemo: false,
     compute: { pollIntervalMs: 200, leaseMs: 3000, submitRetryMs: 1000 },
+    // Every test user may run tasks (ADR 0015): a welcome grant far beyond any test's needs on every card
+    // type. Tests of balances and metering pass `metering` without it.
+    metering: { welcomeGrant: TEST_WELCOME_GRANT },
     ...overrides,
   };
   const app = await buildApp(config);

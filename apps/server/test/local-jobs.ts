@@ -29,4 +29,28 @@ export async function removeAfterJobs(root: string) {
   }
 }
 
+/** Pids of the processes in group `pgid` that are not zombies (/proc/<pid>/stat: state, ppid, pgrp). */
+export function liveMembers(pgid: number): number[] {
+  const out: number[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pgrp) === pgid && state !== 'Z' && state !== 'X') out.push(Number(pid));
+    } catch {
+      /* gone while reading */
+    }
+  }
+  return out;
+}
+
+/** Waits for `file` to exist (a job's pid or exit file), failing after `ms`. */
+export async function waitFile(file: string, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!fs.existsSync(file)) {
+    if (Date.now() > end) throw new Error(`${file} did not appear in ${ms} ms`);
+    await sleep(20);
+  }
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 
+const USERADD_LOCK = '/run/lock/suanli-useradd.lock';
+
 /**
  * Real Linux users for tests that need unprivileged behaviour (tests run as root here; production does
  * not). Idempotent: a user that exists with the wanted uid is reused; one with another uid is an error.
@@ -10,8 +12,14 @@ export function ensureUser(name: string, uid: number): { uid: number; gid: numbe
     if (existing.uid !== uid) throw new Error(`user ${name} exists with uid ${existing.uid}, expected ${uid}`);
     return existing;
   }
-  execFileSync('useradd', ['--no-create-home', '--uid', String(uid), '--user-group', '--shell', '/usr/sbin/nologin', name], { stdio: 'pipe' });
-  return idOf(name)!;
+  // Under the lock scripts/slurm/users.sh takes too: shadow's lock on /etc/passwd fails at once rather than
+  // waiting, and the api and Slurm tiers create users at the same time. Checked again under the lock: another
+  // file may have made the same user meanwhile.
+  const add = 'id -u "$1" >/dev/null 2>&1 || exec useradd --no-create-home --uid "$2" --user-group --shell /usr/sbin/nologin "$1"';
+  execFileSync('flock', [USERADD_LOCK, 'sh', '-c', add, 'sh', name, String(uid)], { stdio: 'pipe' });
+  const made = idOf(name)!;
+  if (made.uid !== uid) throw new Error(`user ${name} exists with uid ${made.uid}, expected ${uid}`);
+  return made;
 }
 
 export function idOf(name: string): { uid: number; gid: number } | null {

@@ -42,6 +42,28 @@ export function prepareRace(home: string, outside: string, owner?: { uid: number
 }
 
 /**
+ * The attacker's swapper alone (swap-race.py): `home/race` and `home/racelink` exchanged atomically in a loop
+ * for at most `seconds`, as `swapAs` when given. `stop()` ends it and answers how many swaps it made and how it
+ * exited. For races against other clients than the file service's (the CenterStorage contract).
+ */
+export function startSwapper(home: string, seconds: number, swapAs?: { uid: number; gid: number }) {
+  const swapper = spawn('python3', [SWAPPER, path.join(home, 'race'), path.join(home, 'racelink'), String(seconds)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    uid: swapAs?.uid,
+    gid: swapAs?.gid,
+  });
+  let swaps = '';
+  swapper.stdout.on('data', (b: Buffer) => (swaps += b));
+  const exit = new Promise<number>((resolve) => swapper.on('exit', (code) => resolve(code ?? -1)));
+  return {
+    async stop() {
+      swapper.kill('SIGTERM');
+      return { exit: await exit, swaps: Number(swaps) };
+    },
+  };
+}
+
+/**
  * Runs the race for at least `seconds`, and on (up to `maxSeconds`) until every operation got through
  * `minEach` times — a loaded machine (slow worker starts) must not turn the race into a no-op.
  */
@@ -51,14 +73,7 @@ export async function runRace(opts: { client: FileClient; home: string; seconds:
   const raceFd = fs.openSync(path.join(home, 'race'), 'r');
   const maxSeconds = opts.maxSeconds ?? seconds * 5;
   const minEach = opts.minEach ?? 8;
-  const swapper = spawn('python3', [SWAPPER, path.join(home, 'race'), path.join(home, 'racelink'), String(maxSeconds + 5)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    uid: opts.swapAs?.uid,
-    gid: opts.swapAs?.gid,
-  });
-  let swaps = '';
-  swapper.stdout.on('data', (b: Buffer) => (swaps += b));
-  const swapperExit = new Promise<number>((resolve) => swapper.on('exit', (code) => resolve(code ?? -1)));
+  const swapper = startSwapper(home, maxSeconds + 5, opts.swapAs);
   const start = Date.now();
   const seen = { downloads: 0, insideReads: 0, leaked: [] as string[], listings: 0, uploads: 0, deletes: 0, swaps: 0, swapperExit: 0 };
   const enough = () => Math.min(seen.downloads, seen.listings, seen.uploads, seen.deletes) >= minEach;
@@ -92,9 +107,9 @@ export async function runRace(opts: { client: FileClient; home: string; seconds:
       seen.deletes++;
     }),
   ]);
-  swapper.kill('SIGTERM');
-  seen.swapperExit = await swapperExit;
-  seen.swaps = Number(swaps);
+  const stopped = await swapper.stop();
+  seen.swapperExit = stopped.exit;
+  seen.swaps = stopped.swaps;
   fs.closeSync(raceFd);
   return seen;
 }

@@ -88,6 +88,8 @@ export const ErrorCode = {
   ORDER_CANCELLED: 2504,
   PAY_CHANNEL_UNAVAILABLE: 2505,
   PAY_FAILED: 2506,
+  /** A submit whose compute power cannot cover its first metering period (ADR 0015); data names what to buy. */
+  COMP_POWER_INSUFFICIENT: 2507,
   /** Work orders, 2700–2799. */
   WORKORDER_CLOSED: 2701,
   WORKORDER_STATE: 2702,
@@ -186,6 +188,7 @@ export const ERROR_MESSAGES: Record<number, string> = {
   2504: '订单已取消',
   2505: '该支付方式暂未开通',
   2506: '支付请求失败，请稍后重试',
+  2507: '算力不足，请先购买算力',
   2701: '工单已关闭，无法继续回复',
   2702: '工单当前状态不允许此操作',
   2703: '未关闭的工单已达上限，请先关闭已解决的工单',

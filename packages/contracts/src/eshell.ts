@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, Millis, Page, PageQuery } from './common';
+import { route, type SchemasOf } from './route';
 import { WS_BASE } from './constants';
 
 /** REST calls of the web shell (which centers offer one; the caller's own session records). */
@@ -89,3 +90,15 @@ export const AccessSessionAdmin = Type.Composite([AccessSession, Type.Object({ u
 export type AccessSessionAdmin = Static<typeof AccessSessionAdmin>;
 export const AccessSessionAdminPage = Page(AccessSessionAdmin);
 export type AccessSessionAdminPage = Page<AccessSessionAdmin>;
+
+export const EshellApi = {
+  centers: route<{ response: typeof ShellCenterList }>('GET', ESHELL_BASE, '/centers'),
+  sessions: route<{ body: typeof AccessSessionQuery; response: typeof AccessSessionPage }>('POST', ESHELL_BASE, '/session/page'),
+  allSessions: route<{ body: typeof AccessSessionQuery; response: typeof AccessSessionAdminPage }>('POST', ESHELL_BASE, '/admin/session/page', { role: 'operator' }),
+};
+
+export const EshellApiSchemas: SchemasOf<typeof EshellApi> = {
+  centers: { summary: '可打开终端的分中心', response: ShellCenterList },
+  sessions: { summary: '我的终端与开发环境访问记录', body: AccessSessionQuery, response: AccessSessionPage },
+  allSessions: { summary: '全部用户的终端与开发环境访问记录（运营人员）', body: AccessSessionQuery, response: AccessSessionAdminPage },
+};

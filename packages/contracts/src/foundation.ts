@@ -1,5 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id } from './common';
+import { Id, IdParams } from './common';
+import { DictEntry, DictParams } from './dicts';
+import { route, type SchemasOf } from './route';
 
 export const FOUNDATION_BASE = '/gateway/foundation/api/v1';
 
@@ -48,3 +50,19 @@ export const SubCenterDetail = Type.Composite([
   }),
 ]);
 export type SubCenterDetail = Static<typeof SubCenterDetail>;
+
+export const SubCenterList = Type.Array(SubCenter);
+export const DictEntryList = Type.Array(DictEntry);
+
+/** Public data of the platform, but still only for signed-in users. */
+export const FoundationApi = {
+  centers: route<{ response: typeof SubCenterList }>('GET', FOUNDATION_BASE, '/sub-centers/action/list'),
+  center: route<{ params: typeof IdParams; response: typeof SubCenterDetail }>('GET', FOUNDATION_BASE, '/sub-centers/:id/detail'),
+  dict: route<{ params: typeof DictParams; response: typeof DictEntryList }>('GET', FOUNDATION_BASE, '/dicts/action/query/dict/:dictName'),
+};
+
+export const FoundationApiSchemas: SchemasOf<typeof FoundationApi> = {
+  centers: { summary: '算力分中心列表', response: SubCenterList },
+  center: { summary: '算力分中心详情', params: IdParams, response: SubCenterDetail },
+  dict: { summary: '字典查询', params: DictParams, response: DictEntryList },
+};

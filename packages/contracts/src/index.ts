@@ -16,4 +16,6 @@ export * from './resource';
 export * from './asset';
 export * from './image';
 export * from './sync';
+export * from './storage';
 export * from './workorder';
+export * from './route';

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Millis } from './common';
+import { Id, IdParams, Millis, Null } from './common';
+import { route, type SchemasOf } from './route';
 
 /** 密钥对 (issue 10 item 1): SSH keys a user logs in to cluster accounts and develop tasks with. */
 export const KEYPAIR_BASE = '/gateway/keypair/api/v1';
@@ -89,3 +90,21 @@ export const AuthorizedKeysEdit = Type.Object({
 export type AuthorizedKeysEdit = Static<typeof AuthorizedKeysEdit>;
 /** The file's lines after the edit. */
 export const AuthorizedKeysLines = Type.Array(Type.String());
+
+export const KeyPairApi = {
+  list: route<{ response: typeof KeyPairList }>('GET', KEYPAIR_BASE, '/keypairs'),
+  generate: route<{ body: typeof KeyPairGenerate; response: typeof KeyPairGenerated }>('POST', KEYPAIR_BASE, '/keypairs/generate'),
+  import: route<{ body: typeof KeyPairImport; response: typeof KeyPair }>('POST', KEYPAIR_BASE, '/keypairs/import'),
+  install: route<{ params: typeof IdParams; body: typeof KeyPairTargets; response: typeof KeyPair }>('POST', KEYPAIR_BASE, '/keypairs/:id/install'),
+  uninstall: route<{ params: typeof IdParams; body: typeof KeyPairTargets; response: typeof KeyPair }>('POST', KEYPAIR_BASE, '/keypairs/:id/uninstall'),
+  remove: route<{ params: typeof IdParams; response: typeof Null }>('DELETE', KEYPAIR_BASE, '/keypairs/:id'),
+};
+
+export const KeyPairApiSchemas: SchemasOf<typeof KeyPairApi> = {
+  list: { summary: '我的密钥对（指纹与安装位置）', response: KeyPairList },
+  generate: { summary: '生成密钥对（私钥仅在此返回一次，平台不保存）', body: KeyPairGenerate, response: KeyPairGenerated },
+  import: { summary: '导入公钥', body: KeyPairImport, response: KeyPair },
+  install: { summary: '安装到所选分中心的集群账号', params: IdParams, body: KeyPairTargets, response: KeyPair },
+  uninstall: { summary: '从所选分中心卸载', params: IdParams, body: KeyPairTargets, response: KeyPair },
+  remove: { summary: '删除密钥对（先从所有分中心卸载）', params: IdParams, response: Null },
+};

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Millis, Page, PageQuery } from './common';
+import { Id, Millis, Null, Page, PageQuery } from './common';
+import { route, type SchemasOf } from './route';
 
 export const MESSAGE_BASE = '/gateway/foundation/api/v1/message';
 
@@ -42,3 +43,21 @@ export type UnviewCountBody = Static<typeof UnviewCountBody>;
 /** Ids of the caller's messages; ids of other users' messages are ignored, never touched. */
 export const ViewBody = Type.Object({ ids: Type.Array(Id, { minItems: 1, maxItems: 100 }) });
 export type ViewBody = Static<typeof ViewBody>;
+
+/** How many unviewed messages. */
+export const UnviewCount = Type.Integer();
+
+export const MessageApi = {
+  query: route<{ body: typeof MessageQueryBody; response: typeof MessagePage }>('POST', MESSAGE_BASE, '/query'),
+  unviewCount: route<{ body: typeof UnviewCountBody; response: typeof UnviewCount }>('POST', MESSAGE_BASE, '/unview/count'),
+  view: route<{ body: typeof ViewBody; response: typeof Null }>('POST', MESSAGE_BASE, '/view'),
+  // No body schema: the console may post `{}` or nothing at all.
+  viewAll: route<{ response: typeof Null }>('POST', MESSAGE_BASE, '/view/all'),
+};
+
+export const MessageApiSchemas: SchemasOf<typeof MessageApi> = {
+  query: { summary: '消息列表（新的在前）', body: MessageQueryBody, response: MessagePage },
+  unviewCount: { summary: '未读消息数（startTime 及之后创建的）', body: UnviewCountBody, response: UnviewCount },
+  view: { summary: '标记已读（仅本人的消息）', body: ViewBody, response: Null },
+  viewAll: { summary: '全部标记已读', response: Null },
+};

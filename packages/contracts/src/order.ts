@@ -16,10 +16,21 @@ export const CompPowerBucket = Type.Object({
   remaining: CardHours,
   expireTime: Millis,
   source: Type.Union([Type.Literal('order'), Type.Literal('grant')]),
+  /** 标准卡时 per card-hour of this card type (config/centers.yaml `standardFactor`, default 1). */
+  standardFactor: Type.Number(),
+  /** `remaining` × `standardFactor`, in 标准卡时 (rounded down). */
+  standardRemaining: CardHours,
 });
 export type CompPowerBucket = Static<typeof CompPowerBucket>;
 export type CompPowerSource = CompPowerBucket['source'];
-export const CompPowers = Type.Object({ userId: Id, total: CardHours, items: Type.Array(CompPowerBucket) });
+export const CompPowers = Type.Object({
+  userId: Id,
+  /** Native card-hours of every bucket added up (mixes card types: shown only per bucket). */
+  total: CardHours,
+  /** The normalised total: each bucket's remaining × its card type's factor, in 标准卡时. */
+  standardTotal: CardHours,
+  items: Type.Array(CompPowerBucket),
+});
 export type CompPowers = Static<typeof CompPowers>;
 export const CompPowersParams = Type.Object({ userId: Id });
 export type CompPowersParams = Static<typeof CompPowersParams>;
@@ -98,8 +109,16 @@ export const Order = Type.Object({
   payTime: Type.Union([Millis, Type.Null()]),
   expireTime: Millis,
   ownerId: Id,
+  /**
+   * Who bought it, for operators only (their 全部订单 and another user's detail; never the internal id in
+   * the UI): the login name, the display name and how to reach them. Absent on one's own orders.
+   */
+  buyer: Type.Optional(
+    Type.Object({ username: Type.String(), nickname: Type.String(), phone: Type.Union([Type.String(), Type.Null()]), email: Type.Union([Type.String(), Type.Null()]) }),
+  ),
 });
 export type Order = Static<typeof Order>;
+export type OrderBuyer = NonNullable<Order['buyer']>;
 
 /** The detail: the order and, once paid, the charge record its payment made. */
 export const OrderDetail = Type.Composite([Order, Type.Object({ chargeRecordId: Type.Union([Id, Type.Null()]) })]);
@@ -124,6 +143,10 @@ export const OrderPageQuery = Type.Composite([
 export type OrderPageQuery = Static<typeof OrderPageQuery>;
 export const OrderPage = Page(Order);
 export type OrderPage = Page<Order>;
+
+/** The channels this deployment offers (Alipay only when ALIPAY_* is configured; offline when the centers file has `payment.offline`). */
+export const PayChannels = Type.Object({ alipay: Type.Boolean(), offline: Type.Boolean() });
+export type PayChannels = Static<typeof PayChannels>;
 
 export const PayBody = Type.Object({ channel: PayChannel });
 export type PayBody = Static<typeof PayBody>;
@@ -166,31 +189,123 @@ export const ChargeRecord = Type.Object({
 });
 export type ChargeRecord = Static<typeof ChargeRecord>;
 
-/** Compute drawn by a running task (metering is not built yet: no consume records exist). */
+/** Compute power given for free (赠送): an operator's grant, the welcome grant, the demo account's (ADR 0015). */
+export const GrantRecord = Type.Object({
+  id: Id,
+  cardHours: CardHours,
+  /** The bucket the grant made (source `grant`). */
+  compPowerId: Id,
+  subCenterId: Id,
+  subCenterName: Type.String(),
+  cardTypeId: Id,
+  cardTypeName: Type.String(),
+  /** Why it was given, as shown to the user (欢迎赠送, 演示账号赠送, or the operator's words). */
+  reason: Type.String(),
+  createTime: Millis,
+});
+export type GrantRecord = Static<typeof GrantRecord>;
+
+/**
+ * Compute drawn by a task (消费记录, ADR 0015): one record per task, bucket and day (UTC+8) — the draws of
+ * that day from that bucket summed. `startTime`/`endTime` are the wall-clock span of the task's run it
+ * covers (the task's start as the scheduler reports it + the elapsed seconds metered).
+ */
 export const ConsumeRecord = Type.Object({
   id: Id,
   taskId: Id,
+  /** `training` or `slurm`. */
   taskKind: Type.String(),
+  /** The task's name when it was metered (a deleted task keeps its records). */
   taskName: Type.String(),
   subCenterId: Id,
+  subCenterName: Type.String(),
   cardTypeId: Id,
+  cardTypeName: Type.String(),
+  /** Cards per node as submitted (0: CPU only) and nodes. */
   cardNum: Type.Integer(),
+  nodeNum: Type.Integer(),
+  /** Cards billed: max(cardNum, 1) × nodeNum (a CPU-only job is billed one card per node). */
+  billedCards: Type.Integer(),
+  /** The day (UTC+8) the record belongs to, `yyyy-MM-dd`. */
+  day: Type.String(),
   startTime: Millis,
   endTime: Millis,
   cardHours: CardHours,
+  /** The exact amount (卡时 × 3600), for sums and exports that must not add rounded figures. */
+  cardSeconds: Type.Integer(),
   compPowerId: Id,
+  createTime: Millis,
+  updateTime: Millis,
 });
 export type ConsumeRecord = Static<typeof ConsumeRecord>;
 
+export const RECORD_TYPES = ['charge', 'consume', 'grant'] as const;
 export const RecordPageQuery = Type.Composite([
   PageQuery,
   Type.Object({
-    type: Type.Union([Type.Literal('charge'), Type.Literal('consume')]),
+    /** 充值记录 (orders paid), 消费记录 (tasks' draws) or 赠送记录 (grants). */
+    type: Type.Union(RECORD_TYPES.map((t) => Type.Literal(t))),
     subCenterId: Type.Optional(Id),
+    /** consume and grant records. */
+    cardTypeId: Type.Optional(Id),
+    /** consume records of one task. */
+    taskId: Type.Optional(Id),
+    /** [startTime, endTime): a charge or grant record's createTime, a consume record's startTime. */
     startTime: Type.Optional(Millis),
     endTime: Type.Optional(Millis),
   }),
 ]);
 export type RecordPageQuery = Static<typeof RecordPageQuery>;
-export const RecordPage = Page(Type.Union([ChargeRecord, ConsumeRecord]));
-export type RecordPage = Page<ChargeRecord | ConsumeRecord>;
+
+/** The filters of a record page without paging: what the per-day totals are of. */
+export const RecordStatsQuery = Type.Omit(RecordPageQuery, ['pageNum', 'pageSize']);
+export type RecordStatsQuery = Static<typeof RecordStatsQuery>;
+/** One calendar day (UTC+8, `yyyy-MM-dd`) of records: how many, their 卡时 and (charges) their amount. */
+export const RecordDay = Type.Object({ day: Type.String(), count: Type.Integer(), cardHours: CardHours, amount: Type.Optional(Money) });
+export type RecordDay = Static<typeof RecordDay>;
+export const RecordPage = Page(Type.Union([ChargeRecord, ConsumeRecord, GrantRecord]));
+export type RecordPage = Page<ChargeRecord | ConsumeRecord | GrantRecord>;
+
+/** Filters of the consumption totals (the charts of 费用明细); the same meaning as in RecordPageQuery. */
+export const ConsumeStatsQuery = Type.Object({
+  subCenterId: Type.Optional(Id),
+  cardTypeId: Type.Optional(Id),
+  taskId: Type.Optional(Id),
+  startTime: Type.Optional(Millis),
+  endTime: Type.Optional(Millis),
+});
+export type ConsumeStatsQuery = Static<typeof ConsumeStatsQuery>;
+const ConsumeSum = { cardHours: CardHours, cardSeconds: Type.Integer() };
+export const ConsumeStats = Type.Object({
+  total: CardHours,
+  totalSeconds: Type.Integer(),
+  /** Per day (UTC+8, `yyyy-MM-dd`), oldest first; days without consumption are absent. */
+  byDay: Type.Array(Type.Object({ day: Type.String(), ...ConsumeSum })),
+  byCenter: Type.Array(Type.Object({ subCenterId: Id, subCenterName: Type.String(), ...ConsumeSum })),
+  byCardType: Type.Array(Type.Object({ cardTypeId: Id, cardTypeName: Type.String(), ...ConsumeSum })),
+});
+export type ConsumeStats = Static<typeof ConsumeStats>;
+
+/** An operator's grant (赠送) of compute power to a user, named by username. */
+export const GRANT_CARD_HOURS_MAX = 100_000;
+export const GrantBody = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: 64 }),
+  subCenterId: Id,
+  cardTypeId: Id,
+  cardHours: Type.Integer({ minimum: 1, maximum: GRANT_CARD_HOURS_MAX }),
+  validDays: Type.Integer({ minimum: 1, maximum: 3650 }),
+  reason: Type.String({ minLength: 1, maxLength: 200 }),
+});
+export type GrantBody = Static<typeof GrantBody>;
+
+/** The data of a 2507 answer (COMP_POWER_INSUFFICIENT): what the submit needed, so the console can send the user to 购买算力. */
+export const InsufficientCompPower = Type.Object({
+  subCenterId: Id,
+  subCenterName: Type.String(),
+  cardTypeId: Id,
+  cardTypeName: Type.String(),
+  /** The matching balance (rounded down) and the first period's need (rounded up), 卡时. */
+  balance: CardHours,
+  need: CardHours,
+});
+export type InsufficientCompPower = Static<typeof InsufficientCompPower>;

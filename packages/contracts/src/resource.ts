@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Millis } from './common';
+import { route, type SchemasOf } from './route';
 
 /**
  * 资源 (issue 10 item 4): what each sub-center has free, from the scheduler (sampled by the center's
@@ -83,3 +84,17 @@ export type DailyCardHoursQuery = Static<typeof DailyCardHoursQuery>;
 /** The caller's card-hours per calendar day (UTC+8, the platform's time zone), oldest first. */
 export const DailyCardHours = Type.Array(Type.Object({ day: Type.String(), cardHours: Type.Number() }));
 export type DailyCardHours = Static<typeof DailyCardHours>;
+
+export const ResourceApi = {
+  overview: route<{ response: typeof ResourceOverview }>('GET', RESOURCE_BASE, '/overview'),
+  utilization: route<{ query: typeof UtilizationQuery; response: typeof UtilizationSeries }>('GET', RESOURCE_BASE, '/utilization'),
+  vendors: route<{ response: typeof VendorCards }>('GET', RESOURCE_BASE, '/vendors'),
+  cardHours: route<{ query: typeof DailyCardHoursQuery; response: typeof DailyCardHours }>('GET', RESOURCE_BASE, '/card-hours'),
+};
+
+export const ResourceApiSchemas: SchemasOf<typeof ResourceApi> = {
+  overview: { summary: '各分中心、各卡型的总量/已分配/空闲、排队数、状态，以及我运行中的任务', response: ResourceOverview },
+  utilization: { summary: '各分中心的卡利用率随时间变化', querystring: UtilizationQuery, response: UtilizationSeries },
+  vendors: { summary: '按厂商汇总的卡数', response: VendorCards },
+  cardHours: { summary: '我每天使用的卡时', querystring: DailyCardHoursQuery, response: DailyCardHours },
+};

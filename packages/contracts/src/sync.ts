@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Millis } from './common';
+import { Id, IdParams, Millis, Page } from './common';
+import { route, type SchemasOf } from './route';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
 
 /**
@@ -138,3 +139,22 @@ export type SyncPullLine =
   | { type: 'progress'; bytesDone: number; bytesTotal: number; filesDone: number; filesTotal: number }
   | { type: 'done'; bytesDone: number; bytesTotal: number; filesDone: number; filesTotal: number }
   | { type: 'error'; code: number; message: string };
+
+export const SyncJobPage = Page(SyncJob);
+
+export const SyncApi = {
+  create: route<{ body: typeof SyncCreate; response: typeof SyncJob }>('POST', SYNC_BASE, '/syncs'),
+  page: route<{ body: typeof SyncPageQuery; response: typeof SyncJobPage }>('POST', SYNC_BASE, '/syncs/action/page'),
+  detail: route<{ params: typeof IdParams; response: typeof SyncJob }>('GET', SYNC_BASE, '/syncs/:id'),
+  cancel: route<{ params: typeof IdParams; response: typeof SyncJob }>('POST', SYNC_BASE, '/syncs/:id/cancel'),
+  // Called by standalone file services (no session): the job's grant travels in the `sync-grant` header.
+  grant: route<{ query: typeof SyncGrantQuery; response: typeof SyncGrant }>('GET', SYNC_BASE, '/agent/grant', { public: true }),
+};
+
+export const SyncApiSchemas: SchemasOf<typeof SyncApi> = {
+  create: { summary: '创建跨中心同步任务（文件夹或文件 → 另一分中心的目录）', body: SyncCreate, response: SyncJob },
+  page: { summary: '我的跨中心同步任务（最新在前）', body: SyncPageQuery, response: SyncJobPage },
+  detail: { summary: '同步任务详情', params: IdParams, response: SyncJob },
+  cancel: { summary: '取消同步任务（目标分中心已暂存的内容被删除）', params: IdParams, response: SyncJob },
+  grant: { summary: '文件服务：解析同步凭证（sync-grant 头）在该分中心的权限', querystring: SyncGrantQuery, response: SyncGrant },
+};

@@ -192,7 +192,14 @@ export const Task = Type.Object({
 });
 export type Task = Static<typeof Task>;
 
-export const TaskDetail = Type.Composite([Task, Type.Object({ events: Type.Array(TaskEvent) })]);
+export const TaskDetail = Type.Composite([
+  Task,
+  Type.Object({
+    events: Type.Array(TaskEvent),
+    /** 已消耗: compute power drawn for the task so far, a 卡时 string (ADR 0015); rises while it runs. */
+    consumed: Type.String({ pattern: '^\\d+\\.\\d{2}$' }),
+  }),
+]);
 export type TaskDetail = Static<typeof TaskDetail>;
 
 export const TaskPageQuery = Type.Composite([

@@ -4,10 +4,13 @@ import { queryKeys } from './query-keys';
 import { request } from './request';
 import { useUserStore } from './stores/user-store';
 
-/** The caller's remaining compute power (卡时): the header's figure, also remembered in the user info. */
+/**
+ * The caller's remaining compute power: per bucket in native 卡时, and the normalised total in 标准卡时 — the
+ * header's figure, also remembered in the user info (shown before the first answer of a new page load).
+ */
 export async function fetchCompPowers(userId: string): Promise<CompPowers> {
   const data = await request.get<CompPowers>(`${ORDER_BASE}/comp-powers/${encodeURIComponent(userId)}`);
-  useUserStore.getState().setUserInfo({ personalCompPower: data.total });
+  useUserStore.getState().setUserInfo({ personalCompPower: data.standardTotal });
   return data;
 }
 

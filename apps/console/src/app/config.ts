@@ -14,9 +14,8 @@ export const AGENT_TOKEN: string = env.VITE_AGENT_TOKEN || 'suanli-console-web';
 export const HELP_DOC_URL: string = env.VITE_HELP_URL || '/guide/';
 
 /**
- * Where the header's 剩余算力 leads (new window). Buying compute is not in the console yet, so by default
- * the guide's page on compute power, which says what 卡时 are and how compute is obtained; once the
- * purchase page exists this becomes that page.
+ * The guide's page on compute power (what 卡时 and 标准卡时 are, how compute is bought and drawn), opened in
+ * a new window from 算力说明 in the header's compute-power tooltip. 剩余算力 itself opens 费用明细 in the console.
  */
 export const COMP_POWER_URL: string = env.VITE_COMP_POWER_URL || '/guide/compute-power.html';
 

@@ -1,7 +1,7 @@
-import { FOUNDATION_BASE, type DictEntry } from '@suanli/contracts';
+import { FoundationApi, type DictEntry } from '@suanli/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { queryKeys } from './query-keys';
-import { request } from './request';
+import { call } from './request';
 import { useUserStore } from './stores/user-store';
 
 export interface DictView {
@@ -20,7 +20,7 @@ export function toDictView(entries: DictEntry[]): DictView {
 }
 
 export function fetchDict(name: string): Promise<DictEntry[]> {
-  return request.get<DictEntry[]>(`${FOUNDATION_BASE}/dicts/action/query/dict/${encodeURIComponent(name)}`);
+  return call(FoundationApi.dict, { params: { dictName: name } });
 }
 
 const EMPTY: DictView = { labels: {}, options: [] };

@@ -30,6 +30,17 @@ describe('live events in the query cache', () => {
     expect(client.getQueryState(queryKeys.compPowers('u1'))?.isInvalidated).toBe(true);
   });
 
+  it('a metering draw (comp-power.changed) refreshes open task details, so 已消耗 rises, and leaves the lists', () => {
+    const client = new QueryClient();
+    client.setQueryData(queryKeys.training.detail('t1'), { consumed: '0.01' });
+    client.setQueryData(queryKeys.slurmTask.detail('t2'), { consumed: '0.01' });
+    client.setQueryData(queryKeys.training.list({}), { list: [] });
+    applyLiveEvent(client, { businessType: 'comp-power.changed', data: {} });
+    expect(client.getQueryState(queryKeys.training.detail('t1'))?.isInvalidated).toBe(true);
+    expect(client.getQueryState(queryKeys.slurmTask.detail('t2'))?.isInvalidated).toBe(true);
+    expect(client.getQueryState(queryKeys.training.list({}))?.isInvalidated).toBe(false);
+  });
+
   it('a first fetch still in flight when its task changes is asked again, not joined', async () => {
     // The page opened just before the task started: the server answered the list's first read with QUEUED,
     // but the answer arrives after the event. Joining that fetch would keep QUEUED on screen.

@@ -41,6 +41,8 @@ export function applyLiveEvent(client: QueryClient, event: WsEvent): void {
       refresh(client, { queryKey: queryKeys.compPowersRoot });
       // A confirmed or paid order changes its status and adds a charge record.
       refresh(client, { queryKey: queryKeys.billing.root });
+      // A metering draw: an open task detail's 已消耗 rises with it.
+      for (const root of Object.values(queryKeys.tasksRoot)) refresh(client, { queryKey: root, predicate: (q) => q.queryKey[1] === 'detail' });
       break;
     case 'asset.version.changed':
       // Progress and the end of a copy: the lists and details of that kind (files and README of a ready

@@ -5,6 +5,8 @@
  * Imported first by main.tsx; every feature that calls the gateway imports it as well.
  */
 import { configureTransport } from '../shared/http/transport';
+import type { Route, RouteOutput, RouteTypes } from '@suanli/contracts';
+import { callWith, type CallArgs } from '../shared/http/call';
 import { createClient } from '../shared/http/client';
 import { AGENT_TOKEN, API_BASE_URL } from './config';
 import { toast } from './feedback';
@@ -23,3 +25,8 @@ export const request = createClient({ baseURL: API_BASE_URL });
 
 export { createClient, type RequestClient, type RequestOptions } from '../shared/http/client';
 export { RequestError, type RequestErrorKind } from '../shared/http/transport';
+
+/** Calls a route descriptor on the gateway (shared/http/call.ts): `call(MessageApi.view, { body: { ids } })`. */
+export function call<T extends RouteTypes>(route: Route<T>, ...args: CallArgs<T>): Promise<RouteOutput<T>> {
+  return callWith(request, route, ...args);
+}

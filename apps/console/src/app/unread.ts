@@ -1,12 +1,12 @@
-import { MESSAGE_BASE } from '@suanli/contracts';
+import { MessageApi } from '@suanli/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { queryKeys } from './query-keys';
-import { request } from './request';
+import { call } from './request';
 import { useUserStore } from './stores/user-store';
 
 /** Unviewed messages since the account was created (spec: startTime = the user's createTime). */
 export function fetchUnreadCount(startTime: number | undefined): Promise<number> {
-  return request.post<number>(`${MESSAGE_BASE}/unview/count`, { data: startTime === undefined ? {} : { startTime } });
+  return call(MessageApi.unviewCount, { body: startTime === undefined ? {} : { startTime } });
 }
 
 /** The bell's badge. The socket adds to this cache entry; reading messages invalidates it. */

@@ -6,7 +6,7 @@
  * templates, metrics…) through `routes`. Answers are the contract's shapes in the envelope; the real services
  * have their own api tests.
  */
-import { DICTS, isTerminal, type JobState, type SubCenter, type SubCenterDetail, type Task, type TaskDetail } from '@suanli/contracts';
+import { DICTS, isTerminal, type CompPowerBucket, type JobState, type SubCenter, type SubCenterDetail, type Task, type TaskDetail } from '@suanli/contracts';
 import type { FakeBackend } from './page-test';
 
 interface FakeCall {
@@ -58,14 +58,15 @@ export function newTask(id: string, basics: TaskBasics, patch: Partial<TaskDetai
     params: null,
     mounts: [],
     events: [{ state: 'CREATED', reason: '', time: T0 }],
+    consumed: '0.00',
     ...basics,
     ...patch,
   };
 }
 
-/** A task as lists and changes return it (without its events). */
+/** A task as lists and changes return it (without its events and consumption). */
 export const withoutEvents = (t: TaskDetail): Task => {
-  const { events: _events, ...rest } = t;
+  const { events: _events, consumed: _consumed, ...rest } = t;
   return rest;
 };
 
@@ -95,7 +96,10 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
    * Faults a test sets: `loseAnswers` submissions (create, resubmit) still make their task, but their answer
    * is lost on the way — the browser's fetch fails as on a dropped connection.
    */
-  const faults = { loseAnswers: 0 };
+  /** loseAnswers: submissions whose answer is lost; refuse: the business error submissions get (2507…). */
+  const faults: { loseAnswers: number; refuse?: { code: number; message: string; data?: unknown } } = { loseAnswers: 0 };
+  /** The caller's compute-power buckets (the header's call; the forms' 预计最多消耗 reads them). Tests fill it. */
+  const buckets: CompPowerBucket[] = [];
   /** A submitting call as the server answers it: the task its clientRequestId already made, else a new one. */
   const submitOnce = (clientRequestId: string | undefined, make: () => TaskDetail): Response => {
     const known = clientRequestId ? submissions.get(clientRequestId) : undefined;
@@ -173,6 +177,10 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
 
     const submitting = method === 'POST' && route !== null && (route === '/tasks' || route.endsWith('/resubmit'));
     const answer = routes?.({ method, url, body, path, route }) ?? (route !== null ? (taskCall(method, route, body, url) ?? envelope(null, 1404, `未知接口 ${method} ${route}`)) : undefined);
+    if (submitting && faults.refuse) {
+      const { code, message, data } = faults.refuse;
+      return new Response(JSON.stringify({ message: { code, message }, data: data ?? null }), { status: 200, headers: { 'content-type': 'application/json' } });
+    }
     if (submitting && faults.loseAnswers > 0) {
       faults.loseAnswers--;
       throw new TypeError('Failed to fetch');
@@ -180,6 +188,7 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
     if (answer) return answer;
 
     if (path.endsWith('/sub-centers/action/list')) return envelope(centers);
+    if (path.includes('/comp-powers/')) return envelope({ userId: 'u1', total: '0.00', standardTotal: '0.00', items: buckets });
     let m = /\/sub-centers\/([^/]+)\/detail$/.exec(path);
     if (m) {
       const c = centers.find((x) => x.id === m![1])!;
@@ -205,6 +214,7 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
     nextId,
     submitOnce,
     faults,
+    buckets,
     put: (t: TaskDetail) => tasks.set(t.id, t),
     callsTo: (suffix: string, method?: string) => calls.filter((c) => c.url.pathname.endsWith(suffix) && (!method || c.method === method)),
   };

@@ -116,8 +116,9 @@ describe('centers file: what loads', () => {
       homePrefix: '/home',
       quotaBytes: 50 * 1024 ** 3,
       accounts: { prefix: 'uc1', uidStart: 20000, size: 1000 },
-      cardTypes: [{ id: 't1', name: 'T1', vendor: 'V', memoryGB: 0, nodes: 1, cardsPerNode: 1, cpusPerCard: 1, memoryGBPerCard: 1, partition: 'cpu', packages: [] }],
+      cardTypes: [{ id: 't1', name: 'T1', vendor: 'V', memoryGB: 0, nodes: 1, cardsPerNode: 1, cpusPerCard: 1, memoryGBPerCard: 1, partition: 'cpu', packages: [], standardFactor: 1 }],
       fileServiceUrl: undefined,
+      storageAccess: 'local',
     });
     const { offlinePayment, images } = loadCentersFile(write('centers:\n  - id: c1\n    cardTypes: [{ id: t1, name: T1, vendor: V, memoryGB: 0, nodes: 1, cardsPerNode: 1, cpusPerCard: 1, memoryGBPerCard: 1, partition: cpu }]\n'), dir);
     expect(offlinePayment).toBeUndefined();
@@ -193,6 +194,34 @@ describe('centers file: a mistake stops the start, naming the file and the field
     ]);
   });
 
+  it('how the gateway reaches a center\'s storage: local by default, the file service once it has a URL, never a file service without one', () => {
+    const { centers } = loadCentersFile(
+      doc({
+        centers: [
+          center({ id: 'c1' }),
+          center({ id: 'c2', fileServiceUrl: 'http://fs-c2:8081' }),
+          center({ id: 'c3', fileServiceUrl: 'http://fs-c3:8081', storageAccess: 'local' }),
+          center({ id: 'c4', fileServiceUrl: 'http://fs-c4:8081', storageAccess: 'fileService', storageRoot: '/share/c4' }),
+        ],
+      }),
+      dir,
+    );
+    expect(centers.map((c) => [c.id, c.storageAccess])).toEqual([
+      ['c1', 'local'],
+      ['c2', 'fileService'],
+      ['c3', 'local'],
+      ['c4', 'fileService'],
+    ]);
+    // The jobs' paths still come from storageRoot, wherever the gateway reaches the disk from.
+    expect(centers[3].storageRoot).toBe('/share/c4');
+    const f = doc({ centers: [center({ storageAccess: 'fileService' }), center({ id: 'c2', storageAccess: 'nfs' })] });
+    expect(mistakes(f).issues).toEqual(['centers[1].storageAccess must be one of local, fileService (got "nfs")']);
+    const g = doc({ centers: [center({ storageAccess: 'fileService' })] });
+    expect(mistakes(g).issues).toEqual([
+      "centers[0].storageAccess fileService needs centers[0].fileServiceUrl (the gateway reaches this center's storage only through its file service)",
+    ]);
+  });
+
   it('a value cut short by a comma in a flow mapping shows up as an unknown field', () => {
     const f = write(`centers: [{ id: c1, cardTypes: [{ id: t1, name: T1, vendor: V, memoryGB: 0, nodes: 1, cardsPerNode: 1, cpusPerCard: 1, memoryGBPerCard: 1, partition: cpu }] }]
 images:
@@ -218,6 +247,28 @@ images:
     const f = doc({ centers: [center({ cardTypes: [card({ packages: [p] })] }), center({ id: 'c2', cardTypes: [card({ packages: [p] })] })] });
     expect(mistakes(f).issues).toEqual(['centers[1].cardTypes[0].packages[0].id p1 is already the id of centers[0].cardTypes[0].packages[0]']);
     expect(mistakes(doc({ centers: [center({ cardTypes: [card({ packages: { id: 'p1' } })] })] })).issues).toEqual(['centers[0].cardTypes[0].packages must be a list']);
+  });
+
+  it('标准卡时 factor: 1 when absent, the shipped ones as written; a wrong one is named with its field', () => {
+    expect(loadCentersFile(doc({ centers: [center()] }), dir).centers[0].cardTypes[0].standardFactor).toBe(1);
+    expect(loadCentersFile(shipped, dir).centers.flatMap((c) => c.cardTypes.map((t) => [t.id, t.standardFactor]))).toEqual([
+      ['a100-80g', 1],
+      ['cpu-std', 0.02],
+      ['ascend-910b', 0.8],
+      ['dcu-z100', 0.5],
+    ]);
+    expect(loadCentersFile(doc({ centers: [center({ cardTypes: [card({ standardFactor: 0.0125 })] })] }), dir).centers[0].cardTypes[0].standardFactor).toBe(0.0125);
+    const cases: [unknown, string][] = [
+      [0, 'standardFactor must be a number > 0 and ≤ 1000 (got 0)'],
+      [-1, 'standardFactor must be a number > 0 and ≤ 1000 (got -1)'],
+      [5000, 'standardFactor must be a number > 0 and ≤ 1000 (got 5000)'],
+      ['1.2', 'standardFactor must be a number > 0 and ≤ 1000 (got "1.2")'],
+      [0.12345, 'standardFactor must have at most 4 decimals (got 0.12345)'],
+    ];
+    for (const [bad, issue] of cases) {
+      const f = doc({ centers: [center({ cardTypes: [card({ standardFactor: bad })] })] });
+      expect(mistakes(f).issues).toEqual([`centers[0].cardTypes[0].${issue}`]);
+    }
   });
 
   it('a file that is missing, not YAML, empty or without centers', () => {

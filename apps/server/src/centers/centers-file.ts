@@ -4,7 +4,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import YAML from 'yaml';
 import type { ImageItem } from '@suanli/contracts';
 import { checkConfig, ConfigError, type Expectation } from '../lib/config-check';
-import type { CenterCardType, CenterConfig, OfflinePayment, SchedulerConfig } from './centers';
+import { FACTOR_SCALE, type CenterCardType, type CenterConfig, type OfflinePayment, type SchedulerConfig } from './centers';
 
 /*
  * The centers file (CENTERS_FILE, default config/centers.yaml): the deployment's sub-centers, the offline
@@ -46,6 +46,10 @@ const CardTypeSchema = Type.Object(
     partition: Text({ description: 'scheduler partition serving this card type' }),
     gres: Type.Optional(Pattern('^[A-Za-z0-9_]+(:[A-Za-z0-9_.-]+)?$', 'a Slurm gres name:type such as gpu:a100', 'absent for CPU-only types')),
     packages: Type.Optional(Type.Array(PackageSchema, { description: 'compute packages on sale; none: not for sale' })),
+    // 标准卡时: one card-hour of this type counts as this many standard card-hours in the normalised total
+    // the console shows beside native card-hours (domain.md). Up to 4 decimals (crossChecks), so the total
+    // is computed in integers.
+    standardFactor: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1000, description: '标准卡时 per card-hour of this type; default 1' })),
   },
   Strict,
 );
@@ -77,7 +81,9 @@ const CenterSchema = Type.Object(
     loginHostKey: Type.Optional(Pattern('^SHA256:[A-Za-z0-9+/]{43}$', 'a SHA256:… fingerprint as ssh-keygen -lf prints it')),
     scheduler: Type.Optional(SchedulerSchema),
     imageLauncher: Type.Optional(Pattern('\\{uri\\}', 'a command with {uri} where the image goes (e.g. apptainer exec --nv {uri})')),
-    storageRoot: Type.Optional(Text({ description: 'relative to DATA_DIR unless absolute; default centers/<id>' })),
+    storageRoot: Type.Optional(
+      Text({ description: 'where the storage is on the center’s hosts (file service, nodes: the paths jobs get); relative to DATA_DIR unless absolute; default centers/<id>' }),
+    ),
     homePrefix: Type.Optional(Pattern('^(/[^/]+)+/*$', 'an absolute path such as /home', 'default /home')),
     quotaGB: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'per-user storage quota; default 50' })),
     accounts: Type.Optional(
@@ -92,6 +98,12 @@ const CenterSchema = Type.Object(
     ),
     cardTypes: Type.Array(CardTypeSchema, { minItems: 1 }),
     fileServiceUrl: Type.Optional(HttpUrl('set when the file service runs elsewhere; otherwise the gateway mounts one')),
+    storageAccess: Type.Optional(
+      Type.Union([Type.Literal('local'), Type.Literal('fileService')], {
+        description:
+          'how the gateway reaches this center’s storage: local — mounted on its host at storageRoot; fileService — only through the file service at fileServiceUrl. Default: fileService when fileServiceUrl is set, else local',
+      }),
+    ),
   },
   Strict,
 );
@@ -201,7 +213,10 @@ function crossChecks(doc: CentersFileDoc): string[] {
     c.cardTypes.forEach((t, j) => {
       unique(`card type of ${at}`, t.id, `${at}.cardTypes[${j}]`);
       t.packages?.forEach((p, k) => unique('package', p.id, `${at}.cardTypes[${j}].packages[${k}]`));
+      if (t.standardFactor !== undefined && !hasFactorPrecision(t.standardFactor))
+        issues.push(`${at}.cardTypes[${j}].standardFactor must have at most 4 decimals (got ${t.standardFactor})`);
     });
+    if (c.storageAccess === 'fileService' && !c.fileServiceUrl) issues.push(`${at}.storageAccess fileService needs ${at}.fileServiceUrl (the gateway reaches this center's storage only through its file service)`);
     const s = c.scheduler;
     if (s?.kind === 'slurm') {
       for (const k of ['cluster', 'restUrl', 'account'] as const) if (!s[k]) issues.push(`${at}.scheduler.${k} is required for kind: slurm`);
@@ -212,6 +227,11 @@ function crossChecks(doc: CentersFileDoc): string[] {
   });
   doc.images?.forEach((img, i) => unique('image', img.id, `images[${i}]`));
   return issues;
+}
+
+/** Whether a 标准卡时 factor is a whole number of ten-thousandths (FACTOR_SCALE in centers.ts). */
+function hasFactorPrecision(f: number): boolean {
+  return Math.abs(f * FACTOR_SCALE - Math.round(f * FACTOR_SCALE)) < 1e-6;
 }
 
 function resolveCentersFile(doc: CentersFileDoc, dataDir: string): CentersFile {
@@ -257,8 +277,9 @@ function resolveCenter(c: CentersFileDoc['centers'][number], dataDir: string): C
     homePrefix: (c.homePrefix ?? '/home').replace(/\/+$/, ''),
     quotaBytes: Math.round((c.quotaGB ?? 50) * 1024 ** 3),
     accounts: c.accounts ?? { prefix: `u${c.id.slice(0, 3)}`, uidStart: 20000, size: 1000 },
-    cardTypes: c.cardTypes.map((t): CenterCardType => ({ ...t, packages: t.packages ?? [] })),
+    cardTypes: c.cardTypes.map((t): CenterCardType => ({ ...t, packages: t.packages ?? [], standardFactor: t.standardFactor ?? 1 })),
     fileServiceUrl: c.fileServiceUrl,
+    storageAccess: c.storageAccess ?? (c.fileServiceUrl ? 'fileService' : 'local'),
   };
 }
 

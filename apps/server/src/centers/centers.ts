@@ -17,7 +17,15 @@ export interface CenterCardType {
   gres?: string;
   /** Compute packages (算力卡) this center sells for this card type; none: not for sale (ADR 0012). */
   packages?: CenterPackage[];
+  /**
+   * 标准卡时 per card-hour of this type (default 1; at most 4 decimals): the console shows one normalised
+   * total beside native card-hours (domain.md, ADR 0012 "标准卡时").
+   */
+  standardFactor?: number;
 }
+
+/** 标准卡时 factors have at most 4 decimals: × this, they are integers and the normalised total is exact. */
+export const FACTOR_SCALE = 10_000;
 
 /** An accelerator (GPU/NPU/DCU) card type; false for a CPU-only one, whose "cards" are cores (counted in 核, not 张). */
 export const isAccelerator = (ct: Pick<CenterCardType, 'memoryGB' | 'gres'>) => ct.memoryGB > 0 || Boolean(ct.gres);
@@ -79,7 +87,11 @@ export interface CenterConfig {
    * the job's command runs under. Absent: the image is recorded and the command runs on the host.
    */
   imageLauncher?: string;
-  /** Absolute path of this center's storage (homes live under `home/<account>`). */
+  /**
+   * Absolute path of this center's storage on the center's own hosts — its file service, login node and compute
+   * nodes: homes are `home/<account>` below it, the asset area `.assets/`, and every path a job is given is built
+   * from it. On the gateway's host only when `storageAccess` is `local`.
+   */
   storageRoot: string;
   /**
    * Where homes are as the center's users see them (login node, jobs): `${homePrefix}/<account>`, what the
@@ -93,6 +105,13 @@ export interface CenterConfig {
   cardTypes: CenterCardType[];
   /** Set when the file service runs elsewhere; otherwise the gateway mounts one. */
   fileServiceUrl?: string;
+  /**
+   * How the gateway's modules reach this center's storage (center-storage/, ADR 0016): `local` — the disk is
+   * mounted on the gateway's host at `storageRoot` (the embedded default); `fileService` — only the center's
+   * file service has it, and every operation is a call to `fileServiceUrl`. Default: `fileService` when
+   * `fileServiceUrl` is set, else `local`.
+   */
+  storageAccess: 'local' | 'fileService';
 }
 
 /** The bank account an offline transfer goes to (`payment.offline` of the centers file; ADR 0012). */

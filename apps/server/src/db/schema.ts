@@ -428,18 +428,69 @@ export interface OrdersTable {
 }
 
 /** What a payment credited: one per order (unique order_id), with the bucket it created. */
+/** A payment's credit (kind `order`) or a grant (kind `grant`: no order, no channel; migration 0024). */
 export interface ChargeRecordsTable {
   id: string;
   owner_id: string;
-  order_id: string;
-  order_no: string;
+  kind: string;
+  order_id: string | null;
+  order_no: string | null;
   amount: number;
   card_seconds: number;
   comp_power_id: string;
   sub_center_id: string;
   card_type_id: string;
-  pay_channel: string;
+  pay_channel: string | null;
+  reason: string;
+  granted_by: string | null;
+  /** Unique: a grant given once per key (`welcome:<user>:<center>:<cardType>`). */
+  grant_key: string | null;
   create_time: number;
+}
+
+/** How far a task has been metered (migration 0024, ADR 0015). */
+export interface TaskMetersTable {
+  task_id: string;
+  owner_id: string;
+  sub_center_id: string;
+  card_type_id: string;
+  /** Elapsed whole seconds since the task's start already metered. */
+  metered: number;
+  /** Card-seconds drawn (net of returns). */
+  drawn: number;
+  /** Card-seconds the buckets could not cover. */
+  shortfall: number;
+  /** 1 once the final draw is done. */
+  settled: number;
+  create_time: number;
+  update_time: number;
+}
+
+/** 消费记录: a task's draws from one bucket on one day (UTC+8), summed (migration 0024). */
+export interface ConsumeRecordsTable {
+  id: string;
+  owner_id: string;
+  task_id: string;
+  task_kind: string;
+  task_name: string;
+  sub_center_id: string;
+  card_type_id: string;
+  card_num: number;
+  node_num: number;
+  comp_power_id: string;
+  day: string;
+  card_seconds: number;
+  elapsed_from: number;
+  elapsed_to: number;
+  start_time: number;
+  end_time: number;
+  create_time: number;
+  update_time: number;
+}
+
+export interface MeteringCursorsTable {
+  sub_center_id: string;
+  since: number;
 }
 
 export interface Database {
@@ -475,4 +526,7 @@ export interface Database {
   work_order_open_counts: WorkOrderOpenCountsTable;
   orders: OrdersTable;
   charge_records: ChargeRecordsTable;
+  task_meters: TaskMetersTable;
+  consume_records: ConsumeRecordsTable;
+  metering_cursors: MeteringCursorsTable;
 }

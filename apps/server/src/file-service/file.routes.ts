@@ -32,6 +32,7 @@ import {
   SESSION_INVALID_CODES,
   SYNC_GRANT_HEADER,
   SMALL_UPLOAD_MAX,
+  STORAGE_GRANT_HEADER,
   Usage,
 } from '@suanli/contracts';
 import { AppError, invalid } from '../errors';
@@ -43,6 +44,7 @@ import type { DownloadPlan } from './download.service';
 import type { FileService } from './file.service';
 import type { FileIdentity, FileUser, GrantedUser } from './identity';
 import { syncRoutes, type SyncSourceFor } from './sync.routes';
+import { storageRoutes } from './storage.routes';
 import type { IncomingFile } from './upload.service';
 
 declare module 'fastify' {
@@ -57,6 +59,8 @@ declare module 'fastify' {
     ticketAuth?: boolean;
     /** Authenticated by a sync job's grant (`sync-grant` header) instead of a session (sync.routes.ts). */
     grantAuth?: boolean;
+    /** Authenticated by the gateway's storage grant (`storage-grant` header) instead of a session (storage.routes.ts). */
+    storageAuth?: boolean;
   }
 }
 
@@ -79,6 +83,11 @@ export async function fileRoutes(fastify: FastifyInstance, opts: { service: File
   // Before parsing and validation, like the gateway's hook: an anonymous caller learns only that they must log in.
   app.addHook('onRequest', async (req) => {
     if (!req.routeOptions.url || req.routeOptions.config?.ticketAuth) return;
+    if (req.routeOptions.config?.storageAuth) {
+      const grant = req.headers[STORAGE_GRANT_HEADER];
+      await identity.resolveStorageGrant(typeof grant === 'string' ? grant : undefined);
+      return;
+    }
     if (req.routeOptions.config?.grantAuth) {
       const grant = req.headers[SYNC_GRANT_HEADER];
       req.granted = await identity.resolveGrant(typeof grant === 'string' ? grant : undefined);
@@ -216,6 +225,7 @@ export async function fileRoutes(fastify: FastifyInstance, opts: { service: File
   });
 
   await syncRoutes(app, { sync: service.sync, sourceFor: opts.syncSourceFor, send, streaming: sending });
+  await storageRoutes(app, { storage: service.storage, streaming: sending });
 }
 
 /**

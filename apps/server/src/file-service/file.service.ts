@@ -7,6 +7,7 @@ import { UploadService } from './upload.service';
 import { SyncService } from './sync.service';
 import { UPLOAD_CHUNK_SIZE } from '@suanli/contracts';
 import path from 'node:path';
+import { LocalCenterStorage } from '../center-storage/local-center-storage';
 
 export interface FileServiceOptions {
   center: CenterConfig;
@@ -30,6 +31,8 @@ export class FileService {
   readonly sync: SyncService;
   /** The account's `~/.ssh/authorized_keys`, as the gateway's key pairs edit it. */
   readonly authorizedKeys: AuthorizedKeysService;
+  /** The gateway's operations on this center's storage (storage.routes.ts, ADR 0016), over the same spaces. */
+  readonly storage: LocalCenterStorage;
 
   constructor(opts: FileServiceOptions) {
     this.spaces = new Spaces(opts.center, opts.accounts ?? new InProcessAccounts(path.join(opts.center.storageRoot, '.uploads')));
@@ -38,6 +41,7 @@ export class FileService {
     this.downloads = new DownloadService(this.spaces);
     this.sync = new SyncService(this.spaces, this.uploads, opts.chunkSize ?? UPLOAD_CHUNK_SIZE);
     this.authorizedKeys = new AuthorizedKeysService(this.spaces);
+    this.storage = new LocalCenterStorage(opts.center, { accounts: this.spaces.accounts });
   }
 
   /** Removes abandoned uploads (24 h without a write). */

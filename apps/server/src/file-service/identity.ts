@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { ErrorCode, SYNC_AGENT_GRANT_PATH, SYNC_GRANT_HEADER, type ClusterAccount, type SyncGrant } from '@suanli/contracts';
+import { ErrorCode, STORAGE_AGENT_GRANT_PATH, STORAGE_GRANT_HEADER, SYNC_AGENT_GRANT_PATH, SYNC_GRANT_HEADER, type ClusterAccount, type StorageGrant, type SyncGrant } from '@suanli/contracts';
 import type { CenterConfig } from '../centers/centers';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
@@ -33,6 +33,11 @@ export interface FileIdentity {
    * source, or make the copy) and the account it acts for. Refused like a session (10133) once the job ended.
    */
   resolveGrant(grant: string | undefined): Promise<GrantedUser>;
+  /**
+   * The gateway's storage grant (header `storage-grant`, ADR 0016): the calls of the gateway's
+   * `HttpCenterStorage`, which act as the platform on this center. Refused like a session (10133).
+   */
+  resolveStorageGrant(grant: string | undefined): Promise<StorageGrant>;
 }
 
 export interface GrantedUser {
@@ -56,9 +61,20 @@ export function toFileUser(center: CenterConfig, a: Pick<ClusterAccount, 'accoun
   return { account: a.account, homeDir: path.join(center.storageRoot, 'home', a.account) };
 }
 
+/** Checks the gateway's storage grant for a center (StorageGrants.resolve; the gateway's agent route answers the same). */
+export type StorageGrantResolver = (grant: string | undefined, centerId: string) => StorageGrant;
+
 /** Embedded default: the same session check as every gateway route, and the account created on first use. */
-export function inProcessIdentity(ctx: Pick<AppContext, 'sessions' | 'clusterAccounts'>, center: CenterConfig, grants: GrantResolver): FileIdentity {
+export function inProcessIdentity(
+  ctx: Pick<AppContext, 'sessions' | 'clusterAccounts'>,
+  center: CenterConfig,
+  grants: GrantResolver,
+  storageGrants: StorageGrantResolver,
+): FileIdentity {
   return {
+    async resolveStorageGrant(raw) {
+      return storageGrants(raw, center.id);
+    },
     async resolve(token) {
       const { userId } = await ctx.sessions.verify(token);
       return toFileUser(center, await ctx.clusterAccounts.ensure(userId, center.id));
@@ -91,6 +107,7 @@ const AGENT_USER_PATH = '/gateway/user/api/v1/agent/user/get';
 export class RemoteIdentity implements FileIdentity {
   private readonly cache = new Map<string, { user: FileUser; until: number }>();
   private readonly grants = new Map<string, { granted: GrantedUser; until: number }>();
+  private readonly storageGrants = new Map<string, { grant: StorageGrant; until: number }>();
   private readonly ttlMs: number;
   private readonly timeoutMs: number;
 
@@ -131,6 +148,21 @@ export class RemoteIdentity implements FileIdentity {
     if (this.grants.size >= 1_000) this.grants.clear();
     this.grants.set(key, { granted, until: now + this.ttlMs });
     return granted;
+  }
+
+  /** Same rules again: the gateway's answer reused for `ttlMs` (and never past the grant's expiry), refusals never cached. */
+  async resolveStorageGrant(raw: string | undefined): Promise<StorageGrant> {
+    if (!raw || raw.length > 200) throw new AppError(ErrorCode.NOT_LOGGED_IN);
+    const key = createHash('sha256').update(raw).digest('hex');
+    const now = this.opts.clock();
+    const hit = this.storageGrants.get(key);
+    if (hit && hit.until > now) return hit.grant;
+    this.storageGrants.delete(key);
+    const grant = (await this.ask(STORAGE_AGENT_GRANT_PATH, { [STORAGE_GRANT_HEADER]: raw })) as StorageGrant | null;
+    if (!grant || grant.subCenterId !== this.opts.center.id || typeof grant.expireTime !== 'number') throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE);
+    if (this.storageGrants.size >= 100) this.storageGrants.clear();
+    this.storageGrants.set(key, { grant, until: now + this.ttlMs });
+    return grant;
   }
 
   /** `GET {gateway}{path}?subCenterId=<this center>` with `headers`: the envelope's data, or its refusal as an AppError. */

@@ -162,7 +162,16 @@ export class SyncService {
       const dest = m.type === 'file' ? root : [...root, ...relSegs(f.path)];
       const base = { entry: f, dir: dest.slice(0, -1), name: dest[dest.length - 1], identifier: fileIdOf(key, f.path) };
       // Only a verified file ever gets its name inside the hidden folder (merge, or rename after the check).
-      const placed = await this.spaces.with(user, async (fs) => (await fs.stat(dest))?.type === 'file' && !(await fs.staging.exists(base.identifier)));
+      // A staging beside it that has lost its data file is a merge killed after its rename and before its
+      // cleanup: the file is placed. (Asking chunkStatus instead would drop that staging as "bytes gone" and
+      // the whole file would be sent again — the shard CI4 saw re-sent after the SIGKILL, issue 26.)
+      const placed = await this.spaces.with(user, async (fs) => {
+        if ((await fs.stat(dest))?.type !== 'file') return false;
+        if (!(await fs.staging.exists(base.identifier))) return true;
+        if (await fs.staging.hasData(base.identifier)) return false;
+        await this.uploads.abandon(user, fs, base.identifier);
+        return true;
+      });
       if (placed) {
         have.bytes += f.size;
         have.files++;

@@ -41,11 +41,11 @@ function describe(e: AjvError, context: string | undefined): string {
 }
 
 /** Pre-serialized so the route's success schema never touches an error body. */
-function sendEnvelope(reply: FastifyReply, status: number, code: number, message: string) {
+function sendEnvelope(reply: FastifyReply, status: number, code: number, message: string, data: unknown = null) {
   return reply
     .status(status)
     .header('content-type', 'application/json; charset=utf-8')
-    .send(JSON.stringify({ message: { code, message }, data: null }));
+    .send(JSON.stringify({ message: { code, message }, data }));
 }
 
 /**
@@ -56,7 +56,7 @@ function sendEnvelope(reply: FastifyReply, status: number, code: number, message
 export function registerEnvelope(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
     if (err instanceof AppError) {
-      return sendEnvelope(reply, err.httpStatus, err.code, err.message);
+      return sendEnvelope(reply, err.httpStatus, err.code, err.message, err.data ?? null);
     }
     const fe = err as FastifyError & { validation?: AjvError[]; validationContext?: string };
     if (fe.validation) {

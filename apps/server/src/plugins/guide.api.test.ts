@@ -39,6 +39,9 @@ describe.each(engines)('user guide at /guide (%s)', (engine) => {
     expect(power.body).toContain('<h1>算力</h1>');
     expect(power.body).toContain('1 张加速卡运行 1 小时 = 1 卡时');
     expect(power.body).toContain('<h2 id="卡时">卡时</h2>');
+    // 购买算力 / 订单明细 / 费用明细 open the console's pages (issue 19: they pointed at /pay outside it).
+    for (const page of ['pay', 'order', 'expense']) expect(power.body).toContain(`href="/console/${page}"`);
+    expect(power.body).not.toMatch(/href="\/(?:pay|order|expense)"/);
 
     for (const [page, heading] of [
       ['account', '登录与注册'],
@@ -180,5 +183,8 @@ describe('guide build (scripts/build-guide.mjs)', () => {
     expect(() => buildGuide({ srcDir: src, outDir: out })).toThrow(/sections that do not exist/);
     write({ 'index.md': '# 首页\n\n![图](images/none.png)' });
     expect(() => buildGuide({ srcDir: src, outDir: out })).toThrow(/image not found/);
+    // A console page outside /console/ (the gateway answers JSON 1205 there, not the page).
+    write({ 'index.md': '# 首页\n\n[购买算力](/pay)' });
+    expect(() => buildGuide({ srcDir: src, outDir: out })).toThrow(/must start with \/console\/ or \/guide\/: \/pay/);
   });
 });

@@ -30,6 +30,7 @@ function installMatchMedia() {
 }
 
 const calls: string[] = [];
+let compItems: unknown[] = [];
 
 function envelope(data: unknown) {
   return new Response(JSON.stringify({ message: { code: 0, message: '操作成功' }, data }), {
@@ -42,7 +43,7 @@ function installGateway(compTotal = '12.50', unread = 3) {
     'fetch',
     vi.fn(async (url: string) => {
       calls.push(url);
-      if (url.includes('/comp-powers/')) return envelope({ userId: 'u1', total: compTotal, items: [] });
+      if (url.includes('/comp-powers/')) return envelope({ userId: 'u1', total: compTotal, standardTotal: compTotal, items: compItems });
       if (url.includes('/unview/count')) return envelope(unread);
       if (url.includes('/user/logout')) return envelope(null);
       return envelope(null);
@@ -81,6 +82,7 @@ function renderHeader(path = '/training') {
 
 beforeEach(() => {
   calls.length = 0;
+  compItems = [];
   queryClient.clear();
   useUserStore.getState().clearUser();
   useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', nickname: '爱丽丝', token: 't1', createTime: 1700000000000, headImage: null });
@@ -150,17 +152,36 @@ describe('header', () => {
     expect(help.getAttribute('href')).toBe(HELP_DOC_URL);
   });
 
-  it('links 剩余算力 to the user guide\'s page on compute power, in a new window', async () => {
-    renderHeader();
+  it('剩余算力 shows 标准卡时 and opens 费用明细; its tooltip lists native 卡时 per bucket and links to 购买算力 and the guide', async () => {
+    compItems = [
+      { id: 'b1', subCenterId: 'sz', subCenterName: '深圳算力分中心', cardTypeId: 'a100', cardTypeName: 'NVIDIA A100 80G', granted: '10.00', remaining: '10.00', expireTime: 1, source: 'order', standardFactor: 1, standardRemaining: '10.00' },
+      { id: 'b2', subCenterId: 'gz', subCenterName: '广州算力分中心', cardTypeId: '910b', cardTypeName: '昇腾 910B', granted: '5.00', remaining: '3.13', expireTime: 1, source: 'grant', standardFactor: 0.8, standardRemaining: '2.50' },
+    ];
+    const router = renderHeader();
     const power = screen.getByTestId('header-comp-power');
-    expect(power.tagName).toBe('A');
-    expect(COMP_POWER_URL).toBe('/guide/compute-power.html');
-    expect(power.getAttribute('href')).toBe(COMP_POWER_URL);
-    expect(power.getAttribute('target')).toBe('_blank');
-    expect(power.getAttribute('rel')).toContain('noopener');
-    // The tooltip says what a click does.
+    await waitFor(() => expect(power.textContent).toBe('剩余算力12.50标准卡时'));
+    expect(power.getAttribute('href')).toBe('/expense');
+    expect(power.getAttribute('target')).toBeNull();
     fireEvent.mouseEnter(power);
-    expect(await screen.findByText('暂无可用算力，点击了解如何获取算力')).toBeTruthy();
+    const tip = await screen.findByTestId('header-comp-power-breakdown');
+    expect(tip.textContent).toContain('深圳算力分中心 · NVIDIA A100 80G：10.00 卡时');
+    expect(tip.textContent).not.toContain('10.00 卡时（折合');
+    expect(tip.textContent).toContain('广州算力分中心 · 昇腾 910B：3.13 卡时（折合 2.50 标准卡时）');
+    expect(tip.textContent).toContain('合计：12.50 标准卡时');
+    // Inside the console (its basename), never a bare /pay outside it.
+    expect(screen.getByTestId('header-buy-power').getAttribute('href')).toBe('/pay');
+    const guide = screen.getByText('算力说明');
+    expect(COMP_POWER_URL).toBe('/guide/compute-power.html');
+    expect(guide.getAttribute('href')).toBe(COMP_POWER_URL);
+    expect(guide.getAttribute('target')).toBe('_blank');
+    fireEvent.click(power);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/expense'));
+  });
+
+  it('with no compute power the tooltip says so', async () => {
+    renderHeader();
+    fireEvent.mouseEnter(screen.getByTestId('header-comp-power'));
+    expect((await screen.findByTestId('header-comp-power-breakdown')).textContent).toContain('暂无可用算力');
   });
 
   it('goes to the message centre from the bell', async () => {

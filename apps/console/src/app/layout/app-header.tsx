@@ -47,7 +47,7 @@ export function AppHeader() {
         <UploadSlot />
         <MessageBell count={unread.data ?? 0} onClick={() => navigate('/message')} />
         <CompPowerIndicator
-          total={compPowers.data?.total ?? user.personalCompPower}
+          total={compPowers.data?.standardTotal ?? user.personalCompPower}
           items={compPowers.data?.items ?? []}
           compact={!screens.lg}
         />

@@ -1,29 +1,27 @@
-/** 密钥对 calls (base KEYPAIR_BASE), one function per call, through the console's one request pipeline. */
-import { KEYPAIR_BASE, type KeyPair, type KeyPairGenerate, type KeyPairGenerated, type KeyPairImport } from '@suanli/contracts';
-import { request } from '../../app/request';
+/** 密钥对 calls, one function per call, through the route descriptors (KeyPairApi). */
+import { KeyPairApi, type KeyPairGenerate, type KeyPairImport } from '@suanli/contracts';
+import { call } from '../../app/request';
 
-const keyUrl = (id: string) => `${KEYPAIR_BASE}/keypairs/${encodeURIComponent(id)}`;
-
-export function listKeyPairs(): Promise<KeyPair[]> {
-  return request.get<KeyPair[]>(`${KEYPAIR_BASE}/keypairs`);
+export function listKeyPairs() {
+  return call(KeyPairApi.list);
 }
 
-export function generateKeyPair(body: KeyPairGenerate): Promise<KeyPairGenerated> {
-  return request.post<KeyPairGenerated>(`${KEYPAIR_BASE}/keypairs/generate`, { data: body });
+export function generateKeyPair(body: KeyPairGenerate) {
+  return call(KeyPairApi.generate, { body });
 }
 
-export function importKeyPair(body: KeyPairImport): Promise<KeyPair> {
-  return request.post<KeyPair>(`${KEYPAIR_BASE}/keypairs/import`, { data: body });
+export function importKeyPair(body: KeyPairImport) {
+  return call(KeyPairApi.import, { body });
 }
 
-export function installKeyPair(id: string, subCenterIds: string[]): Promise<KeyPair> {
-  return request.post<KeyPair>(`${keyUrl(id)}/install`, { data: { subCenterIds } });
+export function installKeyPair(id: string, subCenterIds: string[]) {
+  return call(KeyPairApi.install, { params: { id }, body: { subCenterIds } });
 }
 
-export function uninstallKeyPair(id: string, subCenterIds: string[]): Promise<KeyPair> {
-  return request.post<KeyPair>(`${keyUrl(id)}/uninstall`, { data: { subCenterIds } });
+export function uninstallKeyPair(id: string, subCenterIds: string[]) {
+  return call(KeyPairApi.uninstall, { params: { id }, body: { subCenterIds } });
 }
 
-export function deleteKeyPair(id: string): Promise<null> {
-  return request.delete<null>(keyUrl(id));
+export function deleteKeyPair(id: string) {
+  return call(KeyPairApi.remove, { params: { id } });
 }

@@ -1,21 +1,16 @@
-import { MESSAGE_BASE, type Message, type MessageType, type Page } from '@suanli/contracts';
-import { request } from '../../app/request';
+import { MessageApi, type RouteInput, type TypesOf } from '@suanli/contracts';
+import { call } from '../../app/request';
 
-export interface MessageQuery {
-  pageNum: number;
-  pageSize: number;
-  viewed?: boolean;
-  type?: MessageType;
+export type MessageQuery = RouteInput<TypesOf<typeof MessageApi.query>>['body'];
+
+export function queryMessages(query: MessageQuery) {
+  return call(MessageApi.query, { body: query });
 }
 
-export function queryMessages(query: MessageQuery): Promise<Page<Message>> {
-  return request.post<Page<Message>>(`${MESSAGE_BASE}/query`, { data: query });
+export function viewMessages(ids: string[]) {
+  return call(MessageApi.view, { body: { ids } });
 }
 
-export function viewMessages(ids: string[]): Promise<null> {
-  return request.post<null>(`${MESSAGE_BASE}/view`, { data: { ids } });
-}
-
-export function viewAllMessages(): Promise<null> {
-  return request.post<null>(`${MESSAGE_BASE}/view/all`, { data: {} });
+export function viewAllMessages() {
+  return call(MessageApi.viewAll);
 }

@@ -7,11 +7,15 @@ import {
   type OrderPage,
   type OrderPageQuery,
   type OrderPre,
+  type ChargeRecord,
   type PayChannel,
+  type PayChannels,
   type PayResult,
   type Product,
+  type RecordDay,
   type RecordPage,
   type RecordPageQuery,
+  type RecordStatsQuery,
   type SubCenter,
 } from '@suanli/contracts';
 import { request } from '../../app/request';
@@ -43,6 +47,11 @@ export function cancelOrder(id: string): Promise<Order> {
   return request.post<Order>(`${orderUrl(id)}/cancel`, { data: {} });
 }
 
+/** Which channels this deployment offers: 支付宝支付 is shown only when the gateway has Alipay configured. */
+export function fetchPayChannels(): Promise<PayChannels> {
+  return request.get<PayChannels>(`${ORDER_BASE}/pay/channels`);
+}
+
 /** `silent`: the page shows a refused channel (2505) itself, beside the other channel. */
 export function payOrder(id: string, channel: PayChannel): Promise<PayResult> {
   return request.post<PayResult>(`${orderUrl(id)}/pay`, { data: { channel }, silent: true });
@@ -54,4 +63,13 @@ export function confirmOrder(id: string): Promise<Order> {
 
 export function pageRecords(query: RecordPageQuery): Promise<RecordPage> {
   return request.post<RecordPage>(`${ORDER_BASE}/records/action/page`, { data: query });
+}
+
+export function getChargeRecord(id: string): Promise<ChargeRecord> {
+  return request.get<ChargeRecord>(`${ORDER_BASE}/records/charge/${encodeURIComponent(id)}`);
+}
+
+/** Totals per calendar day (UTC+8) of the records under these filters: 费用中心's chart. */
+export function recordDays(query: RecordStatsQuery): Promise<RecordDay[]> {
+  return request.post<RecordDay[]>(`${ORDER_BASE}/records/action/daily`, { data: query });
 }

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ChargeRecord, Order, Product } from '@suanli/contracts';
 import { describe, expect, it } from 'vitest';
 import { applyLiveEvent } from '../../app/live-updates';
@@ -53,6 +53,7 @@ function fakeBackend() {
   const calls: { method: string; path: string; body: any }[] = [];
   let roles = ['user'];
   let alipay: 'ok' | 'refused' = 'refused';
+  let channels = { alipay: true, offline: true };
   const ok = (data: unknown, code = 0, message = '操作成功') =>
     new Response(JSON.stringify({ message: { code, message }, data }), { status: 200, headers: { 'content-type': 'application/json' } });
   const fetch = async (input: RequestInfo | URL, init: RequestInit = {}) => {
@@ -65,7 +66,13 @@ function fakeBackend() {
     if (p.endsWith('/sub-centers/action/list'))
       return ok([{ id: 'sz', name: '深圳分中心', region: '', description: '', status: 'online', fileServiceUrl: '', cardTypes: [{ id: 'a100', name: 'A100', vendor: '', memoryGB: 80, total: 8, available: 8 }] }]);
     if (p.includes('/comp-powers/'))
-      return ok({ userId: 'u1', total: '100.00', items: [{ id: 'b1', subCenterId: 'sz', subCenterName: '深圳分中心', cardTypeId: 'a100', cardTypeName: 'A100', granted: '100.00', remaining: '100.00', expireTime: 1_800_000_000_000, source: 'order' }] });
+      return ok({
+        userId: 'u1',
+        total: '100.00',
+        standardTotal: '100.00',
+        items: [{ id: 'b1', subCenterId: 'sz', subCenterName: '深圳分中心', cardTypeId: 'a100', cardTypeName: 'A100', granted: '100.00', remaining: '100.00', expireTime: 1_800_000_000_000, source: 'order', standardFactor: 1, standardRemaining: '100.00' }],
+      });
+    if (p.endsWith('/pay/channels')) return ok(channels);
     if (p.includes('/sub-center-card/')) return ok([product]);
     if (p.endsWith('/orders/pre')) {
       const o = order(`o${orders.length + 1}`, { quantity: body.quantity, amount: '3840.00', cardHours: '300.00' });
@@ -96,7 +103,7 @@ function fakeBackend() {
     if (m[2] === 'cancel') o.status = 'CANCELLED';
     return ok({ ...o, chargeRecordId: null });
   };
-  return { orders, charges, calls, fetch, setRoles: (r: string[]) => (roles = r), setAlipay: (a: typeof alipay) => (alipay = a) };
+  return { orders, charges, calls, fetch, setRoles: (r: string[]) => (roles = r), setAlipay: (a: typeof alipay) => (alipay = a), setChannels: (c: typeof channels) => (channels = c) };
 }
 
 let backend: ReturnType<typeof fakeBackend>;
@@ -126,13 +133,43 @@ describe('购买算力', () => {
     expect(screen.getByTestId('pay-amount').textContent).toBe('¥3840.00');
     expect(screen.getByTestId('order-countdown').textContent).toMatch(/分/);
 
-    fireEvent.click(screen.getByTestId('pay-alipay'));
+    fireEvent.click(await screen.findByTestId('pay-alipay'));
     expect((await screen.findByTestId('pay-refused')).textContent).toContain('支付宝支付暂未开通，请使用线下转账');
     fireEvent.click(screen.getByTestId('pay-offline'));
     const transfer = await screen.findByTestId('pay-transfer');
     expect(transfer.textContent).toContain('6222 0000 1111');
     expect(transfer.textContent).toContain(backend.orders[0].orderNo);
     expect(transfer.textContent).toContain('运维人员确认');
+  });
+});
+
+describe('购买算力: the channels offered', () => {
+  const placeOrder = async () => {
+    renderAt('/pay');
+    fireEvent.click(await screen.findByTestId('pay-product'));
+    fireEvent.click(screen.getByTestId('pay-submit'));
+    await screen.findByTestId('pay-order-no');
+  };
+
+  it('offers 支付宝支付 only when the gateway has Alipay configured', async () => {
+    backend.setChannels({ alipay: false, offline: true });
+    await placeOrder();
+    expect(await screen.findByTestId('pay-offline')).toBeTruthy();
+    expect(screen.queryByTestId('pay-alipay')).toBeNull();
+    expect(screen.getByTestId('pay-offline').className).toContain('ant-btn-primary');
+  });
+
+  it('says whom to ask when no channel is configured', async () => {
+    backend.setChannels({ alipay: false, offline: false });
+    await placeOrder();
+    expect((await screen.findByTestId('pay-no-channel')).textContent).toContain('联系运维人员');
+    expect(screen.queryByTestId('pay-alipay')).toBeNull();
+    expect(screen.queryByTestId('pay-offline')).toBeNull();
+  });
+
+  it('keeps the order number whole on one line (it moves to the next line rather than breaking inside)', async () => {
+    await placeOrder();
+    expect(screen.getByTestId('pay-order-no').style.whiteSpace).toBe('nowrap');
   });
 });
 
@@ -158,14 +195,19 @@ describe('订单明细', () => {
 
   it('gives operators 全部订单 with 确认到账 on offline transfers; the confirmed order shows 已支付', async () => {
     backend.setRoles(['user', 'operator']);
-    backend.orders.push(order('o1', { payChannel: 'offline', ownerId: 'u9' }), order('o2', { payChannel: null, ownerId: 'u9' }));
+    const buyer = { username: 'bob', nickname: '鲍勃', phone: '13800138000', email: 'bob@example.com' };
+    backend.orders.push(order('o1', { payChannel: 'offline', ownerId: 'u9', buyer }), order('o2', { payChannel: null, ownerId: 'u9', buyer: { ...buyer, phone: null, email: null } }));
     renderAt('/order');
     fireEvent.click(await screen.findByTestId('order-scope-all'));
     await waitFor(() => expect(rows()).toHaveLength(2));
     expect(backend.calls.filter((c) => c.path.endsWith('/orders/action/page')).at(-1)!.body.scope).toBe('all');
+    // Who bought it, by name and how to reach them — never the internal id.
+    expect(within(rows()[0]).getByTestId('order-buyer').textContent).toBe('bob（鲍勃）13800138000 · bob@example.com');
+    expect(within(rows()[1]).getByTestId('order-buyer').textContent).toBe('bob（鲍勃）');
+    expect(document.body.textContent).not.toContain('u9');
     expect(within(rows()[1]).queryByTestId('order-confirm')).toBeNull();
     fireEvent.click(within(rows()[0]).getByTestId('order-confirm'));
-    await confirmPop('确认到账');
+    await confirmPop('确认已收到用户 bob（鲍勃） 的转账 ¥2560.00');
     await waitFor(() => expect(within(rows()[0]).getByTestId('order-status').textContent).toBe('已支付'));
     expect(backend.calls.filter((c) => c.path.endsWith('/confirm'))).toHaveLength(1);
   });
@@ -177,24 +219,5 @@ describe('订单明细', () => {
     backend.orders[0].status = 'PAID';
     applyLiveEvent(queryClient, { businessType: 'comp-power.changed', data: {} });
     await waitFor(() => expect(within(rows()[0]).getByTestId('order-status').textContent).toBe('已支付'));
-  });
-});
-
-describe('费用明细', () => {
-  it('shows the balance, an honest empty 消费记录 and the charge rows', async () => {
-    backend.orders.push(order('o1', { status: 'PAID', payChannel: 'offline' }));
-    backend.charges.push({ id: 'c1', orderId: 'o1', orderNo: 'DD202611260001', amount: '2560.00', cardHours: '200.00', compPowerId: 'b1', subCenterId: 'sz', subCenterName: '深圳分中心', cardTypeId: 'a100', cardTypeName: 'A100', payChannel: 'offline', createTime: 1_700_000_100_000 });
-    renderAt('/expense');
-    expect((await screen.findByTestId('balance-remaining')).textContent).toBe('100.00 / 100.00');
-    // Titled as the menu entry that opens it.
-    expect(screen.getByRole('heading', { level: 4 }).textContent).toBe('费用明细');
-    expect(screen.getByTestId('consume-empty').textContent).toContain('按任务计量的消费记录即将上线');
-    fireEvent.click(screen.getByTestId('expense-tab-charge'));
-    const row = await screen.findByTestId('charge-row');
-    expect(row.textContent).toContain('200.00');
-    expect(row.textContent).toContain('2560.00');
-    expect(within(row).getByTestId('charge-order-no').getAttribute('href')).toBe('/order');
-    expect(backend.calls.filter((c) => c.path.endsWith('/records/action/page')).at(-1)!.body).toMatchObject({ type: 'charge' });
-    cleanup();
   });
 });

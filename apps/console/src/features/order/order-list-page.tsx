@@ -25,6 +25,33 @@ const STATUS_TABS: { key: StatusTab; label: string }[] = [
   { key: 'CLOSED', label: '已关闭' },
 ];
 
+/** The buyer as operators know them: the login name, and the nickname when it differs. Never the internal id. */
+function buyerName(row: Order): string {
+  const b = row.buyer;
+  if (!b) return '（用户已注销）';
+  return b.nickname && b.nickname !== b.username ? `${b.username}（${b.nickname}）` : b.username;
+}
+
+/** 全部订单's 用户: who bought it and how to reach them (for a transfer that needs asking about). */
+function Buyer({ row }: { row: Order }) {
+  const contact = [row.buyer?.phone, row.buyer?.email].filter(Boolean).join(' · ');
+  return (
+    <div style={{ minWidth: 0, overflowWrap: 'anywhere' }} data-testid="order-buyer">
+      <div>{buyerName(row)}</div>
+      {contact ? <div style={{ fontSize: 12, color: 'rgba(0,0,0,0.45)' }}>{contact}</div> : null}
+    </div>
+  );
+}
+
+/** An order number is one word: it moves to the next line whole rather than breaking inside (375 px phones). */
+function OrderNo({ value }: { value: string }) {
+  return (
+    <span style={{ fontFamily: MONO, whiteSpace: 'nowrap', display: 'inline-block' }} data-testid="order-no">
+      {value}
+    </span>
+  );
+}
+
 function Actions({ row, scope }: { row: Order; scope: Scope }) {
   const navigate = useNavigate();
   const client = useQueryClient();
@@ -40,7 +67,7 @@ function Actions({ row, scope }: { row: Order; scope: Scope }) {
       return (
         <Popconfirm
           title="确认到账"
-          description={`确认已收到用户 ${row.ownerId} 的转账 ¥${row.amount}（订单 ${row.orderNo}）？确认后算力立即到账，且不可撤销。`}
+          description={`确认已收到用户 ${buyerName(row)} 的转账 ¥${row.amount}（订单 ${row.orderNo}）？确认后算力立即到账，且不可撤销。`}
           okText="确认到账"
           cancelText="取消"
           onConfirm={() => confirm.mutateAsync()}
@@ -89,14 +116,14 @@ function OrderTable({ scope }: { scope: Scope }) {
   );
   const columns: TableColumnsType<Order> = screens.sm
     ? [
-        { title: '订单编号', dataIndex: 'orderNo', key: 'orderNo', width: 190, render: (v: string) => <span style={{ fontFamily: MONO }} data-testid="order-no">{v}</span> },
+        { title: '订单编号', dataIndex: 'orderNo', key: 'orderNo', width: 190, render: (v: string) => <OrderNo value={v} /> },
         { title: '算力卡', key: 'product', width: 200, render: (_v, row) => product(row) },
         { title: '数量', dataIndex: 'quantity', key: 'quantity', width: 70 },
         { title: '卡时', dataIndex: 'cardHours', key: 'cardHours', width: 100 },
         { title: '金额（元）', dataIndex: 'amount', key: 'amount', width: 110 },
         { title: '状态', dataIndex: 'status', key: 'status', width: 90, render: (v: OrderStatus) => <OrderStatusTag status={v} /> },
         { title: '支付方式', dataIndex: 'payChannel', key: 'payChannel', width: 100, render: (v: Order['payChannel']) => (v ? CHANNEL_LABELS[v] : '--') },
-        ...(scope === 'all' ? [{ title: '用户', dataIndex: 'ownerId', key: 'ownerId', width: 110 }] : []),
+        ...(scope === 'all' ? [{ title: '用户', key: 'buyer', width: 180, render: (_v: unknown, row: Order) => <Buyer row={row} /> }] : []),
         { title: '创建时间', dataIndex: 'createTime', key: 'createTime', width: 170, render: (v: number) => formatTime(v) },
         { title: '操作', key: 'actions', width: 180, fixed: 'right' as const, render: (_v, row) => <Actions row={row} scope={scope} /> },
       ]
@@ -108,9 +135,14 @@ function OrderTable({ scope }: { scope: Scope }) {
           render: (_v, row) => (
             <div style={{ minWidth: 0 }}>
               {product(row)}
-              <div style={{ fontSize: 12, color: 'rgba(0,0,0,0.45)', overflowWrap: 'anywhere' }}>
-                <span data-testid="order-no">{row.orderNo}</span>
+              <div style={{ fontSize: 12, color: 'rgba(0,0,0,0.45)' }}>
+                <OrderNo value={row.orderNo} />
               </div>
+              {scope === 'all' ? (
+                <div style={{ fontSize: 12, color: 'rgba(0,0,0,0.65)' }}>
+                  <Buyer row={row} />
+                </div>
+              ) : null}
               <div style={{ fontSize: 12, color: 'rgba(0,0,0,0.45)' }}>
                 ×{row.quantity} · {row.cardHours} 卡时 · ¥{row.amount}
                 {row.payChannel ? ` · ${CHANNEL_LABELS[row.payChannel]}` : ''}

@@ -9,7 +9,7 @@ import { RequestError } from '../../app/request';
 import { MONO } from '../../shared/ui/mono';
 import { HelpLink } from '../../shared/ui/help-link';
 import { PageContainer } from '../../shared/ui/page-container';
-import { fetchCenters, getOrder, listProducts, payOrder, preOrder } from '../order/api';
+import { fetchCenters, fetchPayChannels, getOrder, listProducts, payOrder, preOrder } from '../order/api';
 import { Countdown, OrderStatusTag } from '../order/order-view';
 
 /** The client's estimate before the server prices the order (shown as 预估 only). */
@@ -41,6 +41,8 @@ function ProductCard({ product, selected, onSelect }: { product: Product; select
 /** Step 2: the created order, its countdown and the choice of channel. */
 function PayStep({ order }: { order: Order }) {
   const client = useQueryClient();
+  // 支付宝支付 is offered only where the gateway has Alipay configured (and 线下转账 where it has an account).
+  const channels = useQuery({ queryKey: queryKeys.billing.channels, queryFn: fetchPayChannels, staleTime: 5 * 60_000 });
   const [refused, setRefused] = useState<string | null>(null);
   const [result, setResult] = useState<PayResult | null>(null);
   const pay = useMutation({
@@ -60,7 +62,7 @@ function PayStep({ order }: { order: Order }) {
     <Card title="订单信息" data-testid="pay-order">
       <Descriptions column={{ xs: 1, sm: 2 }} size="small">
         <Descriptions.Item label="订单编号">
-          <Typography.Text copyable style={{ fontFamily: MONO }} data-testid="pay-order-no">
+          <Typography.Text copyable style={{ fontFamily: MONO, whiteSpace: 'nowrap' }} data-testid="pay-order-no">
             {order.orderNo}
           </Typography.Text>
         </Descriptions.Item>
@@ -101,7 +103,7 @@ function PayStep({ order }: { order: Order }) {
               </Descriptions.Item>
               <Descriptions.Item label="转账金额">¥{transfer.amount}</Descriptions.Item>
               <Descriptions.Item label="转账备注">
-                <Typography.Text copyable strong style={{ fontFamily: MONO }}>{transfer.remark}</Typography.Text>
+                <Typography.Text copyable strong style={{ fontFamily: MONO, whiteSpace: 'nowrap' }}>{transfer.remark}</Typography.Text>
               </Descriptions.Item>
               <Descriptions.Item label="说明">{transfer.note}</Descriptions.Item>
             </Descriptions>
@@ -111,15 +113,34 @@ function PayStep({ order }: { order: Order }) {
       ) : (
         <div style={{ marginTop: 16 }}>
           <Typography.Title level={5}>选择支付方式</Typography.Title>
-          {refused ? <Alert type="warning" showIcon style={{ marginBottom: 12 }} message={refused} description="您可以改用线下转账完成支付。" data-testid="pay-refused" /> : null}
-          <Space wrap>
-            <Button type="primary" loading={pay.isPending && pay.variables === 'alipay'} disabled={Boolean(refused) && pay.variables === 'alipay'} onClick={() => pay.mutate('alipay')} data-testid="pay-alipay">
-              支付宝支付
-            </Button>
-            <Button loading={pay.isPending && pay.variables === 'offline'} onClick={() => pay.mutate('offline')} data-testid="pay-offline">
-              线下转账
-            </Button>
-          </Space>
+          {refused ? (
+            <Alert
+              type="warning"
+              showIcon
+              style={{ marginBottom: 12 }}
+              title={refused}
+              description={channels.data?.offline && pay.variables === 'alipay' ? '您可以改用线下转账完成支付。' : undefined}
+              data-testid="pay-refused"
+            />
+          ) : null}
+          {channels.isLoading ? (
+            <Spin />
+          ) : channels.data && !channels.data.alipay && !channels.data.offline ? (
+            <Alert type="warning" showIcon title="平台暂未开通在线支付或线下转账，请通过工单联系运维人员完成购买。" data-testid="pay-no-channel" />
+          ) : (
+            <Space wrap>
+              {channels.data?.alipay ? (
+                <Button type="primary" loading={pay.isPending && pay.variables === 'alipay'} disabled={Boolean(refused) && pay.variables === 'alipay'} onClick={() => pay.mutate('alipay')} data-testid="pay-alipay">
+                  支付宝支付
+                </Button>
+              ) : null}
+              {channels.data?.offline ? (
+                <Button type={channels.data.alipay ? 'default' : 'primary'} loading={pay.isPending && pay.variables === 'offline'} onClick={() => pay.mutate('offline')} data-testid="pay-offline">
+                  线下转账
+                </Button>
+              ) : null}
+            </Space>
+          )}
         </div>
       )}
     </Card>
@@ -175,7 +196,7 @@ export function PayPage() {
   }
 
   return (
-    <PageContainer title="购买算力" description="选择分中心与卡型的算力卡，提交订单后选择支付宝或线下转账。算力按卡时计，支付后计入剩余算力。">
+    <PageContainer title="购买算力" description="选择分中心与卡型的算力卡，提交订单后选择支付方式。算力按卡时计，支付后计入剩余算力。">
       <Card>
         <Space orientation="vertical" size="large" style={{ width: '100%' }}>
           <Row gutter={[16, 16]}>

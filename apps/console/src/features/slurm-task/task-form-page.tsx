@@ -7,6 +7,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
 import { dayjs } from '../../shared/dayjs';
+import { CostEstimate } from '../../shared/task/cost-estimate';
 import { EnvList } from '../../shared/task/env-list';
 import { cardTypeLabel, centerDetailQuery, centerOptions, DurationField, durationOf, nameWithSuffix, partitionBounds, ResourceFields, TaskFormActions, taskPayload, UnknownTaskType, useCreateTask, WorkDirField, type TaskFormValues } from '../../shared/task/task-form';
 import { MONO } from '../../shared/ui/mono';
@@ -247,9 +248,10 @@ function SlurmTaskForm({ type }: { type: SlurmTaskType }) {
             <EnvList testIdPrefix="slurm-form" />
           </Form.Item>
           <DurationField family={SLURM} subject="作业" last />
+          <CostEstimate family={SLURM} centers={centers} centerId={subCenterId} style={{ marginTop: 16 }} />
         </Card>
 
-        <TaskFormActions family={SLURM} pending={submit.isPending} label="提交作业" onCancel={() => navigate(LIST_PATH)} />
+        <TaskFormActions family={SLURM} pending={submit.isPending} error={submit.error} label="提交作业" onCancel={() => navigate(LIST_PATH)} />
       </Form>
     </PageContainer>
   );

@@ -83,6 +83,15 @@ describe('training task detail', () => {
     expect(detailGets()).toHaveLength(2);
   });
 
+  it('shows 已消耗, which rises on each draw (comp-power.changed) while the task runs', async () => {
+    backend.put(task('5', { state: 'RUNNING', startTime: Date.now() - 60_000, consumed: '0.13', events: [{ state: 'RUNNING', reason: '', time: 1_700_000_000_000 }] }));
+    renderTraining('/training/detail/train/5');
+    await waitFor(() => expect(screen.getByTestId('training-detail-consumed').textContent).toBe('0.13 卡时'));
+    backend.put({ ...backend.tasks.get('5')!, consumed: '0.27' });
+    act(() => applyLiveEvent(queryClient, { businessType: 'comp-power.changed', data: {} }));
+    await waitFor(() => expect(screen.getByTestId('training-detail-consumed').textContent).toBe('0.27 卡时'));
+  });
+
   it('offers 删除 once the task ended, and leaves for the list after it', async () => {
     backend.put(task('5', { state: 'SUCCEEDED', exitCode: 0, startTime: 1_700_000_000_000, endTime: 1_700_000_090_000, events: [{ state: 'SUCCEEDED', reason: '退出码 0', time: 1_700_000_090_000 }] }));
     backend.logs.set('5', 'done\n');

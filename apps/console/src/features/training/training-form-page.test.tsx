@@ -1,4 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { ErrorCode } from '@suanli/contracts';
 import { describe, expect, it } from 'vitest';
 import { createFakeTraining, PRIVATE_IMAGES, task } from './test/fake-training';
 import { renderTraining } from './test/render';
@@ -145,6 +146,19 @@ describe('training task form', () => {
       expect(posts()[1].body.clientRequestId).toMatch(/^[0-9a-f]{32}$/);
       expect(posts()[1].body.clientRequestId).not.toBe(posts()[0].body.clientRequestId);
     });
+  });
+
+  it('a submission refused for lack of compute power (2507) says why and links to 购买算力', async () => {
+    backend.put(task('7', { name: '旧任务', subCenterId: 'gz-ascend', subCenterName: '广州算力分中心', cardTypeId: 'ascend-910b', imageId: 'mindspore-2.3-cann8', command: 'python ms.py' }));
+    const router = renderTraining('/training/task/train?from=7');
+    await waitFor(() => expect(screen.getByTestId('training-form-image').textContent).toContain('MindSpore 2.3 (CANN 8.0)'));
+    const text = '算力不足：广州算力分中心 昇腾 910B 剩余 0.00 卡时，本任务（1 卡）每个计费周期（1 分钟）需 0.02 卡时，请先购买算力';
+    backend.faults.refuse = { code: ErrorCode.COMP_POWER_INSUFFICIENT, message: text };
+    submit();
+    await waitFor(() => expect(screen.getByTestId('training-form-underpowered').textContent).toContain(text));
+    expect(router.state.location.pathname).toBe('/training/task/train');
+    // 购买算力 is the console's buy page (/console/pay under the app's basename).
+    expect(screen.getByTestId('training-form-buy').closest('a')!.getAttribute('href')).toBe('/pay');
   });
 
   it('mounts a chosen dataset version (数据集) read-only', async () => {

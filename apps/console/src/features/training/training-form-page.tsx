@@ -17,6 +17,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
+import { CostEstimate } from '../../shared/task/cost-estimate';
 import { EnvList } from '../../shared/task/env-list';
 import { cardTypeLabel, centerDetailQuery, centerOptions, DurationField, durationOf, nameWithSuffix, partitionBounds, ResourceFields, TaskFormActions, taskPayload, UnknownTaskType, useCreateTask, WorkDirField, type TaskFormValues } from '../../shared/task/task-form';
 import { MONO } from '../../shared/ui/mono';
@@ -277,7 +278,8 @@ function TrainingForm({ type }: { type: TrainingType }) {
             <EnvList testIdPrefix="training-form" />
           </Form.Item>
           <DurationField family={TRAINING} subject="任务" />
-          <TaskFormActions family={TRAINING} pending={submit.isPending} label="提交任务" onCancel={() => navigate(info.path)} />
+          <CostEstimate family={TRAINING} centers={centers} centerId={auto ? placement.data?.subCenterId : subCenterId} nodeNum={distributed ? undefined : 1} style={{ marginBottom: 24 }} />
+          <TaskFormActions family={TRAINING} pending={submit.isPending} error={submit.error} label="提交任务" onCancel={() => navigate(info.path)} />
         </Form>
       </Card>
     </PageContainer>

@@ -161,6 +161,8 @@ export function taskFacts(task: TaskDetail, family: TaskFamily) {
       { key: 'createTime', label: '创建时间', children: formatTime(task.createTime) },
       { key: 'startTime', label: '开始时间', children: formatTime(task.startTime) },
       { key: 'endTime', label: '结束时间', children: formatTime(task.endTime) },
+      // Drawn from the owner's compute power so far; rises while it runs (each draw pushes comp-power.changed).
+      { key: 'consumed', label: '已消耗', children: <span data-testid={`${prefix}-detail-consumed`}>{task.consumed} 卡时</span> },
     ],
     /** Why it waits and when it may start while queued; otherwise what its state says, if anything. */
     state:

@@ -1,4 +1,5 @@
 import {
+  ErrorCode,
   FOUNDATION_BASE,
   TASK_MAX_DURATION_MINUTES,
   TASK_NAME_MAX,
@@ -9,12 +10,12 @@ import {
   type Task,
 } from '@suanli/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Col, Form, Input, InputNumber, Result, Row, Select, Space, Typography, type FormRule, type SelectProps } from 'antd';
+import { Alert, Button, Card, Col, Form, Input, InputNumber, Result, Row, Select, Space, Typography, type FormRule, type SelectProps } from 'antd';
 import type { ReactNode } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
-import { request } from '../../app/request';
+import { request, RequestError } from '../../app/request';
 import { PageContainer } from '../ui/page-container';
 import { useSubmissionId } from './submission';
 import type { TaskFamily } from './task-family';
@@ -263,14 +264,39 @@ export function DurationField({ family, subject, last }: DurationFieldProps) {
   );
 }
 
-/** The submit button (`<family>-form-submit`, 提交中 while it runs) and 取消. */
-export function TaskFormActions({ family, pending, label, onCancel }: { family: TaskFamily; pending: boolean; label: string; onCancel: () => void }) {
+/**
+ * A submission refused for lack of compute power (2507): the server's words — center, card type, balance and
+ * need — and the way to 购买算力 (`<family>-form-buy`). Nothing for any other error (the toast shows those).
+ */
+export function UnderpoweredNotice({ family, error }: { family: TaskFamily; error: unknown }) {
+  if (!(error instanceof RequestError) || error.code !== ErrorCode.COMP_POWER_INSUFFICIENT) return null;
   return (
-    <Space wrap>
+    <Alert
+      type="warning"
+      showIcon
+      style={{ marginBottom: 16 }}
+      message={error.message}
+      action={
+        <Link to="/pay" data-testid={`${family.testId}-form-buy`}>
+          购买算力
+        </Link>
+      }
+      data-testid={`${family.testId}-form-underpowered`}
+    />
+  );
+}
+
+/** The submit button (`<family>-form-submit`, 提交中 while it runs) and 取消; above them, a refusal for lack of compute power. */
+export function TaskFormActions({ family, pending, label, onCancel, error }: { family: TaskFamily; pending: boolean; label: string; onCancel: () => void; error?: unknown }) {
+  return (
+    <>
+      <UnderpoweredNotice family={family} error={error} />
+      <Space wrap>
       <Button type="primary" htmlType="submit" loading={pending} data-testid={`${family.testId}-form-submit`}>
         {pending ? '提交中' : label}
       </Button>
       <Button onClick={onCancel}>取消</Button>
-    </Space>
+      </Space>
+    </>
   );
 }

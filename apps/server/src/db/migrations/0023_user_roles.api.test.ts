@@ -22,7 +22,7 @@ describe.each(engines)('migration 0023_user_roles (%s)', (engine) => {
       await user('op', 'user,operator');
       await user('oponly', 'operator');
 
-      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      expect((await migrator.migrateTo('0023_user_roles')).error).toBeUndefined();
       const rows = await db.selectFrom('user_roles').select(['user_id', 'role']).orderBy('user_id').execute();
       expect(rows).toEqual([
         { user_id: 'op', role: 'operator' },

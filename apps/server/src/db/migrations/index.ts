@@ -22,6 +22,7 @@ import * as m0020 from './0020_order';
 import * as m0021 from './0021_task_client_request';
 import * as m0022 from './0022_ide_origin';
 import * as m0023 from './0023_user_roles';
+import * as m0024 from './0024_metering';
 
 /** Every migration, in order. One set for both engines; keep column types portable (see schema.ts). */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0021_task_client_request': m0021,
   '0022_ide_origin': m0022,
   '0023_user_roles': m0023,
+  '0024_metering': m0024,
 };

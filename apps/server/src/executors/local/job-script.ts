@@ -90,8 +90,11 @@ export function jobScript(
   }
   // SIGTERM (cancel, time limit) reaches the workers through the group; this shell keeps waiting for them
   // so they get the whole grace period. The first worker to fail ends the others.
+  // Bash can lose a worker's status to `wait -n` when it ends while the TERM trap runs (wait -n answers
+  // 127 with workers left): those are collected by pid, whose statuses bash keeps. A stopped job that still
+  // ends 0 reports the signal (143), as Slurm reports a cancelled job's signal — never "exit 0".
   lines.push(
-    "trap ':' TERM",
+    "term=; trap 'term=1' TERM",
     'code=0',
     'left=${#pids[@]}',
     'while [ "$left" -gt 0 ]; do',
@@ -100,6 +103,8 @@ export function jobScript(
     '  left=$((left - 1))',
     '  if [ "$c" -ne 0 ] && [ "$code" -eq 0 ]; then code=$c; kill -TERM "${pids[@]}" 2>/dev/null; fi',
     'done',
+    'if [ "$left" -gt 0 ]; then for p in "${pids[@]}"; do wait "$p" 2>/dev/null; c=$?; [ "$c" -ne 127 ] && [ "$c" -ne 0 ] && [ "$code" -eq 0 ] && code=$c; done; fi',
+    '[ "$code" -eq 0 ] && [ -n "$term" ] && code=143',
     'exit "$code"',
   );
   return lines.join('\n') + '\n';

@@ -27,6 +27,7 @@ describe('local executor, one executor through the engine sequence', () => {
     scheduler: { kind: 'local' },
     storageRoot: root,
     homePrefix: '/home',
+    storageAccess: 'local',
     quotaBytes: 1e9,
     accounts: { prefix: 'u', uidStart: 1000, size: 10 },
     cardTypes: [{ id: 'gpu', name: 'GPU', vendor: 'NVIDIA', memoryGB: 80, nodes: 1, cardsPerNode: 2, cpusPerCard: 1, memoryGBPerCard: 1, partition: 'p' }],

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CenterCardType, CenterConfig } from '../../centers/centers';
 import { createExecutor } from '../create-executor';
 import { JobRefused, type JobRef, type JobSpec, type JobStatus } from '../executor';
-import { removeAfterJobs } from '../../../test/local-jobs';
+import { liveMembers, removeAfterJobs, waitFile } from '../../../test/local-jobs';
 import { LocalExecutor, type LocalExecutorOptions } from './local-executor';
 
 // Real bash process groups on this host; only the minute and the kill grace are shortened.
@@ -41,6 +41,7 @@ function center(over: Partial<CenterConfig> = {}): CenterConfig {
     scheduler: { kind: 'local' },
     storageRoot: root,
     homePrefix: '/home',
+    storageAccess: 'local',
     quotaBytes: 1 << 30,
     accounts: { prefix: 'u', uidStart: 20000, size: 10 },
     cardTypes: [gpu, npu],
@@ -285,6 +286,27 @@ describe('local executor', () => {
     expect(st.endTime! - st.startTime!).toBeLessThan(5_000); // well before the 30 s sleeps
   });
 
+  it('a stopped workers job reports the signal, never exit 0 (workers that exit 0 on TERM, a cancel during start-up)', async () => {
+    const e = executor(stateDir());
+    // Workers that catch TERM and exit 0: the job was still stopped by a signal, as Slurm's 0:15 says.
+    const graceful = spec('trap "exit 0" TERM; echo "up $RANK"; sleep 30 & wait', { launch: 'workers', cardsPerNode: 2, tasksPerNode: 2 });
+    const g = await e.submit(graceful);
+    const deadline = Date.now() + 10_000;
+    while (!(fs.existsSync(graceful.outputPath) && output(graceful).split('\n').length > 2) && Date.now() < deadline) await sleep(40);
+    await e.cancel(ref(graceful, g.jobId));
+    expect(await until(e, graceful, g.jobId, ended)).toMatchObject({ phase: 'STOPPED', reason: 'Cancelled', exitCode: 143 });
+    // Cancels at every moment of the start-up: before the supervisor, before the trap, while workers start.
+    for (const delay of [0, 5, 20, 60]) {
+      const s = spec('echo "up $RANK"; sleep 30', { launch: 'workers', cardsPerNode: 2, tasksPerNode: 2 });
+      const { jobId } = await e.submit(s);
+      await sleep(delay);
+      await e.cancel(ref(s, jobId));
+      const st = await until(e, s, jobId, ended);
+      expect(st.phase).toBe('STOPPED');
+      expect(st.exitCode === null || st.exitCode === 143).toBe(true);
+    }
+  });
+
   it('runs the command under the center image launcher with the image uri', async () => {
     const e = executor(stateDir(), center({ imageLauncher: 'env SUANLI_LAUNCHED_WITH={uri}' }));
     const s = spec('echo "image=$SUANLI_LAUNCHED_WITH recorded=$SUANLI_IMAGE"', { image: { id: 'pt', uri: "docker://pytorch:2.3 'x'" } });
@@ -361,26 +383,3 @@ describe('local executor', () => {
     expect(fs.existsSync(path.join(dataDir, 'executor', 'local-test', 'jobs', jobId, 'exit'))).toBe(true);
   });
 });
-
-/** Pids of the processes in group `pgid` that are not zombies (/proc/<pid>/stat: state, ppid, pgrp). */
-function liveMembers(pgid: number): number[] {
-  const out: number[] = [];
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(pgrp) === pgid && state !== 'Z' && state !== 'X') out.push(Number(pid));
-    } catch {
-      /* gone while reading */
-    }
-  }
-  return out;
-}
-
-async function waitFile(file: string, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!fs.existsSync(file)) {
-    if (Date.now() > end) throw new Error(`${file} did not appear in ${ms} ms`);
-    await sleep(20);
-  }
-}

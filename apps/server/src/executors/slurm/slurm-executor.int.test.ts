@@ -32,6 +32,7 @@ function centerOf(c: SlurmClusterInfo, extra: Partial<CenterConfig> = {}): Cente
     scheduler: { kind: 'slurm', cluster: c.cluster, restUrl: c.restUrl, apiVersion: 'v0.0.38', jwtKeyFile: c.jwtKeyFile, account: c.account },
     storageRoot: c.storageRoot,
     homePrefix: '/home',
+    storageAccess: 'local',
     quotaBytes: 1 << 30,
     accounts: { prefix: c.accounts.prefix, uidStart: c.accounts.uidStart, size: c.accounts.names.length },
     cardTypes: [

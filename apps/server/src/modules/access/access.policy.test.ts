@@ -36,6 +36,14 @@ describe('access policy', () => {
     expect([allowed(op, 'task.read', task), allowed(op, 'task.write', task)]).toEqual([false, false]);
   });
 
+  it('compute power: a balance and a record (charge, grant, consume) are their owner\'s only; operators grant', () => {
+    const mine = { ownerId: 'alice' };
+    for (const a of ['compPower.read', 'record.read'] as Action[]) {
+      expect([allowed(alice, a, mine), allowed(bob, a, mine), allowed(op, a, mine)], a).toEqual([true, false, false]);
+    }
+    expect([allowed(alice, 'compPower.grant'), allowed(op, 'compPower.grant')]).toEqual([false, true]);
+  });
+
   it('an action with a resource condition is never granted without the resource', () => {
     for (const action of Object.keys(RULES) as Action[]) {
       const onlyResource = (RULES[action] as readonly string[]).every((c) => c === 'owner' || c === 'sharee' || c === 'public');

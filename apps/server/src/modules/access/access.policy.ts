@@ -32,6 +32,10 @@ export const RULES = {
   'image.publish': ['operator'],
   /** A user's compute-power balance. */
   'compPower.read': ['owner'],
+  /** Give a user compute power for free (赠送). */
+  'compPower.grant': ['operator'],
+  /** A charge, grant or consume record (费用明细): only its owner. */
+  'record.read': ['owner'],
   /** An order: its owner, and operators (they match transfers to orders). */
   'order.read': ['owner', 'operator'],
   /** Pay or cancel an order. */

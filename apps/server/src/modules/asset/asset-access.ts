@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
 import type { AssetRepository } from './asset.repository';
-import { AccessError, type AssetStore, type DiskAccess } from './asset-store';
+import type { AssetStore, DiskAccess } from './asset-store';
 
 /** What the user reads when the disk could not be made to say who may read (the detail is in the log). */
 const ACCESS_FAILED = '数据目录的访问权限设置失败，请联系管理员';
@@ -17,6 +17,10 @@ const ACCESS_FAILED = '数据目录的访问权限设置失败，请联系管理
  */
 export class AssetAccess {
   private readonly queues = new Map<string, Promise<unknown>>();
+  /** Start-up work waiting for a center's file service (whenReachable). */
+  private readonly pending = new Set<Promise<void>>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private closed = false;
 
   constructor(
     private readonly repo: AssetRepository,
@@ -65,7 +69,9 @@ export class AssetAccess {
         await this.store.applyAccess(center, assetId, access, opts);
       } catch (e) {
         this.log.error({ err: e, assetId, center: center.id }, 'asset area: the access of an asset folder could not be set');
-        throw e instanceof AccessError || !(e instanceof AppError) ? new AppError(ErrorCode.FILE_FAILED, ACCESS_FAILED) : e;
+        // An AccessError (this host's disk) or anything unexpected is told as the access failure; a file service
+        // that refused already answered it so (1300), and a refusal of the call itself (1403…) says what it is.
+        throw e instanceof AppError ? e : new AppError(ErrorCode.FILE_FAILED, ACCESS_FAILED);
       }
     }
   }
@@ -73,22 +79,69 @@ export class AssetAccess {
   /**
    * Start-up: every folder in every center's asset area gets the access its asset has now — areas written by
    * versions before ADR 0013 (0755, world-readable) are closed once. A folder no asset owns is closed (0700).
-   * A folder whose ACL cannot be set is closed too and logged; the gateway still starts.
+   * A folder whose ACL cannot be set is closed too and logged; the gateway still starts. A center whose disk
+   * is here is done before the gateway serves; one behind its file service in the background (`whenReachable`).
    */
-  async applyAll(): Promise<{ applied: number; failed: number }> {
+  async applyAll(): Promise<void> {
+    for (const center of this.centers) await this.whenReachable(center, 'asset area: re-applying access', () => this.applyCenter(center));
+  }
+
+  private async applyCenter(center: CenterConfig) {
     let applied = 0;
     let failed = 0;
-    for (const center of this.centers) {
-      for (const name of await this.store.assetDirs(center)) {
-        try {
-          await this.apply(name, center);
-          applied++;
-        } catch {
-          failed++;
-        }
+    for (const name of await this.store.assetDirs(center)) {
+      try {
+        await this.apply(name, center);
+        applied++;
+      } catch {
+        failed++;
       }
     }
-    if (failed) this.log.error({ applied, failed }, 'asset area: some asset folders could not be given their access and were closed (0700); install the acl package and restart');
-    return { applied, failed };
+    if (failed) this.log.error({ center: center.id, applied, failed }, 'asset area: some asset folders could not be given their access and were closed (0700); install the acl package and restart');
+  }
+
+  /**
+   * Runs start-up work on a center's storage: at once where the disk is on this host; for a center behind its
+   * file service in the background, tried again (1, 2, 4 … 15 s, for up to 10 minutes) while the file service
+   * cannot be reached or cannot reach the gateway back — at start-up the gateway is not listening yet when its
+   * modules are built, and the file service checks the gateway's storage grant with the gateway (ADR 0016).
+   * Anything else is logged once. Never makes the start fail.
+   */
+  async whenReachable(center: CenterConfig, what: string, work: () => Promise<unknown>): Promise<void> {
+    if (this.store.isLocal(center)) {
+      await work().catch((err: unknown) => this.log.error({ err, center: center.id }, what));
+      return;
+    }
+    const started = Date.now();
+    const attempt = async (delay: number): Promise<void> => {
+      if (this.closed) return;
+      try {
+        await work();
+      } catch (err) {
+        const unreachable = err instanceof AppError && (err.code === ErrorCode.INTERNAL_FAILED || err.code === ErrorCode.INTERNAL_TIMEOUT);
+        if (!unreachable || Date.now() - started > 10 * 60_000) {
+          this.log.error({ err, center: center.id }, `${what} failed`);
+          return;
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => {
+            this.timers.delete(timer);
+            resolve();
+          }, delay);
+          this.timers.add(timer);
+        });
+        if (!this.closed) await attempt(Math.min(delay * 2, 15_000));
+      }
+    };
+    const run = attempt(1000).finally(() => this.pending.delete(run));
+    this.pending.add(run);
+  }
+
+  /** Stops the background work of `whenReachable` (the module closes). */
+  async close() {
+    this.closed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    await Promise.all([...this.pending]);
   }
 }

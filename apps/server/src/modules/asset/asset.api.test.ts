@@ -281,6 +281,7 @@ describe.each(engines)('datasets and models api (%s)', (engine) => {
         dir: path.resolve(import.meta.dirname, '../../../../../config/public-assets'),
         centers: t.app.ctx.centers,
         clusterAccounts: t.app.ctx.clusterAccounts,
+        storage: t.app.ctx.storage,
         services: { dataset: t.app.assets.datasets, model: t.app.assets.models },
         platformUser: async () => (await t.app.users.createAccount({ username: 'platform', nickname: '算力平台', password: 'x-Unused-1!' }))?.id ?? platformId,
       });

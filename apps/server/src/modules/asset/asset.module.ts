@@ -13,10 +13,6 @@ import { AssetAccess } from './asset-access';
 import { AssetStore } from './asset-store';
 
 /**
- * Datasets (routes under DATASET_BASE) and models (MODEL_BASE): one repository and snapshot store, one
- * service per kind. Versions a stopped gateway left half-copied are failed before serving.
- */
-/**
  * What the asset module uses of the task module: the tasks waiting for a version to reach their center
  * (released or failed after each poll), a caller's training task (a snapshot of its output), and whether an
  * unfinished task mounts a version.
@@ -26,12 +22,16 @@ export interface AssetTasks {
   queries: Pick<TaskQueries, 'detail' | 'mountsInUse'>;
 }
 
-export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'notify' | 'bus' | 'clusterAccounts' | 'log' | 'access' | 'userDirectory'>,
+/**
+ * Datasets (routes under DATASET_BASE) and models (MODEL_BASE): one repository and snapshot store, one
+ * service per kind. Versions a stopped gateway left half-copied are failed before serving.
+ */
+export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'notify' | 'bus' | 'clusterAccounts' | 'log' | 'access' | 'userDirectory' | 'storage'>,
   tasks: AssetTasks,
   copies: VersionCopies & { syncVersion(ownerId: string, v: PendingCopy & { targetCenterId: string }): Promise<string> },
 ) {
   const repo = new AssetRepository(deps.db);
-  const store = new AssetStore(deps.centers);
+  const store = new AssetStore(deps.storage);
   const folders = new AssetAccess(repo, store, deps.clusterAccounts, deps.centers, deps.log);
   const make = (kind: 'dataset' | 'model') => new AssetService(kind, repo, store, deps.clusterAccounts, deps.centers, deps.clock, deps.notify, deps.bus, {
       get: (p, taskId) => tasks.queries.detail(p, 'training', taskId),
@@ -41,7 +41,8 @@ export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' 
   const models = make('model');
   // One call fails the half-copied versions of both kinds (the table is shared).
   await datasets.recover();
-  // Areas written before ADR 0013 (0755, every account read every version) get each asset's access once.
+  // Areas written before ADR 0013 (0755, every account read every version) get each asset's access once
+  // (before serving where the disk is here, in the background for a center behind its file service).
   await folders.applyAll();
   const centerName = (id: string) => deps.centers.find((c) => c.id === id)?.name ?? id;
   /**
@@ -126,8 +127,7 @@ export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' 
         { prefix: MODEL_BASE, plugin: assetRoutes(models) },
       ],
       async close() {
-        await Promise.all([datasets.idle(), models.idle()]);
-        await store.close();
+        await Promise.all([datasets.idle(), models.idle(), folders.close()]);
       },
     } satisfies ModuleMount,
   };

@@ -76,13 +76,15 @@ export function assetRoutes(assets: AssetService): FastifyPluginAsyncTypebox {
     app.get(`${base}/:id/versions/:versionId/download`, {
       schema: { tags, summary: '下载版本中的一个文件', params: AssetVersionParams, querystring: AssetFilesQuery, response: { 200: Type.Unknown() } },
       handler: async (req, reply) => {
-        const { fh, size } = await assets.openFile(principal(req), req.params.id, req.params.versionId, req.query.path);
+        const { stream, size } = await assets.openFile(principal(req), req.params.id, req.params.versionId, req.query.path);
+        // A client that goes away mid-file lets the file (or the file service's answer) go at once.
+        reply.raw.once('close', () => stream.destroy());
         const name = req.query.path.split('/').pop() ?? 'file';
         return reply
           .header('content-type', 'application/octet-stream')
           .header('content-length', String(size))
           .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(name)}`)
-          .send(fh.createReadStream());
+          .send(stream);
       },
     });
     app.post(`${base}/:id/shares`, {

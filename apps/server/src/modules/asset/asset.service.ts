@@ -23,7 +23,7 @@ import {
 import type { CenterConfig } from '../../centers/centers';
 import type { Notify } from '../../context';
 import { AppError, invalid, notFound } from '../../errors';
-import { toFileUser } from '../../file-service/identity';
+import { activeAccount } from '../../center-storage/center-storage';
 import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
 import type { Resource } from '../access/access.policy';
@@ -171,7 +171,7 @@ export class AssetService {
       update_time: now,
     });
     if (!stored) throw new AppError(ErrorCode.ASSET_NAME_TAKEN, `已有同名的${KIND_LABEL[this.kind]}：${name}`);
-    if (source && body.source) await this.startVersion(p, id, source.center, source.segs, body.source.note ?? '', null);
+    if (source && body.source) await this.startVersion(p, id, source.center, source.path, body.source.note ?? '', null);
     return this.detail(p, id);
   }
 
@@ -206,8 +206,8 @@ export class AssetService {
   async addVersion(p: Principal, id: string, body: AssetVersionCreate): Promise<AssetVersion> {
     const { row } = await this.owned(p, id);
     if ((await this.repo.versionsOf([row.id])).length >= ASSET_VERSIONS_MAX) throw new AppError(ErrorCode.ASSET_LIMIT, `版本数量已达上限（${ASSET_VERSIONS_MAX}）`);
-    const { center, segs } = await this.checkSource(p, body.subCenterId, body.path, 'path');
-    const versionId = await this.startVersion(p, row.id, center, segs, body.note ?? '', null);
+    const { center, path } = await this.checkSource(p, body.subCenterId, body.path, 'path');
+    const versionId = await this.startVersion(p, row.id, center, path, body.note ?? '', null);
     const v = await this.repo.findVersion(row.id, versionId);
     return this.toVersion(v!, row);
   }
@@ -220,7 +220,7 @@ export class AssetService {
     if (this.kind !== 'model') throw notFound();
     const task = await this.tasks.get(p, body.taskId);
     if (task.state !== 'SUCCEEDED') throw new AppError(ErrorCode.ASSET_TASK_NOT_FINISHED);
-    const { center, segs } = await this.checkSource(p, task.subCenterId, body.path ?? task.workDir, 'path');
+    const { center, path } = await this.checkSource(p, task.subCenterId, body.path ?? task.workDir, 'path');
     let id = body.modelId;
     if (id) {
       await this.owned(p, id);
@@ -228,7 +228,7 @@ export class AssetService {
       const created = await this.create(p, { name: body.name ?? task.name, framework: body.framework, description: `由训练任务「${task.name}」的输出登记` });
       id = created.id;
     }
-    await this.startVersion(p, id, center, segs, body.note ?? `训练任务 ${task.name}`, task.id);
+    await this.startVersion(p, id, center, path, body.note ?? `训练任务 ${task.name}`, task.id);
     return this.detail(p, id);
   }
 
@@ -379,11 +379,14 @@ export class AssetService {
 
   // ---- lifecycle --------------------------------------------------------------------------------------
 
-  /** Versions a stopped gateway left `creating` are failed (their partial copy removed): the user retries. */
+  /**
+   * Versions a stopped gateway left `creating` are failed (their partial copy removed — on a center behind its
+   * file service once it answers): the user retries.
+   */
   async recover(): Promise<void> {
     for (const v of await this.repo.unfinishedVersions()) {
       const center = this.centers.find((c) => c.id === v.sub_center_id);
-      if (center) await this.store.removeVersion(center, v.asset_id, v.id);
+      if (center) await this.folders.whenReachable(center, 'asset area: removing a half-copied version', () => this.store.removeVersion(center, v.asset_id, v.id));
       await this.repo.settleVersion(v.id, { state: 'failed', reason: '服务重启，复制中断，请重新创建该版本' });
     }
   }
@@ -435,18 +438,19 @@ export class AssetService {
     const center = this.centers.find((c) => c.id === subCenterId);
     if (!center) throw invalid(field === 'path' ? 'subCenterId' : 'source.subCenterId', '算力分中心不存在');
     const account = await this.clusterAccounts.ensure(p.userId, center.id);
-    const segs = await this.store.checkSource(center, toFileUser(center, account), userPath, field);
-    return { center, segs, account };
+    const path = await this.store.checkSource(center, activeAccount(account), userPath, field);
+    return { center, path, account };
   }
 
-  private async startVersion(p: Principal, assetId: string, center: CenterConfig, segs: string[], note: string, sourceTaskId: string | null) {
+  /** Starts copying the folder `source` (normalised, `/a/b`) of the caller's home on `center` into a new version. */
+  private async startVersion(p: Principal, assetId: string, center: CenterConfig, source: string, note: string, sourceTaskId: string | null) {
     const versionId = newId(this.clock());
     const account = await this.clusterAccounts.ensure(p.userId, center.id);
     await this.repo.insertNextVersion({
       id: versionId,
       asset_id: assetId,
       sub_center_id: center.id,
-      source_path: `/${segs.join('/')}`,
+      source_path: source,
       state: 'creating',
       reason: '',
       size_bytes: 0,
@@ -462,7 +466,7 @@ export class AssetService {
     const push = (state: AssetVersion['state'], reason = '') =>
       this.bus.publish(p.userId, { businessType: WS_ASSET_VERSION_CHANGED, data: { kind: this.kind, assetId, versionId, state, reason, copiedBytes: entry.copied } });
     entry.done = this.store
-      .snapshot(center, toFileUser(center, account), segs, assetId, versionId, (copied) => {
+      .snapshot(center, activeAccount(account), source, assetId, versionId, (copied) => {
         entry.copied = copied;
         const now = Date.now();
         if (now - lastPush >= PROGRESS_EVERY_MS) {

@@ -1,6 +1,5 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { ErrorCode, type ClusterAccount } from '@suanli/contracts';
+import { jobHomeOf, type CenterStorages } from '../../center-storage/center-storage';
 import type { CenterConfig } from '../../centers/centers';
 import { AppError, notFound } from '../../errors';
 import type { ClusterAccountRepository } from './cluster-account.repository';
@@ -26,6 +25,8 @@ export class ClusterAccountService {
     private readonly repo: ClusterAccountRepository,
     private readonly centers: CenterConfig[],
     private readonly clock: () => number,
+    /** Where the home is made: the center's storage, on this host or through its file service (ADR 0016). */
+    private readonly storage: CenterStorages,
   ) {}
 
   async list(userId: string, subCenterId?: string): Promise<ClusterAccount[]> {
@@ -49,17 +50,16 @@ export class ClusterAccountService {
     for (let attempt = 0; attempt < 5; attempt++) {
       const existing = await this.repo.find(userId, subCenterId);
       if (existing) {
-        await fs.mkdir(existing.home_dir, { recursive: true });
+        await this.storage.of(center).ensureHome(existing.account);
         return (await this.list(userId, subCenterId))[0];
       }
       const n = await this.repo.countOfCenter(subCenterId);
       if (n >= center.accounts.size) throw new AppError(ErrorCode.INTERNAL_FAILED, '该分中心集群账号已分配完，请联系管理员');
       const account = `${center.accounts.prefix}${String(n + 1).padStart(4, '0')}`;
-      const homeDir = path.join(center.storageRoot, 'home', account);
-      // Losing a race to another request just means the next number: retry.
-      if (await this.repo.tryInsert({ userId, subCenterId, account, uid: uidOfAccount(center, account), homeDir, now: this.clock() })) {
-        await fs.mkdir(homeDir, { recursive: true });
-      }
+      // The home as the center's hosts see it (jobs, shells), whether or not this host has the disk.
+      const homeDir = jobHomeOf(center, account);
+      // Losing a race to another request just means the next number: retry (the next round makes the home).
+      await this.repo.tryInsert({ userId, subCenterId, account, uid: uidOfAccount(center, account), homeDir, now: this.clock() });
     }
     throw new AppError(ErrorCode.INTERNAL_FAILED);
   }

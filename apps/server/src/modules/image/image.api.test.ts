@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_BASE, TRAINING_BASE, type ImageImport, type ImageItem, type ImageRepository } from '@suanli/contracts';
-import { toFileUser } from '../../file-service/identity';
 import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
 import { buildOciImage, ociArchive } from '../../../test/oci-image';
 import { freePort } from '../../../test/process';
@@ -90,7 +89,7 @@ describe.each(engines)('images api with a registry (%s)', (engine) => {
     const img = buildOciImage(path.join(tmp, `${repository}-${tag}`), tag, { 'f.txt': `${repository}:${tag}\n` });
     ociArchive(img, path.join(tmp, `${repository}-${tag}.tar`));
     const center = t.app.ctx.centers.find((c) => c.id === 'sz-a100')!;
-    const home = toFileUser(center, await t.app.ctx.clusterAccounts.ensure(a.id, center.id)).homeDir;
+    const home = (await t.app.ctx.clusterAccounts.ensure(a.id, center.id)).homeDir;
     fs.mkdirSync(path.join(home, 'img'), { recursive: true });
     fs.copyFileSync(path.join(tmp, `${repository}-${tag}.tar`), path.join(home, 'img', `${repository}-${tag}.tar`));
     const started = await call<ImageImport>('POST', '/imports', { payload: { subCenterId: 'sz-a100', path: `/img/${repository}-${tag}.tar`, repository } });

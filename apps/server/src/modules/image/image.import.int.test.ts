@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_BASE, TRAINING_BASE, WS_IMAGE_IMPORT_CHANGED, type ImageImport, type ImageItem, type ImageRepository, type WsEvent } from '@suanli/contracts';
-import { toFileUser } from '../../file-service/identity';
 import { body, type TestApp } from '../../../test/harness';
 import { buildOciImage, ociArchive, skopeo, type BuiltImage } from '../../../test/oci-image';
 import { startGatewayWithRegistry, type startRegistry } from '../../../test/registry';
@@ -40,7 +39,7 @@ describe('image import from storage and the task form (sqlite)', () => {
   /** Puts a file into the user's home on sz-a100, as an upload through the file service leaves it. */
   async function placeInStorage(userId: string, rel: string, from: string) {
     const center = t.app.ctx.centers.find((c) => c.id === 'sz-a100')!;
-    const home = toFileUser(center, await t.app.ctx.clusterAccounts.ensure(userId, center.id)).homeDir;
+    const home = (await t.app.ctx.clusterAccounts.ensure(userId, center.id)).homeDir;
     fs.mkdirSync(path.dirname(path.join(home, rel)), { recursive: true });
     fs.copyFileSync(from, path.join(home, rel));
   }

@@ -14,14 +14,14 @@ import { RegistryKey } from './registry-token';
  * and the certificate the registry trusts live under `<dataDir>/registry/` (made on first start when a
  * registry is configured). Imports a stopped gateway left running are failed before serving.
  */
-export async function createImageModule(deps: Pick<AppContext, 'db' | 'clock' | 'config' | 'centers' | 'bus' | 'log' | 'clusterAccounts' | 'userDirectory' | 'access'>) {
+export async function createImageModule(deps: Pick<AppContext, 'db' | 'clock' | 'config' | 'centers' | 'bus' | 'log' | 'clusterAccounts' | 'userDirectory' | 'access' | 'storage'>) {
   const settings = deps.config.registry;
   let registry: ConstructorParameters<typeof ImageService>[1] = null;
   if (settings) {
     const key = new RegistryKey(path.join(deps.config.dataDir, 'registry'));
     registry = { settings, key, client: new RegistryClient(settings.url, key, { issuer: settings.issuer, service: settings.service, clock: deps.clock }) };
   }
-  const archives = new ArchiveFiles(deps.clusterAccounts);
+  const archives = new ArchiveFiles(deps.clusterAccounts, deps.storage);
   const service = new ImageService(new ImageRepository(deps.db), registry, deps.clock, {
     users: deps.userDirectory,
     access: deps.access,
@@ -40,7 +40,6 @@ export async function createImageModule(deps: Pick<AppContext, 'db' | 'clock' | 
       routes: [{ prefix: IMAGE_BASE, plugin: imageRoutes(service) }],
       async close() {
         await service.idle();
-        await archives.close();
       },
     } satisfies ModuleMount,
   };

@@ -266,7 +266,7 @@ export class ImageService {
     try {
       await this.repo.insertImport(row);
     } catch (e) {
-      await archive.close();
+      archive.close();
       throw e;
     }
     const run = this.runImport(p.userId, row, archive).finally(() => this.running.delete(row.id));
@@ -317,13 +317,12 @@ export class ImageService {
       spool = await fsp.mkdtemp(path.join(this.deps.spoolRoot, `${row.id}-`));
       let plan: ImagePlan;
       try {
-        const source = archive.size > 0 ? archive.file.read(0, archive.size - 1) : (async function* () {})();
-        plan = await readImageArchive(source, spool, row.tag || undefined, (n) => {
+        plan = await readImageArchive(archive.stream, spool, row.tag || undefined, (n) => {
           read += n;
           void publish(false);
         });
       } finally {
-        await archive.close();
+        archive.close();
       }
       const tag = row.tag || plan.archiveTag || 'latest';
       const blobs = [plan.config, ...plan.layers];
@@ -341,6 +340,8 @@ export class ImageService {
       if (!(e instanceof ArchiveError) && !(e instanceof AppError)) this.deps.log.error({ err: e, importId: row.id }, 'image import failed');
       await publish(true, { state: 'failed', message });
     } finally {
+      // Not read at all when the spool could not be made: let the file (or the file service's answer) go.
+      archive.close();
       if (spool) await fsp.rm(spool, { recursive: true, force: true });
     }
   }

@@ -2,6 +2,8 @@
 interface Sdk {
   pageExecute(method: string, httpMethod: 'GET', params: Record<string, unknown>): string;
   checkNotifySignV2(form: Record<string, string>): boolean;
+  /** Calls the gateway; with validateSign the reply's `sign` is checked with Alipay's public key (throws if not). */
+  exec(method: string, params: Record<string, unknown>, options: { validateSign: boolean }): Promise<Record<string, unknown>>;
 }
 type SdkClass = new (config: Record<string, unknown>) => Sdk;
 
@@ -21,6 +23,18 @@ export interface AlipaySettings {
   /** When set, a notify for another seller (merchant PID) is refused. */
   sellerId?: string;
 }
+
+/**
+ * What `alipay.trade.query` says of one trade (out_trade_no = the orderNo): `paid` (TRADE_SUCCESS or
+ * TRADE_FINISHED) with Alipay's trade number and amount, `unpaid` (WAIT_BUYER_PAY, TRADE_CLOSED) or `absent`
+ * (ACQ.TRADE_NOT_EXIST: the buyer never reached the cashier). Anything else is thrown.
+ */
+export type TradeQuery =
+  | { kind: 'paid'; outTradeNo: string; tradeNo: string; totalAmount: string; status: string }
+  | { kind: 'unpaid'; status: string }
+  | { kind: 'absent' };
+
+const PAID_STATES = new Set(['TRADE_SUCCESS', 'TRADE_FINISHED']);
 
 /** `yyyy-MM-dd HH:mm:ss` in China Standard Time: Alipay's time format (time_expire). */
 function alipayTime(ms: number): string {
@@ -49,7 +63,34 @@ export class AlipayChannel {
     AlipaySdk: SdkClass,
   ) {
     const keyType = settings.privateKey.includes('BEGIN PRIVATE KEY') ? 'PKCS8' : 'PKCS1';
-    this.sdk = new AlipaySdk({ appId: settings.appId, privateKey: settings.privateKey, alipayPublicKey: settings.alipayPublicKey, gateway: settings.gateway, keyType, signType: 'RSA2' });
+    this.sdk = new AlipaySdk({
+      appId: settings.appId,
+      privateKey: settings.privateKey,
+      alipayPublicKey: settings.alipayPublicKey,
+      gateway: settings.gateway,
+      keyType,
+      signType: 'RSA2',
+      // A trade query runs while a user waits for an order page (which waits at most a few seconds for it).
+      timeout: 5000,
+    });
+  }
+
+  /**
+   * `alipay.trade.query` of the order: a signed request to the gateway, whose reply is accepted only when its
+   * signature verifies with Alipay's public key (the SDK's `validateSign`; a bad or missing one throws).
+   * Throws on any transport error, an HTTP error, a reply the SDK cannot read and any business error other
+   * than "no such trade" — the caller then changes nothing and asks again later.
+   */
+  async query(orderNo: string): Promise<TradeQuery> {
+    const r = await this.sdk.exec('alipay.trade.query', { bizContent: { outTradeNo: orderNo } }, { validateSign: true });
+    const str = (k: string) => (typeof r[k] === 'string' ? (r[k] as string) : '');
+    if (str('code') !== '10000') {
+      if (str('subCode') === 'ACQ.TRADE_NOT_EXIST') return { kind: 'absent' };
+      throw new Error(`alipay.trade.query: ${str('code')} ${str('subCode')} ${str('subMsg') || str('msg')}`.trim());
+    }
+    const status = str('tradeStatus');
+    if (!PAID_STATES.has(status)) return { kind: 'unpaid', status };
+    return { kind: 'paid', outTradeNo: str('outTradeNo'), tradeNo: str('tradeNo'), totalAmount: str('totalAmount'), status };
   }
 
   /** The signed URL of the cashier for the order; Alipay stops accepting payment at its expireTime. */

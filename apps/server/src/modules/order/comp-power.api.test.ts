@@ -29,7 +29,7 @@ describe.each(engines)('comp-powers api (%s)', (engine) => {
       .execute();
 
   beforeAll(async () => {
-    t = await createTestApp(engine);
+    t = await createTestApp(engine, { metering: {} });
     tokenA = (await t.app.ctx.sessions.create(userA)).token;
     // A: 10.25 卡时 A100 expiring in 30 days, 2.5 卡时 (+1 s, rounds down) 910B granted, expiring sooner,
     // plus an expired bucket and an exhausted one that must not count.
@@ -50,7 +50,12 @@ describe.each(engines)('comp-powers api (%s)', (engine) => {
     expect(res.data.userId).toBe(userA);
     // 10.25 + 2.5002… summed in card-seconds, then rounded down.
     expect(res.data.total).toBe('12.75');
-    expect(res.data.items).toHaveLength(2);
+    // 标准卡时: A100 × 1 (36,900 s) + 910B × 0.8 (9,001 s → 7,200.8 s) = 44,100.8 standard seconds, rounded down.
+    expect(res.data.standardTotal).toBe('12.25');
+    expect(res.data.items.map((i: any) => [i.cardTypeId, i.remaining, i.standardFactor, i.standardRemaining])).toEqual([
+      ['ascend-910b', '2.50', 0.8, '2.00'],
+      ['a100-80g', '10.25', 1, '10.25'],
+    ]);
     expect(res.data.items[0]).toMatchObject({
       subCenterId: 'gz-ascend',
       subCenterName: '广州算力分中心',
@@ -79,6 +84,7 @@ describe.each(engines)('comp-powers api (%s)', (engine) => {
       const { data } = body(await get(userA, token));
       expect(data.items.map((i: any) => i.cardTypeId)).toEqual(['a100-80g']);
       expect(data.total).toBe('10.25');
+      expect(data.standardTotal).toBe('10.25');
     } finally {
       t.clock.advance(-8 * DAY_MS);
     }
@@ -88,8 +94,14 @@ describe.each(engines)('comp-powers api (%s)', (engine) => {
     const { token } = await t.app.ctx.sessions.create('u-cp-new');
     expect(body(await get('u-cp-new', token))).toEqual({
       message: { code: 0, message: '操作成功' },
-      data: { userId: 'u-cp-new', total: '0.00', items: [] },
+      data: { userId: 'u-cp-new', total: '0.00', standardTotal: '0.00', items: [] },
     });
+  });
+
+  it('normalises a CPU bucket by its factor: 99 卡时 × 0.02 = 1.98 标准卡时', async () => {
+    const { token } = await t.app.ctx.sessions.create(userB);
+    const { data } = body(await get(userB, token));
+    expect([data.total, data.standardTotal, data.items[0].standardFactor, data.items[0].standardRemaining]).toEqual(['99.00', '1.98', 0.02, '1.98']);
   });
 
   it('refuses another user\'s id with 1020 and leaks nothing', async () => {

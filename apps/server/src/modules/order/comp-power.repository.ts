@@ -1,4 +1,17 @@
 import type { Db } from '../../db/db';
+import { isUniqueViolation } from '../../db/unique';
+
+export interface NewGrant {
+  ownerId: string;
+  subCenterId: string;
+  cardTypeId: string;
+  cardSeconds: number;
+  expireTime: number;
+  reason: string;
+  grantedBy: string | null;
+  /** Given once per key (the welcome and demo grants); null: every call gives. */
+  key: string | null;
+}
 
 /** The only place with compute-power SQL. Buckets are read in the order tasks draw from them. */
 export class CompPowerRepository {
@@ -15,5 +28,61 @@ export class CompPowerRepository {
       .orderBy('expire_time', 'asc')
       .orderBy('id', 'asc')
       .execute();
+  }
+
+  /**
+   * A grant (赠送): the bucket (source `grant`) and its charge-side record (kind `grant`) in one transaction.
+   * False, nothing written, when the grant's key was given before (the unique `grant_key`).
+   */
+  async grant(g: NewGrant, ids: { bucketId: string; chargeId: string }, now: number): Promise<boolean> {
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('charge_records')
+          .values({
+            id: ids.chargeId,
+            owner_id: g.ownerId,
+            kind: 'grant',
+            order_id: null,
+            order_no: null,
+            amount: 0,
+            card_seconds: g.cardSeconds,
+            comp_power_id: ids.bucketId,
+            sub_center_id: g.subCenterId,
+            card_type_id: g.cardTypeId,
+            pay_channel: null,
+            reason: g.reason,
+            granted_by: g.grantedBy,
+            grant_key: g.key,
+            create_time: now,
+          })
+          .execute();
+        await trx
+          .insertInto('comp_power_buckets')
+          .values({
+            id: ids.bucketId,
+            owner_id: g.ownerId,
+            sub_center_id: g.subCenterId,
+            card_type_id: g.cardTypeId,
+            granted: g.cardSeconds,
+            remaining: g.cardSeconds,
+            expire_time: g.expireTime,
+            source: 'grant',
+            create_time: now,
+          })
+          .execute();
+      });
+      return true;
+    } catch (err) {
+      if (g.key && isUniqueViolation(err)) return false;
+      throw err;
+    }
+  }
+
+  /** Which of these grant keys were given already. */
+  async givenKeys(keys: string[]): Promise<Set<string>> {
+    if (!keys.length) return new Set();
+    const rows = await this.db.selectFrom('charge_records').select('grant_key').where('grant_key', 'in', keys).execute();
+    return new Set(rows.map((r) => r.grant_key!));
   }
 }

@@ -1,5 +1,5 @@
 import { formatCardHours, type CompPowerSource, type CompPowers } from '@suanli/contracts';
-import type { CenterConfig } from '../../centers/centers';
+import { FACTOR_SCALE, type CenterConfig } from '../../centers/centers';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
 import type { CompPowerRepository } from './comp-power.repository';
@@ -13,6 +13,8 @@ export class CompPowerService {
     centers: CenterConfig[],
     private readonly access: Pick<AccessService, 'require'>,
     private readonly clock: () => number,
+    /** The welcome grant (when the deployment gives one) comes before the first figure a user sees. */
+    private readonly welcome: (userId: string) => Promise<void> = async () => {},
   ) {
     this.centers = new Map(centers.map((c) => [c.id, c]));
   }
@@ -20,13 +22,20 @@ export class CompPowerService {
   async ofUser(p: Principal, userId: string): Promise<CompPowers> {
     // Only one's own balance; team balances will come with teams and their roles (a rule in access.policy.ts).
     this.access.require(p, 'compPower.read', { ownerId: userId });
+    await this.welcome(userId);
     const rows = await this.repo.usable(userId, this.clock());
     let totalSeconds = 0;
+    // Standard card-seconds × FACTOR_SCALE, in BigInt: factors have at most 4 decimals, so this is exact.
+    let scaledStandard = 0n;
     const items = rows.map((r) => {
       totalSeconds += Number(r.remaining);
       const center = this.centers.get(r.sub_center_id);
       // A center removed from the config still shows its buckets under their ids rather than hiding balance.
       const cardType = center?.cardTypes.find((c) => c.id === r.card_type_id);
+      // A card type gone from the config counts as standard (factor 1) rather than vanishing from the total.
+      const standardFactor = cardType?.standardFactor ?? 1;
+      const scaled = BigInt(Number(r.remaining)) * BigInt(Math.round(standardFactor * FACTOR_SCALE));
+      scaledStandard += scaled;
       return {
         id: r.id,
         subCenterId: r.sub_center_id,
@@ -37,9 +46,11 @@ export class CompPowerService {
         remaining: formatCardHours(Number(r.remaining)),
         expireTime: Number(r.expire_time),
         source: r.source as CompPowerSource,
+        standardFactor,
+        standardRemaining: formatCardHours(Number(scaled / BigInt(FACTOR_SCALE))),
       };
     });
-    // Summed in card-seconds before rounding, so the total never loses the items' fractions.
-    return { userId, total: formatCardHours(totalSeconds), items };
+    // Summed in card-seconds before rounding, so the totals never lose the items' fractions (rounded down).
+    return { userId, total: formatCardHours(totalSeconds), standardTotal: formatCardHours(Number(scaledStandard / BigInt(FACTOR_SCALE))), items };
   }
 }

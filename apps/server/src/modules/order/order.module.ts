@@ -1,27 +1,85 @@
 import { ORDER_BASE } from '@suanli/contracts';
 import type { AppContext } from '../../context';
+import { LeaseRepository } from '../../db/lease.repository';
 import type { ModuleMount } from '../module-mount';
+import type { TaskMeterSource } from '../task/task-compute';
 import { AlipayChannel } from './alipay';
+import { AlipayReconciler, type ReconcilerOptions } from './alipay-reconciler';
 import { CompPowerRepository } from './comp-power.repository';
 import { CompPowerService } from './comp-power.service';
+import { GrantService } from './grant.service';
+import { MeteringRepository } from './metering.repository';
+import { MeteringRunner } from './metering.runner';
+import { MeteringService } from './metering.service';
 import { OrderRepository } from './order.repository';
 import { orderRoutes } from './order.routes';
 import { OrderService } from './order.service';
+import { RecordService } from './record.service';
+
+/** Default metering period (ADR 0015): draws at least this often, and the gate's first period. */
+export const METERING_PERIOD_MS = 60_000;
 
 /**
- * Orders and compute power (ADR 0012): the caller's remaining 卡时, the packages on sale, orders and their
- * payment (offline transfer, Alipay when configured); routes under ORDER_BASE. Who confirms offline transfers
- * (operators) is the access module's decision, the confirm route requires the role.
+/**
+ * Orders and compute power (ADR 0012, 0015): the caller's remaining 卡时, the packages on sale, orders and
+ * their payment (offline transfer, Alipay when configured — with the reconciliation of lost notifies, whose
+ * leader loop starts with the app), grants, the records of 费用明细, and metering — running tasks drawing
+ * from the buckets, the submit gate. Routes under ORDER_BASE. Built before the task module, which gets
+ * `metering` as its TaskCompute; the task module's meter source comes back through `runMetering`, whose
+ * runner the app hangs after each poll. Buyers' names come from the user module's directory.
  */
 export async function createOrderModule(
-  deps: Pick<AppContext, 'db' | 'centers' | 'offlinePayment' | 'clock' | 'config' | 'notify' | 'bus' | 'log' | 'access'>,
+  deps: Pick<AppContext, 'db' | 'engine' | 'centers' | 'offlinePayment' | 'clock' | 'config' | 'notify' | 'bus' | 'log' | 'access' | 'userDirectory'>,
+  opts: { reconciler?: ReconcilerOptions } = {},
 ) {
-  const compPowers = new CompPowerService(new CompPowerRepository(deps.db), deps.centers, deps.access, deps.clock);
-  const payment = {
-    offline: deps.offlinePayment,
-    alipay: deps.config.alipay ? await AlipayChannel.create(deps.config.alipay) : undefined,
+  const m = deps.config.metering ?? {};
+  const compPowerRepo = new CompPowerRepository(deps.db);
+  const grants = new GrantService(compPowerRepo, deps.centers, deps.userDirectory, deps.access, deps.clock, deps.notify, deps.bus, deps.log, m.welcomeGrant);
+  const welcome = (userId: string) => grants.welcome(userId);
+  const compPowers = new CompPowerService(compPowerRepo, deps.centers, deps.access, deps.clock, welcome);
+  const orderRepo = new OrderRepository(deps.db);
+  const alipay = deps.config.alipay ? await AlipayChannel.create(deps.config.alipay) : undefined;
+  // The reconciler credits through the service (the one exactly-once credit); the service asks it on reads.
+  const reconciler = alipay
+    ? new AlipayReconciler(orderRepo, alipay, (id, tradeNo) => orders.creditAlipay(id, tradeNo), new LeaseRepository(deps.db), deps.clock, deps.log, opts.reconciler)
+    : undefined;
+  const orders: OrderService = new OrderService(
+    orderRepo,
+    deps.centers,
+    { offline: deps.offlinePayment, alipay, reconciler },
+    deps.access,
+    deps.clock,
+    deps.notify,
+    deps.bus,
+    deps.log,
+    deps.userDirectory,
+  );
+  const meteringRepo = new MeteringRepository(deps.db, deps.engine);
+  const metering = new MeteringService(meteringRepo, deps.centers, deps.clock, deps.bus, deps.log, welcome, m.periodMs ?? METERING_PERIOD_MS);
+  const records = new RecordService(orderRepo, meteringRepo, deps.centers, deps.access);
+  const mount: ModuleMount = {
+    name: 'order',
+    routes: [{ prefix: ORDER_BASE, plugin: orderRoutes({ compPowers, orders, records, grants }) }],
+    start: () => reconciler?.start(),
+    close: () => reconciler?.stop(),
   };
-  const orders = new OrderService(new OrderRepository(deps.db), deps.centers, payment, deps.access, deps.clock, deps.notify, deps.bus, deps.log);
-  const mount: ModuleMount = { name: 'order', routes: [{ prefix: ORDER_BASE, plugin: orderRoutes(compPowers, orders) }] };
-  return { compPowers, orders, mount };
+  return {
+    compPowers,
+    orders,
+    grants,
+    reconciler,
+    /** The task engine's TaskCompute: the gate, 已消耗, the final draw of a deleted task. */
+    metering,
+    /** The runner over the task module's meter source (one per app; the app calls it after each poll). */
+    runMetering: (tasks: TaskMeterSource) =>
+      new MeteringRunner(
+        metering,
+        meteringRepo,
+        tasks,
+        deps.centers.map((c) => c.id),
+        deps.clock,
+        deps.log,
+      ),
+    mount,
+  };
 }

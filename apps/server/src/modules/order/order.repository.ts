@@ -15,7 +15,10 @@ export interface OrderFilter {
 
 export interface ChargeFilter {
   ownerId: string;
+  /** `order`: credits of paid orders (充值记录); `grant`: grants (赠送记录). */
+  kind: 'order' | 'grant';
   subCenterId?: string;
+  cardTypeId?: string;
   startTime?: number;
   endTime?: number;
 }
@@ -28,6 +31,16 @@ export interface Payment {
 }
 
 const DAY_MS = 24 * 3600_000;
+/** Calendar days are China Standard Time's (as orderNos): create_time + 8 h, in whole days. */
+const CST_MS = 8 * 3600_000;
+
+/** One day of charges: the day as a number of days since 1970-01-01 (UTC+8) and its sums. */
+export interface ChargeDayRow {
+  day: number;
+  count: number;
+  amount: number;
+  cardSeconds: number;
+}
 
 /**
  * The only SQL of orders and charge records. Every change of an order's status is a conditional UPDATE on
@@ -44,6 +57,17 @@ export class OrderRepository {
 
   findByOrderNo(orderNo: string): Promise<OrderRow | undefined> {
     return this.db.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirst();
+  }
+
+  /**
+   * Alipay orders not paid (yet) whose pay window ended after `since`: those a lost notify may have left
+   * unsettled (ADR 0012, "Reconciliation"). Of one owner or one order when given; oldest window first.
+   */
+  alipayOpen(f: { ownerId?: string; id?: string; since: number }, limit: number): Promise<OrderRow[]> {
+    let q = this.db.selectFrom('orders').selectAll().where('pay_channel', '=', 'alipay').where('status', '<>', 'PAID').where('expire_time', '>', f.since);
+    if (f.ownerId !== undefined) q = q.where('owner_id', '=', f.ownerId);
+    if (f.id !== undefined) q = q.where('id', '=', f.id);
+    return q.orderBy('expire_time', 'asc').orderBy('id', 'asc').limit(limit).execute();
   }
 
   /** Inserts the order; false when its orderNo was taken meanwhile (the caller takes the next one). */
@@ -176,6 +200,10 @@ export class OrderRepository {
           sub_center_id: order.sub_center_id,
           card_type_id: order.card_type_id,
           pay_channel: pay.channel,
+          kind: 'order',
+          reason: '',
+          granted_by: null,
+          grant_key: null,
           create_time: now,
         })
         .execute();
@@ -187,19 +215,21 @@ export class OrderRepository {
     return this.db.selectFrom('charge_records').selectAll().where('order_id', '=', orderId).executeTakeFirst();
   }
 
-  charge(id: string, ownerId: string): Promise<ChargeRow | undefined> {
-    return this.db.selectFrom('charge_records').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
+  /** A charge-side record of either kind (the caller checks whose it is). */
+  charge(id: string): Promise<ChargeRow | undefined> {
+    return this.db.selectFrom('charge_records').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   private charges(f: ChargeFilter) {
-    let q = this.db.selectFrom('charge_records').where('owner_id', '=', f.ownerId);
+    let q = this.db.selectFrom('charge_records').where('owner_id', '=', f.ownerId).where('kind', '=', f.kind);
     if (f.subCenterId) q = q.where('sub_center_id', '=', f.subCenterId);
+    if (f.cardTypeId) q = q.where('card_type_id', '=', f.cardTypeId);
     if (f.startTime !== undefined) q = q.where('create_time', '>=', f.startTime);
     if (f.endTime !== undefined) q = q.where('create_time', '<', f.endTime);
     return q;
   }
 
-  /** The owner's charge records, newest first. */
+  /** The owner's charge-side records of one kind, newest first. */
   async chargePage(f: ChargeFilter, offset: number, limit: number): Promise<{ rows: ChargeRow[]; total: number }> {
     const [rows, total] = await Promise.all([
       this.charges(f).selectAll().orderBy('create_time', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
@@ -209,5 +239,25 @@ export class OrderRepository {
         .then((r) => Number(r.n)),
     ]);
     return { rows, total };
+  }
+
+  /** The owner's charges per calendar day (UTC+8) under the same filters, oldest day first. */
+  async chargeDays(f: ChargeFilter): Promise<ChargeDayRow[]> {
+    // Integer division on both engines (bigint on PostgreSQL, integer on SQLite; times are after 1970). The
+    // numbers are literals, not parameters: PostgreSQL matches the grouped expression to the selected one
+    // only when they are the same text, and better-sqlite3 may bind a number as REAL (no integer division).
+    const day = sql<number>`(create_time + ${sql.lit(CST_MS)}) / ${sql.lit(DAY_MS)}`;
+    const rows = await this.charges(f)
+      .select([
+        day.as('day'),
+        (eb) => eb.fn.countAll<number>().as('n'),
+        (eb) => eb.fn.sum<number>('amount').as('amount'),
+        (eb) => eb.fn.sum<number>('card_seconds').as('seconds'),
+      ])
+      .groupBy(day)
+      .orderBy(day)
+      .execute();
+    // PostgreSQL answers sums of bigint as numeric strings.
+    return rows.map((r) => ({ day: Number(r.day), count: Number(r.n), amount: Number(r.amount), cardSeconds: Number(r.seconds) }));
   }
 }

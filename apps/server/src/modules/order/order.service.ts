@@ -3,20 +3,19 @@ import {
   ORDER_PAY_WINDOW_MS,
   formatCardHours,
   formatYuan,
-  type ChargeRecord,
   type Order,
   type OrderDetail,
   type OrderPage,
   type OrderPageQuery,
   type OrderPre,
   type OrderStatus,
+  type OrderBuyer,
   type PayBody,
   type PayChannel,
+  type PayChannels,
   type PayResult,
   type Product,
   type ProductQuery,
-  type RecordPage,
-  type RecordPageQuery,
 } from '@suanli/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CenterCardType, CenterConfig, CenterPackage } from '../../centers/centers';
@@ -26,9 +25,11 @@ import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
+import type { UserDirectory } from '../user/user-directory';
 import type { AlipayChannel } from './alipay';
+import type { AlipayReconciler } from './alipay-reconciler';
 import type { OfflinePayment } from '../../centers/centers';
-import type { ChargeRow, OrderRepository, OrderRow, Payment } from './order.repository';
+import type { OrderRepository, OrderRow, Payment } from './order.repository';
 import { nextSerial, serialPrefix } from '../../lib/serial-no';
 
 const HOUR_SECONDS = 3600;
@@ -45,6 +46,8 @@ interface Sellable {
 export interface PaymentChannels {
   offline?: OfflinePayment;
   alipay?: AlipayChannel;
+  /** With Alipay: settles orders whose notify never came when their owner reads them. */
+  reconciler?: Pick<AlipayReconciler, 'onOwnerRead' | 'onOrderRead'>;
 }
 
 /** Alipay's trade states that mean the money is paid. */
@@ -68,9 +71,15 @@ export class OrderService {
     private readonly notify: Notify,
     private readonly bus: EventBus,
     private readonly log: FastifyBaseLogger,
+    private readonly users: Pick<UserDirectory, 'contacts'>,
   ) {
     this.centers = new Map(centers.map((c) => [c.id, c]));
     for (const center of centers) for (const cardType of center.cardTypes) for (const pkg of cardType.packages ?? []) this.products.set(pkg.id, { pkg, center, cardType });
+  }
+
+  /** Which channels the buy page may offer: 支付宝支付 only when Alipay is configured. */
+  channels(): PayChannels {
+    return { alipay: Boolean(this.payment.alipay), offline: Boolean(this.payment.offline) };
   }
 
   /** The packages a center sells, of one card type when given; an unknown center or card type is 1205. */
@@ -119,6 +128,8 @@ export class OrderService {
   async page(p: Principal, q: OrderPageQuery): Promise<OrderPage> {
     const all = q.scope === 'all';
     if (all) this.access.require(p, 'order.readAll');
+    // An owner's Alipay order whose notify never came is settled before they see it (not for `all`: the leader sweeps those).
+    else await this.payment.reconciler?.onOwnerRead(p.userId);
     // Expiry is applied when orders are read: what is shown is never an UNPAID order past its window.
     await this.repo.closeExpired(this.clock(), all ? {} : { ownerId: p.userId });
     const keyword = q.keyword?.trim();
@@ -127,13 +138,20 @@ export class OrderService {
       (q.pageNum - 1) * q.pageSize,
       q.pageSize,
     );
-    return { list: rows.map((r) => this.toOrder(r)), total, pageNum: q.pageNum, pageSize: q.pageSize };
+    const buyers = all ? await this.buyers(rows) : undefined;
+    return { list: rows.map((r) => this.toOrder(r, buyers?.get(r.owner_id))), total, pageNum: q.pageNum, pageSize: q.pageSize };
   }
 
   async detail(p: Principal, id: string): Promise<OrderDetail> {
-    const row = await this.visible(p, id);
+    let row = await this.visible(p, id);
+    if (this.payment.reconciler && row.pay_channel === 'alipay' && row.status !== 'PAID') {
+      await this.payment.reconciler.onOrderRead(id);
+      row = await this.visible(p, id);
+    }
     const charge = row.status === 'PAID' ? await this.repo.chargeOfOrder(row.id) : undefined;
-    return { ...this.toOrder(row), chargeRecordId: charge?.id ?? null };
+    // An operator reading another user's order sees who bought it.
+    const buyer = row.owner_id === p.userId ? undefined : (await this.buyers([row])).get(row.owner_id);
+    return { ...this.toOrder(row, buyer), chargeRecordId: charge?.id ?? null };
   }
 
   /** UNPAID → CANCELLED, the owner only. */
@@ -217,29 +235,12 @@ export class OrderService {
     if (!row) throw notFound('订单');
     const credited = await this.credit(id, { channel: 'offline', tradeNo: null, confirmedBy: p.userId });
     if (!credited) throw new AppError(ErrorCode.ORDER_PAID);
-    return this.toOrder(credited);
+    return this.toOrder(credited, (await this.buyers([credited])).get(credited.owner_id));
   }
 
-  async records(p: Principal, q: RecordPageQuery): Promise<RecordPage> {
-    // Running tasks are not metered yet, so no consume records exist: an honest empty page.
-    if (q.type === 'consume') return { list: [], total: 0, pageNum: q.pageNum, pageSize: q.pageSize };
-    const { rows, total } = await this.repo.chargePage(
-      { ownerId: p.userId, subCenterId: q.subCenterId, startTime: q.startTime, endTime: q.endTime },
-      (q.pageNum - 1) * q.pageSize,
-      q.pageSize,
-    );
-    return { list: rows.map((r) => this.toCharge(r)), total, pageNum: q.pageNum, pageSize: q.pageSize };
-  }
-
-  async chargeRecord(p: Principal, id: string): Promise<ChargeRecord> {
-    const row = await this.repo.charge(id, p.userId);
-    if (!row) throw notFound('充值记录');
-    return this.toCharge(row);
-  }
-
-  /** No consume record exists until metering is built: every id is 1205, as for another user's. */
-  consumeRecord(_p: Principal, _id: string): never {
-    throw notFound('消费记录');
+  /** Alipay said (trade query) the order is paid: the same exactly-once credit. False when it was paid already. */
+  async creditAlipay(id: string, tradeNo: string): Promise<boolean> {
+    return (await this.credit(id, { channel: 'alipay', tradeNo, confirmedBy: null })) !== null;
   }
 
   // ---- helpers ----------------------------------------------------------------------------------------
@@ -299,7 +300,13 @@ export class OrderService {
     return { subCenterName: center?.name ?? centerId, cardTypeName: center?.cardTypes.find((t) => t.id === cardTypeId)?.name ?? cardTypeId };
   }
 
-  private toOrder(r: OrderRow): Order {
+  /** Who bought these orders (operators' views): names and contact details through the user module. */
+  private async buyers(rows: OrderRow[]): Promise<Map<string, OrderBuyer>> {
+    const found = await this.users.contacts(rows.map((r) => r.owner_id));
+    return new Map([...found].map(([id, u]) => [id, { username: u.username, nickname: u.nickname, phone: u.phone, email: u.email }]));
+  }
+
+  private toOrder(r: OrderRow, buyer?: OrderBuyer): Order {
     return {
       id: r.id,
       orderNo: r.order_no,
@@ -317,22 +324,7 @@ export class OrderService {
       payTime: r.pay_time === null ? null : Number(r.pay_time),
       expireTime: Number(r.expire_time),
       ownerId: r.owner_id,
-    };
-  }
-
-  private toCharge(r: ChargeRow): ChargeRecord {
-    return {
-      id: r.id,
-      orderId: r.order_id,
-      orderNo: r.order_no,
-      amount: formatYuan(Number(r.amount)),
-      cardHours: formatCardHours(Number(r.card_seconds)),
-      compPowerId: r.comp_power_id,
-      subCenterId: r.sub_center_id,
-      cardTypeId: r.card_type_id,
-      ...this.names(r.sub_center_id, r.card_type_id),
-      payChannel: r.pay_channel as PayChannel,
-      createTime: Number(r.create_time),
+      ...(buyer ? { buyer } : {}),
     };
   }
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ErrorCode, type SlurmTemplateSave, type TemplateParam } from '@suanli/contracts';
 import { AppError, invalid } from '../../errors';
-import { parseUserPath } from '../../file-service/storage/paths';
+import { parseUserPath } from '../../center-storage/center-storage';
 
 /**
  * Slurm templates are sbatch scripts with `{{name}}` placeholders, each declared as a typed parameter

@@ -1,3 +1,4 @@
+// Over 400 lines: one app per engine with one user's prepared folders (a 20 MiB file, a link) that every case copies from; a file per group would build them again.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -7,6 +8,7 @@ import { ErrorCode, MESSAGE_BASE, SYNC_BASE, type Page, type SyncGrant, type Syn
 import { LeaseRepository } from '../../db/lease.repository';
 import { AppError } from '../../errors';
 import { SyncService } from '../../file-service/sync.service';
+import { UploadService } from '../../file-service/upload.service';
 import { grantHash } from './sync.service';
 import { body, createPgDatabase, createTestApp, engines, type TestApp } from '../../../test/harness';
 import { registerAndLogin } from '../../../test/users';
@@ -96,6 +98,41 @@ describe.each(engines)('cross-center sync api (%s)', (engine) => {
     const page = (await api('POST', '/syncs/action/page', { pageNum: 1, pageSize: 10 })).data as Page<SyncJob>;
     expect(page.list.map((j) => j.id)).toContain(job.id);
     expect(((await api('POST', '/syncs/action/page', { scope: 'active', pageNum: 1, pageSize: 10 })).data as Page<SyncJob>).total).toBe(0);
+  });
+
+  it('a merge cut off after placing its file and before its cleanup is not sent again (the shard CI4 saw re-sent)', async () => {
+    fs.mkdirSync(path.join(a.sz, 'cut'), { recursive: true });
+    fs.writeFileSync(path.join(a.sz, 'cut/big.bin'), Buffer.alloc(20 * 1024 * 1024 + 7, 9));
+    fs.mkdirSync(path.join(a.gz, 'cutbox'), { recursive: true });
+    const uploads = UploadService.prototype as unknown as { dropUpload: (...args: unknown[]) => Promise<void> };
+    const drop = uploads.dropUpload;
+    let cut = 0;
+    // The receiver "dies" right after the merge's rename: its cleanup never runs and the attempt ends as a
+    // lost connection would (retryable). The next attempt must count the placed file, not send it again.
+    const dropSpy = vi.spyOn(uploads, 'dropUpload').mockImplementation(async function (this: unknown, ...args: unknown[]) {
+      const identifier = String(args[2]);
+      if (!cut && identifier.startsWith('sync-') && new Error().stack?.includes('merge')) {
+        cut++;
+        throw new AppError(ErrorCode.INTERNAL_FAILED);
+      }
+      return drop.apply(this, args);
+    });
+    const sent = vi.spyOn(UploadService.prototype, 'uploadChunk');
+    try {
+      const res = await create({ sourceCenterId: 'sz-a100', sourcePath: '/cut', targetCenterId: 'gz-ascend', targetDir: '/cutbox' });
+      expect(res.message.code, res.message.message).toBe(0);
+      await expect.poll(async () => (await api('GET', `/syncs/${(res.data as SyncJob).id}`)).data.state, { timeout: 30_000, interval: 100 }).toBe('SUCCEEDED');
+      const job = (await api('GET', `/syncs/${(res.data as SyncJob).id}`)).data as SyncJob;
+      expect(cut).toBe(1);
+      expect(job.retries).toBeGreaterThanOrEqual(1);
+      // Three 8 MiB chunks, each sent once.
+      expect(sent).toHaveBeenCalledTimes(3);
+      expect(sha(path.join(a.gz, 'cutbox/cut/big.bin'))).toBe(sha(path.join(a.sz, 'cut/big.bin')));
+      expect(staging(a.gz)).toEqual([]);
+    } finally {
+      dropSpy.mockRestore();
+      sent.mockRestore();
+    }
   });
 
   it('copies a single file into the target folder', async () => {

@@ -127,10 +127,9 @@ describe('cross-center sync between two file-service processes', () => {
     });
     expect(done, done.message).toMatchObject({ state: 'SUCCEEDED', filesDone: 7, filesTotal: 7 });
     expect(done.bytesDone).toBe(done.bytesTotal);
-    // At most the chunks in flight and, once seen (CI4, session 10: 526 MB staged at the kill, the resumed
-    // pull counted 276 MB — one shard's staged chunks were sent again), one file's staged chunks. The cause of
-    // the second is not found yet (docs/plan/11.md); never a restart from zero.
-    expect(lowest).toBeGreaterThanOrEqual(killedAt - 3 * 8 * MiB - 255 * MiB);
+    // At most the chunks in flight (3 × 8 MiB) are sent again. (CI4 once saw a whole shard re-sent: a merge
+    // killed after its rename and before its cleanup; fixed in the receiver's plan, sync.api.test.ts "cut off".)
+    expect(lowest).toBeGreaterThanOrEqual(killedAt - 3 * 8 * MiB);
 
     for (const rel of ['shards/part-0.bin', 'shards/part-1.bin', 'shards/part-2.bin', 'shards/part-3.bin', 'meta/index.json', 'meta/docs/README.md', 'meta/empty']) {
       expect(await sha256File(path.join(dst, 'corpus', rel)), rel).toBe(await sha256File(path.join(src, rel)));

@@ -12,7 +12,7 @@ import {
 } from '@suanli/contracts';
 import type { CenterConfig } from '../../centers/centers';
 import { AppError, forbidden, invalid, notFound } from '../../errors';
-import { parseUserPath } from '../../file-service/storage/paths';
+import { parseUserPath } from '../../center-storage/center-storage';
 import { newId } from '../../lib/id';
 import type { Principal } from '../access/principal';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { EnvVar, TaskMount } from '@suanli/contracts';
+import { jobHomeOf } from '../../center-storage/center-storage';
 import type { CenterConfig } from '../../centers/centers';
 import { notFound } from '../../errors';
 import { platformEnv, type JobRef, type JobSpec } from '../../executors/executor';
@@ -26,9 +27,9 @@ export class JobSpecs {
     return c;
   }
 
-  /** The account's home as its jobs see it (JobSpec.account.home). */
+  /** The account's home as its jobs see it (JobSpec.account.home; the center's path, whether or not the gateway has the disk). */
   homeOf(row: Pick<TaskRow, 'sub_center_id' | 'account'>): string {
-    return path.join(this.center(row.sub_center_id).storageRoot, 'home', row.account);
+    return jobHomeOf(this.center(row.sub_center_id), row.account);
   }
 
   accountOf(row: Pick<TaskRow, 'sub_center_id' | 'account'>) {

@@ -1,10 +1,8 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { ErrorCode, isTerminal, METRICS_MAX_POINTS, type JobState, type MetricPoint, type TaskLog, type TaskLogQuery, type TaskMetrics } from '@suanli/contracts';
-import type { CenterConfig } from '../../centers/centers';
-import { AppError, invalid, notFound } from '../../errors';
-import { Beneath, openFileAt, WalkError } from '../../file-service/storage/beneath';
-import { parseUserPath } from '../../file-service/storage/paths';
+import { parseUserPath, type CenterStorages } from '../../center-storage/center-storage';
+import { AppError, invalid } from '../../errors';
 import { endpointPath, exitPath, metricsPath } from './job-spec';
 import type { TaskRow } from './task.repository';
 
@@ -19,14 +17,14 @@ export interface TaskFilesOptions {
 /**
  * The log/metrics reader: everything the task module reads from a center's storage — a job's log, training
  * curves, exit code and IDE endpoint, and whether a work directory exists. It is the one place here that
- * touches a center's disk (today the center's storage mounted on the gateway, `storageRoot`; issue 18's
- * `CenterStorage` replaces how it gets there). Takes rows: whose task it is was decided before (task-queries.ts).
+ * touches a center's disk, always through the center's CenterStorage (this host or the center's file
+ * service, ADR 0016). Takes rows: whose task it is was decided before (task-queries.ts).
  */
 export class TaskFiles {
   private readonly metricsReadBytes: number;
 
   constructor(
-    private readonly centers: ReadonlyMap<string, CenterConfig>,
+    private readonly storage: Pick<CenterStorages, 'of'>,
     opts: TaskFilesOptions = {},
   ) {
     this.metricsReadBytes = opts.metricsReadBytes ?? 4 * 1024 * 1024;
@@ -37,15 +35,17 @@ export class TaskFiles {
    * following links (else 1005/1302/1308). Answers it normalised: `/a/b`.
    */
   async requireDir(home: Pick<TaskRow, 'sub_center_id' | 'account'>, userPath: string, field: string): Promise<string> {
-    const segs = parseUserPath(userPath);
-    try {
-      await new Beneath(this.homeOf(home)).withDir(segs, async () => undefined);
-      return `/${segs.join('/')}`;
-    } catch (e) {
-      if (e instanceof WalkError && e.reason === 'link') throw new AppError(ErrorCode.ILLEGAL_PATH, `非法路径：${field} 中含有符号链接`);
-      if (e instanceof WalkError || (e as NodeJS.ErrnoException).code === 'ENOENT') throw invalid(field, `目录不存在：/${segs.join('/')}`);
-      throw e;
-    }
+    const dir = `/${parseUserPath(userPath).join('/')}`;
+    const st = await this.storage
+      .of(home.sub_center_id)
+      .stat(home.account, dir)
+      .catch((e: unknown) => {
+        if (e instanceof AppError && e.code === ErrorCode.ILLEGAL_PATH) throw new AppError(ErrorCode.ILLEGAL_PATH, `非法路径：${field} 中含有符号链接`);
+        throw e;
+      });
+    if (st?.type === 'link') throw new AppError(ErrorCode.ILLEGAL_PATH, `非法路径：${field} 中含有符号链接`);
+    if (st?.type !== 'dir') throw invalid(field, `目录不存在：${dir}`);
+    return dir;
   }
 
   /** Whether the account has `workDir` (a user path) on the center. */
@@ -74,10 +74,9 @@ export class TaskFiles {
 
   /** The whole log as a stream, for download. */
   async openLog(row: TaskFileRow): Promise<{ stream: Readable; size: number; name: string }> {
-    const fh = await this.openInHome(row, row.log_path);
-    if (!fh) throw new AppError(ErrorCode.FILE_NOT_FOUND, '日志文件不存在（任务尚未开始输出）');
-    const size = (await fh.stat()).size;
-    return { stream: fh.createReadStream({ start: 0, end: Math.max(0, size - 1), autoClose: true }), size, name: path.posix.basename(row.log_path) };
+    const opened = await this.storage.of(row.sub_center_id).openFile(row.account, row.log_path);
+    if (!opened) throw new AppError(ErrorCode.FILE_NOT_FOUND, '日志文件不存在（任务尚未开始输出）');
+    return { stream: opened.stream, size: opened.size, name: path.posix.basename(row.log_path) };
   }
 
   /** Training curves: complete JSON lines of numbers after `offset`, at most METRICS_MAX_POINTS per answer. */
@@ -113,40 +112,8 @@ export class TaskFiles {
     return parseIdeEndpoint(bytes.toString('utf8'));
   }
 
-  // ---- the storage --------------------------------------------------------------------------------------
-
-  /** The account's home on this gateway's disk (the center's storage is mounted here). */
-  private homeOf(row: Pick<TaskRow, 'sub_center_id' | 'account'>): string {
-    const center = this.centers.get(row.sub_center_id);
-    if (!center) throw notFound('算力分中心');
-    return path.join(center.storageRoot, 'home', row.account);
-  }
-
-  private async openInHome(row: TaskFileRow, userPath: string) {
-    const segs = parseUserPath(userPath);
-    const name = segs.pop()!;
-    try {
-      return await new Beneath(this.homeOf(row)).withDir(segs, (dir) => openFileAt(dir, name));
-    } catch (e) {
-      if (e instanceof WalkError && e.reason === 'missing') return null;
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      if (e instanceof WalkError) throw new AppError(ErrorCode.ILLEGAL_PATH);
-      throw e;
-    }
-  }
-
   private async readFile(row: TaskFileRow, userPath: string, offset: number, limit: number) {
-    const fh = await this.openInHome(row, userPath);
-    if (!fh) return { bytes: Buffer.alloc(0), size: 0 };
-    try {
-      const size = (await fh.stat()).size;
-      const want = Math.max(0, Math.min(limit, size - offset));
-      const bytes = Buffer.alloc(want);
-      const { bytesRead } = want ? await fh.read(bytes, 0, want, offset) : { bytesRead: 0 };
-      return { bytes: bytes.subarray(0, bytesRead), size };
-    } finally {
-      await fh.close();
-    }
+    return (await this.storage.of(row.sub_center_id).readFile(row.account, userPath, offset, limit)) ?? { bytes: Buffer.alloc(0), size: 0 };
   }
 }
 

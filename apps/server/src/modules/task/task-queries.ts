@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import {
   ErrorCode,
+  formatCardHours,
   isTerminal,
   type EnvVar,
   type JobState,
@@ -22,6 +23,7 @@ import type { Action } from '../access/access.policy';
 import type { Caller, Principal } from '../access/principal';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
 import { mountsOf, type ImageLookup } from './job-spec';
+import type { TaskCompute } from './task-compute';
 import type { TaskFiles } from './task-files';
 import type { TaskRepository, TaskRow } from './task.repository';
 
@@ -41,6 +43,8 @@ export class TaskQueries {
     private readonly files: TaskFiles,
     private readonly images: ImageLookup,
     private readonly access: Pick<AccessService, 'found'>,
+    /** Compute power (order module, ADR 0015): what a task has drawn so far (已消耗). */
+    private readonly compute: Pick<TaskCompute, 'consumed'>,
   ) {}
 
   /**
@@ -62,7 +66,11 @@ export class TaskQueries {
   async detail(p: Principal, kind: TaskKind, id: string): Promise<TaskDetail> {
     const row = await this.owned(p, kind, id);
     const events = await this.repo.events(id);
-    return { ...this.toTask(row), events: events.map((e) => ({ state: e.state as JobState, reason: e.reason, time: Number(e.time) })) };
+    return {
+      ...this.toTask(row),
+      events: events.map((e) => ({ state: e.state as JobState, reason: e.reason, time: Number(e.time) })),
+      consumed: formatCardHours(await this.compute.consumed(id)),
+    };
   }
 
   async readLog(p: Principal, kind: TaskKind, id: string, q: TaskLogQuery): Promise<TaskLog> {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UNDERPOWERED_REASON } from './task-compute';
 import { nextState } from './task-state';
 
 describe('nextState (job_states)', () => {
@@ -27,6 +28,17 @@ describe('nextState (job_states)', () => {
     expect(nextState('STOPPING', { jobId: '1', phase: 'FAILED', exitCode: 143 })).toEqual({ state: 'STOPPED', reason: '用户停止' });
     // It finished before the cancel arrived: the truth is that it succeeded.
     expect(nextState('STOPPING', { jobId: '1', phase: 'SUCCEEDED', exitCode: 0 })?.state).toBe('SUCCEEDED');
+  });
+
+  it('a stop for lack of compute power ends UNDERPOWERED however the scheduler reports the killed job', () => {
+    const cancelled = nextState('STOPPING', { jobId: '1', phase: 'STOPPED', reason: 'Cancelled' }, 'underpowered');
+    expect(cancelled).toEqual({ state: 'UNDERPOWERED', reason: UNDERPOWERED_REASON });
+    expect(nextState('STOPPING', { jobId: '1', phase: 'FAILED', exitCode: 143 }, 'underpowered')?.state).toBe('UNDERPOWERED');
+    expect(nextState('STOPPING', { jobId: '1', phase: 'RUNNING' }, 'underpowered')).toBeNull();
+    // It finished on its own before the cancel arrived.
+    expect(nextState('STOPPING', { jobId: '1', phase: 'SUCCEEDED', exitCode: 0 }, 'underpowered')?.state).toBe('SUCCEEDED');
+    // Only a stopping task: a running job the scheduler cancelled for its own reasons is STOPPED.
+    expect(nextState('RUNNING', { jobId: '1', phase: 'STOPPED', reason: 'Cancelled' }, 'underpowered')?.state).toBe('STOPPED');
   });
 
   it('a requeued job goes back to the queue', () => {

@@ -1,6 +1,7 @@
 import { isTerminal, type JobState } from '@suanli/contracts';
 import type { JobStatus } from '../../executors/executor';
 import { reasonText } from './reasons';
+import { UNDERPOWERED_REASON } from './task-compute';
 
 export interface Transition {
   state: JobState;
@@ -11,9 +12,10 @@ export interface Transition {
  * The `job_states` machine (design/domain.md) as one pure function: where a task in `current` goes when its
  * scheduler reports `status`. `null` = nothing to record. A terminal task never moves; a job nobody knows
  * (`status` undefined) is never guessed as failed; a task the user is stopping stays STOPPING until its job
- * has ended, and a job that was killed on the way out counts as stopped, not failed.
+ * has ended, and a job that was killed on the way out counts as stopped, not failed. A stop metering asked for
+ * (`stopCause` 'underpowered': the owner's compute power ran out) ends UNDERPOWERED, not STOPPED.
  */
-export function nextState(current: JobState, status: JobStatus | undefined): Transition | null {
+export function nextState(current: JobState, status: JobStatus | undefined, stopCause: 'user' | 'underpowered' = 'user'): Transition | null {
   if (isTerminal(current) || !status) return null;
   const reason = reasonText(status.reason, status.exitCode);
   switch (status.phase) {
@@ -25,8 +27,10 @@ export function nextState(current: JobState, status: JobStatus | undefined): Tra
     case 'SUCCEEDED':
       return { state: 'SUCCEEDED', reason: '' };
     case 'STOPPED':
+      if (current === 'STOPPING' && stopCause === 'underpowered') return { state: 'UNDERPOWERED', reason: UNDERPOWERED_REASON };
       return { state: 'STOPPED', reason: current === 'STOPPING' ? '用户停止' : reason || '已被管理员或调度系统取消' };
     case 'FAILED':
+      if (current === 'STOPPING' && stopCause === 'underpowered') return { state: 'UNDERPOWERED', reason: UNDERPOWERED_REASON };
       if (current === 'STOPPING') return { state: 'STOPPED', reason: '用户停止' };
       return { state: 'FAILED', reason: reason || (status.exitCode != null ? `退出码 ${status.exitCode}` : '运行失败') };
   }

@@ -5,6 +5,7 @@ import { notFound } from '../../errors';
 import { JobRefused, type Executor, type JobStatus } from '../../executors/executor';
 import type { EventBus } from '../../realtime/bus';
 import type { JobSpecs } from './job-spec';
+import { UNDERPOWERED_REASON } from './task-compute';
 import type { TaskFiles } from './task-files';
 import { nextState } from './task-state';
 import type { TaskRepository, TaskRow } from './task.repository';
@@ -156,7 +157,8 @@ export class TaskTransitions {
   }
 
   private async apply(row: TaskRow, status: JobStatus | undefined) {
-    const t = nextState(row.state as JobState, status);
+    // A stop metering asked for (TaskService.stopUnderpowered) ends UNDERPOWERED, not STOPPED.
+    const t = nextState(row.state as JobState, status, row.state === 'STOPPING' && row.reason === UNDERPOWERED_REASON ? 'underpowered' : 'user');
     if (!status) return;
     // Where the running job is reached, as the scheduler says (the IDE proxy's only target).
     if (status.phase === 'RUNNING' && status.host && status.host !== row.exec_host && (!t || t.state === row.state)) {

@@ -1,4 +1,9 @@
+import { TERMINAL_STATES } from '@suanli/contracts';
 import type { Db } from '../../db/db';
+import type { MeterTask } from './task-compute';
+
+/** What metering reads of a task (task-compute.ts, MeterTask). */
+const METER_COLUMNS = ['id', 'owner_id', 'kind', 'name', 'state', 'sub_center_id', 'card_type_id', 'card_num', 'node_num', 'start_time', 'end_time'] as const;
 
 /**
  * What other modules may read about a user's use of compute (the resource dashboard): the tasks holding cards
@@ -29,4 +34,44 @@ export class TaskUsageRepository {
       .where((eb) => eb.or([eb('end_time', 'is', null), eb('end_time', '>=', from)]))
       .execute();
   }
+
+  // ---- metering (ADR 0015): the order module's read port ------------------------------------------------
+
+  /** A center's tasks holding their allocation now that have a start time (the scheduler's). */
+  async meterRunning(subCenterId: string): Promise<MeterTask[]> {
+    const rows = await this.db
+      .selectFrom('tasks')
+      .select(METER_COLUMNS)
+      .where('sub_center_id', '=', subCenterId)
+      .where('state', 'in', ['RUNNING', 'STOPPING'])
+      .where('start_time', 'is not', null)
+      .execute();
+    return rows.map(toMeterTask);
+  }
+
+  /** A center's ended tasks that had started, changed at or after `since` (when their end was stored). */
+  async meterEndedSince(subCenterId: string, since: number): Promise<MeterTask[]> {
+    const rows = await this.db
+      .selectFrom('tasks')
+      .select(METER_COLUMNS)
+      .where('sub_center_id', '=', subCenterId)
+      .where('update_time', '>=', since)
+      .where('state', 'in', [...TERMINAL_STATES])
+      .where('start_time', 'is not', null)
+      .execute();
+    return rows.map(toMeterTask);
+  }
+
+  async meterByIds(ids: string[]): Promise<MeterTask[]> {
+    const out: MeterTask[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await this.db.selectFrom('tasks').select(METER_COLUMNS).where('id', 'in', ids.slice(i, i + 500)).where('start_time', 'is not', null).execute();
+      out.push(...rows.map(toMeterTask));
+    }
+    return out;
+  }
+}
+
+function toMeterTask(r: Omit<MeterTask, 'start_time' | 'end_time'> & { start_time: number | null; end_time: number | null }): MeterTask {
+  return { ...r, card_num: Number(r.card_num), node_num: Number(r.node_num), start_time: Number(r.start_time), end_time: r.end_time === null ? null : Number(r.end_time) };
 }

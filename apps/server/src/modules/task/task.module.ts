@@ -7,6 +7,7 @@ import { TaskFiles } from './task-files';
 import { TaskPoller } from './task-poller';
 import { TaskQueries } from './task-queries';
 import { TaskRepository } from './task.repository';
+import type { TaskCompute, TaskMeterSource } from './task-compute';
 import { TaskService } from './task.service';
 import { TaskTransitions } from './task-transitions';
 import { TaskUsageRepository } from './task-usage.repository';
@@ -15,30 +16,33 @@ import { TaskUsageRepository } from './task-usage.repository';
  * The task engine both families (training, slurm) build on: one executor per center, the state engine and
  * its poller. No routes of its own: each family registers the shared task calls (task.routes.ts) under
  * its base. `executors` comes from app.ts (executors/create-executor.ts) so tests can hand in their own
- * configuration of the real executors.
+ * configuration of the real executors. `compute` is the order module's side of compute power (the submit gate,
+ * 已消耗, the final draw before a delete); `meterSource` is what this module offers metering in return.
  *
  * Its parts, each given to other modules only as the narrow port they declare (a `Pick` of one part):
  * `service` — the state engine (submit, stop, delete, release a task waiting for data; the poll), over
  * `TaskTransitions` (how a task moves) and `JobSpecs` (the job an executor runs); `queries` — the access and
  * query part (a caller's tasks through the access module, and what other modules ask); `files` — the
- * log/metrics reader, the only part that touches a center's storage.
+ * log/metrics reader, the only part that touches a center's storage (through ctx.storage, ADR 0016).
  */
 export function createTaskModule(
-  deps: Pick<AppContext, 'db' | 'clock' | 'centers' | 'clusterAccounts' | 'notify' | 'bus' | 'log' | 'config' | 'access'>,
+  deps: Pick<AppContext, 'db' | 'clock' | 'centers' | 'clusterAccounts' | 'notify' | 'bus' | 'log' | 'config' | 'access' | 'storage'>,
   executors: ReadonlyMap<string, Executor>,
   images: ImageLookup,
+  compute: TaskCompute,
 ) {
   const c = deps.config.compute ?? {};
   const repo = new TaskRepository(deps.db);
   const centers = new Map(deps.centers.map((x) => [x.id, x]));
   const jobs = new JobSpecs(centers, images);
-  const files = new TaskFiles(centers);
-  const queries = new TaskQueries(repo, executors, centers, deps.clusterAccounts, files, images, deps.access);
+  const usage = new TaskUsageRepository(deps.db);
+  const files = new TaskFiles(deps.storage);
+  const queries = new TaskQueries(repo, executors, centers, deps.clusterAccounts, files, images, deps.access, compute);
   const transitions = new TaskTransitions(repo, executors, centers, jobs, files, deps.clock, deps.notify, deps.bus, deps.log, {
     submitRetryMs: c.submitRetryMs,
     expiryWarnMs: c.expiryWarnMs,
   });
-  const service = new TaskService(repo, transitions, jobs, queries, files, deps.clusterAccounts, deps.clock, deps.log);
+  const service = new TaskService(repo, transitions, jobs, queries, files, deps.clusterAccounts, deps.clock, deps.log, compute);
   // Work other modules do per center right after its poll, on the replica leading it (resource samples).
   const afterPoll: ((centerId: string) => Promise<void>)[] = [];
   const poller = new TaskPoller(
@@ -61,7 +65,14 @@ export function createTaskModule(
     files,
     repository: repo,
     /** The read port other modules get for a user's use of compute (the resource dashboard). */
-    usage: new TaskUsageRepository(deps.db),
+    usage,
+    /** What metering reads of tasks and asks of the engine (ADR 0015). */
+    meterSource: {
+      running: (centerId) => usage.meterRunning(centerId),
+      endedSince: (centerId, since) => usage.meterEndedSince(centerId, since),
+      byIds: (ids) => usage.meterByIds(ids),
+      stopUnderpowered: (taskId) => service.stopUnderpowered(taskId),
+    } satisfies TaskMeterSource,
     poller,
     executors,
     /** Runs `f` after every poll of a center by this replica while it leads the center. */

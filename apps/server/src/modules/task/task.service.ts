@@ -16,6 +16,7 @@ import { newId } from '../../lib/id';
 import type { Principal } from '../access/principal';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
 import { mountsOf, type JobSpecs } from './job-spec';
+import { UNDERPOWERED_REASON, type MeterTask, type TaskCompute } from './task-compute';
 import type { TaskFiles } from './task-files';
 import type { TaskQueries } from './task-queries';
 import type { TaskTransitions } from './task-transitions';
@@ -67,7 +68,8 @@ export function checkTaskInput(t: { env: EnvVar[] }): void {
  * The task module's state engine, which both task families share (design/domain.md, job_states) — what is
  * asked of it: it stores a task and submits it to its center's executor (idempotently: retries find the
  * first job by the task id), releases or fails a task waiting for data, stops and deletes a task for its
- * owner, and runs a center's poll. How a task then moves — the scheduler's reports applied through
+ * owner (and stops one whose compute power ran out), and runs a center's poll. Every kind of task is created
+ * in one place (createOnce), behind compute power's submit gate (ADR 0015). How a task then moves — the scheduler's reports applied through
  * task-state.ts, every change stored with its reason and announced — is task-transitions.ts. Whose a task
  * is, and the reads, are the access/query part's (task-queries.ts); a job's files are read by the
  * log/metrics reader (task-files.ts); the job itself is built by job-spec.ts.
@@ -82,6 +84,8 @@ export class TaskService {
     private readonly clusterAccounts: Pick<ClusterAccountService, 'ensure'>,
     private readonly clock: () => number,
     private readonly log: { warn: (o: object, msg: string) => void },
+    /** Compute power (order module, ADR 0015): the submit gate, the final draw before a delete. */
+    private readonly compute: Pick<TaskCompute, 'gate' | 'settle'>,
   ) {}
 
   /** Every configured center, in config order. */
@@ -132,6 +136,8 @@ export class TaskService {
     if (!cardType) throw new AppError(ErrorCode.CARD_TYPE_NOT_OFFERED);
     if (t.cardNum > cardType.cardsPerNode) throw new AppError(ErrorCode.CARDS_EXCEED_NODE, `每节点卡数超出上限：${cardType.name} 每节点最多 ${cardType.cardsPerNode} 张`);
     if (t.nodeNum > cardType.nodes) throw new AppError(ErrorCode.NODES_EXCEED_CENTER, `节点数超出上限：${cardType.name} 共 ${cardType.nodes} 个节点`);
+    // Every kind of task is created here: none is stored without compute power for its first period (2507).
+    await this.compute.gate(p.userId, center.id, cardType.id, t.cardNum, t.nodeNum);
     const account = await this.clusterAccounts.ensure(p.userId, center.id);
     const workDir = await this.files.requireDir({ sub_center_id: center.id, account: account.account }, t.workDir, 'workDir');
     const now = this.clock();
@@ -249,9 +255,24 @@ export class TaskService {
     return this.queries.toTask((await this.repo.get(id))!);
   }
 
+  /**
+   * Metering found the task's compute power used up (ADR 0015): STOPPING with UNDERPOWERED_REASON and the job
+   * cancelled; it ends UNDERPOWERED when the scheduler reports the end (task-state.ts; the poll retries the
+   * cancel).
+   */
+  async stopUnderpowered(id: string): Promise<boolean> {
+    const row = await this.repo.get(id);
+    if (!row || row.state !== 'RUNNING') return false;
+    if (!(await this.transitions.move(row, { state: 'STOPPING', reason: UNDERPOWERED_REASON }))) return false;
+    await this.transitions.cancel(row).catch((err: unknown) => this.log.warn({ err, taskId: id }, 'cancel failed; the poller retries'));
+    return true;
+  }
+
   async remove(p: Principal, kind: TaskKind, id: string): Promise<null> {
     const row = await this.queries.owned(p, kind, id, 'task.write');
     if (!isTerminal(row.state as JobState)) throw new AppError(ErrorCode.TASK_NOT_DELETABLE);
+    // Its final draw first: a task deleted before the next metering pass is still paid for.
+    if (row.start_time !== null) await this.compute.settle(meterTaskOf(row));
     await this.repo.remove(p.userId, id);
     return null;
   }
@@ -270,4 +291,10 @@ export class TaskService {
     if (!(await this.transitions.move(row, { state: 'SUBMITTING', reason: '' }))) return;
     await this.transitions.submitAttempt({ ...row, state: 'SUBMITTING' });
   }
+}
+
+/** A started task as metering reads it. */
+function meterTaskOf(r: TaskRow): MeterTask {
+  const n = (v: number | null) => (v === null ? null : Number(v));
+  return { ...r, card_num: Number(r.card_num), node_num: Number(r.node_num), start_time: Number(r.start_time), end_time: n(r.end_time) };
 }

@@ -1,5 +1,6 @@
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import path from 'node:path';
+import { activeAccount, type CenterStorages } from '../../center-storage/center-storage';
 import type { Principal } from '../access/principal';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
 import type { TaskService } from '../task/task.service';
@@ -11,13 +12,12 @@ const SCRIPT = path.join(import.meta.dirname, 'demo/train.py');
  * curve) on the first local center, so a person who just ran `npm start` sees a task go to 运行成功 with a
  * log and a training curve. Runs on the host's python3 (no image runtime on a laptop either).
  */
-export async function submitDemoTask(tasks: Pick<TaskService, 'centers' | 'create'>, accounts: ClusterAccountService, p: Principal) {
+export async function submitDemoTask(tasks: Pick<TaskService, 'centers' | 'create'>, accounts: ClusterAccountService, storage: CenterStorages, p: Principal) {
   const center = tasks.centers().find((c) => c.scheduler.kind === 'local' && c.status === 'online');
   const cardType = center?.cardTypes.find((t) => t.vendor === 'NVIDIA') ?? center?.cardTypes[0];
   if (!center || !cardType) return null;
   const account = await accounts.ensure(p.userId, center.id);
-  await fs.mkdir(path.join(account.homeDir, 'demo'), { recursive: true });
-  await fs.copyFile(SCRIPT, path.join(account.homeDir, 'demo', 'train.py'));
+  await storage.of(center).writeFile(activeAccount(account), '/demo/train.py', fs.createReadStream(SCRIPT));
   return tasks.create(p, {
     kind: 'training',
     type: 'train',

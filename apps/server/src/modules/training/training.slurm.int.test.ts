@@ -125,6 +125,8 @@ describe('training tasks on real Slurm clusters', () => {
       TASK_POLL_MS: String(compute.pollIntervalMs),
       TASK_LEASE_MS: String(compute.leaseMs),
       TASK_SUBMIT_RETRY_MS: String(compute.submitRetryMs),
+      // The user submits through these gateways too (ADR 0015: no task without compute power).
+      WELCOME_GRANT_CARD_HOURS: '10000',
     };
   });
   afterAll(async () => {

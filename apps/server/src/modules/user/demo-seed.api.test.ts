@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, engines, type TestApp } from '../../../test/harness';
 import { login } from '../../../test/users';
-import { DEMO_ACCOUNT, seedDemo } from '../../seed';
+import { DEMO_ACCOUNT, DEMO_GRANT, seedDemo } from '../../seed';
 
 describe.each(engines)('demo seed (%s)', (engine) => {
   let t: TestApp;
@@ -29,5 +29,10 @@ describe.each(engines)('demo seed (%s)', (engine) => {
     const { user } = await login(t.app, DEMO_ACCOUNT.username, DEMO_ACCOUNT.password);
     expect(user).toMatchObject({ username: 'demo', nickname: '演示用户', email: 'd***@suanli.local' });
     expect((await login(t.app, 'demo@suanli.local', DEMO_ACCOUNT.password)).user.id).toBe(user.id);
+    // Its grant (ADR 0015), given once however often the seed runs: one bucket per card type of every center.
+    const cardTypes = t.app.ctx.centers.flatMap((c) => c.cardTypes.map((ct) => `${c.id}/${ct.id}`));
+    const grants = await t.app.ctx.db.selectFrom('charge_records').selectAll().where('owner_id', '=', user.id).where('kind', '=', 'grant').where('reason', '=', '演示账号赠送').execute();
+    expect(grants.map((g) => `${g.sub_center_id}/${g.card_type_id}`).sort()).toEqual(cardTypes.sort());
+    expect(grants.every((g) => Number(g.card_seconds) === DEMO_GRANT.cardHours * 3600)).toBe(true);
   });
 });

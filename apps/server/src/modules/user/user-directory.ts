@@ -7,6 +7,12 @@ export interface UserName {
   nickname: string;
 }
 
+/** A user with how to reach them (operators' views only). */
+export interface UserContact extends UserName {
+  phone: string | null;
+  email: string | null;
+}
+
 /**
  * What other modules may read about accounts (architecture.md, Access: modules read each other's data only
  * through services): names for lists and messages, lookups by username, the account state the access module
@@ -23,6 +29,15 @@ export class UserDirectory {
   /** The names of these users by id (unknown ids are absent). */
   async names(ids: readonly string[]): Promise<Map<string, UserName>> {
     const rows = await this.users.namesOf([...ids]);
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /**
+   * Names and contact details (phone, email; null when not given) by id, for operators' views (a buyer of
+   * an order). Callers decide who may see them; unknown ids are absent.
+   */
+  async contacts(ids: readonly string[]): Promise<Map<string, UserContact>> {
+    const rows = await this.users.contactsOf([...ids]);
     return new Map(rows.map((r) => [r.id, r]));
   }
 

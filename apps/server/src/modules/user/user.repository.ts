@@ -40,6 +40,12 @@ export class UserRepository {
     return this.db.selectFrom('users').select(['id', 'username', 'nickname']).where('id', 'in', [...new Set(ids)]).execute();
   }
 
+  /** Names and contact details (phone, email) by id: what operators see of a buyer. */
+  contactsOf(ids: string[]) {
+    if (!ids.length) return Promise.resolve([]);
+    return this.db.selectFrom('users').select(['id', 'username', 'nickname', 'phone', 'email']).where('id', 'in', [...new Set(ids)]).execute();
+  }
+
   /** Users by name, ignoring ASCII case (as logins do). */
   named(usernames: string[]) {
     const folded = [...new Set(usernames.map(foldName))];

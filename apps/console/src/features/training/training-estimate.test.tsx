@@ -1,0 +1,81 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import type { CompPowerBucket } from '@suanli/contracts';
+import { describe, expect, it } from 'vitest';
+import { setupPageTests } from '../../test/page-test';
+import { choose, input } from '../../test/ui';
+import { createFakeTraining } from './test/fake-training';
+import { renderTraining } from './test/render';
+
+let backend: ReturnType<typeof createFakeTraining>;
+setupPageTests(() => (backend = createFakeTraining()));
+
+const bucket = (subCenterId: string, cardTypeId: string, remaining: string): CompPowerBucket => ({
+  id: `${subCenterId}-${remaining}`,
+  subCenterId,
+  subCenterName: subCenterId,
+  cardTypeId,
+  cardTypeName: cardTypeId,
+  granted: remaining,
+  remaining,
+  expireTime: 1,
+  source: 'order',
+  standardFactor: 1,
+  standardRemaining: remaining,
+});
+const estimate = () => screen.getByTestId('training-form-estimate');
+const setNumber = (testId: string, value: string) => {
+  fireEvent.change(input(testId), { target: { value } });
+  fireEvent.blur(input(testId));
+};
+
+describe('预计最多消耗 in the training forms', () => {
+  it('single-node: cards × the maximum run time against the chosen center\'s balance of that card type; a warning when short', async () => {
+    backend.buckets.push(bucket('sz-a100', 'a100-80g', '0.50'), bucket('gz-ascend', 'ascend-910b', '99.00'), bucket('sz-a100', 'a100-80g', '0.25'));
+    renderTraining('/training/task/train');
+    await screen.findByTestId('training-form');
+    expect(estimate().getAttribute('data-state')).toBe('incomplete');
+    await choose('training-form-card-type', 'NVIDIA A100 80G');
+    // 智能调度 places it on 深圳 (the fake's first center with the card type): the balance there is 0.75.
+    await waitFor(() => expect(estimate().getAttribute('data-state')).toBe('short'));
+    expect(estimate().getAttribute('data-need')).toBe('1.00');
+    expect(estimate().textContent).toContain('预计最多消耗 1.00 卡时（1 卡 × 1 节点 × 60 分钟）');
+    expect(estimate().textContent).toContain('剩余算力不足：深圳算力分中心 · NVIDIA A100 80G 仅剩 0.75 卡时，运行满最长时长还差 0.25 卡时');
+    expect(screen.getByTestId('training-form-estimate-buy').getAttribute('href')).toBe('/pay');
+
+    setNumber('training-form-duration', '30');
+    await waitFor(() => expect(estimate().getAttribute('data-state')).toBe('covered'));
+    expect(estimate().textContent).toContain('预计最多消耗 0.50 卡时（1 卡 × 1 节点 × 30 分钟）');
+    expect(estimate().textContent).toContain('深圳算力分中心 · NVIDIA A100 80G 剩余 0.75 卡时，运行满最长时长后剩余 0.25 卡时');
+
+    // Another center: its own balance of the card type (none here).
+    await choose('training-form-center', '广州算力分中心');
+    await choose('training-form-card-type', '昇腾 910B（空闲 32/32）');
+    setNumber('training-form-card-num', '4');
+    await waitFor(() => expect(estimate().getAttribute('data-need')).toBe('2.00'));
+    expect(estimate().getAttribute('data-state')).toBe('covered');
+    expect(estimate().textContent).toContain('广州算力分中心 · 昇腾 910B 剩余 99.00 卡时，运行满最长时长后剩余 97.00 卡时');
+    // Hours count as 60 minutes: 4 cards × 30 hours.
+    fireEvent.mouseDown(screen.getByLabelText('时长单位'));
+    fireEvent.click(await waitFor(() => [...document.querySelectorAll<HTMLElement>('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')].find((o) => o.textContent === '小时')!));
+    await waitFor(() => expect(estimate().getAttribute('data-need')).toBe('120.00'));
+    expect(estimate().textContent).toContain('（4 卡 × 1 节点 × 30 小时）');
+    expect(estimate().getAttribute('data-state')).toBe('short');
+    expect(estimate().textContent).toContain('仅剩 99.00 卡时，运行满最长时长还差 21.00 卡时');
+  });
+
+  it('distributed: × nodes', async () => {
+    renderTraining('/training/task/distributed');
+    await screen.findByTestId('training-form');
+    await choose('training-form-card-type', 'NVIDIA A100 80G');
+    await waitFor(() => expect(estimate().getAttribute('data-need')).toBe('2.00'));
+    expect(estimate().textContent).toContain('（1 卡 × 2 节点 × 60 分钟）');
+    await waitFor(() => expect(estimate().getAttribute('data-state')).toBe('short'));
+  });
+
+  it('the develop form shows it as well', async () => {
+    renderTraining('/training/task/develop');
+    await screen.findByTestId('training-form');
+    await choose('training-form-card-type', 'NVIDIA A100 80G');
+    await waitFor(() => expect(estimate().getAttribute('data-need')).toBe('1.00'));
+  });
+});

@@ -1,0 +1,161 @@
+import {
+  formatCardHours,
+  formatYuan,
+  type ChargeRecord,
+  type ConsumeRecord,
+  type ConsumeStats,
+  type ConsumeStatsQuery,
+  type GrantRecord,
+  type PayChannel,
+  type RecordDay,
+  type RecordPage,
+  type RecordPageQuery,
+  type RecordStatsQuery,
+} from '@suanli/contracts';
+import type { CenterConfig } from '../../centers/centers';
+import type { AccessService } from '../access/access.service';
+import type { Principal } from '../access/principal';
+import { billedCards } from './metering-plan';
+import type { ConsumeRow, MeteringRepository } from './metering.repository';
+import type { ChargeRow, OrderRepository } from './order.repository';
+
+/**
+ * 费用明细's records (ADR 0012, 0015), each readable by its owner only (`record.read`): 充值记录 (credits of
+ * paid orders), 赠送记录 (grants) and 消费记录 (tasks' draws, one record per task, bucket and day), plus the
+ * consumption totals per day, center and card type the charts show.
+ */
+const DAY_MS = 24 * 3600_000;
+
+export class RecordService {
+  private readonly centers: Map<string, CenterConfig>;
+
+  constructor(
+    private readonly orders: OrderRepository,
+    private readonly metering: MeteringRepository,
+    centers: CenterConfig[],
+    private readonly access: Pick<AccessService, 'found'>,
+  ) {
+    this.centers = new Map(centers.map((c) => [c.id, c]));
+  }
+
+  async page(p: Principal, q: RecordPageQuery): Promise<RecordPage> {
+    const offset = (q.pageNum - 1) * q.pageSize;
+    const at = { pageNum: q.pageNum, pageSize: q.pageSize };
+    if (q.type === 'consume') {
+      const { rows, total } = await this.metering.consumePage(
+        { ownerId: p.userId, subCenterId: q.subCenterId, cardTypeId: q.cardTypeId, taskId: q.taskId, startTime: q.startTime, endTime: q.endTime },
+        offset,
+        q.pageSize,
+      );
+      return { list: rows.map((r) => this.toConsume(r)), total, ...at };
+    }
+    const kind = q.type === 'grant' ? 'grant' : 'order';
+    const { rows, total } = await this.orders.chargePage(
+      { ownerId: p.userId, kind, subCenterId: q.subCenterId, cardTypeId: q.cardTypeId, startTime: q.startTime, endTime: q.endTime },
+      offset,
+      q.pageSize,
+    );
+    return { list: rows.map((r) => (kind === 'grant' ? this.toGrant(r) : this.toCharge(r))), total, ...at };
+  }
+
+  /** Charge or grant records per calendar day (UTC+8) under the page's filters: 费用中心's purchase chart (consumption has its own totals). */
+  async days(p: Principal, q: RecordStatsQuery): Promise<RecordDay[]> {
+    if (q.type === 'consume') return [];
+    const kind = q.type === 'grant' ? 'grant' : 'order';
+    const days = await this.orders.chargeDays({ ownerId: p.userId, kind, subCenterId: q.subCenterId, cardTypeId: q.cardTypeId, startTime: q.startTime, endTime: q.endTime });
+    return days.map((d) => ({ day: new Date(d.day * DAY_MS).toISOString().slice(0, 10), count: d.count, cardHours: formatCardHours(d.cardSeconds), amount: formatYuan(d.amount) }));
+  }
+
+  async charge(p: Principal, id: string): Promise<ChargeRecord> {
+    const row = await this.orders.charge(id);
+    return this.toCharge(this.access.found(p, 'record.read', row?.kind === 'order' ? row : undefined, (r) => ({ ownerId: r.owner_id }), '充值记录'));
+  }
+
+  async consume(p: Principal, id: string): Promise<ConsumeRecord> {
+    return this.toConsume(this.access.found(p, 'record.read', await this.metering.consume(id), (r) => ({ ownerId: r.owner_id }), '消费记录'));
+  }
+
+  async consumeStats(p: Principal, q: ConsumeStatsQuery): Promise<ConsumeStats> {
+    const t = await this.metering.consumeTotals({ ownerId: p.userId, ...q });
+    const sum = (n: number | string | null) => ({ cardHours: formatCardHours(Number(n ?? 0)), cardSeconds: Number(n ?? 0) });
+    const totalSeconds = t.byDay.reduce((s, r) => s + Number(r.n ?? 0), 0);
+    return {
+      total: formatCardHours(totalSeconds),
+      totalSeconds,
+      byDay: t.byDay.map((r) => ({ day: r.day, ...sum(r.n) })),
+      byCenter: t.byCenter.map((r) => ({ subCenterId: r.sub_center_id, subCenterName: this.names(r.sub_center_id, '').subCenterName, ...sum(r.n) })),
+      byCardType: t.byCardType.map((r) => ({ cardTypeId: r.card_type_id, cardTypeName: this.cardTypeName(r.card_type_id), ...sum(r.n) })),
+    };
+  }
+
+  // ---- shapes ------------------------------------------------------------------------------------------
+
+  private names(centerId: string, cardTypeId: string) {
+    // A center or card type removed from the config still shows its records under their ids.
+    const center = this.centers.get(centerId);
+    return { subCenterName: center?.name ?? centerId, cardTypeName: center?.cardTypes.find((t) => t.id === cardTypeId)?.name ?? cardTypeId };
+  }
+
+  private cardTypeName(cardTypeId: string): string {
+    for (const c of this.centers.values()) {
+      const t = c.cardTypes.find((x) => x.id === cardTypeId);
+      if (t) return t.name;
+    }
+    return cardTypeId;
+  }
+
+  private toCharge(r: ChargeRow): ChargeRecord {
+    return {
+      id: r.id,
+      // kind 'order': these are set (a grant has none and is never shown as a charge).
+      orderId: r.order_id!,
+      orderNo: r.order_no!,
+      amount: formatYuan(Number(r.amount)),
+      cardHours: formatCardHours(Number(r.card_seconds)),
+      compPowerId: r.comp_power_id,
+      subCenterId: r.sub_center_id,
+      cardTypeId: r.card_type_id,
+      ...this.names(r.sub_center_id, r.card_type_id),
+      payChannel: r.pay_channel as PayChannel,
+      createTime: Number(r.create_time),
+    };
+  }
+
+  private toGrant(r: ChargeRow): GrantRecord {
+    return {
+      id: r.id,
+      cardHours: formatCardHours(Number(r.card_seconds)),
+      compPowerId: r.comp_power_id,
+      subCenterId: r.sub_center_id,
+      cardTypeId: r.card_type_id,
+      ...this.names(r.sub_center_id, r.card_type_id),
+      reason: r.reason,
+      createTime: Number(r.create_time),
+    };
+  }
+
+  private toConsume(r: ConsumeRow): ConsumeRecord {
+    const cardNum = Number(r.card_num);
+    const nodeNum = Number(r.node_num);
+    return {
+      id: r.id,
+      taskId: r.task_id,
+      taskKind: r.task_kind,
+      taskName: r.task_name,
+      subCenterId: r.sub_center_id,
+      cardTypeId: r.card_type_id,
+      ...this.names(r.sub_center_id, r.card_type_id),
+      cardNum,
+      nodeNum,
+      billedCards: billedCards(cardNum, nodeNum),
+      day: r.day,
+      startTime: Number(r.start_time),
+      endTime: Number(r.end_time),
+      cardHours: formatCardHours(Number(r.card_seconds)),
+      cardSeconds: Number(r.card_seconds),
+      compPowerId: r.comp_power_id,
+      createTime: Number(r.create_time),
+      updateTime: Number(r.update_time),
+    };
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * The seam between tasks and compute power (ADR 0015), in both directions. The task module owns `tasks`; the
+ * order module owns the buckets, the meters and the consume records. Neither reads the other's tables.
+ */
+
+/** A task as metering sees it (read through the task module's port, TaskUsageRepository). */
+export interface MeterTask {
+  id: string;
+  owner_id: string;
+  kind: string;
+  name: string;
+  state: string;
+  sub_center_id: string;
+  card_type_id: string;
+  card_num: number;
+  node_num: number;
+  /** The scheduler's start and end (epoch ms), as the poller stored them; the end is null while it runs. */
+  start_time: number;
+  end_time: number | null;
+}
+
+/** What the task engine asks of compute power (the order module implements it). */
+export interface TaskCompute {
+  /**
+   * The gate: refuses (2507, naming center, card type, balance and need) a submit whose matching compute
+   * power cannot cover its first metering period.
+   */
+  gate(ownerId: string, subCenterId: string, cardTypeId: string, cardNum: number, nodeNum: number): Promise<void>;
+  /** Card-seconds drawn for the task so far (已消耗). */
+  consumed(taskId: string): Promise<number>;
+  /** The final draw of an ended task, before its row goes (a deleted task is still paid for). */
+  settle(task: MeterTask): Promise<void>;
+}
+
+/** What metering reads of tasks and asks of the engine (the task module implements it). */
+export interface TaskMeterSource {
+  /** The center's tasks holding their allocation now (RUNNING, STOPPING) that have a start time. */
+  running(subCenterId: string): Promise<MeterTask[]>;
+  /** The center's ended tasks that had started, changed at or after `since` (their end was stored then). */
+  endedSince(subCenterId: string, since: number): Promise<MeterTask[]>;
+  /** These tasks, wherever they are (absent: deleted). */
+  byIds(ids: string[]): Promise<MeterTask[]>;
+  /** Stops a RUNNING task whose compute power ran out: it ends UNDERPOWERED once the scheduler ends it. */
+  stopUnderpowered(taskId: string): Promise<boolean>;
+}
+
+/** The reason a task stopped for lack of compute power carries, first while STOPPING, then UNDERPOWERED. */
+export const UNDERPOWERED_REASON = '算力已用完，任务已停止。请购买算力后重新提交';
