@@ -68,11 +68,11 @@ export function checkTaskInput(t: { env: EnvVar[] }): void {
  * The task module's state engine, which both task families share (design/domain.md, job_states) — what is
  * asked of it: it stores a task and submits it to its center's executor (idempotently: retries find the
  * first job by the task id), releases or fails a task waiting for data, stops and deletes a task for its
- * owner (and stops one whose compute power ran out), and runs a center's poll. Every kind of task is created
- * in one place (createOnce), behind compute power's submit gate (ADR 0015). How a task then moves — the scheduler's reports applied through
- * task-state.ts, every change stored with its reason and announced — is task-transitions.ts. Whose a task
- * is, and the reads, are the access/query part's (task-queries.ts); a job's files are read by the
- * log/metrics reader (task-files.ts); the job itself is built by job-spec.ts.
+ * owner (and stops one whose compute power ran out), and runs a center's poll. Every kind of task is
+ * created in one place (createOnce), behind compute power's submit gate (ADR 0015). How a task then moves —
+ * the scheduler's reports applied through task-state.ts, every change stored with its reason and announced —
+ * is task-transitions.ts. Whose a task is, and the reads, are the access/query part's (task-queries.ts); a
+ * job's files are read by the log/metrics reader (task-files.ts); the job itself is built by job-spec.ts.
  */
 export class TaskService {
   constructor(
