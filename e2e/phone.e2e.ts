@@ -39,6 +39,8 @@ beforeAll(async () => {
     '/slurm-task/task/:type': { type: 'template' },
     '/slurm-task/detail/:type/:id': { type: 'template', id: 'missing' },
     '/public-data/detail/:type/:id': { type: 'dataset', id: dataset.id },
+    // A normal user: 运营管理's pages show 没有权限 (their operator views are in admin.e2e.ts at 375 px).
+    '/admin/users/:id': { id: 'missing' },
   };
   const context = await env.browser.newContext({ viewport: PHONE, locale: 'zh-CN', baseURL: env.baseUrl, hasTouch: true, isMobile: true });
   page = await context.newPage();

@@ -43,6 +43,8 @@ afterAll(async () => {
 it('prints the demo account and migrates a fresh SQLite database under DATA_DIR', () => {
   expect(output).toContain('演示账号: demo');
   expect(output).toContain('Demo@123456');
+  // No operator yet: the banner says how to make the first one (README "Operators").
+  expect(output).toContain('运营管理: 还没有运营人员，设置第一位：npm run admin -- operator add demo');
   expect(fs.existsSync(path.join(dataDir, 'suanli.db'))).toBe(true);
 });
 

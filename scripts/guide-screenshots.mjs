@@ -50,6 +50,8 @@ const SHOTS = {
   'public-hall-review-1440': 'public-hall-review',
   'resource-1440': 'resource',
   'dashboard-1440': 'dashboard',
+  'admin-users-1440': 'admin-users',
+  'admin-audit-1440': 'admin-audit',
 };
 
 const missing = Object.keys(SHOTS).filter((s) => !fs.existsSync(path.join(from, `${s}.png`)));

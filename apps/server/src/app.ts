@@ -12,9 +12,10 @@ import { loadCentersFile } from './centers/centers-file';
 import type { Config } from './config';
 import { createCenterStorage } from './center-storage/center-storage.module';
 import type { AppContext, Infra } from './context';
-import { migrate, openDb } from './db/db';
+import { migrate, openDb, sqliteFileIn } from './db/db';
 import { createAccessModule } from './modules/access/access.module';
 import { createAuthModule } from './modules/auth/auth.module';
+import { createAuditModule } from './modules/audit/audit.module';
 import { createMailModule } from './mail/mail.module';
 import { createAccessLogModule } from './modules/access-log/access-log.module';
 import { createEshellModule } from './modules/eshell/eshell.module';
@@ -31,7 +32,7 @@ import { createTaskModule } from './modules/task/task.module';
 import { ImageCatalogue } from './modules/training/image-catalogue';
 import { createTrainingModule } from './modules/training/training.module';
 import { createExecutor } from './executors/create-executor';
-import { createUserDirectory, createUserModule } from './modules/user/user.module';
+import { createUserAdmin, createUserDirectory, createUserModule } from './modules/user/user.module';
 import { registerModuleHooks, registerModuleRoutes, registerModuleSockets, type ModuleMount } from './modules/module-mount';
 import { createSyncModule } from './modules/sync/sync.module';
 import { createWorkorderModule } from './modules/workorder/workorder.module';
@@ -110,7 +111,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   // The centers file, checked once for the whole process (a mistake stops the start naming the field).
   const { centers, offlinePayment, images: publicImages } = loadCentersFile(config.centersFile, config.dataDir);
-  const handle = openDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'suanli.db') });
+  const handle = openDb({ databaseUrl: config.databaseUrl, sqliteFile: sqliteFileIn(config.dataDir) });
   await migrate(handle.db);
   const bus = createBus(config.redisUrl, config.redisChannel);
   // Each center's storage: on this host, or through the center's file service (centers file, ADR 0016).
@@ -124,6 +125,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const userDirectory = createUserDirectory(infra);
   const access = createAccessModule(infra, (id) => userDirectory.status(id));
   const { sessions } = createAuthModule(infra, access.service);
+  const audit = createAuditModule(infra, access.service, userDirectory);
   const message = createMessageModule(infra);
   const clusterAccount = createClusterAccountModule(infra);
   const mail = createMailModule(infra);
@@ -132,6 +134,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     userDirectory,
     access: access.service,
     sessions,
+    audit: audit.service,
     clusterAccounts: clusterAccount.service,
     sender: mail.sender,
     notify: message.notify,
@@ -182,6 +185,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   task.afterPoll((id) => resource.service.sample(id));
   const eshell = createEshellModule(ctx, accessLog.service, realtime.guards, keypair.service);
   const workorder = createWorkorderModule(ctx, task.queries);
+  const userAdmin = createUserAdmin(ctx, user.service, (id) => task.usage.running(id));
 
   /**
    * The modules the gateway serves and runs, in one list (docs/adding-a-module.md §7). Routes register in
@@ -210,6 +214,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     keypair.mount,
     resource.mount,
     workorder.mount,
+    userAdmin.mount,
+    audit.mount,
     eshell.mount,
     realtime.mount,
   ];

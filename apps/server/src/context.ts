@@ -5,6 +5,7 @@ import type { CenterStorages } from './center-storage/center-storage';
 import type { Config } from './config';
 import type { Db, Engine } from './db/db';
 import type { AccessService } from './modules/access/access.service';
+import type { AuditTrail } from './modules/audit/audit.service';
 import type { SessionService } from './modules/auth/session.service';
 import type { ClusterAccountService } from './modules/cluster-account/cluster-account.service';
 import type { Sender } from './mail/sender';
@@ -57,6 +58,11 @@ export interface AppContext extends Infra {
   /** Every permission check: roles, ownership, shares (access module; docs/adding-a-module.md §4). */
   access: AccessService;
   sessions: SessionService;
+  /**
+   * The audit trail every operator action writes through, in the transaction of its effect (audit module;
+   * docs/adding-a-module.md "Operator actions").
+   */
+  audit: AuditTrail;
   clusterAccounts: ClusterAccountService;
   /** Verification codes by e-mail or SMS (mail.module.ts). */
   sender: Sender;

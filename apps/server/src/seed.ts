@@ -46,6 +46,8 @@ export async function seedDemo(app: FastifyInstance): Promise<void> {
     },
   }).catch((err: unknown) => app.log.warn({ err }, 'public assets not seeded'));
   const url = `${ctx.config.publicUrl}/console`;
+  // 运营管理 is reachable only once someone at the server has made the first operator (README "Operators").
+  const noOperator = !(await ctx.access.holders('operator')).length;
   console.log(
     [
       '',
@@ -56,6 +58,7 @@ export async function seedDemo(app: FastifyInstance): Promise<void> {
       // Phone codes always land in the outbox (no SMS provider yet); e-mail too unless SMTP is configured.
       `  │ 验证码发件箱: ${ctx.config.dataDir}/outbox/messages.jsonl`,
       ...(demoTask ? [`  │ 示例训练任务: ${demoTask}`] : []),
+      ...(noOperator ? [`  │ 运营管理: 还没有运营人员，设置第一位：npm run admin -- operator add ${DEMO_ACCOUNT.username}`] : []),
       '  └─────────────────────────────────────────────────',
       '',
     ].join('\n'),

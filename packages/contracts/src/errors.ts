@@ -17,6 +17,8 @@ export const ErrorCode = {
   WRONG_USERNAME_OR_PASSWORD: 1024,
   WRONG_ACCOUNT_OR_PASSWORD: 1025,
   WRONG_CODE: 1026,
+  /** The account was disabled by an operator: login refused (its sessions end with 10307). */
+  ACCOUNT_DISABLED: 1027,
   RESOURCE_FAILED: 1200,
   ADD_FAILED: 1201,
   DELETE_FAILED: 1202,
@@ -100,6 +102,9 @@ export const ErrorCode = {
   REGISTRY_FAILED: 2402,
   IMAGE_NOT_FOUND: 2403,
   IMAGE_IMPORT_BUSY: 2404,
+  /** Operator console, 2800–2899. */
+  ADMIN_SELF: 2801,
+  ADMIN_USER_STATE: 2802,
   /** Missing or unknown token. */
   NOT_LOGGED_IN: 10133,
   /** Idle (30 min) or absolute (12 h) timeout. */
@@ -124,6 +129,7 @@ export const ERROR_MESSAGES: Record<number, string> = {
   1024: '用户名或密码错误',
   1025: '账号或密码错误',
   1026: '验证码错误',
+  1027: '账号已被禁用，如有疑问请联系平台运营人员',
   1200: '资源操作失败',
   1201: '新增失败',
   1202: '删除失败',
@@ -197,6 +203,8 @@ export const ERROR_MESSAGES: Record<number, string> = {
   2402: '镜像仓库请求失败，请稍后重试',
   2403: '镜像或标签不存在',
   2404: '已有镜像导入正在进行，请稍后再试',
+  2801: '不能对自己的账号执行此操作',
+  2802: '账号已是该状态',
   10133: '未登录或登录已失效',
   10157: '登录已过期，请重新登录',
   10307: '账号状态已变更，请重新登录',

@@ -19,3 +19,4 @@ export * from './sync';
 export * from './storage';
 export * from './workorder';
 export * from './route';
+export * from './admin';

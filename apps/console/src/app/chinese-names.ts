@@ -82,6 +82,7 @@ export const ICON_LABELS: Record<string, string> = {
   'rotate-left': '向左旋转',
   'rotate-right': '向右旋转',
   safety: '安全',
+  'safety-certificate': '权限',
   save: '保存',
   search: '搜索',
   send: '发送',

@@ -63,7 +63,28 @@ export const TOP_MENU: MenuGroup[] = [
   },
 ];
 
-const PATH_BY_KEY = new Map(TOP_MENU.flatMap((g) => g.children.map((e) => [e.key, e.path] as const)));
+/**
+ * 运营管理 (issue 20): only operators see it (`UserInfo.roles`); anyone else who opens its pages gets the
+ * no-permission page, and the gateway refuses its calls (1020) whatever the console shows.
+ */
+export const OPERATOR_MENU: MenuGroup = {
+  key: 'group-admin',
+  label: '运营管理',
+  children: [
+    { key: 'admin-users', label: '用户', path: '/admin/users' },
+    { key: 'workorder', label: '工单系统', path: '/workorder?tab=all' },
+    { key: 'admin-audit', label: '审计日志', path: '/admin/audit-logs' },
+  ],
+};
+
+const OPERATORS_MENU: MenuGroup[] = [...TOP_MENU, OPERATOR_MENU];
+
+/** The top menu of a user: everyone's groups, and 运营管理 for operators (the same arrays every call). */
+export function menuFor(operator: boolean): MenuGroup[] {
+  return operator ? OPERATORS_MENU : TOP_MENU;
+}
+
+const PATH_BY_KEY = new Map(OPERATORS_MENU.flatMap((g) => g.children.map((e) => [e.key, e.path] as const)));
 
 /** Where a menu key leads; unknown keys go to team management (console-spec §2). */
 export function menuPath(key: string): string {
@@ -72,5 +93,5 @@ export function menuPath(key: string): string {
 
 /** The group holding a key, so the submenu of the current page can be marked too. */
 export function menuGroupOf(key: string | undefined): string | undefined {
-  return TOP_MENU.find((g) => g.children.some((e) => e.key === key))?.key;
+  return OPERATORS_MENU.find((g) => g.children.some((e) => e.key === key))?.key;
 }

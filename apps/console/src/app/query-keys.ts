@@ -6,6 +6,16 @@
  */
 export const queryKeys = {
   currentUser: ['user', 'current'] as const,
+  /**
+   * 运营管理: users and the audit log under ['admin'], so a disable or enable refreshes the lists, the detail
+   * and the log at once.
+   */
+  admin: {
+    root: ['admin'] as const,
+    users: (query: object) => ['admin', 'users', query] as const,
+    user: (id: string) => ['admin', 'user', id] as const,
+    audit: (query: object) => ['admin', 'audit', query] as const,
+  },
   clusterAccounts: ['user', 'cluster-accounts'] as const,
   compPowers: (userId: string | undefined) => ['comp-powers', userId] as const,
   compPowersRoot: ['comp-powers'] as const,

@@ -36,7 +36,8 @@ export type PageGroup =
   | 'eshell'
   | 'slurmTask'
   | 'publicData'
-  | 'agreement';
+  | 'agreement'
+  | 'admin';
 
 export interface RouteHandle {
   menuKey?: string;
@@ -103,6 +104,11 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/public-data/dataset', title: '公共资源大厅', group: 'publicData', page: 'PublicDataIndexPage' },
   { path: '/public-data/model', title: '公共资源大厅', group: 'publicData', page: 'PublicDataIndexPage' },
   { path: '/public-data/detail/:type/:id', title: '公共资源详情', group: 'publicData', page: 'PublicDataDetailPage' },
+
+  // 运营管理 (operators only; anyone else sees the no-permission page).
+  { path: '/admin/users', menuKey: 'admin-users', title: '用户', group: 'admin', page: 'AdminUsersPage' },
+  { path: '/admin/users/:id', menuKey: 'admin-users', title: '用户详情', group: 'admin', page: 'AdminUserDetailPage' },
+  { path: '/admin/audit-logs', menuKey: 'admin-audit', title: '审计日志', group: 'admin', page: 'AdminAuditPage' },
 ];
 
 /** Routes on a plain page without the header and menu. */
@@ -115,7 +121,10 @@ export const PLAIN_ROUTES: AppRoute[] = [
 ];
 
 /** Paths that only forward somewhere else. */
-export const REDIRECTS: { path: string; to: string }[] = [{ path: '/public-data', to: '/public-data/dataset' }];
+export const REDIRECTS: { path: string; to: string }[] = [
+  { path: '/public-data', to: '/public-data/dataset' },
+  { path: '/admin', to: '/admin/users' },
+];
 
 /** The menu key of a route: explicit, else the first path segment (`/training/detail/x/1` → training). */
 export function menuKeyOf(route: Pick<AppRoute, 'path' | 'menuKey'>): string {

@@ -1,7 +1,7 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
-import { menuPath, TOP_MENU } from './menu';
+import { menuFor, menuPath, OPERATOR_MENU, TOP_MENU } from './menu';
 import { Providers } from './providers';
 import { pageTitle } from './page-title';
 import { LAYOUT_ROUTES, menuKeyOf, PLAIN_ROUTES, REDIRECTS, type RouteHandle } from './route-table';
@@ -55,6 +55,10 @@ const SPEC_PATHS: [path: string, menuKey: string][] = [
   ['/public-data/model', 'public-data'],
   ['/public-data/detail/dataset/2', 'public-data'],
   ['/user-agreement', 'user-agreement'],
+  // 运营管理 (design/console.md: /admin, operators only).
+  ['/admin/users', 'admin-users'],
+  ['/admin/users/7', 'admin-users'],
+  ['/admin/audit-logs', 'admin-audit'],
 ];
 
 const routes = buildRoutes();
@@ -93,6 +97,15 @@ describe('route table', () => {
     expect(menuKeyOf({ path: '/slurm-template/eshell', menuKey: 'eshell' })).toBe('eshell');
   });
 
+  it('adds 运营管理 to the menu of operators only', () => {
+    expect(menuFor(false)).toBe(TOP_MENU);
+    expect(menuFor(true).map((g) => g.label)).toEqual([...TOP_MENU.map((g) => g.label), '运营管理']);
+    expect(menuPath('admin-users')).toBe('/admin/users');
+    // 工单系统 under 运营管理 opens everyone's work orders.
+    expect(menuPath('workorder')).toBe('/workorder?tab=all');
+    expect(leaf('/admin')?.path).toBe('/admin');
+  });
+
   it('sends unknown menu keys to team management', () => {
     expect(menuPath('storage')).toBe('/storage');
     expect(menuPath('eshell')).toBe('/slurm-template/eshell');
@@ -110,8 +123,9 @@ describe('page titles', () => {
   });
 
   it('titles the page a menu entry opens like the entry (费用明细 is not 费用中心)', () => {
-    for (const entry of TOP_MENU.flatMap((g) => g.children)) {
-      const target = REDIRECTS.find((r) => r.path === entry.path)?.to ?? entry.path;
+    for (const entry of [...TOP_MENU, OPERATOR_MENU].flatMap((g) => g.children)) {
+      const path = entry.path.split('?')[0];
+      const target = REDIRECTS.find((r) => r.path === path)?.to ?? path;
       const route = LAYOUT_ROUTES.find((r) => r.path === target);
       expect(route?.title, entry.path).toBe(entry.label);
     }

@@ -30,6 +30,7 @@ const PAGE_GROUPS = {
   slurmTask: () => import('../features/slurm-task/routes'),
   publicData: () => import('../features/public-data/routes'),
   agreement: () => import('../features/agreement/routes'),
+  admin: () => import('../features/admin/routes'),
 } satisfies Record<PageGroup, () => Promise<Record<string, unknown>>>;
 
 /** A route's page: the component its group exports under the table's name (the route tests load every one). */

@@ -1,13 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider, type Transaction } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index';
 import type { Database } from './schema';
 
 export type Engine = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
+/**
+ * An open transaction. A write that must commit or roll back together with another module's write (an
+ * operator action and its audit entry) is a repository method taking `Tx` — its caller's transaction — never
+ * `Db`, so it cannot run on its own by mistake.
+ */
+export type Tx = Transaction<Database>;
+/** Work another module adds to a repository's transaction (the audit entry of an operator action). */
+export type InTx = (tx: Tx) => Promise<void>;
 
 // int8 (bigint) columns hold epoch ms and counters, all far below 2^53: read them as numbers.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -17,6 +25,9 @@ export interface DbHandle {
   engine: Engine;
   close(): Promise<void>;
 }
+
+/** The embedded default's database file in a data dir (the gateway and the server command open the same). */
+export const sqliteFileIn = (dataDir: string) => path.join(dataDir, 'suanli.db');
 
 export function openDb(opts: { databaseUrl?: string; sqliteFile: string }): DbHandle {
   if (opts.databaseUrl) {

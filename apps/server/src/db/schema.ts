@@ -493,6 +493,23 @@ export interface MeteringCursorsTable {
   since: number;
 }
 
+/** 审计日志: one row per operator action, append-only (migration 0028; triggers refuse UPDATE and DELETE). */
+export interface AuditLogTable {
+  id: string;
+  actor_kind: string;
+  actor_id: string | null;
+  actor_name: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  target_name: string;
+  before_json: string | null;
+  after_json: string | null;
+  reason: string;
+  ip: string | null;
+  create_time: number;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -529,4 +546,5 @@ export interface Database {
   task_meters: TaskMetersTable;
   consume_records: ConsumeRecordsTable;
   metering_cursors: MeteringCursorsTable;
+  audit_log: AuditLogTable;
 }

@@ -25,11 +25,13 @@ function random40Bits(): number {
  * enumeration is pointless (ownership is still checked everywhere).
  */
 export function newId(now = Date.now()): string {
-  if (now === last) seq++;
-  else {
+  // Never backwards within a process: ids made from different clocks (a test's frozen clock and Date.now, a
+  // clock stepping back) still sort in creation order. Going back used to restart the sequence, and ids of
+  // the same millisecond then sorted by their random tail (newest-first lists came out of order).
+  if (now > last) {
     last = now;
     seq = 0;
-  }
+  } else seq++;
   const rand = random40Bits().toString(36).padStart(8, '0').slice(-8);
-  return now.toString(36).padStart(9, '0') + seq.toString(36).padStart(3, '0') + rand;
+  return last.toString(36).padStart(9, '0') + seq.toString(36).padStart(3, '0') + rand;
 }

@@ -203,6 +203,27 @@ describe('header', () => {
     expect(screen.getByText('公共服务').closest('li')?.className).not.toContain('ant-menu-submenu-selected');
   });
 
+  it('shows 运营管理 to operators only (roles of the stored user info, or fresher ones already read)', async () => {
+    width = 1440;
+    renderHeader();
+    expect(screen.getByText('AI计算')).toBeTruthy();
+    expect(screen.queryByText('运营管理')).toBeNull();
+    cleanup();
+    useUserStore.getState().setUserInfo({ roles: ['user', 'operator'] });
+    width = 375;
+    const router = renderHeader();
+    fireEvent.click(screen.getByTestId('top-menu-toggle'));
+    fireEvent.click(await screen.findByText('运营管理'));
+    fireEvent.click(await screen.findByTestId('menu-admin-audit'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/audit-logs'));
+    cleanup();
+    // A role taken away since login: the account as last read wins over the stored info.
+    queryClient.setQueryData(['user', 'current'], { id: 'u1', roles: ['user'] });
+    width = 1440;
+    renderHeader();
+    expect(screen.queryByText('运营管理')).toBeNull();
+  });
+
   it('on a phone opens the menu in a drawer, and choosing an entry navigates and closes it', async () => {
     width = 375;
     const router = renderHeader();

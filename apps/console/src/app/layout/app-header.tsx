@@ -1,8 +1,11 @@
+import { useQuery } from '@tanstack/react-query';
 import { useMatches, useNavigate } from 'react-router';
 import { signOut } from '../../features/auth/sign-out';
+import { getCurrentUser } from '../../features/user-center/api';
 import { showsHeaderTitle, useBreakpoint } from '../../shared/hooks/use-breakpoint';
 import { useCompPowers } from '../comp-power';
-import { menuPath } from '../menu';
+import { menuFor, menuPath } from '../menu';
+import { queryKeys } from '../query-keys';
 import type { RouteHandle } from '../route-table';
 import { useUserStore } from '../stores/user-store';
 import { useUnreadCount } from '../unread';
@@ -27,6 +30,10 @@ export function AppHeader() {
   const user = useUserStore((s) => s.userInfo);
   const compPowers = useCompPowers(user.id);
   const unread = useUnreadCount();
+  // 运营管理 for operators: the roles the login stored, or fresher ones when a page has read the account
+  // since (this reads the cache only; it never fetches). Display only — the gateway decides.
+  const me = useQuery({ queryKey: queryKeys.currentUser, queryFn: getCurrentUser, enabled: false });
+  const operator = (me.data?.roles ?? user.roles ?? []).includes('operator');
 
   const matches = useMatches();
   const handle = [...matches].reverse().find((m) => (m.handle as RouteHandle | undefined)?.menuKey)?.handle as RouteHandle | undefined;
@@ -42,7 +49,7 @@ export function AppHeader() {
   return (
     <header className={styles.header} data-testid="app-header">
       <HeaderBrand showTitle={showsHeaderTitle(screens)} onClick={() => navigate('/dashboard')} />
-      <TopMenu selectedKey={handle?.menuKey} onSelect={(key) => navigate(menuPath(key))} compact={!screens.md} />
+      <TopMenu groups={menuFor(operator)} selectedKey={handle?.menuKey} onSelect={(key) => navigate(menuPath(key))} compact={!screens.md} />
       <div className={styles.actions}>
         <UploadSlot />
         <MessageBell count={unread.data ?? 0} onClick={() => navigate('/message')} />

@@ -1,22 +1,26 @@
 import { MenuOutlined } from '@ant-design/icons';
 import { Button, Drawer, Menu, type MenuProps } from 'antd';
-import { useState } from 'react';
-import { menuGroupOf, TOP_MENU } from '../menu';
+import { useMemo, useState } from 'react';
+import { menuGroupOf, type MenuGroup } from '../menu';
 import styles from './header.module.css';
 
-const ITEMS: MenuProps['items'] = TOP_MENU.map((group) => ({
-  key: group.key,
-  label: group.label,
-  children: group.children.map((entry) => ({
-    key: entry.key,
-    label: <span data-testid={`menu-${entry.key}`}>{entry.label}</span>,
-  })),
-}));
+function itemsOf(groups: MenuGroup[]): MenuProps['items'] {
+  return groups.map((group) => ({
+    key: group.key,
+    label: <span data-testid={`menu-${group.key}`}>{group.label}</span>,
+    children: group.children.map((entry) => ({
+      key: entry.key,
+      label: <span data-testid={`menu-${entry.key}`}>{entry.label}</span>,
+    })),
+  }));
+}
 
 /** A screen without a pointer that hovers (phones, tablets). */
 const touchOnly = () => window.matchMedia('(hover: none)').matches;
 
 interface TopMenuProps {
+  /** The groups this user sees (menuFor: 运营管理 only for operators). */
+  groups: MenuGroup[];
   selectedKey: string | undefined;
   onSelect: (key: string) => void;
   /** A phone: the groups live in a drawer behind a menu button instead of popups off the header. */
@@ -29,7 +33,8 @@ interface TopMenuProps {
  * screen's emulated hover otherwise keeps the popup open over the new page. On a phone the horizontal menu would fold into a ⋯
  * whose nested popups open beside it, past the screen's edge; there the groups open in a drawer instead.
  */
-export function TopMenu({ selectedKey, onSelect, compact }: TopMenuProps) {
+export function TopMenu({ groups, selectedKey, onSelect, compact }: TopMenuProps) {
+  const items = useMemo(() => itemsOf(groups), [groups]);
   const group = menuGroupOf(selectedKey);
   const selectedKeys = selectedKey ? [selectedKey, ...(group ? [group] : [])] : [];
   const [openKeys, setOpenKeys] = useState<string[]>([]);
@@ -45,7 +50,7 @@ export function TopMenu({ selectedKey, onSelect, compact }: TopMenuProps) {
       <Menu
         mode="horizontal"
         className={styles.menu}
-        items={ITEMS}
+        items={items}
         // A tap emulates a hover that lands after the click and reopens what the click closed.
         triggerSubMenuAction={touchOnly() ? 'click' : 'hover'}
         selectedKeys={selectedKeys}
@@ -81,7 +86,7 @@ export function TopMenu({ selectedKey, onSelect, compact }: TopMenuProps) {
       >
         <Menu
           mode="inline"
-          items={ITEMS}
+          items={items}
           selectedKeys={selectedKeys}
           openKeys={openKeys}
           onOpenChange={setOpenKeys}

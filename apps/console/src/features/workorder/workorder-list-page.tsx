@@ -19,9 +19,6 @@ import { awaitsOwner, detailPath, StateTag } from './workorder-view';
 
 type Scope = NonNullable<WorkOrderPageQuery['scope']>;
 
-/** Operators have no push for other people's work orders (ADR 0011): 全部工单 re-reads on this timer. */
-const ALL_REFRESH_MS = 30_000;
-
 function AwaitingBadge() {
   return (
     <Tag color="volcano" style={{ marginInlineEnd: 0 }} data-testid="wo-awaiting">
@@ -37,12 +34,8 @@ function WorkOrderTable({ scope, onCreate }: { scope: Scope; onCreate: () => voi
   const types = useDict('workorder_types');
   const list = usePagedList<WorkOrderPageQuery, WorkOrder>({ key: queryKeys.workorder.list, fetch: pageWorkOrders, fixed: { scope } });
   const stateWidth = useFilterWidth(160);
+  // 全部工单 needs no timer: every new work order and every change reaches operators as `workorder.changed`.
   const refetch = list.list.refetch;
-  useEffect(() => {
-    if (scope !== 'all') return;
-    const timer = setInterval(() => void refetch(), ALL_REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [scope, refetch]);
   const mine = scope === 'mine';
 
   const title = (row: WorkOrder) => (
@@ -139,7 +132,9 @@ export function WorkorderListPage() {
     // Once opened, the link's parameters are spent: a reload or 返回 does not open the dialog again.
     if (params.has('new')) setParams({}, { replace: true });
   }, [params, setParams]);
-  const [tab, setTab] = useState<Scope>('mine');
+  // The tab lives in the URL: 运营管理 › 工单系统 opens 全部工单 (`?tab=all`), and a reload keeps the tab.
+  const tab: Scope = params.get('tab') === 'all' ? 'all' : 'mine';
+  const setTab = (k: Scope) => setParams(k === 'all' ? { tab: 'all' } : {}, { replace: true });
   const me = useQuery({ queryKey: queryKeys.currentUser, queryFn: getCurrentUser, staleTime: 60_000 });
   const operator = me.data?.roles.includes('operator') ?? false;
   const scope: Scope = operator ? tab : 'mine';

@@ -142,6 +142,18 @@ describe('work order list', () => {
     expect(within(rows()[0]).getByTestId('wo-owner').textContent).toBe('bob');
     expect(screen.getAllByText('提交人').length).toBeGreaterThan(0);
   });
+
+  it('opens 全部工单 from 运营管理 (?tab=all), keeps the tab in the URL, and a live event re-reads it (no timer)', async () => {
+    backend.setRoles(['user', 'operator']);
+    const router = renderAt('/workorder?tab=all');
+    await waitFor(() => expect(backend.calls.filter((c) => c.path.endsWith('/action/page')).at(-1)?.body).toMatchObject({ scope: 'all' }));
+    expect(rows()).toHaveLength(0);
+    backend.orders.push(order('w9', { ownerId: 'u3', ownerName: 'carol', title: '新提交的工单' }));
+    act(() => applyLiveEvent(queryClient, { businessType: 'workorder.changed', data: order('w9', { ownerId: 'u3' }) }));
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    fireEvent.click(screen.getByTestId('wo-tab-mine'));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
 });
 
 describe('新建工单', () => {

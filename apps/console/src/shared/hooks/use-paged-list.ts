@@ -7,6 +7,8 @@ interface PagedListOptions<Q extends PageQuery, Row> {
   fetch: (query: Q) => Promise<Page<Row>>;
   /** What every query asks besides the user's filters (a list page's fixed task type). */
   fixed?: Partial<Q>;
+  /** Filters set when the list first shows (a link that opens the list narrowed down). */
+  initial?: Partial<Omit<Q, 'pageNum' | 'pageSize'>>;
 }
 
 type Filters<Q> = Partial<Omit<Q, 'pageNum' | 'pageSize'>>;
@@ -15,9 +17,9 @@ type Filters<Q> = Partial<Omit<Q, 'pageNum' | 'pageSize'>>;
  * A list paged, searched and filtered on the server. A filter's change or a new page size goes back to
  * the first page; the page on screen stays while the next one loads. Empty filters are not sent.
  */
-export function usePagedList<Q extends PageQuery, Row>({ key, fetch, fixed }: PagedListOptions<Q, Row>) {
+export function usePagedList<Q extends PageQuery, Row>({ key, fetch, fixed, initial }: PagedListOptions<Q, Row>) {
   const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
-  const [filters, setFilters] = useState<Filters<Q>>({});
+  const [filters, setFilters] = useState<Filters<Q>>(initial ?? {});
   const chosen = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined && v !== '')) as Filters<Q>;
   const query = { ...page, ...fixed, ...chosen } as Q;
   const list = useQuery({ queryKey: key(query), queryFn: () => fetch(query), placeholderData: keepPreviousData });

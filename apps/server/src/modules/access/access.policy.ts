@@ -58,6 +58,12 @@ export const RULES = {
   'task.write': ['owner'],
   /** Everyone's web-shell and IDE access records. */
   'accessLog.readAll': ['operator'],
+  /** 运营管理 › 用户: find any account and read its detail (contacts unmasked, roles, cluster accounts, tasks). */
+  'user.readAll': ['operator'],
+  /** Disable or enable an account. */
+  'user.manage': ['operator'],
+  /** 审计日志: read every operator action (nobody may change one). */
+  'audit.read': ['operator'],
 } as const satisfies Record<string, readonly Condition[]>;
 
 export type Action = keyof typeof RULES;

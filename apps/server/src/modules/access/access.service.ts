@@ -1,4 +1,5 @@
 import type { Role } from '@suanli/contracts';
+import type { Tx } from '../../db/db';
 import { forbidden, notFound } from '../../errors';
 import { allowed, owns, type Action, type Resource } from './access.policy';
 import type { Caller } from './principal';
@@ -13,6 +14,14 @@ export interface Subject {
 
 /** The account state the access module needs from the user module (UserDirectory.status). */
 export type AccountStatus = (userId: string) => Promise<string | undefined>;
+
+/** A role change as it happened: the account's roles before and after (`user` included). */
+export interface RoleChange {
+  before: Role[];
+  after: Role[];
+}
+/** Written in the transaction of a role change, only when it changed something (the audit entry). */
+export type OnRoleChange = (tx: Tx, change: RoleChange) => Promise<void>;
 
 const GRANTABLE: readonly Role[] = ['operator'];
 
@@ -74,15 +83,36 @@ export class AccessService {
     return rolesFrom(await this.roles.rolesOf(userId));
   }
 
-  async grant(userId: string, role: Role): Promise<void> {
-    if (!GRANTABLE.includes(role)) return;
-    await this.roles.grant(userId, role, this.clock());
-    this.changed(userId);
+  /** Each account's roles, for lists of accounts (one query). */
+  async rolesOfMany(userIds: readonly string[]): Promise<Map<string, Role[]>> {
+    const granted = new Map<string, string[]>();
+    for (const r of await this.roles.rolesOfMany([...userIds])) granted.set(r.user_id, [...(granted.get(r.user_id) ?? []), r.role]);
+    return new Map(userIds.map((id) => [id, rolesFrom(granted.get(id) ?? [])]));
   }
 
-  async revoke(userId: string, role: Role): Promise<void> {
-    await this.roles.revoke(userId, role);
-    this.changed(userId);
+  /** The accounts holding a granted role (operators: who hears of new work orders, who the command lists), earliest first. */
+  async holders(role: Role): Promise<{ userId: string; since: number }[]> {
+    return (await this.roles.holders(role)).map((r) => ({ userId: r.user_id, since: Number(r.create_time) }));
+  }
+
+  /**
+   * Grants a role; `audit` runs in the same transaction when the account did not hold it yet. Returns the
+   * change, or null when there was none (already held, or not a grantable role).
+   */
+  async grant(userId: string, role: Role, audit?: OnRoleChange): Promise<RoleChange | null> {
+    if (!GRANTABLE.includes(role)) return null;
+    return this.change(userId, role, true, audit);
+  }
+
+  /** Takes a role away; `audit` as for `grant`. Null when the account did not hold it. */
+  async revoke(userId: string, role: Role, audit?: OnRoleChange): Promise<RoleChange | null> {
+    return this.change(userId, role, false, audit);
+  }
+
+  private async change(userId: string, role: Role, grant: boolean, audit?: OnRoleChange): Promise<RoleChange | null> {
+    const r = await this.roles.change(userId, role, grant, this.clock(), audit && ((tx, before, after) => audit(tx, { before: rolesFrom(before), after: rolesFrom(after) })));
+    if (r) this.changed(userId);
+    return r && { before: rolesFrom(r.before), after: rolesFrom(r.after) };
   }
 
   /**

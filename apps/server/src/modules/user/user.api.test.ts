@@ -221,7 +221,7 @@ describe.each(engines)('user api (%s)', (engine) => {
       expect(noPassword.message.message).toContain('password');
     });
 
-    it('refuses a disabled account with 1020 only after the right password, and ends its sessions (10307)', async () => {
+    it('refuses a disabled account with 1027 only after the right password, and ends its sessions (10307)', async () => {
       const { user, password, token } = await registerAndLogin(t.app);
       const username = user.username;
       await t.app.ctx.db.updateTable('users').set({ status: 'disabled' }).where('username', '=', username).execute();
@@ -229,7 +229,7 @@ describe.each(engines)('user api (%s)', (engine) => {
       t.clock.advance(SESSION_CACHE_MS);
       expect((await call(t.app, 'GET', 'user', { token })).message.code).toBe(10307);
       const right = await call(t.app, 'POST', 'user/login', { payload: { account: username, password: await enc(password) } });
-      expect(right.message).toEqual({ code: 1020, message: '账号已被禁用' });
+      expect(right.message).toEqual({ code: 1027, message: '账号已被禁用，如有疑问请联系平台运营人员' });
       const wrong = await call(t.app, 'POST', 'user/login', { payload: { account: username, password: await enc('Wr0ng-password') } });
       expect(wrong.message).toEqual({ code: 1024, message: '用户名或密码错误' });
     });

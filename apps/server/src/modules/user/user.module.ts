@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { USER_BASE } from '@suanli/contracts';
+import { ADMIN_BASE, USER_BASE } from '@suanli/contracts';
 import type { AppContext } from '../../context';
 import type { ModuleMount } from '../module-mount';
 import { AvatarStore } from './avatar';
@@ -8,6 +8,8 @@ import { LoginGuard } from './login-guard';
 import { RsaKeyRepository } from './rsa-key.repository';
 import { RsaKeyService } from './rsa-key.service';
 import { userRoutes } from './user.routes';
+import { UserAdminService, type RunningTaskRow } from './user-admin.service';
+import { userAdminRoutes } from './user-admin.routes';
 import { UserRepository } from './user.repository';
 import { UserDirectory } from './user-directory';
 import { UserService } from './user.service';
@@ -45,5 +47,27 @@ export async function createUserModule(deps: Pick<AppContext, 'db' | 'clock' | '
     clock: deps.clock,
   });
   const mount: ModuleMount = { name: 'user', routes: [{ prefix: USER_BASE, plugin: userRoutes(service, { rateLimitMax: deps.config.rateLimit.max }) }] };
+  return { service, mount };
+}
+
+/**
+ * 运营管理 › 用户 (routes under ADMIN_BASE, operators only): the user module's operator side, built after the
+ * task module whose usage port (`running`) shows an account's tasks holding cards now.
+ */
+export function createUserAdmin(
+  deps: Pick<AppContext, 'db' | 'clock' | 'access' | 'audit' | 'sessions'>,
+  users: Pick<UserService, 'agentUsers'>,
+  runningTasks: (userId: string) => Promise<RunningTaskRow[]>,
+) {
+  const service = new UserAdminService({
+    users: new UserRepository(deps.db),
+    access: deps.access,
+    audit: deps.audit,
+    sessions: deps.sessions,
+    clusterAccounts: (id) => users.agentUsers(id),
+    runningTasks,
+    clock: deps.clock,
+  });
+  const mount: ModuleMount = { name: 'user-admin', routes: [{ prefix: ADMIN_BASE, plugin: userAdminRoutes(service) }] };
   return { service, mount };
 }

@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder } from 'kysely';
-import type { Db } from '../../db/db';
+import type { Db, InTx } from '../../db/db';
 import type { Database } from '../../db/schema';
 import { prepare } from '../../db/prepared';
 import { isUniqueViolation } from '../../db/unique';
@@ -7,6 +7,8 @@ import { isUniqueViolation } from '../../db/unique';
 export type AccountField = 'username' | 'phone' | 'email';
 
 const USER_COLUMNS = ['id', 'username', 'nickname', 'phone', 'email', 'password_hash', 'head_image', 'status', 'create_time'] as const;
+/** What operators see of an account: everything but the password hash. */
+const ADMIN_COLUMNS = ['id', 'username', 'nickname', 'phone', 'email', 'head_image', 'status', 'create_time'] as const;
 
 /** ASCII letters folded as SQL `lower()` folds the ASCII-only stored usernames. */
 const foldName = (name: string) => name.replace(/[A-Z]/g, (c) => c.toLowerCase());
@@ -59,6 +61,11 @@ export class UserRepository {
 
   findById(id: string) {
     return this.db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** One account as operators see it (no password hash). */
+  findForAdmin(id: string) {
+    return this.db.selectFrom('users').select(ADMIN_COLUMNS).where('id', '=', id).executeTakeFirst();
   }
 
   findBy(field: AccountField, value: string) {
@@ -127,5 +134,40 @@ export class UserRepository {
       q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(total.n) };
+  }
+
+  /**
+   * 运营管理 › 用户: accounts whose username, nickname, phone or e-mail contains the keyword (ASCII case
+   * ignored), optionally of one status; newest first.
+   */
+  async adminPage(f: { keyword?: string; status?: string }, offset: number, limit: number) {
+    let q = this.db.selectFrom('users');
+    if (f.status) q = q.where('status', '=', f.status);
+    if (f.keyword) {
+      const pattern = `%${f.keyword.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+      q = q.where((eb) =>
+        eb.or(
+          (['username', 'nickname', 'phone', 'email'] as const).map((col) => sql<boolean>`lower(coalesce(${eb.ref(col)}, '')) like ${pattern} escape '!'`),
+        ),
+      );
+    }
+    const [rows, total] = await Promise.all([
+      q.select(ADMIN_COLUMNS).orderBy('create_time', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.n) };
+  }
+
+  /**
+   * Moves the account from `from` to `to` and runs `alsoIn` (the operator's audit entry) in the same
+   * transaction. False, with nothing written, when the account is not in `from` (any more).
+   */
+  async setStatus(id: string, from: string, to: string, now: number, alsoIn: InTx): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const r = await tx.updateTable('users').set({ status: to, update_time: now }).where('id', '=', id).where('status', '=', from).executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return false;
+      await alsoIn(tx);
+      return true;
+    });
   }
 }

@@ -178,7 +178,7 @@ export class UserService {
 
   /**
    * Account is a username, phone or e-mail. Unknown account, wrong password and an undecryptable password
-   * all give the same 1024 after the same work; disabled accounts are told so only after the right password.
+   * all give the same 1024 after the same work; disabled accounts are told so (1027) only after the right password.
    */
   async login(rawAccount: string, encPassword: string, meta: { ip?: string; userAgent?: string }): Promise<UserInfo> {
     const account = rawAccount.trim();
@@ -195,7 +195,7 @@ export class UserService {
     };
     await this.d.guard.verify(guard, user?.password_hash ?? null, encPassword, ErrorCode.WRONG_USERNAME_OR_PASSWORD, () => new AppError(ErrorCode.WRONG_USERNAME_OR_PASSWORD));
     if (!user) throw new AppError(ErrorCode.WRONG_USERNAME_OR_PASSWORD);
-    if (user.status === 'disabled') throw new AppError(ErrorCode.NO_PERMISSION, '账号已被禁用');
+    if (user.status === 'disabled') throw new AppError(ErrorCode.ACCOUNT_DISABLED);
     const { token } = await this.d.sessions.create(user.id, meta);
     return toUserInfo(user, await this.d.access.rolesOf(user.id), token);
   }

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGE_BASE, WORKORDER_ATTACHMENT_MAX_BYTES, WORKORDER_BASE, WORKORDER_OPEN_MAX, type WorkOrder, type WsEvent } from '@suanli/contracts';
+import { ADMIN_BASE, MESSAGE_BASE, WORKORDER_ATTACHMENT_MAX_BYTES, WORKORDER_BASE, WORKORDER_OPEN_MAX, type WorkOrder, type WsEvent } from '@suanli/contracts';
 import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
 
 interface User {
@@ -144,10 +144,11 @@ describe.each(engines)('workorder api (%s)', (engine) => {
       replies: [],
     });
     expect(wo.orderNo).toMatch(new RegExp(`^GD${day(t.clock.now)}\\d{4}$`));
-    expect(events).toHaveLength(1);
-    expect(events[0][0]).toBe(owner.id);
+    // The owner's consoles and every operator's (全部工单 updates at once), the same work order.
+    expect(events.map(([u]) => u)).toEqual([owner.id, op.id]);
     expect(events[0][1]).toMatchObject({ id: wo.id, state: 'PENDING', orderNo: wo.orderNo });
     expect(events[0][1]).not.toHaveProperty('description');
+    expect(events[1][1]).toEqual(events[0][1]);
 
     expect((await detail(owner, wo.id)).data).toEqual(wo);
     const list = (await page(owner)).data;
@@ -187,7 +188,10 @@ describe.each(engines)('workorder api (%s)', (engine) => {
       ['user', owner.username, '补充：昨天开始的'],
       ['operator', op.username, '您好，我们正在核查。'],
     ]);
-    expect(events.map(([u, w]) => [u, w.state, w.lastReplyBy])).toEqual([[owner.id, 'PROCESSING', 'operator']]);
+    expect(events.map(([u, w]) => [u, w.state, w.lastReplyBy])).toEqual([
+      [owner.id, 'PROCESSING', 'operator'],
+      [op.id, 'PROCESSING', 'operator'],
+    ]);
     const told = await messages(owner);
     expect(told.length).toBe(before + 1);
     expect(told[0]).toMatchObject({ type: 'workorder', title: '工单有新的回复', businessType: 'workorder', businessId: wo.id, viewed: false });
@@ -238,6 +242,78 @@ describe.each(engines)('workorder api (%s)', (engine) => {
       ['工单已关闭', b.id],
       ['工单已解决', a.id],
     ]);
+  });
+
+  it('tells every operator (message + unread push) of a work order filed or answered by its owner; not of operators\' own answers', async () => {
+    const u = await user('notice');
+    const op2 = await user('op2');
+    await t.app.ctx.access.grant(op2.id, 'operator');
+    const pushed: [string, WsEvent][] = [];
+    const off = t.app.ctx.bus.subscribe((uid: string, e: WsEvent) => {
+      if (uid !== u.id) pushed.push([uid, e]);
+    });
+    try {
+      const before = await Promise.all([op, op2].map((o) => messages(o).then((l) => l.length)));
+      const wo = (await create(u, { title: 'GPU 卡死', type: 'task' })).data;
+      for (const o of [op, op2]) {
+        const [m] = await messages(o);
+        expect(m).toMatchObject({ type: 'workorder', title: '新工单待处理', businessType: 'workorder', businessId: wo.id, viewed: false });
+        expect(m.content).toBe(`用户 ${u.username} 提交了工单「GPU 卡死」（${wo.orderNo}），请及时处理。`);
+        // The bell goes up and 全部工单 re-reads, without waiting for a timer.
+        expect(pushed.filter(([uid]) => uid === o.id).map(([, e]) => e.businessType)).toEqual(['workorder.changed', 'notice.unread.increment']);
+      }
+      pushed.length = 0;
+      // An operator answering tells the owner, not the other operators.
+      await reply(op, wo.id, '正在排查');
+      expect(pushed.filter(([, e]) => e.businessType === 'notice.unread.increment')).toEqual([]);
+      expect(pushed.filter(([, e]) => e.businessType === 'workorder.changed').map(([uid]) => uid).sort()).toEqual([op.id, op2.id].sort());
+      // The owner answering tells every operator again.
+      await reply(u, wo.id, '重启后仍然卡死');
+      for (const o of [op, op2]) {
+        const [m] = await messages(o);
+        expect([m.title, m.content]).toEqual(['工单有新的用户回复', `用户 ${u.username} 回复了工单「GPU 卡死」（${wo.orderNo}），请及时处理。`]);
+      }
+      expect(await Promise.all([op, op2].map((o) => messages(o).then((l) => l.length)))).toEqual(before.map((n) => n + 2));
+      // Nobody else hears of it.
+      expect((await messages(other)).some((m: any) => m.businessId === wo.id)).toBe(false);
+    } finally {
+      off();
+    }
+  });
+
+  it('audits an operator\'s resolve and close of someone\'s work order (one entry each, in the move\'s transaction); not the owner\'s close', async () => {
+    const u = await user('audit');
+    const entries = async (id: string) =>
+      body(await t.app.inject({ method: 'POST', url: `${ADMIN_BASE}/audit-logs/action/page`, headers: { token: op.token }, payload: { target: id } })).data.list.reverse();
+    const a = (await create(u, { title: '要解决的' })).data;
+    const b = (await create(u, { title: '要关闭的' })).data;
+    const c = (await create(u, { title: '自己关闭' })).data;
+    expect((await resolve(op, a.id)).data.state).toBe('RESOLVED');
+    expect((await close(op, b.id)).data.state).toBe('CLOSED');
+    expect((await close(u, c.id)).data.state).toBe('CLOSED');
+    expect((await entries(a.id)).map((e: any) => [e.action, e.actorName, e.targetType, e.targetName, e.before, e.after])).toEqual([
+      ['workorder.resolve', op.username, 'workorder', `${a.orderNo}「要解决的」`, '{"state":"PENDING"}', '{"state":"RESOLVED"}'],
+    ]);
+    expect((await entries(b.id)).map((e: any) => [e.action, e.before, e.after])).toEqual([['workorder.close', '{"state":"PENDING"}', '{"state":"CLOSED"}']]);
+    expect(await entries(c.id)).toEqual([]);
+    // Refused moves write nothing.
+    expect((await resolve(op, b.id)).message.code).toBe(2702);
+    expect((await close(op, b.id)).message.code).toBe(2702);
+    expect(await entries(b.id)).toHaveLength(1);
+    // The entry and the move commit together: when the entry cannot be written the work order stays open.
+    const d = (await create(u, { title: '写不进日志' })).data;
+    const trail = t.app.ctx.audit;
+    const record = trail.record;
+    trail.record = async () => {
+      throw new Error('audit write failed');
+    };
+    try {
+      await t.app.inject({ method: 'POST', url: `${WORKORDER_BASE}/workorders/${d.id}/resolve`, headers: { token: op.token } });
+    } finally {
+      trail.record = record;
+    }
+    expect((await detail(u, d.id)).data.state).toBe('PENDING');
+    expect(await entries(d.id)).toEqual([]);
   });
 
   it('lists newest change first, filters by state and by keyword in the title or orderNo', async () => {

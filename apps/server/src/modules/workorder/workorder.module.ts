@@ -11,10 +11,10 @@ import { WorkOrderService } from './workorder.service';
  * answers which work order is the access module's decision (owners theirs, operators everyone's).
  */
 export function createWorkorderModule(
-  deps: Pick<AppContext, 'db' | 'clock' | 'notify' | 'bus' | 'access' | 'userDirectory'>,
+  deps: Pick<AppContext, 'db' | 'clock' | 'notify' | 'notifyEach' | 'bus' | 'access' | 'userDirectory' | 'audit'>,
   tasks: Pick<TaskQueries, 'namesOf'>,
 ) {
-  const service = new WorkOrderService(new WorkOrderRepository(deps.db), tasks, deps.access, deps.userDirectory, deps.clock, deps.notify, deps.bus);
+  const service = new WorkOrderService(new WorkOrderRepository(deps.db), tasks, deps.access, deps.userDirectory, deps.clock, deps.notify, deps.notifyEach, deps.bus, deps.audit);
   const mount: ModuleMount = { name: 'workorder', routes: [{ prefix: WORKORDER_BASE, plugin: workorderRoutes(service) }] };
   return { service, mount };
 }

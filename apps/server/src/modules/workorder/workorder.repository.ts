@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Transaction } from 'kysely';
 import { WORKORDER_OPEN_MAX, type WorkOrderState } from '@suanli/contracts';
-import type { Db } from '../../db/db';
+import type { Db, InTx } from '../../db/db';
 import type { Database, WorkOrderAttachmentsTable, WorkOrderRepliesTable, WorkOrdersTable } from '../../db/schema';
 
 export type WorkOrderRow = WorkOrdersTable;
@@ -146,26 +146,35 @@ export class WorkOrderRepository {
   }
 
   /** PENDING or PROCESSING → RESOLVED; false when it was in neither (already resolved, or closed). */
-  async resolve(id: string, now: number): Promise<boolean> {
-    const r = await this.db
-      .updateTable('work_orders')
-      .set({ state: 'RESOLVED', update_time: now })
-      .where('id', '=', id)
-      .where('state', 'in', ['PENDING', 'PROCESSING'])
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+  /**
+   * `from` (PENDING or PROCESSING, as the service read it) → RESOLVED, and `alsoIn` (the operator's audit
+   * entry) in the same transaction; false, with nothing written, when the state moved meanwhile.
+   */
+  async resolve(id: string, from: string, now: number, alsoIn?: InTx): Promise<boolean> {
+    if (from !== 'PENDING' && from !== 'PROCESSING') return false;
+    return this.db.transaction().execute(async (trx) => {
+      const r = await trx.updateTable('work_orders').set({ state: 'RESOLVED', update_time: now }).where('id', '=', id).where('state', '=', from).executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return false;
+      await alsoIn?.(trx);
+      return true;
+    });
   }
 
-  /** Any state but CLOSED → CLOSED, leaving the owner's open count; false when it was closed already. */
-  close(id: string, ownerId: string, now: number): Promise<boolean> {
+  /**
+   * `from` (any state but CLOSED, as the service read it) → CLOSED, leaving the owner's open count, and
+   * `alsoIn` (an operator's audit entry) in the same transaction; false when the state moved meanwhile.
+   */
+  close(id: string, ownerId: string, from: string, now: number, alsoIn?: InTx): Promise<boolean> {
+    if (from === 'CLOSED') return Promise.resolve(false);
     return this.db.transaction().execute(async (trx) => {
-      const r = await trx.updateTable('work_orders').set({ state: 'CLOSED', update_time: now }).where('id', '=', id).where('state', '<>', 'CLOSED').executeTakeFirst();
+      const r = await trx.updateTable('work_orders').set({ state: 'CLOSED', update_time: now }).where('id', '=', id).where('state', '=', from).executeTakeFirst();
       if (Number(r.numUpdatedRows) !== 1) return false;
       await trx
         .updateTable('work_order_open_counts')
         .set((eb) => ({ n: eb('n', '-', 1) }))
         .where('user_id', '=', ownerId)
         .execute();
+      await alsoIn?.(trx);
       return true;
     });
   }

@@ -63,12 +63,12 @@ export function workorderRoutes(orders: WorkOrderService): FastifyPluginAsyncTyp
 
     app.post('/workorders/:id/resolve', {
       schema: { tags, summary: '标记已解决（运维人员）', params: IdParams, response: { 200: Envelope(WorkOrderDetail) } },
-      handler: async (req) => ok(await orders.resolve(principal(req), req.params.id)),
+      handler: async (req) => ok(await orders.resolve(principal(req), req.params.id, req.ip)),
     });
 
     app.post('/workorders/:id/close', {
       schema: { tags, summary: '关闭工单', params: IdParams, response: { 200: Envelope(WorkOrderDetail) } },
-      handler: async (req) => ok(await orders.close(principal(req), req.params.id)),
+      handler: async (req) => ok(await orders.close(principal(req), req.params.id, req.ip)),
     });
 
     app.post('/attachments', {

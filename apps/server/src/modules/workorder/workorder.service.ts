@@ -12,12 +12,14 @@ import {
   type WorkOrderState,
   type WorkOrderType,
 } from '@suanli/contracts';
-import type { Notify } from '../../context';
+import type { Notify, NotifyEach } from '../../context';
+import type { InTx } from '../../db/db';
 import { AppError, invalid } from '../../errors';
 import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
+import type { AuditTrail } from '../audit/audit.service';
 import type { TaskQueries } from '../task/task-queries';
 import { IMAGE_TYPES, sniffImage } from '../user/avatar';
 import type { UserDirectory } from '../user/user-directory';
@@ -45,19 +47,23 @@ type Role = 'user' | 'operator';
  * 工单 (ADR 0011): a user's questions to the operators. The owner and operators (`roles` contains
  * `operator`) see a work order; anyone else gets 1205 as for a missing one. States move only as the ADR's
  * table says, each move a conditional write on the state read (a concurrent change makes it read again).
- * The owner is told of an operator's reply, resolve or close by a message, and of every change by the
+ * The owner is told of an operator's reply, resolve or close by a message; the operators of a new work order
+ * and of the owner's replies by a message; the owner and every operator of every change by the
  * `workorder.changed` socket event.
  */
 export class WorkOrderService {
   constructor(
     private readonly repo: WorkOrderRepository,
     private readonly tasks: Pick<TaskQueries, 'namesOf'>,
-    private readonly access: Pick<AccessService, 'require' | 'found' | 'can' | 'owns'>,
+    private readonly access: Pick<AccessService, 'require' | 'found' | 'can' | 'owns' | 'holders'>,
     /** The owners' and authors' usernames (user module). */
     private readonly users: Pick<UserDirectory, 'names'>,
     private readonly clock: () => number,
     private readonly notify: Notify,
+    private readonly notifyEach: NotifyEach,
     private readonly bus: EventBus,
+    /** Operators resolving or closing someone's work order write their audit entry through it. */
+    private readonly audit: AuditTrail,
   ) {}
 
   async create(p: Principal, body: WorkOrderCreate): Promise<WorkOrderDetail> {
@@ -89,7 +95,9 @@ export class WorkOrderService {
       // Another request took this number a moment ago: the next one is free.
       if (refused === 'orderNo' && attempt < RETRIES) continue;
       if (refused) throw new AppError(ErrorCode.RESOURCE_FAILED, '工单编号生成失败，请重试');
-      return this.changed(row.id);
+      const detail = await this.changed(row.id);
+      await this.tellOperators(p, row, '新工单待处理', `用户 ${detail.ownerName} 提交了工单「${row.title}」（${row.order_no}），请及时处理。`);
+      return detail;
     }
   }
 
@@ -128,23 +136,61 @@ export class WorkOrderService {
       }
       if (refused) throw new AppError(ErrorCode.WORKORDER_STATE);
       if (role === 'operator') await this.tell(row, '工单有新的回复', `您的工单「${row.title}」（${row.order_no}）有新的回复，请查看。`);
-      return this.changed(id);
+      const detail = await this.changed(id);
+      if (role === 'user') await this.tellOperators(p, row, '工单有新的用户回复', `用户 ${detail.ownerName} 回复了工单「${row.title}」（${row.order_no}），请及时处理。`);
+      return detail;
     }
   }
 
-  async resolve(p: Principal, id: string): Promise<WorkOrderDetail> {
+  /** An operator's resolve: an audited operator action (its entry in the transaction of the state change). */
+  async resolve(p: Principal, id: string, ip: string | null = null): Promise<WorkOrderDetail> {
     const row = await this.visible(p, id);
     this.access.require(p, 'workorder.resolve');
-    if (!(await this.repo.resolve(id, this.clock()))) throw new AppError(ErrorCode.WORKORDER_STATE);
+    await this.move(p, row, 'RESOLVED', ip, (from, alsoIn) => this.repo.resolve(id, from, this.clock(), alsoIn), (s) => s === 'PENDING' || s === 'PROCESSING');
     if (!this.access.owns(p, { ownerId: row.owner_id })) await this.tell(row, '工单已解决', `您的工单「${row.title}」（${row.order_no}）已被运维人员标记为已解决。如问题仍未解决，可继续回复。`);
     return this.changed(id);
   }
 
-  async close(p: Principal, id: string): Promise<WorkOrderDetail> {
+  /** The owner or an operator closes it; an operator closing someone else's work order is audited. */
+  async close(p: Principal, id: string, ip: string | null = null): Promise<WorkOrderDetail> {
     const row = await this.visible(p, id);
-    if (!(await this.repo.close(id, row.owner_id, this.clock()))) throw new AppError(ErrorCode.WORKORDER_STATE);
+    await this.move(p, row, 'CLOSED', ip, (from, alsoIn) => this.repo.close(id, row.owner_id, from, this.clock(), alsoIn), (s) => s !== 'CLOSED');
     if (!this.access.owns(p, { ownerId: row.owner_id })) await this.tell(row, '工单已关闭', `您的工单「${row.title}」（${row.order_no}）已被运维人员关闭。`);
     return this.changed(id);
+  }
+
+  /**
+   * A conditional move from the state read (read again when a concurrent change got there first, while the
+   * move is still allowed); 2702 when it no longer is. Done by an operator to someone else's work order, or a
+   * resolve, it writes its audit entry in the move's transaction.
+   */
+  private async move(
+    p: Principal,
+    row: WorkOrderRow,
+    to: 'RESOLVED' | 'CLOSED',
+    ip: string | null,
+    write: (from: string, alsoIn?: InTx) => Promise<boolean>,
+    allowed: (state: string) => boolean,
+  ): Promise<void> {
+    const audited = to === 'RESOLVED' || !this.access.owns(p, { ownerId: row.owner_id });
+    const actor = audited ? await this.audit.operator(p, ip) : null;
+    for (let attempt = 0; ; attempt++) {
+      if (!allowed(row.state)) throw new AppError(ErrorCode.WORKORDER_STATE);
+      const from = row.state;
+      const entry: InTx | undefined = actor
+        ? (tx) =>
+            this.audit.record(tx, {
+              actor,
+              action: to === 'RESOLVED' ? 'workorder.resolve' : 'workorder.close',
+              target: { type: 'workorder', id: row.id, name: `${row.order_no}「${row.title}」` },
+              before: { state: from },
+              after: { state: to },
+            })
+        : undefined;
+      if (await write(from, entry)) return;
+      if (attempt >= RETRIES) throw new AppError(ErrorCode.WORKORDER_STATE);
+      row = await this.visible(p, row.id);
+    }
   }
 
   /**
@@ -215,11 +261,24 @@ export class WorkOrderService {
     await this.notify(row.owner_id, { type: 'workorder', title, content, businessType: 'workorder', businessId: row.id });
   }
 
-  /** The work order as it is now, pushed to its owner's sockets. */
+  /**
+   * A work order the operators must answer (filed, or the owner wrote again): a message to every operator
+   * but the caller. The queue itself updates through `changed`.
+   */
+  private async tellOperators(p: Principal, row: Pick<WorkOrderRow, 'id'>, title: string, content: string) {
+    const operators = (await this.access.holders('operator')).map((o) => o.userId).filter((id) => id !== p.userId);
+    await this.notifyEach(operators, { type: 'workorder', title, content, businessType: 'workorder', businessId: row.id });
+  }
+
+  /**
+   * The work order as it is now, pushed to its owner's sockets and to every operator's (全部工单 re-reads at
+   * once instead of on a timer).
+   */
   private async changed(id: string): Promise<WorkOrderDetail> {
     const detail = await this.toDetail((await this.repo.find(id))!);
     const { description: _d, attachments: _a, replies: _r, ...workOrder } = detail;
-    await this.bus.publish(detail.ownerId, { businessType: WS_WORKORDER_CHANGED, data: workOrder });
+    const operators = (await this.access.holders('operator')).map((o) => o.userId);
+    for (const userId of new Set([detail.ownerId, ...operators])) await this.bus.publish(userId, { businessType: WS_WORKORDER_CHANGED, data: workOrder });
     return detail;
   }
 

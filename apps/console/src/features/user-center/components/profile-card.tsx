@@ -13,7 +13,7 @@ interface ProfileCardProps {
   onPickAvatar: (file: File) => void;
 }
 
-const ROLE_LABELS: Record<string, string> = { user: '普通用户', operator: '运维管理员' };
+const ROLE_LABELS: Record<string, string> = { user: '普通用户', operator: '运营人员' };
 
 export function ProfileCard({ user, uploading, onPickAvatar }: ProfileCardProps) {
   return (

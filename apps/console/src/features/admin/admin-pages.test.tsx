@@ -1,0 +1,185 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { AdminUser, AdminUserDetail, AuditEntry } from '@suanli/contracts';
+import { describe, expect, it } from 'vitest';
+import { renderRoutes } from '../../test/render-routes';
+import { setupPageTests } from '../../test/page-test';
+import { choose, input } from '../../test/ui';
+import { changeLines } from './admin-view';
+import { AdminAuditPage, AdminUserDetailPage, AdminUsersPage } from './routes';
+
+const user = (id: string, over: Partial<AdminUser> = {}): AdminUser => ({
+  id,
+  username: id,
+  nickname: `${id}-昵称`,
+  phone: '13800000000',
+  email: `${id}@example.com`,
+  headImage: null,
+  status: 'active',
+  roles: ['user'],
+  createTime: 1_700_000_000_000,
+  ...over,
+});
+
+/** An in-memory operator console behind a stubbed fetch (the server's rules are in the api tests). */
+function fakeBackend() {
+  const users = [user('bob'), user('carol', { roles: ['user', 'operator'] })];
+  const audit: AuditEntry[] = [];
+  const calls: { method: string; path: string; body: any }[] = [];
+  let roles = ['user', 'operator'];
+  const ok = (data: unknown, code = 0, message = '操作成功') =>
+    new Response(JSON.stringify({ message: { code, message }, data }), { status: 200, headers: { 'content-type': 'application/json' } });
+  const fetch = async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = (init.method ?? 'GET').toUpperCase();
+    const body = typeof init.body === 'string' ? JSON.parse(init.body) : init.body;
+    const p = url.pathname;
+    calls.push({ method, path: p, body });
+    if (p.endsWith('/user/api/v1/user')) return ok({ id: 'u1', username: 'alice', nickname: '', phone: null, email: null, headImage: null, createTime: 1, roles });
+    if (p.endsWith('/sub-centers/action/list')) return ok([{ id: 'sz', name: '深圳算力分中心', cardTypes: [{ id: 'a100', name: 'NVIDIA A100' }] }]);
+    if (!roles.includes('operator') && p.includes('/admin/api/v1/')) return ok(null, 1020, '没有权限');
+    if (p.endsWith('/users/action/page')) {
+      const k = (body.keyword ?? '').toLowerCase();
+      const rows = users.filter((u) => (!k || u.username.includes(k)) && (!body.status || u.status === body.status));
+      return ok({ list: rows, total: rows.length, pageNum: body.pageNum, pageSize: body.pageSize });
+    }
+    if (p.endsWith('/audit-logs/action/page')) {
+      const rows = audit.filter((e) => (!body.target || e.targetId === body.target || e.targetName.includes(body.target)) && (!body.action || e.action === body.action));
+      return ok({ list: [...rows].reverse(), total: rows.length, pageNum: 1, pageSize: 10 });
+    }
+    const m = /\/users\/([^/]+)(?:\/(disable|enable))?$/.exec(p);
+    const u = m && users.find((x) => x.id === m[1]);
+    if (!u) return ok(null, 1205, '用户不存在');
+    if (m[2]) {
+      const to = m[2] === 'disable' ? 'disabled' : 'active';
+      audit.push({
+        id: `e${audit.length + 1}`,
+        actorKind: 'operator',
+        actorId: 'u1',
+        actorName: 'alice',
+        action: `user.${m[2]}`,
+        targetType: 'user',
+        targetId: u.id,
+        targetName: u.username,
+        before: JSON.stringify({ status: u.status }),
+        after: JSON.stringify({ status: to }),
+        reason: body.reason ?? '',
+        ip: '127.0.0.1',
+        createTime: 1_700_000_100_000,
+      });
+      u.status = to;
+      return ok(u);
+    }
+    const detail: AdminUserDetail = {
+      ...u,
+      clusterAccounts: [{ subCenterId: 'sz', subCenterName: '深圳算力分中心', account: 'acct01', uid: 2001, homeDir: '/home/acct01', status: 'active' }],
+      runningTasks: [{ id: 't1', kind: 'training', type: 'train', name: 'resnet-训练', state: 'RUNNING', subCenterId: 'sz', cardTypeId: 'a100', cardNum: 2, nodeNum: 1, startTime: 1_700_000_000_000 }],
+    };
+    return ok(detail);
+  };
+  return {
+    fetch,
+    calls,
+    users,
+    audit,
+    setRoles: (r: string[]) => (roles = r),
+  };
+}
+
+let backend: ReturnType<typeof fakeBackend>;
+setupPageTests(() => (backend = fakeBackend()));
+
+const rows = () => screen.queryAllByTestId('admin-user-row');
+
+describe('运营管理 › 用户', () => {
+  it('lists and finds users, then disables one after a confirmation with a reason', async () => {
+    renderRoutes({ '/admin/users': <AdminUsersPage />, '/admin/users/:id': <AdminUserDetailPage /> }, '/admin/users');
+    await waitFor(() => expect(rows().map((r) => r.dataset.username)).toEqual(['bob', 'carol']));
+    expect(within(rows()[1]).getByText('运营人员')).toBeTruthy();
+
+    const search = input('admin-user-search');
+    fireEvent.change(search, { target: { value: 'bo' } });
+    fireEvent.keyDown(search, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    await waitFor(() => expect(rows().map((r) => r.dataset.username)).toEqual(['bob']));
+    expect(backend.calls.at(-1)!.body).toMatchObject({ keyword: 'bo', pageNum: 1 });
+
+    fireEvent.click(within(rows()[0]).getByTestId('admin-user-toggle'));
+    const dialog = await screen.findByTestId('admin-status-modal');
+    expect(dialog.textContent).toContain('确定要禁用账号 bob 吗？');
+    expect(dialog.textContent).toContain('所有登录会话（包括打开的终端）会立即结束');
+    // Nothing happens before the confirmation.
+    expect(backend.calls.some((c) => c.path.endsWith('/disable'))).toBe(false);
+    fireEvent.change(input('admin-status-reason'), { target: { value: '  冒用他人身份 ' } });
+    fireEvent.click(screen.getByTestId('admin-status-confirm'));
+    await waitFor(() => expect(rows()[0].dataset.status).toBe('disabled'));
+    expect(backend.calls.find((c) => c.path.endsWith('/users/bob/disable'))!.body).toEqual({ reason: '冒用他人身份' });
+    expect(within(rows()[0]).getByTestId('admin-user-toggle').textContent).toBe('启 用');
+
+    await choose('admin-user-status-filter', '已禁用');
+    await waitFor(() => expect(backend.calls.at(-1)!.body).toMatchObject({ status: 'disabled' }));
+  });
+
+  it('shows the detail: contacts, roles, cluster accounts, running tasks and the account\'s audit entries; enables it', async () => {
+    backend.users[0].status = 'disabled';
+    renderRoutes({ '/admin/users/:id': <AdminUserDetailPage /> }, '/admin/users/bob');
+    expect((await screen.findByTestId('admin-user-title')).textContent).toBe('bob');
+    const info = screen.getByTestId('admin-user-info');
+    for (const text of ['bob-昵称', '13800000000', 'bob@example.com', '普通用户', '已禁用']) expect(info.textContent).toContain(text);
+    expect(screen.getByTestId('admin-cluster-account').textContent).toContain('acct01');
+    await waitFor(() => expect(document.body.textContent).toContain('NVIDIA A100 × 2'));
+    expect(document.body.textContent).toContain('resnet-训练');
+
+    fireEvent.click(screen.getByTestId('admin-user-toggle'));
+    expect((await screen.findByTestId('admin-status-modal')).textContent).toContain('确定要启用账号 bob 吗？');
+    fireEvent.click(screen.getByTestId('admin-status-confirm'));
+    await waitFor(() => expect(screen.getByTestId('admin-user-info').textContent).toContain('正常'));
+    // The history re-reads: the enable shows there with its change in words.
+    await waitFor(() => expect(screen.getAllByTestId('admin-user-history-row').map((r) => r.dataset.action)).toEqual(['user.enable']));
+    expect(screen.getByTestId('admin-user-history-row').textContent).toContain('状态：已禁用 → 正常');
+  });
+
+  it('says 没有权限 to a non-operator who opens the page, and asks nothing of the operator routes', async () => {
+    backend.setRoles(['user']);
+    renderRoutes({ '/admin/users': <AdminUsersPage />, '/admin/audit-logs': <AdminAuditPage /> }, '/admin/users');
+    const denied = await screen.findByTestId('no-permission');
+    expect(denied.textContent).toContain('没有权限');
+    expect(denied.textContent).toContain('仅对平台运营人员开放');
+    expect(backend.calls.some((c) => c.path.includes('/admin/api/v1/'))).toBe(false);
+  });
+
+  it('answers an unknown user id with a clear message', async () => {
+    renderRoutes({ '/admin/users/:id': <AdminUserDetailPage /> }, '/admin/users/nobody');
+    expect(await screen.findByText('无法打开此用户')).toBeTruthy();
+    expect(document.body.textContent).toContain('用户不存在');
+  });
+});
+
+describe('运营管理 › 审计日志', () => {
+  it('lists entries with the change in words, filters by action and target, opened narrowed by ?target=', async () => {
+    backend.audit.push(
+      { id: 'e1', actorKind: 'command', actorId: null, actorName: 'root@host', action: 'role.grant', targetType: 'user', targetId: 'carol', targetName: 'carol', before: '{"roles":["user"]}', after: '{"roles":["user","operator"]}', reason: '', ip: null, createTime: 1 },
+      { id: 'e2', actorKind: 'operator', actorId: 'u1', actorName: 'alice', action: 'user.disable', targetType: 'user', targetId: 'bob', targetName: 'bob', before: '{"status":"active"}', after: '{"status":"disabled"}', reason: '', ip: '10.0.0.1', createTime: 2 },
+    );
+    renderRoutes({ '/admin/audit-logs': <AdminAuditPage /> }, '/admin/audit-logs?target=carol');
+    await waitFor(() => expect(screen.getAllByTestId('audit-row').map((r) => r.dataset.id)).toEqual(['e1']));
+    const row = screen.getByTestId('audit-row');
+    expect(row.textContent).toContain('服务器命令');
+    expect(row.textContent).toContain('授予角色');
+    expect(row.textContent).toContain('角色：普通用户 → 普通用户、运营人员');
+
+    const target = input('audit-target');
+    fireEvent.change(target, { target: { value: '' } });
+    fireEvent.keyDown(target, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    await waitFor(() => expect(screen.getAllByTestId('audit-row').map((r) => r.dataset.id)).toEqual(['e2', 'e1']));
+    await choose('audit-action-filter', '禁用账号');
+    await waitFor(() => expect(screen.getAllByTestId('audit-row').map((r) => r.dataset.id)).toEqual(['e2']));
+    expect(backend.calls.at(-1)!.body).toMatchObject({ action: 'user.disable', pageNum: 1 });
+    // Read-only: the page offers no way to change an entry.
+    expect(screen.queryByRole('button', { name: /删除|编辑|修改/ })).toBeNull();
+  });
+
+  it('describes changes field by field', () => {
+    expect(changeLines({ before: '{"status":"active"}', after: '{"status":"disabled"}' })).toEqual(['状态：正常 → 已禁用']);
+    expect(changeLines({ before: null, after: '{"remaining":"10.00"}' })).toEqual(['remaining：— → 10.00']);
+    expect(changeLines({ before: '{"a":1}', after: '{"a":1}' })).toEqual([]);
+  });
+});

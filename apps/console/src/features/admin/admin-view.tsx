@@ -1,0 +1,88 @@
+import { AUDIT_ACTION_LABELS, AUDIT_TARGET_LABELS, DICTS, type AccountStatus, type AuditEntry, type Role } from '@suanli/contracts';
+import { Space, Tag, Typography } from 'antd';
+
+export const ROLE_LABELS: Record<Role, string> = { user: '普通用户', operator: '运营人员' };
+export const STATUS_LABELS: Record<AccountStatus, string> = { active: '正常', disabled: '已禁用' };
+
+export function StatusTag({ status }: { status: AccountStatus }) {
+  return (
+    <Tag color={status === 'active' ? 'green' : 'red'} style={{ marginInlineEnd: 0 }} data-testid="admin-user-status" data-status={status}>
+      {STATUS_LABELS[status] ?? status}
+    </Tag>
+  );
+}
+
+/** Operators are marked; every account is a 普通用户, so that tag is left out of lists. */
+export function RoleTags({ roles, all = false }: { roles: Role[]; all?: boolean }) {
+  const shown = all ? roles : roles.filter((r) => r !== 'user');
+  if (!shown.length) return <Typography.Text type="secondary">—</Typography.Text>;
+  return (
+    <Space size={4} wrap>
+      {shown.map((r) => (
+        <Tag key={r} color={r === 'operator' ? 'gold' : 'blue'} style={{ marginInlineEnd: 0 }}>
+          {ROLE_LABELS[r] ?? r}
+        </Tag>
+      ))}
+    </Space>
+  );
+}
+
+export const actionLabel = (action: string) => (AUDIT_ACTION_LABELS as Record<string, string>)[action] ?? action;
+export const targetLabel = (type: string) => AUDIT_TARGET_LABELS[type] ?? type;
+
+const FIELD_LABELS: Record<string, string> = { status: '状态', roles: '角色', state: '状态' };
+const WORKORDER_STATE_LABELS = new Map((DICTS.workorder_states ?? []).map((d) => [d.dictValue, d.dictLabel]));
+
+/** A stored state's value in words: account states and roles by their Chinese names, anything else as JSON. */
+function valueText(field: string, v: unknown): string {
+  if (field === 'status' && typeof v === 'string') return STATUS_LABELS[v as AccountStatus] ?? v;
+  if (field === 'roles' && Array.isArray(v)) return v.map((r) => ROLE_LABELS[r as Role] ?? String(r)).join('、') || '—';
+  if (field === 'state' && typeof v === 'string') return WORKORDER_STATE_LABELS.get(v) ?? v;
+  return v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+function parse(json: string | null): Record<string, unknown> {
+  if (!json) return {};
+  try {
+    const v: unknown = JSON.parse(json);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : { 值: v };
+  } catch {
+    return { 值: json };
+  }
+}
+
+/** One line per field that differs between before and after: `状态：正常 → 已禁用`. */
+export function changeLines(e: Pick<AuditEntry, 'before' | 'after'>): string[] {
+  const before = parse(e.before);
+  const after = parse(e.after);
+  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  return fields
+    .filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]))
+    .map((f) => `${FIELD_LABELS[f] ?? f}：${valueText(f, before[f])} → ${valueText(f, after[f])}`);
+}
+
+export function ChangeText({ entry }: { entry: Pick<AuditEntry, 'before' | 'after'> }) {
+  const lines = changeLines(entry);
+  if (!lines.length) return <Typography.Text type="secondary">—</Typography.Text>;
+  return (
+    <div data-testid="audit-change">
+      {lines.map((l) => (
+        <div key={l} style={{ overflowWrap: 'anywhere' }}>
+          {l}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** Who acted: the operator's username, or the server command with where it was run. */
+export function ActorText({ entry }: { entry: Pick<AuditEntry, 'actorKind' | 'actorName'> }) {
+  return entry.actorKind === 'command' ? (
+    <Space size={4} wrap>
+      <Tag style={{ marginInlineEnd: 0 }}>服务器命令</Tag>
+      <span style={{ overflowWrap: 'anywhere' }}>{entry.actorName}</span>
+    </Space>
+  ) : (
+    <span style={{ overflowWrap: 'anywhere' }}>{entry.actorName}</span>
+  );
+}

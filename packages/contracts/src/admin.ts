@@ -1,0 +1,170 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id, IdParams, Millis, Page, PageQuery } from './common';
+import { route, type SchemasOf } from './route';
+import { JobState, TaskKind } from './task';
+import { ClusterAccount, Role } from './user';
+
+/**
+ * 运营管理 (issue 20): the operators' console. Every call under this base is for operators only — anyone else
+ * gets 1020 before validation (route config `role: 'operator'`), so a refusal says nothing about the body or
+ * the data. Each operator action writes one audit entry (审计日志) in the same transaction as its effect.
+ */
+export const ADMIN_BASE = '/gateway/admin/api/v1';
+
+export const ACCOUNT_STATUSES = ['active', 'disabled'] as const;
+export const AccountStatus = Type.Union(ACCOUNT_STATUSES.map((s) => Type.Literal(s)));
+export type AccountStatus = Static<typeof AccountStatus>;
+
+// ---- 用户 -----------------------------------------------------------------------------------------------
+
+/**
+ * `POST /users/action/page`: a keyword matched against username, nickname, phone and e-mail (contains,
+ * ignoring ASCII case); optionally only active or only disabled accounts. Newest accounts first.
+ */
+export const AdminUserPageQuery = Type.Composite([
+  PageQuery,
+  Type.Object({
+    keyword: Type.Optional(Type.String({ maxLength: 128 })),
+    status: Type.Optional(AccountStatus),
+  }),
+]);
+export type AdminUserPageQuery = Static<typeof AdminUserPageQuery>;
+
+/** A user as operators see them: contacts unmasked (they answer the phone), roles and account state. */
+export const AdminUser = Type.Object({
+  id: Id,
+  username: Type.String(),
+  nickname: Type.String(),
+  phone: Type.Union([Type.String(), Type.Null()]),
+  email: Type.Union([Type.String(), Type.Null()]),
+  headImage: Type.Union([Type.String(), Type.Null()]),
+  status: AccountStatus,
+  roles: Type.Array(Role),
+  createTime: Millis,
+});
+export type AdminUser = Static<typeof AdminUser>;
+
+export const AdminUserPage = Page(AdminUser);
+export type AdminUserPage = Static<typeof AdminUserPage>;
+
+/** One of the user's tasks holding cards now (the task module's usage port). */
+export const AdminUserTask = Type.Object({
+  id: Id,
+  kind: TaskKind,
+  type: Type.String(),
+  name: Type.String(),
+  state: JobState,
+  subCenterId: Id,
+  cardTypeId: Type.String(),
+  cardNum: Type.Integer(),
+  nodeNum: Type.Integer(),
+  startTime: Type.Union([Millis, Type.Null()]),
+});
+export type AdminUserTask = Static<typeof AdminUserTask>;
+
+/** `GET /users/{id}`: the account, its cluster accounts per center, and its tasks running now. */
+export const AdminUserDetail = Type.Composite([
+  AdminUser,
+  Type.Object({
+    /** The POSIX account per center, on the centers where one was made (first use). */
+    clusterAccounts: Type.Array(ClusterAccount),
+    runningTasks: Type.Array(AdminUserTask),
+  }),
+]);
+export type AdminUserDetail = Static<typeof AdminUserDetail>;
+
+/** `POST /users/{id}/disable` and `/enable`: the reason is kept in the audit entry (and shown to nobody else). */
+export const AdminUserStatusBody = Type.Object({
+  reason: Type.Optional(Type.String({ maxLength: 200 })),
+});
+export type AdminUserStatusBody = Static<typeof AdminUserStatusBody>;
+
+// ---- 审计日志 ---------------------------------------------------------------------------------------------
+
+/** Who acted: an operator through the console, or someone at the server running `npm run admin`. */
+export const AuditActorKind = Type.Union([Type.Literal('operator'), Type.Literal('command')]);
+export type AuditActorKind = Static<typeof AuditActorKind>;
+
+/**
+ * Actions recorded so far, with their Chinese names in AUDIT_ACTION_LABELS. Other modules' operator actions
+ * (算力发放, 订单确认, 分中心维护, 审核…) add theirs here, named `<target>.<verb>`.
+ */
+export const AUDIT_ACTIONS = ['user.disable', 'user.enable', 'role.grant', 'role.revoke', 'workorder.resolve', 'workorder.close'] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
+  'user.disable': '禁用账号',
+  'user.enable': '启用账号',
+  'role.grant': '授予角色',
+  'role.revoke': '撤销角色',
+  'workorder.resolve': '工单标记已解决',
+  'workorder.close': '关闭工单',
+};
+export const AUDIT_TARGET_LABELS: Record<string, string> = { user: '用户', workorder: '工单' };
+
+export const AuditEntry = Type.Object({
+  id: Id,
+  actorKind: AuditActorKind,
+  /** The operator's user id; null for the server command. */
+  actorId: Type.Union([Id, Type.Null()]),
+  /** The operator's username, or `<os user>@<host>` for the server command, as it was at the time. */
+  actorName: Type.String(),
+  action: Type.String(),
+  targetType: Type.String(),
+  targetId: Type.String(),
+  /** How the target was named at the time (a username). */
+  targetName: Type.String(),
+  /** The target's state before and after, as JSON text (null: it did not exist / no longer exists). */
+  before: Type.Union([Type.String(), Type.Null()]),
+  after: Type.Union([Type.String(), Type.Null()]),
+  /** The reason the operator gave, if any. */
+  reason: Type.String(),
+  /** The operator's address (null for the server command). */
+  ip: Type.Union([Type.String(), Type.Null()]),
+  createTime: Millis,
+});
+export type AuditEntry = Static<typeof AuditEntry>;
+
+/**
+ * `POST /audit-logs/action/page`: newest first. `actor` matches the actor's name (contains), `target` the
+ * target's id exactly or its name (contains); times are epoch ms, `startTime` inclusive, `endTime` exclusive.
+ */
+export const AuditPageQuery = Type.Composite([
+  PageQuery,
+  Type.Object({
+    actor: Type.Optional(Type.String({ maxLength: 128 })),
+    action: Type.Optional(Type.String({ maxLength: 64 })),
+    target: Type.Optional(Type.String({ maxLength: 128 })),
+    startTime: Type.Optional(Millis),
+    endTime: Type.Optional(Millis),
+  }),
+]);
+export type AuditPageQuery = Static<typeof AuditPageQuery>;
+
+export const AuditPage = Page(AuditEntry);
+export type AuditPage = Static<typeof AuditPage>;
+
+// ---- route descriptors (packages/contracts/src/route.ts) ------------------------------------------------
+
+/** 运营管理 › 用户: served by the user module. */
+export const AdminUserApi = {
+  page: route<{ body: typeof AdminUserPageQuery; response: typeof AdminUserPage }>('POST', ADMIN_BASE, '/users/action/page', { role: 'operator' }),
+  detail: route<{ params: typeof IdParams; response: typeof AdminUserDetail }>('GET', ADMIN_BASE, '/users/:id', { role: 'operator' }),
+  disable: route<{ params: typeof IdParams; body: typeof AdminUserStatusBody; response: typeof AdminUser }>('POST', ADMIN_BASE, '/users/:id/disable', { role: 'operator' }),
+  enable: route<{ params: typeof IdParams; body: typeof AdminUserStatusBody; response: typeof AdminUser }>('POST', ADMIN_BASE, '/users/:id/enable', { role: 'operator' }),
+};
+
+export const AdminUserApiSchemas: SchemasOf<typeof AdminUserApi> = {
+  page: { summary: '查找用户（用户名、昵称、手机号、邮箱；运营人员）', body: AdminUserPageQuery, response: AdminUserPage },
+  detail: { summary: '用户详情（角色、集群账号、运行中的任务；运营人员）', params: IdParams, response: AdminUserDetail },
+  disable: { summary: '禁用账号（立即结束其所有会话；运营人员）', params: IdParams, body: AdminUserStatusBody, response: AdminUser },
+  enable: { summary: '启用账号（运营人员）', params: IdParams, body: AdminUserStatusBody, response: AdminUser },
+};
+
+/** 审计日志: served by the audit module. One read; there is deliberately no call that changes an entry. */
+export const AuditApi = {
+  page: route<{ body: typeof AuditPageQuery; response: typeof AuditPage }>('POST', ADMIN_BASE, '/audit-logs/action/page', { role: 'operator' }),
+};
+
+export const AuditApiSchemas: SchemasOf<typeof AuditApi> = {
+  page: { summary: '审计日志（运营人员；最新的在前）', body: AuditPageQuery, response: AuditPage },
+};
