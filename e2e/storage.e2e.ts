@@ -14,11 +14,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { formatFileSize } from '@suanli/contracts';
 import type { CDPSession, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, signIn } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
-import { settled } from './support/page';
+import { noHorizontalScroll, settled } from './support/page';
 
 const CENTER = 'sz-a100';
 const CENTER_NAME = '深圳算力分中心';
@@ -463,5 +464,122 @@ describe('存储管理 in Chromium', () => {
       page.off('request', onRequest);
       await throttleUpload(-1);
     }
+  });
+  it('after a reload lists the interrupted uploads: 继续 with the same file finishes one, 放弃 removes the other', async () => {
+    // Issue 22 item 3: the panel used to say 暂无上传任务 after a reload although the server held the chunks.
+    const dir = '/数据集';
+    const files = [
+      { name: '续传-继续.bin', size: 5 * CHUNK + 4321, seed: 77 },
+      { name: '续传-放弃.bin', size: 5 * CHUNK + 99, seed: 78 },
+    ].map((f) => ({ ...f, source: path.join(srcDir, f.name), content: pattern(f.size, f.seed) }));
+    for (const f of files) fs.writeFileSync(f.source, f.content);
+    const [keep, drop] = files;
+    // The same name with other content and size: 继续 must refuse it.
+    fs.mkdirSync(path.join(srcDir, 'other'), { recursive: true });
+    const wrong = path.join(srcDir, 'other', keep.name);
+    fs.writeFileSync(wrong, 'not the same file');
+    const stagingOf = (size: number) => [...stagedUploads().entries()].find(([, u]) => u.totalSize === size);
+
+    await page.goto(`/console/storage?center=${CENTER}&path=${encodeURIComponent(dir)}`);
+    await page.getByTestId('storage-table').waitFor();
+    try {
+      // Slow enough that a reload lands after the first chunks of both files and well before the last.
+      await throttleUpload(16 * MiB);
+      await page.getByTestId('storage-upload-input').setInputFiles(files.map((f) => f.source));
+      await expect
+        .poll(() => files.map((f) => stagingOf(f.size)?.[1].chunks.length ?? 0).every((n) => n >= 1), { timeout: 60_000, interval: 100 })
+        .toBe(true);
+      await page.getByTestId('storage-refresh').click();
+      page.once('dialog', (d) => void d.accept());
+      await page.reload();
+    } finally {
+      await throttleUpload(-1);
+    }
+    await page.getByTestId('storage-table').waitFor();
+    expect(await page.getByTestId('upload-row').count()).toBe(0);
+    // Requests the reload cut end on the server first (as failures); what is staged then stays put.
+    await page.waitForTimeout(1000);
+    const staged = files.map((f) => stagingOf(f.size)!);
+    for (const [, u] of staged) expect(u.chunks.length).toBeLessThan(6);
+    const arrived = (u: { chunks: number[] }, size: number) => u.chunks.reduce((n, k) => n + (k < 6 ? CHUNK : size - 5 * CHUNK), 0);
+    const mb = (n: number) => `${(n / MiB).toFixed(2)} MB`;
+
+    // The button carries a dot; the panel lists both with their folder, name, size and how much arrived.
+    await page.locator('[data-testid="upload-panel-button"]').locator('xpath=ancestor::*[contains(@class,"ant-badge")]').locator('.ant-badge-dot').waitFor();
+    await page.getByTestId('upload-panel-button').click();
+    const rowOf = (name: string) => page.locator(`[data-testid="upload-interrupted-row"][data-name="${name}"]`);
+    await expect.poll(() => page.getByTestId('upload-interrupted-row').count(), { timeout: 10_000 }).toBe(2);
+    for (const [i, f] of files.entries()) {
+      const text = await rowOf(f.name).innerText();
+      expect(text).toContain(f.name);
+      expect(text).toContain(`${CENTER_NAME}：${dir}`);
+      expect(await rowOf(f.name).getByTestId('upload-interrupted-progress').innerText()).toBe(`已上传 ${mb(arrived(staged[i][1], f.size))} / ${mb(f.size)}`);
+    }
+    expect(await page.getByTestId('upload-interrupted').innerText()).toContain('中断的上传（2）');
+    await settled(page).catch(() => undefined);
+    await env.shot(page, 'storage-10-interrupted-1440');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await settled(page).catch(() => undefined);
+    await noHorizontalScroll(page);
+    await env.shot(page, 'storage-10-interrupted-375');
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // 继续 with another file of the same name: refused in Chinese, nothing starts.
+    const choose = async (name: string, file: string) => {
+      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), rowOf(name).getByTestId('upload-interrupted-continue').click()]);
+      await chooser.setFiles(file);
+    };
+    await choose(keep.name, wrong);
+    expect(await rowOf(keep.name).getByTestId('upload-interrupted-mismatch').innerText()).toBe(
+      `所选文件“${keep.name}”（${formatFileSize(17)}）与中断的上传“${keep.name}”（${mb(keep.size)}）不一致，请选择同一文件`,
+    );
+    expect(await page.getByTestId('upload-row').count()).toBe(0);
+
+    // 继续 with the same file: it resumes into its folder and completes with the right bytes.
+    const service = env.app.fileServices.get(CENTER)!;
+    const original = service.uploads.uploadChunk;
+    const sent: number[] = [];
+    service.uploads.uploadChunk = async function (this: typeof service.uploads, ...args: Parameters<typeof original>) {
+      sent.push(args[1].chunkNumber);
+      return original.apply(this, args);
+    };
+    try {
+      await choose(keep.name, keep.source);
+      const task = page.locator(`[data-testid="upload-row"][data-name="${keep.name}"]`);
+      await expect.poll(() => task.getAttribute('data-status'), { timeout: 60_000, interval: 200 }).toBe('success');
+    } finally {
+      service.uploads.uploadChunk = original;
+    }
+    // Only what was missing went over the wire.
+    expect(sent.filter((n) => staged[0][1].chunks.includes(n))).toEqual([]);
+    const placed = path.join(home, '数据集', keep.name);
+    expect(fs.statSync(placed).size).toBe(keep.size);
+    expect(await sha256File(placed)).toBe(sha256(keep.content));
+    expect(stagingOf(keep.size)).toBeUndefined();
+    await expect.poll(() => rowOf(keep.name).count(), { timeout: 10_000 }).toBe(0);
+    await settled(page).catch(() => undefined);
+    await env.shot(page, 'storage-11-interrupted-continued');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await settled(page).catch(() => undefined);
+    await noHorizontalScroll(page);
+    await env.shot(page, 'storage-11-interrupted-continued-375');
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // 放弃 the other: confirmed, its chunks are gone from the server and the list.
+    await rowOf(drop.name).getByTestId('upload-interrupted-discard').click();
+    const confirm = page.locator('.ant-popconfirm:visible');
+    expect(await confirm.innerText()).toContain('服务器上已收到的部分将被删除');
+    // antd spaces a two-character label on a filled button: 放 弃.
+    await confirm.getByRole('button', { name: /^放\s?弃$/ }).click();
+    await expect.poll(() => page.getByTestId('upload-interrupted').count(), { timeout: 10_000 }).toBe(0);
+    expect(stagingOf(drop.size)).toBeUndefined();
+    expect(fs.existsSync(path.join(home, '数据集', drop.name))).toBe(false);
+    // And a reload finds nothing interrupted any more.
+    await page.reload();
+    await page.getByTestId('storage-table').waitFor();
+    await page.getByTestId('upload-panel-button').click();
+    await page.getByTestId('upload-panel').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByTestId('upload-interrupted').count()).toBe(0);
   });
 });

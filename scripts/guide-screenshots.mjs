@@ -27,6 +27,7 @@ const SHOTS = {
   'storage-05-listing': 'storage-listing',
   'storage-06-folder-picker': 'storage-move',
   'storage-09-resume-done': 'upload-resume',
+  'storage-10-interrupted-1440': 'upload-interrupted',
   'sync-dialog-1440': 'sync-dialog',
   'sync-panel-running-1440': 'sync-panel',
   'workorder-list-1440': 'workorder-list',

@@ -44,10 +44,10 @@ export const UPLOAD_PANEL_WIDTH = '40rem';
 export const UPLOAD_TABLE_SCROLL_Y = 360;
 /**
  * What the upload panel says about leaving the page, truthfully (issue 22 item 3): uploads in progress stop,
- * but the server keeps the received chunks, and choosing the same file for the same folder again resumes
- * from where it stopped.
+ * but the server keeps the received chunks; the panel then lists them as 中断的上传, and 继续 with the same
+ * file (or the same file uploaded to the same folder again) resumes from where it stopped.
  */
-export const UPLOAD_REFRESH_WARNING = '刷新或关闭页面会中断正在进行的上传；重新选择同一文件上传到同一文件夹，即可从中断处继续';
+export const UPLOAD_REFRESH_WARNING = '刷新或关闭页面会中断正在进行的上传；中断的上传会列在本面板中，点击“继续”并选择同一文件即可从中断处继续';
 /** The upload panel with nothing listed (a reload clears the list, not what the server received). */
 export const UPLOAD_EMPTY_HINT = '暂无上传任务。上传被中断的文件，重新选择同一文件上传到同一文件夹即可从中断处继续';
 

@@ -17,6 +17,7 @@ export * from './asset';
 export * from './image';
 export * from './sync';
 export * from './storage';
+export * from './staged-upload';
 export * from './workorder';
 export * from './route';
 export * from './admin';

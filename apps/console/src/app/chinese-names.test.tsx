@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { render, screen, waitFor } from '@testing-library/react';
-import { Button, Image, InputNumber, Modal, Segmented, Select, Table, Tabs, Typography } from 'antd';
+import { Button, Image, InputNumber, Modal, Result, Segmented, Select, Table, Tabs, Typography } from 'antd';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ICON_LABELS, installChineseNames } from './chinese-names';
 import { Providers } from './providers';
@@ -64,6 +64,17 @@ describe('Chinese accessible names (app/chinese-names.ts)', () => {
     // Pager arrows say what they do (the item's title), not which way they point.
     expect(all).toEqual(expect.arrayContaining(['上一页', '下一页', '添加', '刷新', '增大', '减小', '清除', '全选', '选择第 1 行', '分段选择', '新建标签页', '关闭', '上下翻转', '左右翻转', '向左旋转', '向右旋转', '缩小', '放大']));
     expect(document.querySelector('.ant-pagination-prev .anticon')?.getAttribute('aria-label')).toBe('上一页');
+  });
+
+  it("names Result's 404, 403 and 500 pictures in Chinese (their SVG title is what a screen reader reads)", async () => {
+    render(
+      <Providers>
+        <Result status="404" title="文件不存在" />
+        <Result status="403" title="无权查看" />
+        <Result status="500" title="出错了" />
+      </Providers>,
+    );
+    await waitFor(() => expect([...document.querySelectorAll('.ant-result-image svg title')].map((t) => t.textContent)).toEqual(['未找到', '无权访问', '服务器错误']));
   });
 
   it('translates what changes later and leaves a name that only looks like antd English alone', async () => {

@@ -4,7 +4,8 @@
  * - every icon: `<span role="img" aria-label="close">` — its aria-label is the icon's file name;
  * - strings written into antd and its rc-components: InputNumber's steppers (Increase Value), Select's clear
  *   button (Clear), Table's selection checkboxes (Select all, Select row 3), Segmented (segmented control),
- *   rc-dialog's / rc-notification's close button, rc-tabs' defaults (Add tab, remove, expanded dropdown).
+ *   rc-dialog's / rc-notification's close button, rc-tabs' defaults (Add tab, remove, expanded dropdown),
+ *   the `<title>` of Result's 404/403/500 pictures (No Found).
  * Wrapping each usage would need every future page to remember it, so one observer translates them where
  * they appear, console-wide, portals included. React writes an attribute only when its prop changes; when it
  * does (a row's index, a new icon), the observer sees that change and translates it again.
@@ -150,9 +151,21 @@ function fix(el: Element) {
   if (zh && zh !== value) el.setAttribute('aria-label', zh);
 }
 
+/**
+ * The pictures of antd's Result for 404, 403 and 500 are SVGs whose `<title>` — what a screen reader reads for
+ * them — is English (found by e2e/walk.e2e.ts on 文件不存在 and 镜像不存在).
+ */
+const RESULT_IMAGE_TITLES: Record<string, string> = { 'No Found': '未找到', Unauthorized: '无权访问', 'Server Error': '服务器错误' };
+
 function fixTree(root: Element) {
   if (root.hasAttribute('aria-label')) fix(root);
   for (const el of Array.from(root.querySelectorAll('[aria-label]'))) fix(el);
+  // Matched against the whole document, so an SVG added on its own is found too. React never rewrites these
+  // constant texts, so the translation stays.
+  for (const title of Array.from(root.querySelectorAll('.ant-result-image svg title'))) {
+    const zh = RESULT_IMAGE_TITLES[title.textContent ?? ''];
+    if (zh) title.textContent = zh;
+  }
 }
 
 /** Translates what is on the page now and everything added later; returns the stop function. */

@@ -140,6 +140,8 @@ export const queryKeys = {
     center: (centerId: string) => ['storage', centerId] as const,
     list: (centerId: string, params: object) => ['storage', centerId, 'list', params] as const,
     usage: (centerId: string) => ['storage', centerId, 'usage'] as const,
+    /** The caller's interrupted (staged) uploads on the center: refreshed with everything else of it after an upload. */
+    staged: (centerId: string) => ['storage', centerId, 'staged'] as const,
     entry: (centerId: string, path: string) => ['storage', centerId, 'entry', path] as const,
     preview: (centerId: string, path: string, version: number) => ['storage', centerId, 'preview', path, version] as const,
   },

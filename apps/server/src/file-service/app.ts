@@ -6,6 +6,7 @@ import { registerEnvelope } from '../plugins/envelope';
 import { DownloadTickets } from './download-tickets';
 import { FileService } from './file.service';
 import { fileRoutes } from './file.routes';
+import { stagedRoutes } from './staged.routes';
 import type { SyncSourceFor } from './sync.routes';
 import { AppError } from '../errors';
 import { ErrorCode } from '@suanli/contracts';
@@ -46,6 +47,8 @@ export async function fileServicePlugin(app: FastifyInstance, opts: FileServiceP
   opts.registry?.set(opts.center.id, service);
   const tickets = new DownloadTickets({ service: service.downloads, identity: opts.identity, clock: opts.clock });
   await fileRoutes(app, { service, identity: opts.identity, tickets, syncSourceFor: opts.syncSourceFor });
+  // After fileRoutes: its auth hook (the caller's account on this center) covers these routes too.
+  await stagedRoutes(app, { service });
 
   const sweep = () =>
     service.cleanup().then(

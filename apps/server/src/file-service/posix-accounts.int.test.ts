@@ -101,6 +101,18 @@ describe('files under the user\'s own POSIX account', () => {
     expect(sha256(Buffer.from(await (await alice.download(['/in/big.bin'])).arrayBuffer()))).toBe(sha256(big));
   });
 
+  it('lists and discards an interrupted upload through the account\'s own worker, and only its own', async () => {
+    const id = randomBytes(16).toString('hex');
+    const bytes = randomBytes(3 * 64 * 1024);
+    await alice.chunks(id, '/半途', '中断.bin', bytes, 64 * 1024, [1, 2]);
+    const listed = await alice.json('GET', '/file/chunk/staged');
+    expect(listed.data).toEqual([expect.objectContaining({ identifier: id, filename: '中断.bin', path: '/半途', totalSize: bytes.length, uploadedChunks: 2, uploadedBytes: 2 * 64 * 1024 })]);
+    expect((await bob.json('GET', '/file/chunk/staged')).data).toEqual([]);
+    expect((await bob.json('DELETE', '/file/chunk/staged', { identifier: id })).code).toBe(1301);
+    expect((await alice.json('DELETE', '/file/chunk/staged', { identifier: id })).code).toBe(0);
+    expect((await alice.json('GET', '/file/chunk/staged')).data).toEqual([]);
+  });
+
   it('lets the account write into its own home (as its jobs will), and not into another account\'s', async () => {
     expect(runAs(acct1, 'sh', ['-c', `echo 作业输出 > '${aliceHome}/by-job.txt'`]).status).toBe(0);
     expect((await alice.list('/')).data.list.map((e: { name: string }) => e.name)).toContain('by-job.txt');

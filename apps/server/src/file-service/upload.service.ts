@@ -176,7 +176,8 @@ export class UploadService {
     const expected = expectedChunkLength(n, shape);
     // A data file made anew (its bytes were lost) invalidates whatever the running hash has read of the old one.
     if (!(await fs.staging.hasData(identifier))) this.forgetHash(key);
-    await fs.staging.ensure(identifier, shape);
+    // The name, folder and start are recorded for the list of interrupted uploads (staged.service.ts).
+    await fs.staging.ensure(identifier, { ...shape, filename: checkName(f.filename), path: userPathOf(parseUserPath(f.path)), startedAt: this.clock() });
     this.stagers.set(user.account, user);
     const replaced = (await fs.staging.hasChunk(identifier, n)) ? expected : 0;
     const quota: QuotaGuard = await this.spaces.quotaGuard(user, fs, replaced);
@@ -262,6 +263,12 @@ export class UploadService {
     }
     if (bytes !== b.totalSize) throw fileErr(ErrorCode.FILE_CHECK_FAILED, `文件大小应为 ${b.totalSize} 字节，实际 ${bytes} 字节`);
     return { meta };
+  }
+
+  /** Whether a chunk of this upload is streaming or its merge runs in this process right now. */
+  busy(user: FileUser, identifier: string): boolean {
+    const key = `${user.account}/${identifier}`;
+    return this.locks.held(key) || this.writing.has(key);
   }
 
   /** Drops a staged upload nobody will finish (a cancelled sync); a merge or chunk of it in flight is not waited for. */

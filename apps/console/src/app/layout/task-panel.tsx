@@ -1,18 +1,37 @@
 import { CloudUploadOutlined } from '@ant-design/icons';
+import { FoundationApi } from '@suanli/contracts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Popover, Tabs } from 'antd';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useActiveSyncs } from '../../features/sync/hooks';
+import { getClusterAccounts } from '../../features/user-center/api';
 import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
 import { SyncPanel } from '../../features/sync/sync-panel';
-import { selectRunningCount, UploadClearFinished, UploadPanel, useUploadStore } from '../../shared/upload';
+import { selectRunningCount, UploadClearFinished, UploadPanel, useInterruptedUploads, useUploadStore, type UploadCenter } from '../../shared/upload';
+import { queryKeys } from '../query-keys';
+import { call } from '../request';
 
 export type TaskTab = 'upload' | 'sync';
 
 /**
+ * The centers whose file services may hold an interrupted upload of the caller: those where the caller has an
+ * active cluster account. Asking any other center's file service would create an account there.
+ */
+function useUploadCenters(): UploadCenter[] {
+  const accounts = useQuery({ queryKey: queryKeys.clusterAccounts, queryFn: getClusterAccounts });
+  const centers = useQuery({ queryKey: queryKeys.storage.centers, queryFn: () => call(FoundationApi.centers), staleTime: 5 * 60_000 });
+  return useMemo(() => {
+    const active = new Set((Array.isArray(accounts.data) ? accounts.data : []).filter((a) => a.status === 'active').map((a) => a.subCenterId));
+    return (Array.isArray(centers.data) ? centers.data : []).filter((c) => active.has(c.id));
+  }, [accounts.data, centers.data]);
+}
+
+/**
  * The header's task panel (loaded lazily by upload-slot.tsx, with the uploader and the sync list): two tabs,
- * 上传任务 (this browser's uploads) and 跨中心同步 (the caller's sync jobs, kept current by the socket). The
- * badge counts unfinished uploads plus unfinished sync jobs. The panel opens by itself on the matching tab
- * when the number of uploads changes or a new sync job appears.
+ * 上传任务 (this browser's uploads, and above them the interrupted uploads the file services still hold, with
+ * 继续 / 放弃) and 跨中心同步 (the caller's sync jobs, kept current by the socket). The badge counts unfinished
+ * uploads plus unfinished sync jobs, and shows a dot when only interrupted uploads wait. The panel opens by
+ * itself on the matching tab when the number of uploads changes or a new sync job appears.
  */
 export function TaskPanelButton() {
   const screens = useBreakpoint();
@@ -21,8 +40,16 @@ export function TaskPanelButton() {
   const active = useActiveSyncs();
   const syncIds = (active.data?.list ?? []).map((j) => j.id).join(',');
   const syncsRunning = active.data?.total ?? 0;
+  const uploadCenters = useUploadCenters();
+  const interrupted = useInterruptedUploads(uploadCenters);
+  const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [tab, setTab] = useState<TaskTab>('upload');
+  const onOpenChange = (next: boolean) => {
+    // Opening by hand asks the file services again: another tab may have resumed or discarded an upload.
+    if (next && !open) for (const c of uploadCenters) void queryClient.invalidateQueries({ queryKey: queryKeys.storage.staged(c.id) });
+    setOpen(next);
+  };
 
   // Adjusting state while rendering (not in an effect) so the popover opens in the same commit.
   const [seenUploads, setSeenUploads] = useState(uploadCount);
@@ -43,6 +70,7 @@ export function TaskPanelButton() {
     }
   }
 
+  const onlyInterrupted = uploadsRunning + syncsRunning === 0 && interrupted.items.length > 0;
   const content = (
     <Tabs
       size="small"
@@ -51,7 +79,7 @@ export function TaskPanelButton() {
       aria-label="任务类型"
       tabBarExtraContent={tab === 'upload' ? <UploadClearFinished /> : null}
       items={[
-        { key: 'upload', label: <span data-testid="task-tab-upload">上传任务</span>, children: <UploadPanel /> },
+        { key: 'upload', label: <span data-testid="task-tab-upload">上传任务</span>, children: <UploadPanel interrupted={interrupted} /> },
         {
           key: 'sync',
           label: <span data-testid="task-tab-sync">跨中心同步{syncsRunning > 0 ? `（${syncsRunning}）` : ''}</span>,
@@ -63,9 +91,15 @@ export function TaskPanelButton() {
   return (
     // Right-aligned under its button on wide screens (the page's own buttons below stay free); centred on
     // phones, where only a centred popover can shift into the viewport's width instead of overflowing it.
-    <Popover trigger="click" placement={screens.md ? 'bottomRight' : 'bottom'} open={open} onOpenChange={setOpen} content={content}>
-      <Badge count={uploadsRunning + syncsRunning} size="small" offset={[-4, 4]}>
-        <Button type="text" icon={<CloudUploadOutlined aria-hidden />} aria-label="任务面板" title="上传与同步任务" data-testid="upload-panel-button" />
+    <Popover trigger="click" placement={screens.md ? 'bottomRight' : 'bottom'} open={open} onOpenChange={onOpenChange} content={content}>
+      <Badge
+        // antd draws no dot for a zero count: the dot stands for "something waits", so any non-zero does.
+        count={onlyInterrupted ? 1 : uploadsRunning + syncsRunning}
+        dot={onlyInterrupted}
+        size="small"
+        offset={[-4, 4]}
+      >
+        <Button type="text" icon={<CloudUploadOutlined aria-hidden />} aria-label="任务面板" title={interrupted.items.length > 0 ? `上传与同步任务（${interrupted.items.length} 个中断的上传）` : '上传与同步任务'} data-testid="upload-panel-button" />
       </Badge>
     </Popover>
   );

@@ -4,7 +4,9 @@
  * The zustand state holds only plain, renderable task records; the Files, AbortControllers and cached
  * hashes live in a module map beside it (they are neither serialisable nor something React should diff).
  * Records are not persisted on purpose — the spec says a refresh clears them — but because the uploader's
- * identifier is stable per file and destination, adding the same file again after a refresh resumes.
+ * identifier is stable per file and destination, adding the same file again after a refresh resumes; and the
+ * panel lists what the file services still hold (interrupted-uploads.tsx), whose 继续 enqueues the picked file
+ * with the staged upload's identifier.
  */
 import { UPLOAD_REFRESH_WARNING } from '@suanli/contracts';
 import { create } from 'zustand';
@@ -43,6 +45,8 @@ export interface UploadItem {
   file: UploadFile;
   /** Target directory for this file (folder uploads give each file its own). */
   dir: string;
+  /** The staged upload this file continues (继续 on an interrupted upload), when not the one the file derives. */
+  identifier?: string;
 }
 
 interface UploadState {
@@ -101,6 +105,7 @@ interface Runtime {
   controller?: AbortController;
   /** Kept across retries so a retried task never re-hashes. */
   hash?: string;
+  identifier?: string;
 }
 const runtimes = new Map<string, Runtime>();
 let seq = 0;
@@ -143,13 +148,13 @@ export const useUploadStore = create<UploadState>()((set, get) => ({
         .map((t) => runtimes.get(t.id)?.key),
     );
     const created: UploadTask[] = [];
-    for (const { file, dir } of items) {
+    for (const { file, dir, identifier } of items) {
       const key = fileKey(file, dir, target);
       // The same file into the same place twice at once would race on one chunk set; the first one wins.
       if (activeKeys.has(key)) continue;
       activeKeys.add(key);
       const id = newId();
-      runtimes.set(id, { file, target, key });
+      runtimes.set(id, { file, target, key, identifier });
       created.push({
         id,
         name: file.name,
@@ -222,6 +227,7 @@ async function run(id: string): Promise<void> {
       baseUrl: rt.target.baseUrl,
       file: rt.file,
       targetDir: dir,
+      identifier: rt.identifier,
       signal: controller.signal,
       hash: hash
         ? async (signal) => {

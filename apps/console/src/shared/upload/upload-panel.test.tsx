@@ -74,6 +74,24 @@ describe('UploadTaskTable', () => {
     expect(within(rows[1] as HTMLElement).queryByTestId('upload-cancel')).toBeNull();
   });
 
+  it('on a phone puts the target folder under the name instead of a column of its own (the panel is ~340 px)', () => {
+    vi.stubGlobal('matchMedia', (query: string) => {
+      const min = /min-width:\s*(\d+)px/.exec(query);
+      const max = /max-width:\s*(\d+)px/.exec(query);
+      const matches = (!min || 375 >= Number(min[1])) && (!max || 375 <= Number(max[1]));
+      return { matches, media: query, addEventListener: () => {}, removeEventListener: () => {}, addListener: () => {}, removeListener: () => {} };
+    });
+    try {
+      render(<UploadTaskTable tasks={[task('w', { path: '/实验/第二轮', centerName: '深圳算力分中心' })]} />);
+      expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['文件名', '文件大小', '状态']);
+      const row = document.querySelector('[data-testid="upload-row"][data-name="w.bin"]') as HTMLElement;
+      expect(within(row).getByText('w.bin')).toBeTruthy();
+      expect(within(row).getByText('/实验/第二轮')).toBeTruthy();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('says so in Chinese when there is nothing, and how an interrupted upload goes on (a reload empties the list)', () => {
     render(<UploadTaskTable tasks={[]} />);
     expect(screen.getByText(/^暂无上传任务/).textContent).toContain('重新选择同一文件上传到同一文件夹即可从中断处继续');

@@ -3,6 +3,8 @@ import { formatFileSize, UPLOAD_EMPTY_HINT, UPLOAD_PANEL_WIDTH, UPLOAD_REFRESH_W
 import { Alert, Button, Flex, Progress, Table, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useMemo, type HTMLAttributes } from 'react';
+import { useBreakpoint } from '../hooks/use-breakpoint';
+import { InterruptedUploadList, type InterruptedUploads } from './interrupted-uploads';
 import { CANCELLED_MESSAGE, useUploadStore, type UploadTask } from './store';
 
 export const STATUS_LABELS = { waiting: '等待中', error: '失败', cancelled: CANCELLED_MESSAGE, success: '成功' } as const;
@@ -15,30 +17,55 @@ export interface UploadTaskTableProps {
 
 /** The panel's table: draws tasks, nothing else. */
 export function UploadTaskTable({ tasks, onRetry, onCancel }: UploadTaskTableProps) {
-  const columns = useMemo<ColumnsType<UploadTask>>(
-    () => [
-      { title: '文件名', dataIndex: 'name', key: 'name', ellipsis: { showTitle: true } },
-      {
-        title: '目标路径',
-        dataIndex: 'path',
-        key: 'path',
-        ellipsis: true,
-        render: (path: string, t) => (
-          <Tooltip title={t.centerName ? `${t.centerName}：${path}` : path}>
-            <span>{path}</span>
-          </Tooltip>
-        ),
-      },
-      { title: '文件大小', dataIndex: 'size', key: 'size', width: 110, render: (size: number) => formatFileSize(size) },
+  // On a phone the panel is ~340 px: four columns left the name and the path a few pixels each, so the
+  // target folder goes under the name there and the fixed columns narrow.
+  const narrow = !useBreakpoint().sm;
+  const columns = useMemo<ColumnsType<UploadTask>>(() => {
+    const where = (t: UploadTask) => (t.centerName ? `${t.centerName}：${t.path}` : t.path);
+    const name: ColumnsType<UploadTask>[number] = narrow
+      ? {
+          title: '文件名',
+          dataIndex: 'name',
+          key: 'name',
+          render: (value: string, t) => (
+            <>
+              <Typography.Text ellipsis={{ tooltip: value }} style={{ display: 'block' }}>
+                {value}
+              </Typography.Text>
+              <Typography.Text type="secondary" ellipsis={{ tooltip: where(t) }} style={{ display: 'block', fontSize: 12 }}>
+                {t.path}
+              </Typography.Text>
+            </>
+          ),
+        }
+      : { title: '文件名', dataIndex: 'name', key: 'name', ellipsis: { showTitle: true } };
+    const path: ColumnsType<UploadTask> = narrow
+      ? []
+      : [
+          {
+            title: '目标路径',
+            dataIndex: 'path',
+            key: 'path',
+            ellipsis: true,
+            render: (value: string, t) => (
+              <Tooltip title={where(t)}>
+                <span>{value}</span>
+              </Tooltip>
+            ),
+          },
+        ];
+    return [
+      name,
+      ...path,
+      { title: '文件大小', dataIndex: 'size', key: 'size', width: narrow ? 84 : 110, render: (size: number) => formatFileSize(size) },
       {
         title: '状态',
         key: 'status',
-        width: 190,
+        width: narrow ? 120 : 190,
         render: (_: unknown, t) => <TaskStatus task={t} onRetry={onRetry} onCancel={onCancel} />,
       },
-    ],
-    [onRetry, onCancel],
-  );
+    ];
+  }, [narrow, onRetry, onCancel]);
   return (
     <Table<UploadTask>
       size="small"
@@ -105,14 +132,15 @@ function TaskStatus({ task, onRetry, onCancel }: { task: UploadTask } & Pick<Upl
   }
 }
 
-/** The popover's content, bound to the upload store. */
-export function UploadPanel() {
+/** The popover's content, bound to the upload store; `interrupted`: what the file services still hold (interrupted-uploads.tsx). */
+export function UploadPanel({ interrupted }: { interrupted?: InterruptedUploads }) {
   const tasks = useUploadStore((s) => s.tasks);
   const retry = useUploadStore((s) => s.retry);
   const cancel = useUploadStore((s) => s.cancel);
   return (
     <div data-testid="upload-panel" style={{ width: UPLOAD_PANEL_WIDTH, maxWidth: 'calc(100vw - 32px)' }}>
       <Alert type="warning" showIcon title={UPLOAD_REFRESH_WARNING} style={{ marginBottom: 8 }} />
+      {interrupted && <InterruptedUploadList {...interrupted} />}
       <UploadTaskTable tasks={tasks} onRetry={retry} onCancel={cancel} />
     </div>
   );

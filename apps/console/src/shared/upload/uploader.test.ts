@@ -87,6 +87,22 @@ describe('uploadFile (chunked)', () => {
     expect(svc.files.get('/inbox/data.bin')).toEqual(all);
   });
 
+  it('continues a staged upload by its identifier (继续 in the panel), whatever the picked file derives', async () => {
+    const file = makeFile(9500);
+    const all = await bytesOf(file);
+    // Staged under an identifier this file no longer derives (e.g. picked again with another modification time).
+    const staged = 'staged-by-an-earlier-page-0001';
+    expect(await uploadIdentifier(file, '/inbox')).not.toBe(staged);
+    svc.chunks.set(staged, new Map([1, 2, 3].map((n) => [n, all.subarray((n - 1) * CHUNK, n * CHUNK)])));
+
+    const result = await uploadFile(base({ file, identifier: staged }));
+
+    expect(result.identifier).toBe(staged);
+    expect(svc.chunkLog.every((c) => c.identifier === staged)).toBe(true);
+    expect(result.sentChunks.sort((a, b) => a - b)).toEqual([4, 5, 6, 7, 8, 9, 10]);
+    expect(svc.files.get('/inbox/data.bin')).toEqual(all);
+  });
+
   it('re-sends a chunk that failed in transit (idempotently) and still produces the right file', async () => {
     svc.failChunk = (n, attempt) => (n === 4 && attempt <= 2 ? 503 : undefined);
     const file = makeFile(5000);

@@ -62,6 +62,12 @@ export interface UploadOptions {
   smallUploadMax?: number;
   /** Replaces `fetch` for this upload (the benchmark's Node transport, tests). */
   fetch?: typeof fetch;
+  /**
+   * Resume this staged upload (an interrupted upload the panel lists) instead of the one `uploadIdentifier`
+   * derives: the file the user picked again may carry another modification time. The merge still verifies
+   * the content by its SHA-256, so a different file of the same name and size never lands.
+   */
+  identifier?: string;
 }
 
 export interface UploadResult {
@@ -169,7 +175,7 @@ export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
     : undefined;
 
   try {
-    const identifier = await uploadIdentifier(file, targetDir);
+    const identifier = opts.identifier ?? (await uploadIdentifier(file, targetDir));
     const statusQuery = (hash?: string) => ({
       identifier,
       path: targetDir,

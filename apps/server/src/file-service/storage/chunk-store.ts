@@ -9,6 +9,16 @@ import { hashHandle, writeAt, type Guard } from './write';
 /** Abandoned uploads (no write for this long) are removed by `cleanup`. */
 export const STALE_UPLOAD_MS = 24 * 3600_000;
 
+/**
+ * What `meta.json` holds: the upload's shape and, from issue 22 on, the file's name, its target folder and
+ * when its first chunk arrived (the upload panel lists interrupted uploads by them; older stagings lack them).
+ */
+export interface StagedMeta extends UploadShape {
+  filename?: string;
+  path?: string;
+  startedAt?: number;
+}
+
 const MARKER = /^\d+$/;
 const DATA = 'data';
 const O = fs.constants;
@@ -49,14 +59,14 @@ export class ChunkStore {
     }
   }
 
-  async readMeta(identifier: string): Promise<UploadShape | null> {
+  async readMeta(identifier: string): Promise<StagedMeta | null> {
     return this.ifUpload(
       identifier,
       async (d) => {
         try {
           const fh = await openFileAt(d, 'meta.json');
           try {
-            return JSON.parse(await fh.readFile('utf8')) as UploadShape;
+            return JSON.parse(await fh.readFile('utf8')) as StagedMeta;
           } finally {
             await fh.close();
           }
@@ -75,7 +85,7 @@ export class ChunkStore {
    * is first wins and the others find it in place. Markers without a data file (a merge killed between its
    * rename and its cleanup) describe bytes that are gone: they are removed before a new data file is made.
    */
-  async ensure(identifier: string, meta: UploadShape) {
+  async ensure(identifier: string, meta: StagedMeta) {
     await this.withUpload(
       identifier,
       async (d) => {

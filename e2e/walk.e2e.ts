@@ -1,0 +1,349 @@
+/**
+ * Issue 22, acceptance criterion 2: a walk through EVERY route of the console's route table
+ * (apps/console/src/app/route-table.ts — a new route is walked without touching this file) at 375 px (a
+ * phone: touch, mobile viewport) and 1440 px, as a signed-in user — and, for the route groups whose pages
+ * show operators more (a feature that reads the `operator` role), as an operator too; the plain pages also
+ * signed out. Each visit fails on:
+ *
+ * - sideways scroll: the page is wider than the window (support/page.ts `noHorizontalScroll`);
+ * - English in the UI: visible text and aria-label/title/placeholder/alt outside code and identifiers
+ *   (support/english.ts);
+ * - raw ids where a name exists: (a) an id of the platform's records as it is generated (20 characters of
+ *   base 36 with digits and letters, apps/server/src/lib/id.ts — a task, dataset, user, order…, each of which
+ *   has a name or number to show instead), and (b) the id of anything the configuration names (a center, a
+ *   card type, a product, a public image: every object with `id` and `name` in config/centers.yaml) or the
+ *   walk created (a Slurm template, a work order, a task, a dataset, a model, the user), found as a whole word
+ *   in the same visible texts. Code, terminals and text areas hold the user's own data and are not read;
+ * - console errors: `console.error` messages and uncaught page errors.
+ *
+ * Routes with `:params` get real records the walk creates (`PARAMS`); where none can exist here the value
+ * and the reason are written beside it. Findings that need a bigger change than this walk are exempted in
+ * `EXEMPT` with their reason (and recorded in docs/plan/22.md). One Chromium; one page per role and width,
+ * reused from route to route. Screenshots of failures: e2e/artifacts/failed/.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { DATASET_BASE, SLURM_BASE, WORKORDER_BASE } from '@suanli/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { LAYOUT_ROUTES, PLAIN_ROUTES, REDIRECTS, type AppRoute, type PageGroup } from '../apps/console/src/app/route-table';
+import { seedPublicAssets } from '../apps/server/src/modules/asset/public-seed';
+import { submitDemoTask } from '../apps/server/src/modules/training/demo-task';
+import { createOperator, createUser, signIn } from './support/auth';
+import { describeLeaks, englishLeaks } from './support/english';
+import { startE2e, type E2eEnv } from './support/env';
+import { noHorizontalScroll, settled } from './support/page';
+
+const repoRoot = path.resolve(import.meta.dirname, '..');
+const WIDTHS = [
+  { name: 'phone', viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true },
+  { name: 'desktop', viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false },
+] as const;
+
+/**
+ * Words the pages show as data, not UI: the demo task's folder and the metric its script writes, and the
+ * formula in a seeded public dataset's description (`y = sin(x) + 噪声`).
+ */
+const DATA_WORDS = ['demo', 'loss', 'sin'];
+/** The same, by route: the empty template form's example parameter, an identifier the script uses as `{{steps}}`. */
+const ALLOW: Record<string, string[]> = { '/slurm-template/form': ['steps'] };
+
+/** Findings left for a bigger change, by check and route (`*`: every route): the reason, in docs/plan/22.md too. */
+const EXEMPT: Record<'scroll' | 'english' | 'ids' | 'errors', Record<string, string>> = {
+  scroll: {},
+  english: {},
+  ids: {},
+  errors: {},
+};
+
+let env: E2eEnv;
+/** Values for the route table's parameters, by route path. */
+let PARAMS: Record<string, Record<string, string>>;
+/** id → the name the UI should show instead (config and the records of the walk). */
+const named = new Map<string, string>();
+let user: { username: string; password: string };
+let operator: { username: string; password: string };
+
+/** Every object with a string `id` and `name` in a parsed YAML document. */
+function namedIn(node: unknown, out: Map<string, string>) {
+  if (Array.isArray(node)) for (const n of node) namedIn(n, out);
+  else if (node && typeof node === 'object') {
+    const o = node as Record<string, unknown>;
+    if (typeof o.id === 'string' && typeof o.name === 'string') out.set(o.id, o.name);
+    for (const v of Object.values(o)) namedIn(v, out);
+  }
+}
+
+/** A call to the gateway as `token`, answering `data` (fails on a refusal). */
+async function api<T = any>(token: string, method: 'GET' | 'POST', url: string, payload?: unknown): Promise<T> {
+  const res = await env.app.inject({ method, url, payload: payload as object, headers: { token } });
+  const body = JSON.parse(res.body) as { message: { code: number; message: string }; data: T };
+  if (body.message.code !== 0) throw new Error(`${method} ${url}: ${body.message.code} ${body.message.message}`);
+  return body.data;
+}
+
+beforeAll(async () => {
+  env = await startE2e();
+  const u = await createUser(env);
+  const op = await createOperator(env);
+  user = { username: u.user.username, password: u.password };
+  operator = { username: op.user.username, password: op.password };
+  const p = { userId: u.user.id, sessionId: 'e2e', roles: ['user'] as const };
+
+  // The public hall as `npm start` seeds it (owned by the platform's account).
+  const platform = await env.app.users.createAccount({ username: 'platform', nickname: '算力平台', password: 'x-Unused-1!' });
+  await seedPublicAssets({
+    dir: path.join(repoRoot, 'config/public-assets'),
+    centers: env.app.ctx.centers,
+    clusterAccounts: env.app.ctx.clusterAccounts,
+    storage: env.app.ctx.storage,
+    services: { dataset: env.app.assets.datasets, model: env.app.assets.models },
+    platformUser: async () => platform!.id,
+  });
+  const training = await submitDemoTask(env.app.tasks.service, env.app.ctx.clusterAccounts, env.app.ctx.storage, p);
+  const dataset = await env.app.assets.datasets.create(p, { name: '巡检数据集', description: '逐页检查用的数据集', tags: ['入门'], license: '' });
+  const model = await env.app.assets.models.create(p, { name: '巡检模型', description: '逐页检查用的模型', tags: [], license: '' });
+  const template = await api(u.token, 'POST', `${SLURM_BASE}/templates`, {
+    name: '巡检模板',
+    description: '逐页检查用的模板',
+    category: '测试',
+    script: '#!/bin/bash\necho 你好\n',
+    params: [],
+    defaults: { cardNum: 0, nodeNum: 1, maxDurationMinutes: 5 },
+  });
+  const slurmTask = await api(u.token, 'POST', `${SLURM_BASE}/tasks`, {
+    name: '巡检作业',
+    type: 'custom',
+    script: '#!/bin/bash\necho 巡检\n',
+    subCenterId: 'sz-a100',
+    cardTypeId: 'cpu-std',
+    cardNum: 1,
+    nodeNum: 1,
+    workDir: '/',
+    env: [],
+    maxDurationMinutes: 5,
+  });
+  const order = await api(u.token, 'POST', `${WORKORDER_BASE}/workorders`, { type: 'task', title: '作业无法启动', description: '提交后一直排队，请帮忙查看。' });
+  const publicSets = await api<{ list: { id: string; name: string }[] }>(u.token, 'POST', `${DATASET_BASE}/datasets/action/page`, { scope: 'public', pageNum: 1, pageSize: 10 });
+  const templates = await api<{ list: { id: string; name: string }[] }>(u.token, 'POST', `${SLURM_BASE}/templates/action/page`, { pageNum: 1, pageSize: 100 });
+  await env.app.ctx.notify(u.user.id, { type: 'task', title: '训练任务「巡检」已完成', content: '请查看训练日志。' });
+
+  namedIn(YAML.parse(fs.readFileSync(path.join(repoRoot, 'config/centers.yaml'), 'utf8')), named);
+  for (const t of templates.list) named.set(t.id, t.name);
+  for (const [id, name] of [
+    [u.user.id, u.user.username],
+    [op.user.id, op.user.username],
+    [training!.id, training!.name],
+    [dataset.id, dataset.name],
+    [model.id, model.name],
+    [template.id, template.name],
+    [slurmTask.id, slurmTask.name],
+    [order.id, order.title],
+  ] as const)
+    named.set(id, name);
+
+  expect(publicSets.list.length).toBeGreaterThan(0);
+  PARAMS = {
+    '/training/task/:type': { type: 'train' },
+    '/training/detail/:type/:id': { type: 'train', id: training!.id },
+    // A private image needs the platform's registry, which the embedded default has none of (REGISTRY_URL):
+    // the page of an id that does not exist is what a user reaches here.
+    '/image/detail/:id': { id: 'no-such-image' },
+    '/workorder/detail/:id': { id: order.id },
+    '/dataset/detail/:id': { id: dataset.id },
+    '/model/detail/:id': { id: model.id },
+    // 团队管理 is not built yet: the shared 功能建设中 page, whatever the id.
+    '/team/detail/:id': { id: 'no-such-team' },
+    '/slurm-template/form/:id': { id: template.id },
+    '/slurm-task/task/:type': { type: 'template' },
+    '/slurm-task/detail/:type/:id': { type: 'custom', id: slurmTask.id },
+    '/public-data/detail/:type/:id': { type: 'dataset', id: publicSets.list[0].id },
+    // 运营管理: the walking user's own record (a normal user sees 没有权限, the operator the detail).
+    '/admin/users/:id': { id: u.user.id },
+  };
+});
+afterAll(() => env?.close());
+
+/** A route of the table with its parameters filled in (a new route with parameters must get values above). */
+function fill(route: string): string {
+  return route.replace(/:(\w+)/g, (_m, name: string) => {
+    const value = PARAMS[route]?.[name];
+    if (!value) throw new Error(`walk.e2e.ts: no value for :${name} of ${route} — add one to PARAMS (a record the walk creates, or a reason)`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** The route groups whose pages show operators more than users: their feature reads the `operator` role. */
+function operatorGroups(): Set<PageGroup> {
+  const groups = new Set<PageGroup>();
+  const all = new Set([...LAYOUT_ROUTES, ...PLAIN_ROUTES].map((r) => r.group));
+  for (const group of all) {
+    const dir = path.join(repoRoot, 'apps/console/src/features', group.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
+    if (!fs.existsSync(dir)) throw new Error(`route group ${group}: no feature folder ${dir}`);
+    const sources = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.includes('test/'));
+    if (sources.some((f) => fs.readFileSync(path.join(dir, f), 'utf8').includes("'operator'"))) groups.add(group);
+  }
+  // 运营管理 exists only for operators (the group's pages check the role through shared code).
+  groups.add('admin');
+  return groups;
+}
+
+/** The UI's texts the way support/english.ts reads them (visible text, aria-label, title, placeholder, alt), code left out. */
+function uiTexts(p: Page): Promise<{ where: string; text: string }[]> {
+  return p.evaluate(() => {
+    const SKIP = '.xterm, code, pre, kbd, samp, script, style, noscript, textarea';
+    const ATTRS = ['aria-label', 'title', 'placeholder', 'alt'];
+    const describe = (el: Element) => {
+      const id = el.getAttribute('data-testid');
+      const cls = String(el.getAttribute('class') ?? '').split(/\s+/).filter(Boolean).slice(0, 2).join('.');
+      return `${el.tagName.toLowerCase()}${id ? `[${id}]` : ''}${cls ? `.${cls}` : ''}`;
+    };
+    const out: { where: string; text: string }[] = [];
+    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+      if (el.closest(SKIP)) continue;
+      for (const a of ATTRS) {
+        const v = el.getAttribute(a);
+        if (v?.trim()) out.push({ where: `${describe(el)} @${a}`, text: v.trim() });
+      }
+      for (const n of Array.from(el.childNodes)) {
+        if (n.nodeType === Node.TEXT_NODE && n.textContent?.trim()) out.push({ where: describe(el), text: n.textContent.trim() });
+      }
+    }
+    return out;
+  });
+}
+
+/** A generated record id (apps/server/src/lib/id.ts): 20 base-36 characters, digits and letters both. */
+const GENERATED_ID = /^(?=.*\d)(?=.*[a-z])[0-9a-z]{20}$/;
+
+async function rawIds(p: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const { where, text } of await uiTexts(p)) {
+    for (const token of text.split(/[^A-Za-z0-9._-]+/)) {
+      if (!token) continue;
+      const name = named.get(token);
+      if (name !== undefined && name !== token) found.push(`"${token}" (name: ${name}) in ${where}: ${text.slice(0, 100)}`);
+      else if (GENERATED_ID.test(token)) found.push(`id "${token}" in ${where}: ${text.slice(0, 100)}`);
+    }
+  }
+  return [...new Set(found)];
+}
+
+interface Walker {
+  label: string;
+  context: BrowserContext;
+  page: Page;
+  /** The route being looked at (console events are filed under it). */
+  at: string;
+  /** Requests in flight, and when that number last changed (see `quiet`). */
+  inFlight: number;
+  changed: number;
+}
+
+const findings = { scroll: [] as string[], english: [] as string[], ids: [] as string[], errors: [] as string[] };
+const exempt = (check: keyof typeof EXEMPT, route: string) => EXEMPT[check][route] ?? EXEMPT[check]['*'];
+
+async function walker(label: string, width: (typeof WIDTHS)[number], account?: { username: string; password: string }): Promise<Walker> {
+  const context = await env.browser.newContext({ viewport: width.viewport, isMobile: width.isMobile, hasTouch: width.hasTouch, locale: 'zh-CN', baseURL: env.baseUrl });
+  const page = await context.newPage();
+  const w: Walker = { label, context, page, at: '(sign-in)', inFlight: 0, changed: Date.now() };
+  const count = (d: number) => () => {
+    w.inFlight += d;
+    w.changed = Date.now();
+  };
+  page.on('request', count(1));
+  page.on('requestfinished', count(-1));
+  page.on('requestfailed', count(-1));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !exempt('errors', w.at)) findings.errors.push(`${w.label} ${w.at}: console.error: ${m.text().slice(0, 300)}`);
+  });
+  page.on('pageerror', (e) => {
+    if (!exempt('errors', w.at)) findings.errors.push(`${w.label} ${w.at}: uncaught ${e.name}: ${e.message.slice(0, 300)}`);
+  });
+  if (account) await signIn(page, account.username, account.password);
+  return w;
+}
+
+/**
+ * Resolves once no request has been in flight for `ms` (at most 10 s): Playwright's `networkidle` waits a
+ * fixed 500 ms, which was half of every visit; a page's lazy chunk and its calls follow each other closer
+ * than this.
+ */
+async function quiet(w: Walker, ms = 200) {
+  const until = Date.now() + 10_000;
+  while (Date.now() < until && (w.inFlight > 0 || Date.now() - w.changed < ms)) await new Promise((r) => setTimeout(r, 25));
+}
+
+/** Opens a route and runs every check on what it shows once it has settled. */
+async function look(w: Walker, route: string) {
+  w.at = route;
+  const { page } = w;
+  await page.goto(`/console${route}`);
+  await quiet(w);
+  await settled(page).catch(() => undefined);
+  const where = `${w.label} ${route}`;
+  if (!exempt('scroll', route)) await noHorizontalScroll(page).catch((e: Error) => findings.scroll.push(`${where}: ${e.message}`));
+  if (!exempt('english', route)) findings.english.push(...describeLeaks(where, await englishLeaks(page, [...DATA_WORDS, ...(ALLOW[route] ?? [])])));
+  if (!exempt('ids', route)) findings.ids.push(...(await rawIds(page)).map((f) => `${where}: ${f}`));
+}
+
+describe('every route of the console at 375 and 1440 px', () => {
+  it('scrolls no page sideways, speaks Chinese, shows names rather than ids, and logs no error', async () => {
+    const started = Date.now();
+    const signedIn = [...REDIRECTS.map((r) => r.path), ...[...LAYOUT_ROUTES, ...PLAIN_ROUTES].map((r: AppRoute) => fill(r.path))];
+    const forOperator = operatorGroups();
+    const operatorRoutes = LAYOUT_ROUTES.filter((r) => forOperator.has(r.group)).map((r) => fill(r.path));
+    // What the walk covers, so a broken derivation cannot pass by walking nothing.
+    expect(signedIn.length).toBeGreaterThan(45);
+    expect([...forOperator].sort()).toEqual(expect.arrayContaining(['order', 'workorder']));
+    let visits = 0;
+
+    // The detectors themselves, once, on a page that has the UI loaded: each must catch what it is for.
+    const probe = await walker('探针', WIDTHS[1], user);
+    await look(probe, '/storage');
+    expect(findings).toEqual({ scroll: [], english: [], ids: [], errors: [] });
+    // An id as the server generates them (of nothing the walk knows) and a center's id.
+    const [anId, centerId] = ['0mwz9qhd000az1cdla1x', 'sz-a100'];
+    await probe.page.evaluate(
+      ([a, b]) => {
+        const el = document.createElement('div');
+        el.textContent = `任务 ${a}，分中心 ${b}，Upload failed`;
+        el.style.width = '3000px';
+        document.body.append(el);
+        console.error('探针');
+      },
+      [anId, centerId],
+    );
+    const where = `${probe.label} /storage`;
+    await noHorizontalScroll(probe.page).catch((e: Error) => findings.scroll.push(`${where}: ${e.message}`));
+    findings.english.push(...describeLeaks(where, await englishLeaks(probe.page, DATA_WORDS)));
+    findings.ids.push(...(await rawIds(probe.page)));
+    expect(findings.scroll).toHaveLength(1);
+    expect(findings.english.join('\n')).toMatch(/"Upload".*\n.*"failed"/);
+    expect(findings.ids).toEqual([expect.stringContaining(`id "${anId}"`), expect.stringContaining(`"sz-a100" (name: 深圳算力分中心)`)]);
+    expect(findings.errors).toEqual([expect.stringContaining('console.error: 探针')]);
+    await probe.context.close();
+    for (const list of Object.values(findings)) list.length = 0;
+
+    for (const width of WIDTHS) {
+      const walkers = [
+        { w: await walker('用户', width, user), routes: signedIn },
+        { w: await walker('运营', width, operator), routes: operatorRoutes },
+        { w: await walker('未登录', width), routes: PLAIN_ROUTES.map((r) => r.path) },
+      ];
+      for (const { w, routes } of walkers) {
+        w.label = `${w.label}@${width.viewport.width}`;
+        for (const route of routes) {
+          await look(w, route);
+          visits++;
+        }
+        await w.context.close();
+      }
+    }
+    const seconds = (Date.now() - started) / 1000;
+    console.log(`walk.e2e: ${visits} visits in ${seconds.toFixed(1)} s (${(seconds / visits).toFixed(2)} s each)`);
+
+    expect(findings).toEqual({ scroll: [], english: [], ids: [], errors: [] });
+  });
+});
