@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
-import suanli from './apps/server/lint/own-tables.mjs';
+import suanli from './apps/server/lint/plugin.mjs';
 import legacyCalls from './apps/console/lint/legacy-calls.json' with { type: 'json' };
 
 export default tseslint.config(
@@ -46,6 +46,12 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     plugins: { suanli },
     rules: { 'suanli/own-tables': 'error' },
+  },
+  {
+    // No source file over 400 lines without the reason on its first line (apps/server/lint/file-length.mjs).
+    files: ['{apps,packages,e2e,bench,scripts}/**/*.{ts,tsx,mjs}'],
+    plugins: { suanli },
+    rules: { 'suanli/file-length': 'error' },
   },
   {
     // A center's disk is reached only through its CenterStorage (docs/adr/0016-center-storage.md): on this host

@@ -74,7 +74,7 @@ async function trainingTask(name: string, command: string): Promise<Task> {
 /** Waits (in beforeAll, where expect.poll is not available) until the task is in `state`. */
 async function reaches(task: Task, state: Task['state']): Promise<Task> {
   for (let i = 0; i < 60; i++) {
-    if ((await env.app.tasks.service.detail({ userId, sessionId: 'e2e', roles: ['user'] as const }, 'training', task.id)).state === state) return task;
+    if ((await env.app.tasks.queries.detail({ userId, sessionId: 'e2e', roles: ['user'] as const }, 'training', task.id)).state === state) return task;
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error(`${task.name} did not reach ${state}`);

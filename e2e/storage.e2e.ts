@@ -1,3 +1,4 @@
+// Over 400 lines: one journey in one browser and gateway, each step starting with the files the step before left.
 /**
  * Issue 3, acceptance criterion 4 — storage in a real Chromium against the real gateway and its embedded
  * file service: drag-and-drop upload of three files (one ≥ 100 MiB) watched in the upload panel, the listing,

@@ -68,5 +68,3 @@ export const ownTables = {
     };
   },
 };
-
-export default { rules: { 'own-tables': ownTables } };

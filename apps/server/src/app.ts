@@ -149,7 +149,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Compute power before the task engine: every submit passes its gate, and tasks are metered after each poll
   // of their center by the replica leading it (ADR 0015).
   const order = await createOrderModule(ctx);
-  // A task's image: a public one of the catalogue, or a private one named by its registry reference.
+  // A task's image: a public one of the catalogue, or a private one named by its registry reference. The
+  // modules after it get the task module typed down to the narrow port each declares (AssetTasks,
+  // TrainingModuleTasks, SlurmModuleTasks, the work orders' names, the resource dashboard's usage).
   const task = createTaskModule(ctx, executors, (id) => images.get(id) ?? image.service.lookup(id), order.metering);
   const metering = order.runMetering(task.meterSource);
   task.afterPoll((id) => metering.afterPoll(id));
@@ -168,21 +170,21 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     };
   const localReceivers = new Map<string, SyncReceiver>();
   const sync = createSyncModule(ctx, onFileService(localReceivers, (url) => new HttpSyncReceiver(url)), config.sync);
-  const assets = await createAssetModule(ctx, task.service, {
+  const assets = await createAssetModule(ctx, task, {
     versionCopy: (versionId, centerId) => sync.service.versionCopy(versionId, centerId),
     syncVersion: (ownerId, v) => sync.service.syncVersion(ownerId, v),
   });
   // Tasks waiting for a mounted version to reach their center are released (or failed) after each poll.
   task.afterPoll((id) => assets.settleWaiting(id));
-  const training = createTrainingModule(ctx, task.service, images, image.service, accessLog.service, assets.resolveMounts, ideOrigin);
+  const training = createTrainingModule(ctx, task, images, image.service, accessLog.service, assets.resolveMounts, ideOrigin);
   task.afterPoll(() => training.ide.sweep());
-  const slurm = createSlurmModule(ctx, task.service);
+  const slurm = createSlurmModule(ctx, task);
   const localAuthorizedKeys = new Map<string, AuthorizedKeysClient>();
   const keypair = createKeypairModule(ctx, onFileService(localAuthorizedKeys, (url, c) => new HttpAuthorizedKeys(url, c.name)));
   const resource = createResourceModule(ctx, executors, task.usage);
   task.afterPoll((id) => resource.service.sample(id));
   const eshell = createEshellModule(ctx, accessLog.service, realtime.guards, keypair.service);
-  const workorder = createWorkorderModule(ctx, task.service);
+  const workorder = createWorkorderModule(ctx, task.queries);
   const userAdmin = createUserAdmin(ctx, user.service, (id) => task.usage.running(id));
 
   /**

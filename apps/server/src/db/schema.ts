@@ -1,3 +1,4 @@
+// Over 400 lines: one interface per table: the whole database's shape in one place (Kysely's Database; owners in table-owners.json).
 /**
  * Table types for Kysely. Conventions that hold on both engines: ids are text, times are epoch ms in
  * bigint columns (parsed to number on PostgreSQL), booleans are integers 0/1, money and compute power are

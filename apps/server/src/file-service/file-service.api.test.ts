@@ -1,3 +1,4 @@
+// Over 400 lines: one file service per engine shared by every group of cases (auth, directories, uploads, quota, download, changes, confinement).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

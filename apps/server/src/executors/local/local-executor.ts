@@ -1,9 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import type { CenterCardType, CenterConfig } from '../../centers/centers';
 import { JobRefused, type CardCapacity, type Executor, type JobAccount, type JobRef, type JobSpec, type JobStatus } from '../executor';
+import { cmdlineHas, freePort, readOr, signal, writeAtomic } from './host';
+import { fit, usage, type Alloc } from './inventory';
+import { endStatus, readJob, type LocalJob } from './job-dir';
+import { jobScript, SUPERVISOR } from './job-script';
 
 /**
  * The embedded default executor (`scheduler.kind: local`): jobs run as process groups on this host against a
@@ -17,25 +20,9 @@ import { JobRefused, type CardCapacity, type Executor, type JobAccount, type Job
  * uid is the gateway's). Running jobs under the account's POSIX uid (through the file service's privileged
  * launcher) is a documented gap (docs/plan/9.md). One executor instance per state directory at a time.
  *
- * Everything it knows lives in its state directory (`<dataDir>/executor/<centerId>`), so a restarted gateway
- * re-attaches to its jobs and a job that ended while the gateway was down settles with its true exit code:
- *
- *     last-id                  last job number issued (ids are `local-<n>`, monotonic per center)
- *     supervise.sh             the supervisor every job runs under (written at start-up)
- *     jobs/<jobId>/
- *       spec.json              {seq, submitTime, spec}: the job exists once this file does
- *       script.sh              the spec's script, as given
- *       job.sh                 generated launcher: cd workDir, environment, one batch run or N workers
- *       start                  {time, alloc, nodes, masterPort}: written just before the supervisor starts
- *       supervisor             pid of `bash supervise.sh <jobDir> <outputPath>` (own session)
- *       pid                    the job's process group id (written by the supervisor)
- *       exit                   `<code> <endEpochMs>`, written by the supervisor (temp + mv) when the job ends
- *       cancel | timeout       epoch ms a stop was asked (user cancel / time limit): the end's reason
- *
- * The supervisor runs detached (its own session, so a gateway stop or restart does not touch it) and starts
- * `job.sh` in a second new session: the job's process group, which cancel and the time limit signal (SIGTERM,
- * then SIGKILL after the grace period) without reaching the supervisor. When the group's leader ends, the
- * supervisor kills what is left of the group (like Slurm ending a job's step) and writes the exit file.
+ * Everything it knows lives in its state directory (`<dataDir>/executor/<centerId>`, job-dir.ts), so a
+ * restarted gateway re-attaches to its jobs and a job that ended while the gateway was down settles with its
+ * true exit code. How a job runs under its supervisor, in its own process group: job-script.ts.
  *
  * Requires bash ≥ 5.1 (`wait -n -p`), setsid(1) and /proc (the re-attach check reads /proc/<pid>/cmdline).
  */
@@ -53,56 +40,6 @@ export interface LocalExecutorOptions {
   /** Unexpected errors of background work (the scheduling pass); default: printed to stderr. */
   onError?: (err: unknown) => void;
 }
-
-interface Alloc {
-  /** Simulated node index within the card type. */
-  node: number;
-  /** Card indices on that node. */
-  cards: number[];
-}
-
-interface StartRecord {
-  time: number;
-  alloc: Alloc[];
-  nodes: string[];
-  masterPort: number;
-}
-
-interface LocalJob {
-  id: string;
-  seq: number;
-  dir: string;
-  spec: JobSpec;
-  phase: 'queued' | 'starting' | 'running' | 'ended';
-  start?: StartRecord;
-  /** The supervisor, when this instance started it. */
-  child?: ChildProcess;
-  stop?: { kind: 'cancel' | 'timeout'; at: number };
-  termSent?: boolean;
-  final?: JobStatus;
-}
-
-const SUPERVISOR = `#!/bin/bash
-# suanli local executor: supervises one job (see apps/server/src/executors/local/local-executor.ts).
-# $1 = job directory, $2 = output file (stdout and stderr of the job, appended).
-d="$1"
-setsid bash "$d/job.sh" >>"$2" 2>&1 </dev/null &
-job=$!
-echo "$job" >"$d/pid.tmp" && mv -f "$d/pid.tmp" "$d/pid"
-wait "$job"
-code=$?
-kill -KILL -- "-$job" 2>/dev/null
-echo "$code $(date +%s%3N)" >"$d/exit.tmp" && mv -f "$d/exit.tmp" "$d/exit"
-`;
-
-/** Only root may make a private mount namespace and bind mounts without mapping the job's user. */
-const CAN_BIND = process.getuid?.() === 0;
-
-const VISIBLE_DEVICES: Record<string, string> = {
-  nvidia: 'CUDA_VISIBLE_DEVICES',
-  huawei: 'ASCEND_RT_VISIBLE_DEVICES',
-  hygon: 'HIP_VISIBLE_DEVICES',
-};
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -230,34 +167,13 @@ export class LocalExecutor implements Executor {
   private load() {
     this.lastId = Number(readOr(path.join(this.stateDir, 'last-id'))?.trim() || 0) || 0;
     for (const id of fs.readdirSync(this.jobsDir)) {
-      const dir = path.join(this.jobsDir, id);
-      const raw = readOr(path.join(dir, 'spec.json'));
-      if (!raw) continue;
-      const { seq, spec } = JSON.parse(raw) as { seq: number; spec: JobSpec };
-      const job: LocalJob = { id, seq, dir, spec, phase: 'queued' };
+      const job = readJob(path.join(this.jobsDir, id), id, this.clock);
+      if (!job) continue;
       this.jobs.set(id, job);
-      this.byTask.set(spec.taskId, id);
-      this.lastSeq = Math.max(this.lastSeq, seq);
-      const n = Number(/^local-(\d+)$/.exec(id)?.[1] ?? 0);
-      this.lastId = Math.max(this.lastId, n);
-      for (const kind of ['timeout', 'cancel'] as const) {
-        const at = readOr(path.join(dir, kind));
-        if (at !== undefined && !job.stop) job.stop = { kind, at: Number(at) || this.clock() };
-      }
-      const start = readOr(path.join(dir, 'start'));
-      const launched = ['supervisor', 'pid', 'exit'].some((f) => fs.existsSync(path.join(dir, f)));
-      if (start && launched) {
-        job.start = JSON.parse(start) as StartRecord;
-        job.phase = 'running';
-        this.settleIfEnded(job);
-      } else if (start) {
-        // The gateway died between writing `start` and starting the supervisor: nothing ran, queue it again.
-        fs.rmSync(path.join(dir, 'start'), { force: true });
-      }
-      if (job.phase === 'queued' && job.stop) {
-        job.phase = 'ended';
-        job.final = { jobId: id, phase: 'STOPPED', reason: 'Cancelled', exitCode: null, startTime: null, endTime: job.stop.at };
-      }
+      this.byTask.set(job.spec.taskId, id);
+      this.lastSeq = Math.max(this.lastSeq, job.seq);
+      this.lastId = Math.max(this.lastId, Number(/^local-(\d+)$/.exec(id)?.[1] ?? 0));
+      if (job.phase === 'running') this.settleIfEnded(job);
     }
   }
 
@@ -277,19 +193,7 @@ export class LocalExecutor implements Executor {
     job.child?.removeAllListeners('exit');
     job.child = undefined;
     job.phase = 'ended';
-    const base = { jobId: job.id, startTime: job.start?.time ?? null, nodes: job.start?.nodes };
-    if (exit === undefined) {
-      // Supervisor and job gone without an exit file (host reboot, supervisor killed): the end is unknown.
-      job.final = { ...base, phase: 'FAILED', reason: 'NodeFail', exitCode: null, endTime: this.clock() };
-      return true;
-    }
-    const [codeText, endText] = exit.trim().split(/\s+/);
-    const exitCode = Number(codeText);
-    const endTime = Number(endText) || this.clock();
-    if (job.stop?.kind === 'cancel') job.final = { ...base, phase: 'STOPPED', reason: 'Cancelled', exitCode, endTime };
-    else if (job.stop?.kind === 'timeout') job.final = { ...base, phase: 'FAILED', reason: 'TimeLimit', exitCode, endTime };
-    else if (exitCode === 0) job.final = { ...base, phase: 'SUCCEEDED', exitCode, endTime };
-    else job.final = { ...base, phase: 'FAILED', reason: 'NonZeroExitCode', exitCode, endTime };
+    job.final = endStatus(job, exit, this.clock());
     return true;
   }
 
@@ -362,26 +266,14 @@ export class LocalExecutor implements Executor {
     return [...this.jobs.values()].filter((j) => j.phase === 'queued' && j.spec.cardType.id === typeId).sort((a, b) => a.seq - b.seq);
   }
 
-  /** Cards in use per simulated node of a card type. */
+  /** Cards in use per simulated node of a card type (inventory.ts). */
   private usage(type: CenterCardType): Set<number>[] {
-    const used = Array.from({ length: type.nodes }, () => new Set<number>());
-    for (const job of this.jobs.values()) {
-      if ((job.phase !== 'running' && job.phase !== 'starting') || job.spec.cardType.id !== type.id || !job.start) continue;
-      for (const a of job.start.alloc) for (const c of a.cards) used[a.node]?.add(c);
-    }
-    return used;
+    const held = [...this.jobs.values()].filter((j) => (j.phase === 'running' || j.phase === 'starting') && j.spec.cardType.id === type.id && j.start);
+    return usage(type, held.map((j) => j.start!.alloc));
   }
 
-  /** The first `nodes` nodes with `cardsPerNode` free cards each, lowest card indices first; null if none. */
   private fit(type: CenterCardType, spec: JobSpec): Alloc[] | null {
-    const used = this.usage(type);
-    const alloc: Alloc[] = [];
-    for (let node = 0; node < type.nodes && alloc.length < spec.nodes; node++) {
-      const free: number[] = [];
-      for (let c = 0; c < type.cardsPerNode && free.length < spec.cardsPerNode; c++) if (!used[node].has(c)) free.push(c);
-      if (free.length >= spec.cardsPerNode) alloc.push({ node, cards: free });
-    }
-    return alloc.length === spec.nodes ? alloc : null;
+    return fit(type, spec, this.usage(type));
   }
 
   private async startJob(job: LocalJob, type: CenterCardType, alloc: Alloc[]) {
@@ -396,7 +288,7 @@ export class LocalExecutor implements Executor {
       job.start = undefined;
       return;
     }
-    fs.writeFileSync(path.join(job.dir, 'job.sh'), this.jobScript(job, type, alloc, nodes, masterPort), { mode: 0o700 });
+    fs.writeFileSync(path.join(job.dir, 'job.sh'), jobScript(job, type, alloc, nodes, masterPort, this.center.imageLauncher), { mode: 0o700 });
     job.start = { time: this.clock(), alloc, nodes, masterPort };
     writeAtomic(path.join(job.dir, 'start'), JSON.stringify(job.start));
     const child = spawn('bash', [path.join(this.stateDir, 'supervise.sh'), job.dir, job.spec.outputPath], {
@@ -427,71 +319,6 @@ export class LocalExecutor implements Executor {
       if (this.closed) return;
       if (this.refresh()) void this.schedule();
     });
-  }
-
-  /** job.sh: the job's environment and its one batch run or its workers (the first failing worker ends it). */
-  private jobScript(job: LocalJob, type: CenterCardType, alloc: Alloc[], nodes: string[], masterPort: number): string {
-    const { spec } = job;
-    const script = path.join(job.dir, 'script.sh');
-    const visible = VISIBLE_DEVICES[type.vendor.toLowerCase()];
-    const lines = ['#!/bin/bash', `# ${job.id} (task ${spec.taskId}), written by the suanli local executor`];
-    if (spec.readOnly?.length && CAN_BIND) {
-      // Mounted versions read-only even for a job running as their owner (or as root, as in tests): the job
-      // re-runs itself in a private mount namespace (same pid, so the supervisor still signals its group)
-      // and binds each folder onto itself read-only. Without privileges the files' modes are the guard.
-      lines.push(
-        'if [ -z "${SUANLI_MOUNT_NS:-}" ]; then export SUANLI_MOUNT_NS=1; exec unshare -m --propagation private bash "$0"; fi',
-        ...spec.readOnly.map((d) => `mount --bind -o ro -- ${q(d)} ${q(d)} || exit 1`),
-        'unset SUANLI_MOUNT_NS',
-      );
-    }
-    lines.push(`cd -- ${q(spec.workDir)} || exit 1`);
-    const env: Record<string, string> = {
-      ...spec.env,
-      SUANLI_JOB_ID: job.id,
-      SUANLI_NODELIST: nodes.join(','),
-    };
-    if (spec.image) env.SUANLI_IMAGE = spec.image.uri;
-    for (const [k, v] of Object.entries(env)) lines.push(`export ${k}=${q(v)}`);
-    const launcher = this.center.imageLauncher && spec.image ? `${this.center.imageLauncher.replaceAll('{uri}', q(spec.image.uri))} ` : '';
-    const place = (i: number) => {
-      const vars = [`SUANLI_NODE=${q(nodes[i])}`];
-      if (visible) vars.push(`${visible}=${q(alloc[i].cards.join(','))}`);
-      return vars.join(' ');
-    };
-    if (spec.launch === 'batch') {
-      // The batch script runs once, on the first node, and leads the job's process group itself.
-      lines.push(`export ${place(0)}`, `exec ${launcher}bash ${q(script)}`);
-      return lines.join('\n') + '\n';
-    }
-    const perNode = Math.max(1, spec.tasksPerNode ?? 1);
-    const world = nodes.length * perNode;
-    lines.push(`export MASTER_ADDR=127.0.0.1 MASTER_PORT=${masterPort} WORLD_SIZE=${world}`, 'pids=()');
-    for (let n = 0; n < nodes.length; n++) {
-      for (let l = 0; l < perNode; l++) {
-        lines.push(`${place(n)} NODE_RANK=${n} LOCAL_RANK=${l} RANK=${n * perNode + l} ${launcher}bash ${q(script)} &`, 'pids+=($!)');
-      }
-    }
-    // SIGTERM (cancel, time limit) reaches the workers through the group; this shell keeps waiting for them
-    // so they get the whole grace period. The first worker to fail ends the others.
-    // Bash can lose a worker's status to `wait -n` when it ends while the TERM trap runs (wait -n answers
-    // 127 with workers left): those are collected by pid, whose statuses bash keeps. A stopped job that still
-    // ends 0 reports the signal (143), as Slurm reports a cancelled job's signal — never "exit 0".
-    lines.push(
-      "term=; trap 'term=1' TERM",
-      'code=0',
-      'left=${#pids[@]}',
-      'while [ "$left" -gt 0 ]; do',
-      '  id=; wait -n -p id; c=$?',
-      '  if [ -z "$id" ]; then [ "$c" -eq 127 ] && break; continue; fi',
-      '  left=$((left - 1))',
-      '  if [ "$c" -ne 0 ] && [ "$code" -eq 0 ]; then code=$c; kill -TERM "${pids[@]}" 2>/dev/null; fi',
-      'done',
-      'if [ "$left" -gt 0 ]; then for p in "${pids[@]}"; do wait "$p" 2>/dev/null; c=$?; [ "$c" -ne 127 ] && [ "$c" -ne 0 ] && [ "$code" -eq 0 ] && code=$c; done; fi',
-      '[ "$code" -eq 0 ] && [ -n "$term" ] && code=143',
-      'exit "$code"',
-    );
-    return lines.join('\n') + '\n';
   }
 
   // ---- helpers --------------------------------------------------------------------------------------------
@@ -525,54 +352,4 @@ export class LocalExecutor implements Executor {
         return job.final!;
     }
   }
-}
-
-/** Shell single-quoting. */
-function q(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-function readOr(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
-  }
-}
-
-function writeAtomic(file: string, data: string) {
-  const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, data);
-  fs.renameSync(tmp, file);
-}
-
-/** Whether process `pid` runs with `arg` as one of its arguments (our supervisor of that job, not a reused pid). */
-function cmdlineHas(pid: number, arg: string): boolean {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(arg);
-  } catch {
-    return false;
-  }
-}
-
-/** process.kill that answers whether the target exists instead of throwing. */
-function signal(target: number, sig: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(target, sig);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }

@@ -1,6 +1,6 @@
 import type { CenterCardType, CenterConfig, SlurmSchedulerConfig } from '../../centers/centers';
-import type { CardCapacity, Executor, JobAccount, JobPhase, JobRef, JobSpec, JobStatus } from '../executor';
-import { expandHostlist } from './hostlist';
+import type { CardCapacity, Executor, JobAccount, JobRef, JobSpec, JobStatus } from '../executor';
+import { slurmJobStatus } from './job-status';
 import { parseSbatchOptions } from './sbatch-options';
 import { SlurmTokens } from './slurm-token';
 import { adapterFor, type Adapter, type SlurmCall, type SlurmJob, type SlurmJobRequest, type SlurmNode, type SlurmReply } from './v0038';
@@ -32,74 +32,6 @@ export const jobComment = (taskId: string) => `suanli:${taskId}`;
 
 /** PATH and the login variables a job gets besides the spec's (slurmrestd starts from an empty environment). */
 const BASE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-
-const PHASE: Record<string, JobPhase> = {
-  PENDING: 'QUEUED',
-  REQUEUED: 'QUEUED',
-  REQUEUE_HOLD: 'QUEUED',
-  REQUEUE_FED: 'QUEUED',
-  PREEMPTED: 'QUEUED',
-  CONFIGURING: 'STARTING',
-  RUNNING: 'RUNNING',
-  COMPLETING: 'RUNNING',
-  SUSPENDED: 'RUNNING',
-  STAGE_OUT: 'RUNNING',
-  SIGNALING: 'RUNNING',
-  RESIZING: 'RUNNING',
-  COMPLETED: 'SUCCEEDED',
-  CANCELLED: 'STOPPED',
-  REVOKED: 'STOPPED',
-  FAILED: 'FAILED',
-  NODE_FAIL: 'FAILED',
-  OUT_OF_MEMORY: 'FAILED',
-  TIMEOUT: 'FAILED',
-  BOOT_FAIL: 'FAILED',
-  DEADLINE: 'FAILED',
-  SPECIAL_EXIT: 'FAILED',
-};
-
-/** Reason codes of ended jobs, in the words pending-reasons/reasons.ts knows. */
-const ENDED_REASON: Record<string, string> = {
-  TIMEOUT: 'TimeLimit',
-  OUT_OF_MEMORY: 'OutOfMemory',
-  NODE_FAIL: 'NodeFail',
-  BOOT_FAIL: 'BootFail',
-  DEADLINE: 'Deadline',
-  PREEMPTED: 'Preempted',
-  CANCELLED: 'Cancelled',
-  REVOKED: 'Cancelled',
-};
-
-/**
- * A Slurm job → the platform's status. A PENDING job's `startTime` is the backfill estimate (in the
- * future), a running job's `endTime` is its limit: both are reported only where they mean what JobStatus
- * says. A job accounting still calls PREEMPTED (it left the controller without being requeued) ended.
- */
-export function slurmJobStatus(job: SlurmJob, nowMs: number): JobStatus | undefined {
-  let phase: JobPhase | undefined = PHASE[job.state];
-  if (!phase) return undefined;
-  if (job.state === 'PREEMPTED' && job.from === 'accounting') phase = 'FAILED';
-  const ended = phase === 'SUCCEEDED' || phase === 'FAILED' || phase === 'STOPPED';
-  const exitCode = !ended ? undefined : job.signal ? 128 + job.signal : job.exitCode;
-  let reason: string | undefined;
-  if (phase === 'QUEUED') reason = job.reason || (job.state === 'PREEMPTED' ? 'Preempted' : undefined);
-  else if (phase === 'STOPPED') reason = 'Cancelled';
-  else if (phase === 'FAILED') reason = ENDED_REASON[job.state] ?? (job.exitCode ? 'NonZeroExitCode' : job.reason || 'NonZeroExitCode');
-  const ms = (s: number | null) => (s === null ? null : s * 1000);
-  const status: JobStatus = { jobId: job.jobId, phase };
-  if (reason) status.reason = reason;
-  if (ended) status.exitCode = exitCode ?? null;
-  if (phase === 'QUEUED') {
-    const est = ms(job.startTime);
-    status.estimatedStart = est !== null && est > nowMs ? est : null;
-  } else {
-    status.startTime = ms(job.startTime);
-    if (ended) status.endTime = ms(job.endTime);
-  }
-  const nodes = expandHostlist(job.nodes);
-  if (nodes.length && phase !== 'QUEUED') status.nodes = nodes;
-  return status;
-}
 
 /** Single-quotes a word for bash. */
 export const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -3,7 +3,8 @@ import type { CenterCardType } from '../../centers/centers';
 import { JobRefused, type JobSpec } from '../executor';
 import { expandHostlist } from './hostlist';
 import { memoryMB, parseSbatchOptions } from './sbatch-options';
-import { batchScript, launcherPrefix, slurmJobStatus } from './slurm-executor';
+import { slurmJobStatus } from './job-status';
+import { batchScript, launcherPrefix } from './slurm-executor';
 import { jwtExpiry, mintSlurmJwt, parseTokenOutput, SlurmTokens } from './slurm-token';
 import { parseGres, v0038, v0038AccountingJob, v0038ControllerJob, v0038IsRefusal, v0038Node, v0038SubmitBody } from './v0038';
 

@@ -1,3 +1,4 @@
+// Over 400 lines: every file operation in an account's space, one class that the launcher's worker runs as the account (ADR 0004).
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';

@@ -29,6 +29,13 @@ describe('access policy', () => {
     expect(allowed({ userId: 'carol', roles: ['user'] }, 'workorder.attachment.read', shot)).toBe(false);
   });
 
+  it('a task: only its owner reads it (detail, log, IDE) and changes it (stop, delete); operators neither', () => {
+    const task = { ownerId: 'alice' };
+    expect([allowed(alice, 'task.read', task), allowed(alice, 'task.write', task)]).toEqual([true, true]);
+    expect([allowed(bob, 'task.read', task), allowed(bob, 'task.write', task)]).toEqual([false, false]);
+    expect([allowed(op, 'task.read', task), allowed(op, 'task.write', task)]).toEqual([false, false]);
+  });
+
   it('compute power: a balance and a record (charge, grant, consume) are their owner\'s only; operators grant', () => {
     const mine = { ownerId: 'alice' };
     for (const a of ['compPower.read', 'record.read'] as Action[]) {

@@ -52,6 +52,10 @@ export const RULES = {
   'workorder.readAll': ['operator'],
   /** Mark a work order resolved (the operators' answer worked). */
   'workorder.resolve': ['operator'],
+  /** A task: its detail, log and curves, its parameters (resubmit, save as template), its IDE and SSH way in. */
+  'task.read': ['owner'],
+  /** Stop it, delete it. */
+  'task.write': ['owner'],
   /** Everyone's web-shell and IDE access records. */
   'accessLog.readAll': ['operator'],
   /** 运营管理 › 用户: find any account and read its detail (contacts unmasked, roles, cluster accounts, tasks). */

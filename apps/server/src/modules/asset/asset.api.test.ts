@@ -1,3 +1,4 @@
+// Over 400 lines: one app and three users per engine, and the cases build on each other's datasets (v1 → v2 → mounts → ACLs).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';

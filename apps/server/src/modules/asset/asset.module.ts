@@ -3,6 +3,7 @@ import type { ModuleMount } from '../module-mount';
 import { DATASET_BASE, MODEL_BASE, type TaskMount, type TaskMountInput } from '@suanli/contracts';
 import { invalid } from '../../errors';
 import type { Principal } from '../access/principal';
+import type { TaskQueries } from '../task/task-queries';
 import type { TaskService } from '../task/task.service';
 import { AssetRepository } from './asset.repository';
 import { assetRoutes } from './asset.routes';
@@ -12,19 +13,29 @@ import { AssetAccess } from './asset-access';
 import { AssetStore } from './asset-store';
 
 /**
+ * What the asset module uses of the task module: the tasks waiting for a version to reach their center
+ * (released or failed after each poll), a caller's training task (a snapshot of its output), and whether an
+ * unfinished task mounts a version.
+ */
+export interface AssetTasks {
+  service: Pick<TaskService, 'waitingForData' | 'releaseWaiting' | 'failWaiting'>;
+  queries: Pick<TaskQueries, 'detail' | 'mountsInUse'>;
+}
+
+/**
  * Datasets (routes under DATASET_BASE) and models (MODEL_BASE): one repository and snapshot store, one
  * service per kind. Versions a stopped gateway left half-copied are failed before serving.
  */
 export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'notify' | 'bus' | 'clusterAccounts' | 'log' | 'access' | 'userDirectory' | 'storage'>,
-  tasks: TaskService,
+  tasks: AssetTasks,
   copies: VersionCopies & { syncVersion(ownerId: string, v: PendingCopy & { targetCenterId: string }): Promise<string> },
 ) {
   const repo = new AssetRepository(deps.db);
   const store = new AssetStore(deps.storage);
   const folders = new AssetAccess(repo, store, deps.clusterAccounts, deps.centers, deps.log);
   const make = (kind: 'dataset' | 'model') => new AssetService(kind, repo, store, deps.clusterAccounts, deps.centers, deps.clock, deps.notify, deps.bus, {
-      get: (p, taskId) => tasks.detail(p, 'training', taskId),
-      mountsInUse: (assetId, versionId) => tasks.mountsInUse(assetId, versionId),
+      get: (p, taskId) => tasks.queries.detail(p, 'training', taskId),
+      mountsInUse: (assetId, versionId) => tasks.queries.mountsInUse(assetId, versionId),
     }, deps.access, deps.userDirectory, copies, folders);
   const datasets = make('dataset');
   const models = make('model');
@@ -70,7 +81,7 @@ export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' 
   const settleWaiting = async (centerId: string) => {
     const target = deps.centers.find((c) => c.id === centerId);
     if (!target) return;
-    for (const { row, mounts } of await tasks.waitingForData(centerId)) {
+    for (const { row, mounts } of await tasks.service.waitingForData(centerId)) {
       let ready = true;
       let failure = '';
       for (const m of mounts) {
@@ -100,8 +111,8 @@ export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' 
           await copies.syncVersion(row.owner_id, { assetId: m.assetId, versionId: m.versionId, sourceCenterId: source.id, targetCenterId: centerId, label });
         }
       }
-      if (failure) await tasks.failWaiting(row, `数据同步失败：${failure}`);
-      else if (ready) await tasks.releaseWaiting(row);
+      if (failure) await tasks.service.failWaiting(row, `数据同步失败：${failure}`);
+      else if (ready) await tasks.service.releaseWaiting(row);
     }
   };
   return {

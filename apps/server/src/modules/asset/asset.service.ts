@@ -1,3 +1,4 @@
+// Over 400 lines: one service for datasets and models — reads, versions and their copies, shares, publication: the rules of ADR 0008 and 0013 in one place.
 import {
   ASSET_SHARES_MAX,
   ASSET_VERSIONS_MAX,

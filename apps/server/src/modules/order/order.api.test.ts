@@ -1,3 +1,4 @@
+// Over 400 lines: one app per engine for the order cases, and a second describe for Alipay, which needs its own app and keys.
 import { createSign, createVerify, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGE_BASE, ORDER_BASE, type WsEvent } from '@suanli/contracts';

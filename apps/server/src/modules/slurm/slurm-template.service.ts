@@ -16,7 +16,8 @@ export class SlurmTemplateService {
   constructor(
     private readonly repo: SlurmTemplateRepository,
     private readonly platform: readonly SlurmTemplate[],
-    private readonly tasks: TaskService,
+    /** A task's script and resources, for 保存为模板. */
+    private readonly tasks: Pick<TaskService, 'parameters'>,
     private readonly clock: () => number,
   ) {
     this.platformById = new Map(platform.map((t) => [t.id, t]));

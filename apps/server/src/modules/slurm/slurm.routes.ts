@@ -2,13 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, IdParams, Null, Page, SlurmTaskCreate, SlurmTemplate, SlurmTemplateFromTask, SlurmTemplateSave, Task, TemplatePageQuery } from '@suanli/contracts';
 import { ok } from '../../lib/reply';
 import { principal } from '../../plugins/auth';
-import { taskRoutes } from '../task/task.routes';
-import type { TaskService } from '../task/task.service';
+import { taskRoutes, type TaskCalls } from '../task/task.routes';
 import type { SlurmTemplateService } from './slurm-template.service';
 import type { SlurmService } from './slurm.service';
 
 /** Registered under SLURM_BASE: templates, creating a task, and the task calls every family shares. */
-export function slurmRoutes(slurm: SlurmService, templates: SlurmTemplateService, tasks: TaskService): FastifyPluginAsyncTypebox {
+export function slurmRoutes(slurm: SlurmService, templates: SlurmTemplateService, tasks: TaskCalls): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = ['slurm'];
     app.post('/templates/action/page', {

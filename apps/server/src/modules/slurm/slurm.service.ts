@@ -10,9 +10,12 @@ import { checkScript, renderTemplate } from './template-render';
  * 科学计算 › 任务管理: a Slurm task from a template (its script rendered with the user's values) or from a
  * custom sbatch script, then the shared task engine (kind `slurm`: the script runs as the batch script).
  */
+/** What the Slurm form uses of the task engine: a retried submission's task, the center, the job's home, the submit. */
+export type SlurmTasks = Pick<TaskService, 'submitted' | 'center' | 'jobHome' | 'create' | 'parameters'>;
+
 export class SlurmService {
   constructor(
-    private readonly tasks: TaskService,
+    private readonly tasks: SlurmTasks,
     private readonly templates: SlurmTemplateService,
     private readonly placer: Placer,
   ) {}

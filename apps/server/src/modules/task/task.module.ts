@@ -2,11 +2,15 @@ import type { AppContext } from '../../context';
 import type { ModuleMount } from '../module-mount';
 import type { Executor } from '../../executors/executor';
 import { LeaseRepository } from '../../db/lease.repository';
+import { JobSpecs, type ImageLookup } from './job-spec';
+import { TaskFiles } from './task-files';
 import { TaskPoller } from './task-poller';
+import { TaskQueries } from './task-queries';
 import { TaskRepository } from './task.repository';
 import type { TaskCompute, TaskMeterSource } from './task-compute';
+import { TaskService } from './task.service';
+import { TaskTransitions } from './task-transitions';
 import { TaskUsageRepository } from './task-usage.repository';
-import { TaskService, type ImageLookup } from './task.service';
 
 /**
  * The task engine both families (training, slurm) build on: one executor per center, the state engine and
@@ -14,20 +18,31 @@ import { TaskService, type ImageLookup } from './task.service';
  * its base. `executors` comes from app.ts (executors/create-executor.ts) so tests can hand in their own
  * configuration of the real executors. `compute` is the order module's side of compute power (the submit gate,
  * 已消耗, the final draw before a delete); `meterSource` is what this module offers metering in return.
+ *
+ * Its parts, each given to other modules only as the narrow port they declare (a `Pick` of one part):
+ * `service` — the state engine (submit, stop, delete, release a task waiting for data; the poll), over
+ * `TaskTransitions` (how a task moves) and `JobSpecs` (the job an executor runs); `queries` — the access and
+ * query part (a caller's tasks through the access module, and what other modules ask); `files` — the
+ * log/metrics reader, the only part that touches a center's storage (through ctx.storage, ADR 0016).
  */
 export function createTaskModule(
-  deps: Pick<AppContext, 'db' | 'clock' | 'centers' | 'clusterAccounts' | 'notify' | 'bus' | 'log' | 'config' | 'storage'>,
+  deps: Pick<AppContext, 'db' | 'clock' | 'centers' | 'clusterAccounts' | 'notify' | 'bus' | 'log' | 'config' | 'access' | 'storage'>,
   executors: ReadonlyMap<string, Executor>,
   images: ImageLookup,
   compute: TaskCompute,
 ) {
   const c = deps.config.compute ?? {};
   const repo = new TaskRepository(deps.db);
+  const centers = new Map(deps.centers.map((x) => [x.id, x]));
+  const jobs = new JobSpecs(centers, images);
   const usage = new TaskUsageRepository(deps.db);
-  const service = new TaskService(repo, executors, deps.centers, deps.clusterAccounts, deps.storage, images, deps.clock, deps.notify, deps.bus, deps.log, compute, {
+  const files = new TaskFiles(deps.storage);
+  const queries = new TaskQueries(repo, executors, centers, deps.clusterAccounts, files, images, deps.access, compute);
+  const transitions = new TaskTransitions(repo, executors, centers, jobs, files, deps.clock, deps.notify, deps.bus, deps.log, {
     submitRetryMs: c.submitRetryMs,
     expiryWarnMs: c.expiryWarnMs,
   });
+  const service = new TaskService(repo, transitions, jobs, queries, files, deps.clusterAccounts, deps.clock, deps.log, compute);
   // Work other modules do per center right after its poll, on the replica leading it (resource samples).
   const afterPoll: ((centerId: string) => Promise<void>)[] = [];
   const poller = new TaskPoller(
@@ -42,7 +57,12 @@ export function createTaskModule(
     { intervalMs: c.pollIntervalMs, leaseMs: c.leaseMs, holder: c.holder },
   );
   return {
+    /** The state engine (families submit through it; the demo seed; tests drive `poll` and read `specOf`). */
     service,
+    /** The access/query part: a caller's tasks, and what other modules ask about tasks. */
+    queries,
+    /** The log/metrics reader. */
+    files,
     repository: repo,
     /** The read port other modules get for a user's use of compute (the resource dashboard). */
     usage,

@@ -15,7 +15,10 @@ export interface TaskFilter {
 /** States the poller asks the scheduler about (everything between submission and an end). */
 export const ACTIVE_STATES: JobState[] = ['SUBMITTING', 'QUEUED', 'STARTING', 'RUNNING', 'STOPPING'];
 
-/** The only place with task SQL. Every statement on a user's tasks is scoped by owner and kind. */
+/**
+ * The only place with task SQL. Lists of a user's tasks are scoped by owner and kind; one task is read by id
+ * (`get`) and whose it is decided by the access module (task-queries.ts, `owned`).
+ */
 export class TaskRepository {
   constructor(private readonly db: Db) {}
 
@@ -75,11 +78,6 @@ export class TaskRepository {
         .then((r) => Number(r.n)),
     ]);
     return { rows, total };
-  }
-
-  /** The caller's task of that kind, or undefined (someone else's is indistinguishable from a missing one). */
-  findOwned(ownerId: string, kind: TaskKind, id: string) {
-    return this.db.selectFrom('tasks').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).where('kind', '=', kind).executeTakeFirst();
   }
 
   /** Ids and names of the owner's tasks among `ids`, of any kind (a work order's link). */

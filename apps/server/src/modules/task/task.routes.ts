@@ -3,29 +3,36 @@ import { Type } from '@sinclair/typebox';
 import { Envelope, IdParams, Null, Page, Task, TaskDetail, TaskLog, TaskLogQuery, TaskMetrics, TaskMetricsQuery, TaskPageQuery, TaskResubmit, type TaskKind } from '@suanli/contracts';
 import { ok } from '../../lib/reply';
 import { principal } from '../../plugins/auth';
+import type { TaskQueries } from './task-queries';
 import type { TaskService } from './task.service';
+
+/** What the shared task calls use of the task module: reads from the access/query part, changes from the engine. */
+export interface TaskCalls {
+  queries: Pick<TaskQueries, 'page' | 'detail' | 'readLog' | 'openLog' | 'readMetrics'>;
+  service: Pick<TaskService, 'stop' | 'remove'>;
+}
 
 /**
  * The calls every task family shares, registered by each family's routes plugin under its own base
  * (training: /gateway/training/api/v1/tasks…, slurm: /gateway/slurm/api/v1/tasks…). `resubmit` is the
  * family's own (it re-runs the family's form rules).
  */
-export function taskRoutes(kind: TaskKind, tasks: TaskService, resubmit: (p: ReturnType<typeof principal>, id: string, clientRequestId?: string) => Promise<Task>): FastifyPluginAsyncTypebox {
+export function taskRoutes(kind: TaskKind, { queries, service }: TaskCalls, resubmit: (p: ReturnType<typeof principal>, id: string, clientRequestId?: string) => Promise<Task>): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = [kind === 'training' ? 'training' : 'slurm'];
     const what = kind === 'training' ? '训练任务' : 'Slurm 任务';
 
     app.post('/tasks/action/page', {
       schema: { tags, summary: `${what}列表（分页，按类型、状态、名称筛选）`, body: TaskPageQuery, response: { 200: Envelope(Page(Task)) } },
-      handler: async (req) => ok(await tasks.page(principal(req), kind, req.body)),
+      handler: async (req) => ok(await queries.page(principal(req), kind, req.body)),
     });
     app.get('/tasks/:id', {
       schema: { tags, summary: `${what}详情（含状态变化时间线）`, params: IdParams, response: { 200: Envelope(TaskDetail) } },
-      handler: async (req) => ok(await tasks.detail(principal(req), kind, req.params.id)),
+      handler: async (req) => ok(await queries.detail(principal(req), kind, req.params.id)),
     });
     app.post('/tasks/:id/stop', {
       schema: { tags, summary: `停止${what}`, params: IdParams, response: { 200: Envelope(Task) } },
-      handler: async (req) => ok(await tasks.stop(principal(req), kind, req.params.id)),
+      handler: async (req) => ok(await service.stop(principal(req), kind, req.params.id)),
     });
     // The body is optional (older clients send none, which Fastify validates as null).
     app.post('/tasks/:id/resubmit', {
@@ -34,16 +41,16 @@ export function taskRoutes(kind: TaskKind, tasks: TaskService, resubmit: (p: Ret
     });
     app.delete('/tasks/:id', {
       schema: { tags, summary: `删除已结束的${what}`, params: IdParams, response: { 200: Envelope(Null) } },
-      handler: async (req) => ok(await tasks.remove(principal(req), kind, req.params.id)),
+      handler: async (req) => ok(await service.remove(principal(req), kind, req.params.id)),
     });
     app.get('/tasks/:id/log', {
       schema: { tags, summary: `${what}日志（从 offset 起的一段，运行中可继续追读）`, params: IdParams, querystring: TaskLogQuery, response: { 200: Envelope(TaskLog) } },
-      handler: async (req) => ok(await tasks.readLog(principal(req), kind, req.params.id, req.query)),
+      handler: async (req) => ok(await queries.readLog(principal(req), kind, req.params.id, req.query)),
     });
     app.get('/tasks/:id/log/download', {
       schema: { tags, summary: `下载${what}日志`, params: IdParams, response: { 200: Type.Unknown() } },
       handler: async (req, reply) => {
-        const log = await tasks.openLog(principal(req), kind, req.params.id);
+        const log = await queries.openLog(principal(req), kind, req.params.id);
         return reply
           .header('content-type', 'text/plain; charset=utf-8')
           .header('content-length', String(log.size))
@@ -53,7 +60,7 @@ export function taskRoutes(kind: TaskKind, tasks: TaskService, resubmit: (p: Ret
     });
     app.get('/tasks/:id/metrics', {
       schema: { tags, summary: `${what}训练曲线数据（$SUANLI_METRICS_FILE 中的 JSON 行）`, params: IdParams, querystring: TaskMetricsQuery, response: { 200: Envelope(TaskMetrics) } },
-      handler: async (req) => ok(await tasks.readMetrics(principal(req), kind, req.params.id, req.query.offset)),
+      handler: async (req) => ok(await queries.readMetrics(principal(req), kind, req.params.id, req.query.offset)),
     });
   };
 }

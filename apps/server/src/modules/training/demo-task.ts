@@ -12,7 +12,7 @@ const SCRIPT = path.join(import.meta.dirname, 'demo/train.py');
  * curve) on the first local center, so a person who just ran `npm start` sees a task go to 运行成功 with a
  * log and a training curve. Runs on the host's python3 (no image runtime on a laptop either).
  */
-export async function submitDemoTask(tasks: TaskService, accounts: ClusterAccountService, storage: CenterStorages, p: Principal) {
+export async function submitDemoTask(tasks: Pick<TaskService, 'centers' | 'create'>, accounts: ClusterAccountService, storage: CenterStorages, p: Principal) {
   const center = tasks.centers().find((c) => c.scheduler.kind === 'local' && c.status === 'online');
   const cardType = center?.cardTypes.find((t) => t.vendor === 'NVIDIA') ?? center?.cardTypes[0];
   if (!center || !cardType) return null;

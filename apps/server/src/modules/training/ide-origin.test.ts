@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseIdeEndpoint } from '../task/task.service';
+import { parseIdeEndpoint } from '../task/task-files';
 import { checkIdeOrigin, defaultIdeOrigin, IdeOrigin } from './ide-origin';
 
 describe('IDE origin (ADR 0014)', () => {

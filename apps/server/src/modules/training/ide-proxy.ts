@@ -7,7 +7,7 @@ import { AppError } from '../../errors';
 import { CONSOLE_BASE_PATH } from '@suanli/contracts';
 import type { AccessLogService } from '../access-log/access-log.service';
 import type { Principal } from '../access/principal';
-import type { TaskService } from '../task/task.service';
+import type { TaskQueries } from '../task/task-queries';
 import type { IdeOrigin } from './ide-origin';
 import type { IdeTicketRepository } from './ide-ticket.repository';
 
@@ -37,6 +37,9 @@ interface Grant {
   r: string;
 }
 
+/** What the proxy reads of the task module: where a running develop task's IDE listens (owner only), a task's state. */
+export type IdeTasks = Pick<TaskQueries, 'ideEndpoint' | 'stateOf'>;
+
 /** Is this session still valid (not revoked, not expired)? */
 export type SessionCheck = (sessionId: string) => Promise<boolean>;
 
@@ -56,7 +59,7 @@ export class IdeProxy {
   private lastSweep = 0;
 
   constructor(
-    private readonly tasks: TaskService,
+    private readonly tasks: IdeTasks,
     private readonly access: AccessLogService,
     private readonly sessionValid: SessionCheck,
     private readonly tickets: IdeTicketRepository,

@@ -2,7 +2,10 @@ import { ErrorCode, type Placement, type PlacementCandidate, type PlacementQuery
 import { isAccelerator } from '../../centers/centers';
 import { AppError } from '../../errors';
 import type { Principal } from '../access/principal';
-import type { TaskService } from '../task/task.service';
+import type { TaskQueries } from '../task/task-queries';
+
+/** What placement reads of the task module: the centers, their capacity and queues, the caller's folders. */
+export type PlacementTasks = Pick<TaskQueries, 'centers' | 'capacity' | 'queued' | 'holdsDir' | 'cardTypeName'>;
 
 /**
  * 智能调度 (design/domain.md, placement): among the online centers offering the card type, the one with
@@ -10,7 +13,7 @@ import type { TaskService } from '../task/task.service';
  * join the order once they exist). The reason is said in Chinese so the user sees it before submitting.
  */
 export class Placer {
-  constructor(private readonly tasks: TaskService) {}
+  constructor(private readonly tasks: PlacementTasks) {}
 
   async place(p: Principal, q: PlacementQuery): Promise<Placement> {
     const need = q.cardNum * (q.nodeNum ?? 1);
@@ -20,7 +23,7 @@ export class Placer {
       const type = center.cardTypes.find((t) => t.id === q.cardTypeId);
       if (!type || q.cardNum > type.cardsPerNode || (q.nodeNum ?? 1) > type.nodes) continue;
       const [capacity, queuedMap, holdsWorkDir] = await Promise.all([
-        this.tasks.executor(center.id).capacity(),
+        this.tasks.capacity(center.id),
         this.tasks.queued(center.id),
         q.workDir ? this.tasks.holdsDir(p.userId, center.id, q.workDir) : Promise.resolve(false),
       ]);

@@ -2,28 +2,33 @@ import { TRAINING_BASE } from '@suanli/contracts';
 import type { AppContext } from '../../context';
 import type { ModuleMount } from '../module-mount';
 import type { AccessLogService } from '../access-log/access-log.service';
-import type { TaskService } from '../task/task.service';
 import type { IdeOrigin } from './ide-origin';
-import { IDE_ROUTE_PREFIX, IdeProxy } from './ide-proxy';
+import { IDE_ROUTE_PREFIX, IdeProxy, type IdeTasks } from './ide-proxy';
 import { IdeTicketRepository } from './ide-ticket.repository';
 import type { ImageCatalogue } from './image-catalogue';
-import { Placer } from './placement';
-import { trainingRoutes } from './training.routes';
-import { TrainingService, type MountResolver, type PrivateImages } from './training.service';
+import { Placer, type PlacementTasks } from './placement';
+import { trainingRoutes, type TrainingRouteTasks } from './training.routes';
+import { TrainingService, type MountResolver, type PrivateImages, type TrainingTasks } from './training.service';
+
+/** What the training module uses of the task module: the narrow ports of its parts, each declared where it is used. */
+export interface TrainingModuleTasks {
+  service: TrainingRouteTasks['service'] & TrainingTasks;
+  queries: TrainingRouteTasks['queries'] & PlacementTasks & IdeTasks;
+}
 
 /** AI计算 › 训练任务 (routes under TRAINING_BASE), on the shared task engine. */
 export function createTrainingModule(
   deps: Pick<AppContext, 'db' | 'clock' | 'config' | 'sessions'>,
-  tasks: TaskService,
+  tasks: TrainingModuleTasks,
   images: ImageCatalogue,
   privateImages: PrivateImages,
   access: AccessLogService,
   mounts: MountResolver,
   ideOrigin: IdeOrigin,
 ) {
-  const service = new TrainingService(tasks, images, privateImages, new Placer(tasks), mounts);
+  const service = new TrainingService(tasks.service, images, privateImages, new Placer(tasks.queries), mounts);
   const ide = new IdeProxy(
-    tasks,
+    tasks.queries,
     access,
     async (sid) => !(await deps.sessions.invalid([sid])).has(sid),
     new IdeTicketRepository(deps.db),

@@ -3,13 +3,18 @@ import { Type } from '@sinclair/typebox';
 import { Envelope, IdeTicket, IdParams, ImageItem, ImageQuery, Placement, PlacementQuery, Task, TaskSsh, TrainingTaskCreate } from '@suanli/contracts';
 import { ok } from '../../lib/reply';
 import { principal } from '../../plugins/auth';
-import { taskRoutes } from '../task/task.routes';
-import type { TaskService } from '../task/task.service';
+import { taskRoutes, type TaskCalls } from '../task/task.routes';
+import type { TaskQueries } from '../task/task-queries';
 import type { IdeProxy } from './ide-proxy';
 import type { TrainingService } from './training.service';
 
+/** What the training routes use of the task module: the shared task calls, and SSH into a develop environment. */
+export interface TrainingRouteTasks extends TaskCalls {
+  queries: TaskCalls['queries'] & Pick<TaskQueries, 'sshCommand'>;
+}
+
 /** Registered under TRAINING_BASE. */
-export function trainingRoutes(training: TrainingService, tasks: TaskService, ide: IdeProxy): FastifyPluginAsyncTypebox {
+export function trainingRoutes(training: TrainingService, tasks: TrainingRouteTasks, ide: IdeProxy): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = ['training'];
     app.post('/tasks', {
@@ -26,7 +31,7 @@ export function trainingRoutes(training: TrainingService, tasks: TaskService, id
     });
     app.get('/tasks/:id/ssh', {
       schema: { tags, summary: 'SSH 登录运行中的开发环境（经登录节点进入作业分配；使用已安装到该分中心的密钥对）', params: IdParams, response: { 200: Envelope(TaskSsh) } },
-      handler: async (req) => ok(await tasks.sshCommand(principal(req), req.params.id)),
+      handler: async (req) => ok(await tasks.queries.sshCommand(principal(req), req.params.id)),
     });
     app.post('/tasks/:id/ide-ticket', {
       schema: { tags, summary: '打开开发环境：一分钟内有效的首跳链接（之后由限定路径的 Cookie 认证）', params: IdParams, response: { 200: Envelope(IdeTicket) } },

@@ -26,9 +26,12 @@ export interface PrivateImages {
   resolvePrivate(p: Principal, id: string): Promise<ImageItem | undefined>;
 }
 
+/** What the training form uses of the task engine: a retried submission's task, the parameters to resubmit, the submit. */
+export type TrainingTasks = Pick<TaskService, 'submitted' | 'createOnce' | 'parameters'>;
+
 export class TrainingService {
   constructor(
-    private readonly tasks: TaskService,
+    private readonly tasks: TrainingTasks,
     private readonly images: ImageCatalogue,
     private readonly privateImages: PrivateImages,
     private readonly placer: Placer,

@@ -1,3 +1,4 @@
+// Over 400 lines: one describe per user route, all on one app per engine; a file per route would start a gateway and database each.
 import { createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engines, type TestApp } from '../../../test/harness';

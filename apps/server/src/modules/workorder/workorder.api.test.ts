@@ -1,3 +1,4 @@
+// Over 400 lines: the cases share one app per engine and its owner, other user and operator; attachments are the one nested group.
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

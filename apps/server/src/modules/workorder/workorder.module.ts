@@ -1,7 +1,7 @@
 import { WORKORDER_BASE } from '@suanli/contracts';
 import type { AppContext } from '../../context';
 import type { ModuleMount } from '../module-mount';
-import type { TaskService } from '../task/task.service';
+import type { TaskQueries } from '../task/task-queries';
 import { WorkOrderRepository } from './workorder.repository';
 import { workorderRoutes } from './workorder.routes';
 import { WorkOrderService } from './workorder.service';
@@ -12,7 +12,7 @@ import { WorkOrderService } from './workorder.service';
  */
 export function createWorkorderModule(
   deps: Pick<AppContext, 'db' | 'clock' | 'notify' | 'notifyEach' | 'bus' | 'access' | 'userDirectory' | 'audit'>,
-  tasks: Pick<TaskService, 'namesOf'>,
+  tasks: Pick<TaskQueries, 'namesOf'>,
 ) {
   const service = new WorkOrderService(new WorkOrderRepository(deps.db), tasks, deps.access, deps.userDirectory, deps.clock, deps.notify, deps.notifyEach, deps.bus, deps.audit);
   const mount: ModuleMount = { name: 'workorder', routes: [{ prefix: WORKORDER_BASE, plugin: workorderRoutes(service) }] };

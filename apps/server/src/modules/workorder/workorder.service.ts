@@ -20,7 +20,7 @@ import type { EventBus } from '../../realtime/bus';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
 import type { AuditTrail } from '../audit/audit.service';
-import type { TaskService } from '../task/task.service';
+import type { TaskQueries } from '../task/task-queries';
 import { IMAGE_TYPES, sniffImage } from '../user/avatar';
 import type { UserDirectory } from '../user/user-directory';
 import type { AttachmentMeta, WorkOrderRepository, WorkOrderRow } from './workorder.repository';
@@ -54,7 +54,7 @@ type Role = 'user' | 'operator';
 export class WorkOrderService {
   constructor(
     private readonly repo: WorkOrderRepository,
-    private readonly tasks: Pick<TaskService, 'namesOf'>,
+    private readonly tasks: Pick<TaskQueries, 'namesOf'>,
     private readonly access: Pick<AccessService, 'require' | 'found' | 'can' | 'owns' | 'holders'>,
     /** The owners' and authors' usernames (user module). */
     private readonly users: Pick<UserDirectory, 'names'>,

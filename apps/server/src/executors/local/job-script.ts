@@ -1,0 +1,116 @@
+import path from 'node:path';
+import type { CenterCardType } from '../../centers/centers';
+import type { JobSpec } from '../executor';
+import type { Alloc } from './inventory';
+
+/**
+ * The bash the local executor runs (local-executor.ts). Every job runs under `supervise.sh` (SUPERVISOR), which
+ * runs detached (its own session, so a gateway stop or restart does not touch it) and starts `job.sh` in a
+ * second new session: the job's process group, which cancel and the time limit signal (SIGTERM, then SIGKILL
+ * after the grace period) without reaching the supervisor. When the group's leader ends, the supervisor kills
+ * what is left of the group (like Slurm ending a job's step) and writes the exit file. `job.sh` (`jobScript`)
+ * sets the job's environment and its cards, then runs the script once (batch) or once per worker.
+ */
+
+export const SUPERVISOR = `#!/bin/bash
+# suanli local executor: supervises one job (see apps/server/src/executors/local/job-script.ts).
+# $1 = job directory, $2 = output file (stdout and stderr of the job, appended).
+d="$1"
+setsid bash "$d/job.sh" >>"$2" 2>&1 </dev/null &
+job=$!
+echo "$job" >"$d/pid.tmp" && mv -f "$d/pid.tmp" "$d/pid"
+wait "$job"
+code=$?
+kill -KILL -- "-$job" 2>/dev/null
+echo "$code $(date +%s%3N)" >"$d/exit.tmp" && mv -f "$d/exit.tmp" "$d/exit"
+`;
+
+/** Only root may make a private mount namespace and bind mounts without mapping the job's user. */
+const CAN_BIND = process.getuid?.() === 0;
+
+const VISIBLE_DEVICES: Record<string, string> = {
+  nvidia: 'CUDA_VISIBLE_DEVICES',
+  huawei: 'ASCEND_RT_VISIBLE_DEVICES',
+  hygon: 'HIP_VISIBLE_DEVICES',
+};
+
+/**
+ * job.sh: the job's environment and its one batch run or its workers (the first failing worker ends it). `job`
+ * is the job's id, its directory (which holds `script.sh`, the spec's script) and its spec; `imageLauncher` is
+ * the center's (`{uri}` replaced by the image's).
+ */
+export function jobScript(
+  job: { id: string; dir: string; spec: JobSpec },
+  type: CenterCardType,
+  alloc: Alloc[],
+  nodes: string[],
+  masterPort: number,
+  imageLauncher: string | undefined,
+): string {
+  const { spec } = job;
+  const script = path.join(job.dir, 'script.sh');
+  const visible = VISIBLE_DEVICES[type.vendor.toLowerCase()];
+  const lines = ['#!/bin/bash', `# ${job.id} (task ${spec.taskId}), written by the suanli local executor`];
+  if (spec.readOnly?.length && CAN_BIND) {
+    // Mounted versions read-only even for a job running as their owner (or as root, as in tests): the job
+    // re-runs itself in a private mount namespace (same pid, so the supervisor still signals its group)
+    // and binds each folder onto itself read-only. Without privileges the files' modes are the guard.
+    lines.push(
+      'if [ -z "${SUANLI_MOUNT_NS:-}" ]; then export SUANLI_MOUNT_NS=1; exec unshare -m --propagation private bash "$0"; fi',
+      ...spec.readOnly.map((d) => `mount --bind -o ro -- ${q(d)} ${q(d)} || exit 1`),
+      'unset SUANLI_MOUNT_NS',
+    );
+  }
+  lines.push(`cd -- ${q(spec.workDir)} || exit 1`);
+  const env: Record<string, string> = {
+    ...spec.env,
+    SUANLI_JOB_ID: job.id,
+    SUANLI_NODELIST: nodes.join(','),
+  };
+  if (spec.image) env.SUANLI_IMAGE = spec.image.uri;
+  for (const [k, v] of Object.entries(env)) lines.push(`export ${k}=${q(v)}`);
+  const launcher = imageLauncher && spec.image ? `${imageLauncher.replaceAll('{uri}', q(spec.image.uri))} ` : '';
+  const place = (i: number) => {
+    const vars = [`SUANLI_NODE=${q(nodes[i])}`];
+    if (visible) vars.push(`${visible}=${q(alloc[i].cards.join(','))}`);
+    return vars.join(' ');
+  };
+  if (spec.launch === 'batch') {
+    // The batch script runs once, on the first node, and leads the job's process group itself.
+    lines.push(`export ${place(0)}`, `exec ${launcher}bash ${q(script)}`);
+    return lines.join('\n') + '\n';
+  }
+  const perNode = Math.max(1, spec.tasksPerNode ?? 1);
+  const world = nodes.length * perNode;
+  lines.push(`export MASTER_ADDR=127.0.0.1 MASTER_PORT=${masterPort} WORLD_SIZE=${world}`, 'pids=()');
+  for (let n = 0; n < nodes.length; n++) {
+    for (let l = 0; l < perNode; l++) {
+      lines.push(`${place(n)} NODE_RANK=${n} LOCAL_RANK=${l} RANK=${n * perNode + l} ${launcher}bash ${q(script)} &`, 'pids+=($!)');
+    }
+  }
+  // SIGTERM (cancel, time limit) reaches the workers through the group; this shell keeps waiting for them
+  // so they get the whole grace period. The first worker to fail ends the others.
+  // Bash can lose a worker's status to `wait -n` when it ends while the TERM trap runs (wait -n answers
+  // 127 with workers left): those are collected by pid, whose statuses bash keeps. A stopped job that still
+  // ends 0 reports the signal (143), as Slurm reports a cancelled job's signal — never "exit 0".
+  lines.push(
+    "term=; trap 'term=1' TERM",
+    'code=0',
+    'left=${#pids[@]}',
+    'while [ "$left" -gt 0 ]; do',
+    '  id=; wait -n -p id; c=$?',
+    '  if [ -z "$id" ]; then [ "$c" -eq 127 ] && break; continue; fi',
+    '  left=$((left - 1))',
+    '  if [ "$c" -ne 0 ] && [ "$code" -eq 0 ]; then code=$c; kill -TERM "${pids[@]}" 2>/dev/null; fi',
+    'done',
+    'if [ "$left" -gt 0 ]; then for p in "${pids[@]}"; do wait "$p" 2>/dev/null; c=$?; [ "$c" -ne 127 ] && [ "$c" -ne 0 ] && [ "$code" -eq 0 ] && code=$c; done; fi',
+    '[ "$code" -eq 0 ] && [ -n "$term" ] && code=143',
+    'exit "$code"',
+  );
+  return lines.join('\n') + '\n';
+}
+
+/** Shell single-quoting. */
+function q(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
