@@ -131,7 +131,7 @@ export class HttpCenterStorage implements CenterStorage {
         method: 'POST',
         headers: { ...this.auth(), 'content-type': 'application/json' },
         body: JSON.stringify({ account, path: userPath, assetId, versionId }),
-        signal: started.signal,
+        signal: AbortSignal.any([this.closing.signal, started.signal]),
       });
     } catch (e) {
       throw this.unreachable(started.signal.aborted ? (started.signal.reason as Error) : (e as Error));
@@ -192,7 +192,17 @@ export class HttpCenterStorage implements CenterStorage {
     return opened;
   }
 
-  async close() {}
+  /**
+   * Ends every call in flight and refuses new ones: a closing gateway must not wait for a file service that
+   * itself waits for this gateway (its storage-grant check), or the close hangs (seen in remote-storage.int).
+   */
+  async close() {
+    this.closing.abort(new AppError(ErrorCode.INTERNAL_FAILED, '网关正在关闭'));
+    for (const req of this.requests) req.destroy(this.closing.signal.reason as Error);
+  }
+
+  private readonly closing = new AbortController();
+  private readonly requests = new Set<http.ClientRequest>();
 
   // ---- the wire -------------------------------------------------------------------------------------------
 
@@ -221,7 +231,7 @@ export class HttpCenterStorage implements CenterStorage {
   private async call(route: string, init: RequestInit): Promise<unknown> {
     let res: Response;
     try {
-      res = await fetch(this.base + route, { ...init, headers: { ...(init.headers as Record<string, string>), ...this.auth() }, signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS) });
+      res = await fetch(this.base + route, { ...init, headers: { ...(init.headers as Record<string, string>), ...this.auth() }, signal: AbortSignal.any([this.closing.signal, AbortSignal.timeout(ANSWER_TIMEOUT_MS)]) });
     } catch (e) {
       throw this.unreachable(e as Error);
     }
@@ -254,6 +264,9 @@ export class HttpCenterStorage implements CenterStorage {
         out.once('close', () => res.destroy());
         resolve({ size, stream: res.pipe(out) });
       });
+      if (this.closing.signal.aborted) req.destroy(this.closing.signal.reason as Error);
+      this.requests.add(req);
+      req.once('close', () => this.requests.delete(req));
       req.once('timeout', () => req.destroy(new AppError(ErrorCode.INTERNAL_TIMEOUT, `${this.opts.centerName}的文件服务无应答`)));
       req.once('error', (e) => reject(e instanceof AppError ? e : this.unreachable(e)));
     });

@@ -19,7 +19,7 @@ export class AssetAccess {
   private readonly queues = new Map<string, Promise<unknown>>();
   /** Start-up work waiting for a center's file service (whenReachable). */
   private readonly pending = new Set<Promise<void>>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Map<NodeJS.Timeout, () => void>();
   private closed = false;
 
   constructor(
@@ -128,7 +128,8 @@ export class AssetAccess {
             this.timers.delete(timer);
             resolve();
           }, delay);
-          this.timers.add(timer);
+          // close() ends the wait too: a cleared timer alone would leave this promise (and close) hanging.
+          this.timers.set(timer, resolve);
         });
         if (!this.closed) await attempt(Math.min(delay * 2, 15_000));
       }
@@ -140,7 +141,10 @@ export class AssetAccess {
   /** Stops the background work of `whenReachable` (the module closes). */
   async close() {
     this.closed = true;
-    for (const t of this.timers) clearTimeout(t);
+    for (const [t, wake] of this.timers) {
+      clearTimeout(t);
+      wake();
+    }
     this.timers.clear();
     await Promise.all([...this.pending]);
   }
