@@ -31,7 +31,8 @@ describe('购买算力 journey', () => {
   let orderNo = '';
 
   beforeAll(async () => {
-    env = await startE2e();
+    // A journey about the balance itself: no welcome grant (e2e/support/env.ts gives journeys one).
+    env = await startE2e({ metering: {} });
     const u = await createUser(env);
     buyerName = u.user.username;
     const op = await createOperator(env);
