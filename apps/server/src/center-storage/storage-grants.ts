@@ -1,10 +1,9 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorCode, STORAGE_GRANT_HEADER, StorageAgentApi, StorageAgentApiSchemas, type StorageGrant } from '@suanli/contracts';
 import { AppError } from '../errors';
 import { ok } from '../lib/reply';
+import { secretFile } from '../lib/secret-file';
 import { serve } from '../lib/serve';
 
 /** How long a grant is good for; a new one is made once less than half of it is left. */
@@ -30,15 +29,7 @@ export class StorageGrants {
     dataDir: string,
     private readonly clock: () => number,
   ) {
-    const file = path.join(dataDir, 'keys', 'storage-grant.secret');
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    try {
-      fs.writeFileSync(file, randomBytes(32), { flag: 'wx', mode: 0o600 });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
-    this.key = fs.readFileSync(file);
-    if (this.key.length !== 32) throw new Error(`${file}: expected 32 bytes`);
+    this.key = secretFile(dataDir, 'storage-grant.secret');
   }
 
   /** The grant to send to a center's file service now (the same one for half its lifetime). */

@@ -1,6 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import { secretFile } from '../../lib/secret-file';
 
 /**
  * Encrypts the platform-held private keys at rest (AES-256-GCM) with a secret kept beside the database
@@ -11,15 +10,7 @@ export class KeyVault {
   private readonly key: Buffer;
 
   constructor(dataDir: string) {
-    const file = path.join(dataDir, 'keys', 'keypair.secret');
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    try {
-      fs.writeFileSync(file, randomBytes(32), { flag: 'wx', mode: 0o600 });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
-    this.key = fs.readFileSync(file);
-    if (this.key.length !== 32) throw new Error(`${file}: expected 32 bytes`);
+    this.key = secretFile(dataDir, 'keypair.secret');
   }
 
   seal(plain: string): string {
