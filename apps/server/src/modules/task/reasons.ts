@@ -31,9 +31,22 @@ const PENDING: Record<string, string> = {
   BadConstraints: '请求的资源约束无法满足',
 };
 
+/**
+ * Why a job ended, when the platform did not end it. A stop asked for in the console never reaches this table
+ * (the state engine says 用户停止 for a STOPPING task), so `Cancelled` here is a cancel from outside the
+ * platform: an administrator, the scheduler, or `scancel` on the login node (issue 22 item 8). The batch-step
+ * codes are Slurm's words for the scheduler failing to start or keep the job on its nodes.
+ */
 const ENDED: Record<string, string> = {
   TimeLimit: '超时',
-  Cancelled: '用户停止',
+  Cancelled: '在平台外被取消（管理员、调度系统或登录节点上的 scancel）',
+  JobLaunchFailure: '调度系统未能在节点上启动作业，请重试；多次出现请提交工单',
+  LaunchFailRequeue: '调度系统启动作业失败，已重新排队',
+  BatchHostFail: '运行批处理脚本的节点故障',
+  NodeDown: '作业所在节点故障',
+  SystemFailure: '调度系统故障',
+  Reconfiguration: '调度系统重新配置时作业被结束',
+  ResvDeleted: '作业所用的预留资源被删除',
   OutOfMemory: '内存不足',
   NodeFail: '节点故障',
   BootFail: '节点启动失败',
@@ -41,9 +54,12 @@ const ENDED: Record<string, string> = {
   Preempted: '被更高优先级的作业抢占',
 };
 
-/** Chinese text of a scheduler reason ('' for none). `exitCode` completes NonZeroExitCode. */
-export function reasonText(code: string | undefined, exitCode?: number | null): string {
+/**
+ * Chinese text of a scheduler reason ('' for none). `exitCode` completes NonZeroExitCode; `ended` reads a code
+ * both tables know (NodeDown) as why the job ended rather than why it waits.
+ */
+export function reasonText(code: string | undefined, exitCode?: number | null, ended = false): string {
   if (!code || code === 'None') return '';
   if (code === 'NonZeroExitCode') return exitCode != null ? `退出码 ${exitCode}` : '命令以非零退出码结束';
-  return PENDING[code] ?? ENDED[code] ?? `调度系统原因：${code}`;
+  return (ended ? ENDED[code] ?? PENDING[code] : PENDING[code] ?? ENDED[code]) ?? `调度系统原因：${code}`;
 }

@@ -41,6 +41,14 @@ describe('nextState (job_states)', () => {
     expect(nextState('RUNNING', { jobId: '1', phase: 'STOPPED', reason: 'Cancelled' }, 'underpowered')?.state).toBe('STOPPED');
   });
 
+  it('a job cancelled outside the platform says so, never 用户停止; batch-step failures are in words', () => {
+    const outside = nextState('RUNNING', { jobId: '1', phase: 'STOPPED', reason: 'Cancelled' });
+    expect(outside).toEqual({ state: 'STOPPED', reason: '在平台外被取消（管理员、调度系统或登录节点上的 scancel）' });
+    expect(nextState('QUEUED', { jobId: '1', phase: 'STOPPED' })?.reason).toBe(outside!.reason);
+    expect(nextState('RUNNING', { jobId: '1', phase: 'FAILED', reason: 'JobLaunchFailure' })?.reason).toBe('调度系统未能在节点上启动作业，请重试；多次出现请提交工单');
+    expect(nextState('RUNNING', { jobId: '1', phase: 'FAILED', reason: 'NodeDown' })?.reason).toBe('作业所在节点故障');
+  });
+
   it('a requeued job goes back to the queue', () => {
     expect(nextState('RUNNING', { jobId: '1', phase: 'QUEUED', reason: 'Priority' })?.state).toBe('QUEUED');
   });

@@ -17,7 +17,7 @@ export interface Transition {
  */
 export function nextState(current: JobState, status: JobStatus | undefined, stopCause: 'user' | 'underpowered' = 'user'): Transition | null {
   if (isTerminal(current) || !status) return null;
-  const reason = reasonText(status.reason, status.exitCode);
+  const reason = reasonText(status.reason, status.exitCode, status.phase !== 'QUEUED' && status.phase !== 'STARTING' && status.phase !== 'RUNNING');
   switch (status.phase) {
     case 'QUEUED':
     case 'STARTING':
@@ -28,7 +28,7 @@ export function nextState(current: JobState, status: JobStatus | undefined, stop
       return { state: 'SUCCEEDED', reason: '' };
     case 'STOPPED':
       if (current === 'STOPPING' && stopCause === 'underpowered') return { state: 'UNDERPOWERED', reason: UNDERPOWERED_REASON };
-      return { state: 'STOPPED', reason: current === 'STOPPING' ? '用户停止' : reason || '已被管理员或调度系统取消' };
+      return { state: 'STOPPED', reason: current === 'STOPPING' ? '用户停止' : reason || reasonText('Cancelled', null, true) };
     case 'FAILED':
       if (current === 'STOPPING' && stopCause === 'underpowered') return { state: 'UNDERPOWERED', reason: UNDERPOWERED_REASON };
       if (current === 'STOPPING') return { state: 'STOPPED', reason: '用户停止' };
