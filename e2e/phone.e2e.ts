@@ -5,10 +5,11 @@
  * route table is walked at 375 and 1440 px by e2e/walk.e2e.ts (sideways scroll, English, raw ids, console
  * errors). Screenshots: e2e/artifacts/phone-*.png.
  */
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, signIn } from './support/auth';
-import { startE2e, type E2eEnv } from './support/env';
+import { ARTIFACTS, startE2e, type E2eEnv } from './support/env';
 import { settled } from './support/page';
 
 const PHONE = { width: 375, height: 800 };
@@ -93,6 +94,17 @@ describe('a 375 px phone', () => {
     await settled(tablet).catch(() => undefined);
     await env.shot(tablet, 'phone-menu-closed-keypair-1024');
     await context.close();
+  });
+
+  it('the API explorer lays out at the width of the phone (issue 22 item 9: it was 980 px)', async () => {
+    await page.goto('/gateway/docs');
+    await page.locator('.swagger-ui .opblock').first().waitFor();
+    expect(await page.evaluate(() => window.innerWidth)).toBe(PHONE.width);
+    expect(await page.title()).toBe('算力调度服务平台 · API 文档');
+    const o = await overflow(page);
+    expect(o.scrollWidth, o.widest).toBeLessThanOrEqual(o.clientWidth);
+    // The first screen, as a person sees it (the whole page is 15 000 px of operations).
+    await page.screenshot({ path: path.join(ARTIFACTS, 'phone-api-docs.png') });
   });
 
   // Every route of the table at 375 (this phone context) and 1440 px: e2e/walk.e2e.ts.

@@ -251,7 +251,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 20 } });
   await app.register(swagger, {
     openapi: {
-      info: { title: '算力调度服务平台 API', version: '1.0.0', description: 'Envelope: {message:{code,message}, data}. Auth: header `token`.' },
+      info: { title: '算力调度服务平台 API', version: '1.0.0', description: '统一响应格式：{message:{code,message}, data}；除登录、注册等公开接口外，请求头须带 `token`（登录后获得）。' },
       components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token' } } },
       security: [{ token: [] }],
     },
@@ -261,7 +261,18 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     docs.addHook('onRoute', (route) => {
       route.config = { ...(route.config as object), public: true };
     });
-    await docs.register(swaggerUi, { routePrefix: '/gateway/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
+    // Swagger UI's page has no viewport meta, so phones laid it out 980 px wide (issue 22 item 9): the page
+    // gets one, and a stylesheet that lets its rows wrap at phone widths.
+    docs.addHook('onSend', async (req, reply, payload) => {
+      if (typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
+      return payload.replace('<meta charset="UTF-8">', '<meta charset="UTF-8">\n      <meta name="viewport" content="width=device-width, initial-scale=1">');
+    });
+    await docs.register(swaggerUi, {
+      routePrefix: '/gateway/docs',
+      uiConfig: { docExpansion: 'list' },
+      staticCSP: true,
+      theme: { title: '算力调度服务平台 · API 文档', css: [{ filename: 'phone.css', content: DOCS_PHONE_CSS }] },
+    });
   });
 
   // The one route table of the gateway: each module's routes under the base paths it declares.
@@ -314,3 +325,18 @@ async function serveConsole(app: FastifyInstance, config: Config) {
     return sendIndex(req, reply);
   });
 }
+
+/** The API explorer at phone widths: the operation rows wrap instead of pushing the page sideways. */
+const DOCS_PHONE_CSS = `@media (max-width: 600px) {
+  .swagger-ui .wrapper { padding: 0 8px; }
+  .swagger-ui .info { margin: 16px 0; }
+  .swagger-ui .info .title { font-size: 24px; }
+  .swagger-ui .opblock .opblock-summary { flex-wrap: wrap; }
+  .swagger-ui .opblock .opblock-summary-path { flex-shrink: 1; max-width: calc(100vw - 120px); word-break: break-all; }
+  .swagger-ui .opblock .opblock-summary-description { flex-basis: 100%; }
+  .swagger-ui .opblock-tag { font-size: 18px; }
+  .swagger-ui table, .swagger-ui .highlight-code, .swagger-ui .model-box { display: block; max-width: 100%; overflow-x: auto; }
+  .swagger-ui .topbar .wrapper { padding: 0 8px; }
+  .swagger-ui .topbar .download-url-wrapper { display: none; }
+}
+`;
