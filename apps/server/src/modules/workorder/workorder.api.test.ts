@@ -211,8 +211,12 @@ describe.each(engines)('workorder api (%s)', (engine) => {
     expect(r.data).toMatchObject({ state: 'PROCESSING', replyCount: 5, lastReplyBy: 'user' });
 
     const ownerMessages = (await messages(owner)).length;
-    r = await close(owner, wo.id);
+    const closing = await changes(async () => {
+      r = await close(owner, wo.id);
+    });
     expect(r.data).toMatchObject({ state: 'CLOSED' });
+    // An operator's open detail follows the owner's close live (issue 22 item 9).
+    expect(closing.map(([u, w]) => [u, w.state]).sort()).toEqual([[owner.id, 'CLOSED'], [op.id, 'CLOSED']].sort());
     // The owner closing their own work order is not told about it.
     expect((await messages(owner)).length).toBe(ownerMessages);
     for (const who of [owner, op]) expect(await reply(who, wo.id, '再问一句')).toEqual({ message: { code: 2701, message: '工单已关闭，无法继续回复' }, data: null });
