@@ -52,6 +52,17 @@ const killed = (e: JobEvidence) => e.signal === 9 || e.exitCode === 137;
 /** Twice the memory, rounded up to a whole GiB. */
 const moreMemory = (mb: number) => Math.ceil((mb * 2) / MiB_PER_GiB) * MiB_PER_GiB;
 
+/** A failure of the center, not of the job (the scheduler's reason says so): resubmitting as it is helps. */
+function schedulerFault(cause: 'nodeFailure' | 'launchFailure', codes: readonly string[], title: string): { cause: Diagnosis['cause']; rule: Rule } {
+  return {
+    cause,
+    rule: (e) =>
+      e.reason && codes.includes(e.reason)
+        ? { cause, title, evidence: [{ text: `调度系统记录：${e.reason}` }], suggestion: '这不是作业本身的问题，直接重新提交即可；多次出现请提交工单。' }
+        : undefined,
+  };
+}
+
 /**
  * The rules, most specific first; the first that matches is the diagnosis. Each names the evidence it read
  * and one change that would have avoided the failure (rules.test.ts feeds each a recorded accounting row and
@@ -173,30 +184,8 @@ export const RULES: readonly { cause: Diagnosis['cause']; rule: Rule }[] = [
       };
     },
   },
-  {
-    cause: 'nodeFailure',
-    rule: (e) =>
-      e.reason === 'NodeFail' || e.reason === 'NodeDown' || e.reason === 'BatchHostFail'
-        ? {
-            cause: 'nodeFailure',
-            title: '作业所在节点故障',
-            evidence: [{ text: `调度系统记录：${e.reason}` }],
-            suggestion: '这不是作业本身的问题，直接重新提交即可；多次出现请提交工单。',
-          }
-        : undefined,
-  },
-  {
-    cause: 'launchFailure',
-    rule: (e) =>
-      e.reason === 'JobLaunchFailure' || e.reason === 'BootFail' || e.reason === 'SystemFailure'
-        ? {
-            cause: 'launchFailure',
-            title: '调度系统未能启动作业',
-            evidence: [{ text: `调度系统记录：${e.reason}` }],
-            suggestion: '这不是作业本身的问题，直接重新提交即可；多次出现请提交工单。',
-          }
-        : undefined,
-  },
+  schedulerFault('nodeFailure', ['NodeFail', 'NodeDown', 'BatchHostFail'], '作业所在节点故障'),
+  schedulerFault('launchFailure', ['JobLaunchFailure', 'BootFail', 'SystemFailure'], '调度系统未能启动作业'),
   {
     cause: 'cancelledOutside',
     rule: (e) =>
