@@ -12,6 +12,9 @@ for f in "$W"/run/*.pid; do
   [ -f "$f" ] || continue
   pid="$(cat "$f")"
   [[ "$pid" =~ ^[0-9]+$ ]] || continue
+  # Only a process of this deployment (its environment or command line names WORKDIR): a pid file left by a
+  # run that died long ago may name a pid since reused by something else.
+  cat "/proc/$pid/environ" "/proc/$pid/cmdline" 2>/dev/null | grep -qaF "$W" || continue
   # The gateways and file services lead process groups of their own (setsid); nginx's master is alone.
   kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
   pids+=("$pid")
