@@ -15,6 +15,8 @@
 #                              the image tests (issue 11)
 #   acl                        setfacl/getfacl: each private dataset/model folder in a center's asset area is
 #                              readable only by the accounts it is granted to (ADR 0013); the gateway runs setfacl
+#   nginx                      the reverse proxy of a deployment (deploy/nginx/); e2e/deploy.e2e.ts brings one up
+#                              on loopback with deploy/local-up.sh
 # PostgreSQL, Redis and MariaDB are expected to be running already (127.0.0.1:5432 trust, 127.0.0.1:6379,
 # 127.0.0.1:3306 root without password).
 set -euo pipefail
@@ -39,6 +41,7 @@ command -v jupyter-notebook >/dev/null 2>&1 || need+=(jupyter-notebook)
 command -v docker-registry >/dev/null 2>&1 || need+=(docker-registry)
 command -v skopeo >/dev/null 2>&1 || need+=(skopeo)
 command -v setfacl >/dev/null 2>&1 || need+=(acl)
+command -v nginx >/dev/null 2>&1 || need+=(nginx)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
