@@ -21,3 +21,4 @@ export * from './staged-upload';
 export * from './workorder';
 export * from './route';
 export * from './admin';
+export * from './center-admin';
