@@ -24,6 +24,7 @@ import { createImageModule } from './modules/image/image.module';
 import { createKeypairModule } from './modules/keypair/keypair.module';
 import { createResourceModule } from './modules/resource/resource.module';
 import { createClusterAccountModule } from './modules/cluster-account/cluster-account.module';
+import { createCenterModule } from './modules/center/center.module';
 import { createFoundationModule } from './modules/foundation/foundation.module';
 import { createMessageModule } from './modules/message/message.module';
 import { createOrderModule } from './modules/order/order.module';
@@ -87,6 +88,8 @@ declare module 'fastify' {
     accessLog: AccessLogService;
     /** Orders and compute power (tests run the Alipay reconciliation's sweep with `orders.reconciler.sweep()`). */
     orders: Awaited<ReturnType<typeof createOrderModule>>;
+    /** Centers' status and packages (tests seed again, as a restart would, with `centerAdmin.service.seed()`). */
+    centerAdmin: Awaited<ReturnType<typeof createCenterModule>>;
   }
 }
 
@@ -141,18 +144,21 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     notifyEach: message.notifyEach,
   });
   const user = await createUserModule(ctx);
-  const foundation = createFoundationModule(ctx);
+  // Centers' status and packages (the centers file copied into the database on the first start): read by
+  // the users' center lists, 购买算力 and every submit.
+  const center = await createCenterModule(ctx);
+  const foundation = createFoundationModule(ctx, () => center.service.availability());
   const realtime = createRealtimeModule(ctx);
   const images = new ImageCatalogue(publicImages, centers);
   const image = await createImageModule(ctx);
   const executors = new Map(centers.map((c) => [c.id, createExecutor(c, { dataDir: config.dataDir, local: config.compute?.local })]));
   // Compute power before the task engine: every submit passes its gate, and tasks are metered after each poll
   // of their center by the replica leading it (ADR 0015).
-  const order = await createOrderModule(ctx);
+  const order = await createOrderModule(ctx, center.service);
   // A task's image: a public one of the catalogue, or a private one named by its registry reference. The
   // modules after it get the task module typed down to the narrow port each declares (AssetTasks,
   // TrainingModuleTasks, SlurmModuleTasks, the work orders' names, the resource dashboard's usage).
-  const task = createTaskModule(ctx, executors, (id) => images.get(id) ?? image.service.lookup(id), order.metering);
+  const task = createTaskModule(ctx, executors, (id) => images.get(id) ?? image.service.lookup(id), order.metering, center.service);
   const metering = order.runMetering(task.meterSource);
   task.afterPoll((id) => metering.afterPoll(id));
   const accessLog = createAccessLogModule(ctx);
@@ -201,6 +207,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     // First: the storages are closed last, after every module that reads or writes a center's disk.
     centerStorage.mount,
     foundation.mount,
+    center.mount,
     user.mount,
     message.mount,
     task.mount,
@@ -234,6 +241,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.decorate('syncs', sync);
   app.decorate('accessLog', accessLog.service);
   app.decorate('orders', order);
+  app.decorate('centerAdmin', center);
   app.addHook('onClose', async () => {
     await bus.close();
     await handle.close();

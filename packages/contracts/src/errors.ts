@@ -57,6 +57,9 @@ export const ErrorCode = {
   NODES_EXCEED_CENTER: 2009,
   TASK_NOT_RESUBMITTABLE: 2010,
   TASK_IDE_NOT_READY: 2011,
+  /** A center an operator put into maintenance (维护) or took offline (下线): no submits, no sales; the text names the notice. */
+  CENTER_IN_MAINTENANCE: 2012,
+  CENTER_OFFLINE: 2013,
   /** Slurm templates, 2100–2199. */
   TEMPLATE_PARAM_INVALID: 2101,
   TEMPLATE_READONLY: 2102,
@@ -105,6 +108,8 @@ export const ErrorCode = {
   /** Operator console, 2800–2899. */
   ADMIN_SELF: 2801,
   ADMIN_USER_STATE: 2802,
+  /** 运营管理 › 分中心: the status and notice given are what the center has already. */
+  ADMIN_CENTER_STATE: 2803,
   /** Missing or unknown token. */
   NOT_LOGGED_IN: 10133,
   /** Idle (30 min) or absolute (12 h) timeout. */
@@ -167,6 +172,8 @@ export const ERROR_MESSAGES: Record<number, string> = {
   2009: '节点数超出该卡型的节点总数',
   2010: '该任务不能再次提交',
   2011: '开发环境尚未就绪，请稍后再试',
+  2012: '该分中心维护中，暂停提交任务和销售算力',
+  2013: '该分中心已下线，暂停提交任务和销售算力',
   2101: '模板参数不合法',
   2102: '平台模板不能修改或删除',
   2201: '公钥格式不正确',
@@ -205,6 +212,7 @@ export const ERROR_MESSAGES: Record<number, string> = {
   2404: '已有镜像导入正在进行，请稍后再试',
   2801: '不能对自己的账号执行此操作',
   2802: '账号已是该状态',
+  2803: '分中心已是该状态，公告也未改变',
   10133: '未登录或登录已失效',
   10157: '登录已过期，请重新登录',
   10307: '账号状态已变更，请重新登录',

@@ -24,6 +24,8 @@ export const SubCenter = Type.Object({
   region: Type.String(),
   description: Type.String(),
   status: SubCenterStatus,
+  /** What operators tell users while the center is in 维护 or 下线 (运营管理 › 分中心); empty otherwise. */
+  notice: Type.Optional(Type.String()),
   fileServiceUrl: Type.String(),
   cardTypes: Type.Array(CardType),
 });

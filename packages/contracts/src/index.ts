@@ -22,3 +22,4 @@ export * from './workorder';
 export * from './route';
 export * from './admin';
 export * from './diagnosis';
+export * from './center-admin';

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Millis, Page, PageQuery } from './common';
+import { Id, IdParams, Millis, Page, PageQuery } from './common';
+import { route, type SchemasOf } from './route';
 
 export const ORDER_BASE = '/gateway/order/api/v1';
 
@@ -138,6 +139,12 @@ export const OrderPageQuery = Type.Composite([
     keyword: Type.Optional(Type.String({ maxLength: 32 })),
     /** `all`: every user's orders — operators only (1020 otherwise), to find transfers to confirm. Default `mine`. */
     scope: Type.Optional(Type.Union([Type.Literal('mine'), Type.Literal('all')])),
+    /** With `all`: the buyer's username (exact, ignoring case). */
+    username: Type.Optional(Type.String({ maxLength: 64 })),
+    /** With `all`: orders of one center. */
+    subCenterId: Type.Optional(Id),
+    /** With `all`: the pay channel the buyer chose (`offline`: transfers to confirm). */
+    payChannel: Type.Optional(PayChannel),
   }),
 ]);
 export type OrderPageQuery = Static<typeof OrderPageQuery>;
@@ -309,3 +316,34 @@ export const InsufficientCompPower = Type.Object({
   need: CardHours,
 });
 export type InsufficientCompPower = Static<typeof InsufficientCompPower>;
+
+// ---- route descriptors (route.ts): the order routes; compute power and records are still registered by hand ----
+
+export const ProductList = Type.Array(Product);
+/** Alipay's notify: a flat form (verified by signature, not by shape); the answer is a plain word. */
+export const AlipayNotifyForm = Type.Record(Type.String(), Type.String());
+export const PlainText = Type.String();
+
+export const OrderApi = {
+  products: route<{ params: typeof ProductParams; query: typeof ProductQuery; response: typeof ProductList }>('GET', ORDER_BASE, '/sub-center-card/:subCenterId/card-type'),
+  pre: route<{ body: typeof OrderPre; response: typeof Order }>('POST', ORDER_BASE, '/orders/pre'),
+  page: route<{ body: typeof OrderPageQuery; response: typeof OrderPage }>('POST', ORDER_BASE, '/orders/action/page'),
+  detail: route<{ params: typeof IdParams; response: typeof OrderDetail }>('GET', ORDER_BASE, '/orders/:id'),
+  cancel: route<{ params: typeof IdParams; response: typeof Order }>('POST', ORDER_BASE, '/orders/:id/cancel'),
+  channels: route<{ response: typeof PayChannels }>('GET', ORDER_BASE, '/pay/channels'),
+  pay: route<{ params: typeof IdParams; body: typeof PayBody; response: typeof PayResult }>('POST', ORDER_BASE, '/orders/:id/pay'),
+  confirm: route<{ params: typeof IdParams; response: typeof Order }>('POST', ORDER_BASE, '/orders/:id/confirm', { role: 'operator' }),
+  alipayNotify: route<{ body: typeof AlipayNotifyForm; response: typeof PlainText }>('POST', ORDER_BASE, '/pay/alipay/notify', { public: true }),
+};
+
+export const OrderApiSchemas: SchemasOf<typeof OrderApi> = {
+  products: { summary: '分中心在售算力卡（可按卡型筛选；维护或下线的分中心没有）', params: ProductParams, querystring: ProductQuery, response: ProductList },
+  pre: { summary: '下单（服务端计价，30 分钟内未支付自动关闭）', body: OrderPre, response: Order },
+  page: { summary: '订单列表（运营人员可查看全部）', body: OrderPageQuery, response: OrderPage },
+  detail: { summary: '订单详情', params: IdParams, response: OrderDetail },
+  cancel: { summary: '取消未支付的订单', params: IdParams, response: Order },
+  channels: { summary: '可用的支付方式（支付宝仅在已配置时可用）', response: PayChannels },
+  pay: { summary: '选择支付方式（线下转账返回收款账户，支付宝返回收银台地址）', params: IdParams, body: PayBody, response: PayResult },
+  confirm: { summary: '确认线下转账已到账（运营人员；记入审计日志）', params: IdParams, response: Order },
+  alipayNotify: { summary: '支付宝异步通知（验签后入账，应答 success / failure 纯文本）', body: AlipayNotifyForm, response: PlainText },
+};

@@ -1,3 +1,4 @@
+import type { CenterChanged } from './center-admin';
 import type { ImageImport } from './image';
 import type { SyncJob } from './sync';
 import type { WorkOrder } from './workorder';
@@ -23,7 +24,8 @@ export type WsEvent =
   | { businessType: 'image.import.changed'; data: ImageImport }
   | { businessType: 'sync.changed'; data: SyncJob }
   | { businessType: 'resource.sampled'; data: ResourceSampled }
-  | { businessType: 'workorder.changed'; data: WorkOrder };
+  | { businessType: 'workorder.changed'; data: WorkOrder }
+  | { businessType: 'center.changed'; data: CenterChanged };
 export type WsBusinessType = WsEvent['businessType'];
 
 export const WS_UNREAD_INCREMENT = 'notice.unread.increment' satisfies WsBusinessType;
@@ -41,6 +43,8 @@ export const WS_SYNC_CHANGED = 'sync.changed' satisfies WsBusinessType;
 /** A work order got a reply or changed state: sent to its owner (the list and detail re-read). */
 export const WS_WORKORDER_CHANGED = 'workorder.changed' satisfies WsBusinessType;
 export const WS_RESOURCE_SAMPLED = 'resource.sampled' satisfies WsBusinessType;
+/** A center's status changed (运营管理 › 分中心), to everyone: center lists and 购买算力 read again. */
+export const WS_CENTER_CHANGED = 'center.changed' satisfies WsBusinessType;
 export interface ResourceSampled {
   centerId: string;
   /** Epoch ms of the sample (the overview's sampledAt). */

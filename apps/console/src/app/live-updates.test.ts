@@ -143,4 +143,16 @@ describe('live events in the query cache', () => {
     expect(client.getQueryState(queryKeys.workorder.detail('w2'))?.isInvalidated).toBe(false);
     expect(client.getQueryState(queryKeys.workorder.attachment('a1'))?.isInvalidated).toBe(false);
   });
+  it('a center status change re-reads the center lists, 购买算力\'s packages and 运营管理 › 分中心, not orders or records', () => {
+    const client = new QueryClient();
+    for (const key of [queryKeys.storage.centers, queryKeys.billing.centers, queryKeys.billing.products('sz', 'a100'), queryKeys.subCenterDetail('sz'), queryKeys.admin.centers])
+      client.setQueryData(key, []);
+    client.setQueryData(queryKeys.billing.orders({}), { list: [] });
+    client.setQueryData(queryKeys.admin.users({}), { list: [] });
+    applyLiveEvent(client, { businessType: 'center.changed', data: { id: 'sz', status: 'maintenance', notice: '扩容' } });
+    for (const key of [queryKeys.storage.centers, queryKeys.billing.centers, queryKeys.billing.products('sz', 'a100'), queryKeys.subCenterDetail('sz'), queryKeys.admin.centers])
+      expect(client.getQueryState(key)?.isInvalidated, JSON.stringify(key)).toBe(true);
+    expect(client.getQueryState(queryKeys.billing.orders({}))?.isInvalidated).toBe(false);
+    expect(client.getQueryState(queryKeys.admin.users({}))?.isInvalidated).toBe(false);
+  });
 });

@@ -66,6 +66,14 @@ export function applyLiveEvent(client: QueryClient, event: WsEvent): void {
       refresh(client, { queryKey: queryKeys.workorder.listRoot });
       if (event.data?.id) refresh(client, { queryKey: queryKeys.workorder.detail(event.data.id), exact: true });
       break;
+    case 'center.changed':
+      // A center went into 维护 / 下线 or back to 正常: every center list and its status, 购买算力's packages,
+      // and 运营管理 › 分中心 read again.
+      refresh(client, { queryKey: queryKeys.storage.centers });
+      refresh(client, { queryKey: queryKeys.subCenterDetailRoot });
+      refresh(client, { queryKey: queryKeys.billing.root, predicate: (q) => q.queryKey[1] === 'sub-centers' || q.queryKey[1] === 'products' });
+      refresh(client, { queryKey: queryKeys.admin.centers });
+      break;
     case 'resource.sampled':
       // A center's inventory was just stored: 资源概览 and 资源大屏 re-read now (only the pages open refetch).
       refresh(client, { queryKey: queryKeys.resource.root });

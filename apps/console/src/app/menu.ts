@@ -72,6 +72,8 @@ export const OPERATOR_MENU: MenuGroup = {
   label: '运营管理',
   children: [
     { key: 'admin-users', label: '用户', path: '/admin/users' },
+    { key: 'admin-orders', label: '订单', path: '/admin/orders' },
+    { key: 'admin-centers', label: '分中心', path: '/admin/centers' },
     { key: 'workorder', label: '工单系统', path: '/workorder?tab=all' },
     { key: 'admin-audit', label: '审计日志', path: '/admin/audit-logs' },
   ],

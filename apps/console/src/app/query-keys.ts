@@ -15,6 +15,8 @@ export const queryKeys = {
     users: (query: object) => ['admin', 'users', query] as const,
     user: (id: string) => ['admin', 'user', id] as const,
     audit: (query: object) => ['admin', 'audit', query] as const,
+    /** 运营管理 › 分中心 (also refreshed by `center.changed`). */
+    centers: ['admin', 'centers'] as const,
   },
   clusterAccounts: ['user', 'cluster-accounts'] as const,
   compPowers: (userId: string | undefined) => ['comp-powers', userId] as const,
@@ -66,6 +68,7 @@ export const queryKeys = {
   },
   /** A sub-center's partitions (cards per node, nodes): the task forms bound card and node counts with them. */
   subCenterDetail: (centerId: string) => ['sub-centers', centerId, 'detail'] as const,
+  subCenterDetailRoot: ['sub-centers'] as const,
   /**
    * The task form's image catalogue per card type: the public images (config) and the caller's private tags
    * (refreshed when an image import finishes).

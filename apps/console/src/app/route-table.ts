@@ -109,6 +109,8 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/admin/users', menuKey: 'admin-users', title: '用户', group: 'admin', page: 'AdminUsersPage' },
   { path: '/admin/users/:id', menuKey: 'admin-users', title: '用户详情', group: 'admin', page: 'AdminUserDetailPage' },
   { path: '/admin/audit-logs', menuKey: 'admin-audit', title: '审计日志', group: 'admin', page: 'AdminAuditPage' },
+  { path: '/admin/centers', menuKey: 'admin-centers', title: '分中心', group: 'admin', page: 'AdminCentersPage' },
+  { path: '/admin/orders', menuKey: 'admin-orders', title: '订单', group: 'admin', page: 'AdminOrdersPage' },
 ];
 
 /** Routes on a plain page without the header and menu. */

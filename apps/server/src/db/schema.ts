@@ -510,6 +510,27 @@ export interface AuditLogTable {
   create_time: number;
 }
 
+/** A center's status as operators set it (migration 0029; the centers file's value until the first change). */
+export interface CenterStatesTable {
+  center_id: string;
+  status: string;
+  notice: string;
+  update_time: number | null;
+  create_time: number;
+}
+
+/** A package (算力卡) a center sells (migration 0029): 卡时 and validity whole, the price in 分. */
+export interface CenterPackagesTable {
+  id: string;
+  center_id: string;
+  card_type_id: string;
+  name: string;
+  card_hours: number;
+  price: number;
+  valid_days: number;
+  sort: number;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -547,4 +568,6 @@ export interface Database {
   consume_records: ConsumeRecordsTable;
   metering_cursors: MeteringCursorsTable;
   audit_log: AuditLogTable;
+  center_states: CenterStatesTable;
+  center_packages: CenterPackagesTable;
 }

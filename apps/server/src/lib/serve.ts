@@ -14,8 +14,17 @@ export type RouteRequest<T extends RouteTypes> = FastifyRequest<{
 /** A JSON route's handler: answers the envelope (`ok(data)`) whose `data` the route's response schema types. */
 export type RouteHandler<T extends RouteTypes> = (req: RouteRequest<T>, reply: FastifyReply) => Promise<EnvelopeOf<Static<T['response']>>>;
 
-/** A handler, or a handler with the route's extra Fastify options (body limit, rate limit config, hooks). */
-export type RouteImpl<T extends RouteTypes> = RouteHandler<T> | { handler: RouteHandler<T>; options: RouteShorthandOptions };
+/**
+ * A third party's callback that must answer a plain word, not the envelope (Alipay's notify reads `success`):
+ * the route answers `text/plain` and its OpenAPI entry shows the response schema itself.
+ */
+export interface TextRoute<T extends RouteTypes> {
+  text: (req: RouteRequest<T>) => Promise<Static<T['response']> & string>;
+  options?: RouteShorthandOptions;
+}
+
+/** A handler, or a handler with the route's extra Fastify options (body limit, rate limit config, hooks), or a plain-text answer. */
+export type RouteImpl<T extends RouteTypes> = RouteHandler<T> | { handler: RouteHandler<T>; options: RouteShorthandOptions } | TextRoute<T>;
 
 /**
  * Registers a module's API from its descriptors (packages/contracts/src/route.ts) inside the module's prefix
@@ -34,13 +43,21 @@ export function serve<A extends Record<string, Route>>(
     const d = api[key];
     const s = schemas[key] as RouteSchemas<RouteTypes> & { params?: TSchema; querystring?: TSchema; body?: TSchema };
     const impl = handlers[key] as RouteImpl<RouteTypes>;
-    const { handler, options } = typeof impl === 'function' ? { handler: impl, options: {} } : impl;
+    const text = typeof impl === 'object' && 'text' in impl ? impl.text : undefined;
+    const { handler, options } =
+      typeof impl === 'function'
+        ? { handler: impl, options: {} }
+        : 'text' in impl
+          ? { handler: async (req: RouteRequest<RouteTypes>, reply: FastifyReply) => reply.type('text/plain; charset=utf-8').send(await text!(req)), options: impl.options ?? {} }
+          : impl;
     app.route({
       ...options,
       method: d.method,
       url: d.path,
       config: { ...(options.config as object | undefined), ...(d.role ? { role: d.role } : {}), ...(d.public ? { public: true } : {}) },
       schema: {
+        // Extra OpenAPI fields a route's options give (`consumes` of a form-encoded callback).
+        ...(options.schema as object | undefined),
         tags,
         summary: s.summary,
         // A public route needs no token in the OpenAPI page either.
@@ -48,7 +65,7 @@ export function serve<A extends Record<string, Route>>(
         ...(s.params ? { params: s.params } : {}),
         ...(s.querystring ? { querystring: s.querystring } : {}),
         ...(s.body ? { body: s.body } : {}),
-        response: { 200: Envelope(s.response) },
+        response: { 200: text ? s.response : Envelope(s.response) },
       },
       handler: handler as (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
     });

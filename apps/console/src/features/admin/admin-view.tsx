@@ -1,4 +1,15 @@
-import { AUDIT_ACTION_LABELS, AUDIT_TARGET_LABELS, DICTS, type AccountStatus, type AuditEntry, type Role } from '@suanli/contracts';
+import {
+  AUDIT_ACTION_LABELS,
+  AUDIT_TARGET_LABELS,
+  DICTS,
+  ORDER_STATUSES,
+  SUB_CENTER_STATUS_LABELS,
+  type AccountStatus,
+  type AuditEntry,
+  type CenterPackage,
+  type Role,
+} from '@suanli/contracts';
+import { CHANNEL_LABELS, STATUS_LABELS as ORDER_STATUS_LABELS } from '../order/order-view';
 import { Space, Tag, Typography } from 'antd';
 
 export const ROLE_LABELS: Record<Role, string> = { user: '普通用户', operator: '运营人员' };
@@ -30,12 +41,30 @@ export function RoleTags({ roles, all = false }: { roles: Role[]; all?: boolean 
 export const actionLabel = (action: string) => (AUDIT_ACTION_LABELS as Record<string, string>)[action] ?? action;
 export const targetLabel = (type: string) => AUDIT_TARGET_LABELS[type] ?? type;
 
-const FIELD_LABELS: Record<string, string> = { status: '状态', roles: '角色', state: '状态' };
+const FIELD_LABELS: Record<string, string> = {
+  status: '状态',
+  roles: '角色',
+  state: '状态',
+  notice: '公告',
+  packages: '算力卡',
+  payChannel: '支付方式',
+  amount: '金额（元）',
+  cardHours: '卡时',
+  buyer: '买家',
+};
+const ORDER_STATUS = new Set<string>(ORDER_STATUSES);
+
+/** A package as one phrase: `A100 体验卡 ¥128.00（10 卡时，30 天）`. */
+const packageText = (p: CenterPackage) => `${p.name} ¥${p.price}（${p.cardHours} 卡时，${p.validDays} 天）`;
 const WORKORDER_STATE_LABELS = new Map((DICTS.workorder_states ?? []).map((d) => [d.dictValue, d.dictLabel]));
 
 /** A stored state's value in words: account states and roles by their Chinese names, anything else as JSON. */
 function valueText(field: string, v: unknown): string {
-  if (field === 'status' && typeof v === 'string') return STATUS_LABELS[v as AccountStatus] ?? v;
+  if (field === 'status' && typeof v === 'string')
+    return ORDER_STATUS.has(v) ? ORDER_STATUS_LABELS[v as keyof typeof ORDER_STATUS_LABELS] : (STATUS_LABELS[v as AccountStatus] ?? SUB_CENTER_STATUS_LABELS[v as keyof typeof SUB_CENTER_STATUS_LABELS] ?? v);
+  if (field === 'notice' && typeof v === 'string') return v || '（无）';
+  if (field === 'payChannel' && typeof v === 'string') return CHANNEL_LABELS[v as keyof typeof CHANNEL_LABELS] ?? v;
+  if (field === 'packages' && Array.isArray(v)) return (v as CenterPackage[]).map(packageText).join('；') || '（无）';
   if (field === 'roles' && Array.isArray(v)) return v.map((r) => ROLE_LABELS[r as Role] ?? String(r)).join('、') || '—';
   if (field === 'state' && typeof v === 'string') return WORKORDER_STATE_LABELS.get(v) ?? v;
   return v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v);

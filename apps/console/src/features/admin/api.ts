@@ -1,4 +1,13 @@
-import { AdminUserApi, AuditApi, type AdminUserPageQuery, type AdminUserStatusBody, type AuditPageQuery } from '@suanli/contracts';
+import {
+  AdminCenterApi,
+  AdminUserApi,
+  AuditApi,
+  type AdminUserPageQuery,
+  type AdminUserStatusBody,
+  type AuditPageQuery,
+  type CenterPackagesBody,
+  type CenterStatusBody,
+} from '@suanli/contracts';
 import { call } from '../../app/request';
 
 /** 运营管理 (ADMIN_BASE): every call is refused with 1020 for anyone but an operator. */
@@ -16,4 +25,16 @@ export function setUserStatus(id: string, to: 'active' | 'disabled', body: Admin
 
 export function pageAudit(query: AuditPageQuery) {
   return call(AuditApi.page, { body: query });
+}
+
+export function listCenters() {
+  return call(AdminCenterApi.list);
+}
+
+export function setCenterStatus(id: string, body: CenterStatusBody) {
+  return call(AdminCenterApi.setStatus, { params: { id }, body });
+}
+
+export function setCenterPackages(id: string, body: CenterPackagesBody) {
+  return call(AdminCenterApi.setPackages, { params: { id }, body });
 }

@@ -1,75 +1,44 @@
-/** 订单 / 算力卡 / 充值记录 calls (base ORDER_BASE), shared by /pay, /order and /expense. */
-import {
-  FOUNDATION_BASE,
-  ORDER_BASE,
-  type Order,
-  type OrderDetail,
-  type OrderPage,
-  type OrderPageQuery,
-  type OrderPre,
-  type ChargeRecord,
-  type PayChannel,
-  type PayChannels,
-  type PayResult,
-  type Product,
-  type RecordDay,
-  type RecordPage,
-  type RecordPageQuery,
-  type RecordStatsQuery,
-  type SubCenter,
-} from '@suanli/contracts';
-import { request } from '../../app/request';
+/** 订单 / 算力卡 calls (OrderApi descriptors), shared by /pay, /order, /expense and 运营管理 › 订单. */
+import { FoundationApi, OrderApi, type OrderPageQuery, type OrderPre, type PayChannel } from '@suanli/contracts';
+import { call } from '../../app/request';
 
-const orderUrl = (id: string) => `${ORDER_BASE}/orders/${encodeURIComponent(id)}`;
+export { getChargeRecord, pageRecords, recordDays } from './records-api';
 
-export function fetchCenters(): Promise<SubCenter[]> {
-  return request.get<SubCenter[]>(`${FOUNDATION_BASE}/sub-centers/action/list`);
+export function fetchCenters() {
+  return call(FoundationApi.centers);
 }
 
-export function listProducts(subCenterId: string, cardTypeId: string): Promise<Product[]> {
-  return request.get<Product[]>(`${ORDER_BASE}/sub-center-card/${encodeURIComponent(subCenterId)}/card-type`, { params: { cardTypeId } });
+export function listProducts(subCenterId: string, cardTypeId: string) {
+  return call(OrderApi.products, { params: { subCenterId }, query: { cardTypeId } });
 }
 
 /** Creates the UNPAID order; the server computes the amount (the body carries no price). */
-export function preOrder(body: OrderPre): Promise<Order> {
-  return request.post<Order>(`${ORDER_BASE}/orders/pre`, { data: { productId: body.productId, quantity: body.quantity } });
+export function preOrder(body: OrderPre) {
+  return call(OrderApi.pre, { body: { productId: body.productId, quantity: body.quantity } });
 }
 
-export function pageOrders(query: OrderPageQuery): Promise<OrderPage> {
-  return request.post<OrderPage>(`${ORDER_BASE}/orders/action/page`, { data: query });
+export function pageOrders(query: OrderPageQuery) {
+  return call(OrderApi.page, { body: query });
 }
 
-export function getOrder(id: string): Promise<OrderDetail> {
-  return request.get<OrderDetail>(orderUrl(id));
+export function getOrder(id: string) {
+  return call(OrderApi.detail, { params: { id } });
 }
 
-export function cancelOrder(id: string): Promise<Order> {
-  return request.post<Order>(`${orderUrl(id)}/cancel`, { data: {} });
+export function cancelOrder(id: string) {
+  return call(OrderApi.cancel, { params: { id } });
 }
 
 /** Which channels this deployment offers: 支付宝支付 is shown only when the gateway has Alipay configured. */
-export function fetchPayChannels(): Promise<PayChannels> {
-  return request.get<PayChannels>(`${ORDER_BASE}/pay/channels`);
+export function fetchPayChannels() {
+  return call(OrderApi.channels);
 }
 
 /** `silent`: the page shows a refused channel (2505) itself, beside the other channel. */
-export function payOrder(id: string, channel: PayChannel): Promise<PayResult> {
-  return request.post<PayResult>(`${orderUrl(id)}/pay`, { data: { channel }, silent: true });
+export function payOrder(id: string, channel: PayChannel) {
+  return call(OrderApi.pay, { params: { id }, body: { channel } }, { silent: true });
 }
 
-export function confirmOrder(id: string): Promise<Order> {
-  return request.post<Order>(`${orderUrl(id)}/confirm`, { data: {} });
-}
-
-export function pageRecords(query: RecordPageQuery): Promise<RecordPage> {
-  return request.post<RecordPage>(`${ORDER_BASE}/records/action/page`, { data: query });
-}
-
-export function getChargeRecord(id: string): Promise<ChargeRecord> {
-  return request.get<ChargeRecord>(`${ORDER_BASE}/records/charge/${encodeURIComponent(id)}`);
-}
-
-/** Totals per calendar day (UTC+8) of the records under these filters: 费用中心's chart. */
-export function recordDays(query: RecordStatsQuery): Promise<RecordDay[]> {
-  return request.post<RecordDay[]>(`${ORDER_BASE}/records/action/daily`, { data: query });
+export function confirmOrder(id: string) {
+  return call(OrderApi.confirm, { params: { id } });
 }

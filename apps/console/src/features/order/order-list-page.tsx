@@ -1,6 +1,6 @@
 import type { Order, OrderPageQuery, OrderStatus } from '@suanli/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Popconfirm, Space, Tabs, Typography, type TableColumnsType } from 'antd';
+import { Button, Input, Popconfirm, Select, Space, Tabs, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from '../../app/feedback';
@@ -9,10 +9,10 @@ import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
 import { usePagedList } from '../../shared/hooks/use-paged-list';
 import { formatTime } from '../../shared/time';
 import { MONO } from '../../shared/ui/mono';
-import { ListCard, ListToolbar, PagedTable } from '../../shared/ui/paged-list';
+import { ListCard, ListToolbar, PagedTable, useFilterWidth } from '../../shared/ui/paged-list';
 import { PageContainer } from '../../shared/ui/page-container';
 import { getCurrentUser } from '../user-center/api';
-import { cancelOrder, confirmOrder, pageOrders } from './api';
+import { cancelOrder, confirmOrder, fetchCenters, pageOrders } from './api';
 import { CHANNEL_LABELS, OrderStatusTag } from './order-view';
 
 type Scope = NonNullable<OrderPageQuery['scope']>;
@@ -101,7 +101,49 @@ function Actions({ row, scope }: { row: Order; scope: Scope }) {
   return null;
 }
 
-function OrderTable({ scope }: { scope: Scope }) {
+type OrderList = ReturnType<typeof usePagedList<OrderPageQuery, Order>>;
+
+/** Everyone's orders (operators): by buyer, center and pay channel besides the orderNo and the status tabs. */
+function AllOrdersFilters({ list }: { list: OrderList }) {
+  const centers = useQuery({ queryKey: queryKeys.billing.centers, queryFn: fetchCenters, staleTime: 60_000 });
+  const buyerWidth = useFilterWidth(200);
+  const selectWidth = useFilterWidth(160);
+  return (
+    <>
+      <Input.Search
+        allowClear
+        placeholder="买家用户名"
+        style={{ width: buyerWidth }}
+        maxLength={64}
+        onSearch={(v) => list.setFilter('username', v.trim())}
+        data-testid="order-filter-buyer"
+      />
+      <Select
+        allowClear
+        placeholder="全部分中心"
+        style={{ width: selectWidth }}
+        value={list.filters.subCenterId}
+        options={(centers.data ?? []).map((c) => ({ label: c.name, value: c.id }))}
+        onChange={(v: string | undefined) => list.setFilter('subCenterId', v)}
+        virtual={false}
+        data-testid="order-filter-center"
+      />
+      <Select
+        allowClear
+        placeholder="全部支付方式"
+        style={{ width: selectWidth }}
+        value={list.filters.payChannel}
+        options={Object.entries(CHANNEL_LABELS).map(([value, label]) => ({ label, value }))}
+        onChange={(v: Order['payChannel'] | undefined) => list.setFilter('payChannel', v ?? undefined)}
+        virtual={false}
+        data-testid="order-filter-channel"
+      />
+    </>
+  );
+}
+
+/** The order list of one scope: the caller's own (订单明细), or everyone's (operators: 全部订单, 运营管理 › 订单). */
+export function OrderTable({ scope }: { scope: Scope }) {
   const screens = useBreakpoint();
   const navigate = useNavigate();
   const [status, setStatus] = useState<StatusTab>('ALL');
@@ -162,12 +204,18 @@ function OrderTable({ scope }: { scope: Scope }) {
         size="small"
         items={STATUS_TABS.map((t) => ({ key: t.key, label: <span data-testid={`order-tab-${t.key}`}>{t.label}</span> }))}
       />
-      <ListToolbar list={list} search={{ placeholder: '按订单编号搜索', testId: 'order-search' }} refreshTestId="order-refresh" />
+      <ListToolbar list={list} search={{ placeholder: '按订单编号搜索', testId: 'order-search' }} refreshTestId="order-refresh">
+        {scope === 'all' ? <AllOrdersFilters list={list} /> : null}
+      </ListToolbar>
       <PagedTable<Order>
         list={list}
         columns={columns}
         rowData={(row) => ({ 'data-testid': 'order-row', 'data-id': row.id, 'data-status': row.status })}
-        empty={{ filtered: '没有符合条件的订单', none: scope === 'all' ? '暂无订单' : '还没有订单。购买算力卡后，订单会显示在这里。', action: { label: '购买算力', onClick: () => navigate('/pay') } }}
+        empty={
+          scope === 'all'
+            ? { filtered: '没有符合条件的订单', none: '暂无订单', action: { label: '刷新', onClick: () => void list.list.refetch() } }
+            : { filtered: '没有符合条件的订单', none: '还没有订单。购买算力卡后，订单会显示在这里。', action: { label: '购买算力', onClick: () => navigate('/pay') } }
+        }
       />
     </>
   );

@@ -1,5 +1,5 @@
 import type { Order, PayChannel, PayResult, Product } from '@suanli/contracts';
-import { ORDER_QUANTITY_MAX } from '@suanli/contracts';
+import { ORDER_QUANTITY_MAX, SUB_CENTER_STATUS_LABELS } from '@suanli/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Descriptions, Empty, InputNumber, Radio, Row, Select, Space, Spin, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
@@ -206,7 +206,7 @@ export function PayPage() {
                 style={{ width: '100%' }}
                 value={centerId}
                 loading={centers.isLoading}
-                options={(centers.data ?? []).map((c) => ({ label: c.name, value: c.id }))}
+                options={(centers.data ?? []).map((c) => ({ label: c.status === 'online' ? c.name : `${c.name}（${SUB_CENTER_STATUS_LABELS[c.status]}）`, value: c.id }))}
                 onChange={(v) => {
                   setCenterId(v);
                   setProductId(undefined);
@@ -232,7 +232,16 @@ export function PayPage() {
           </Row>
           <div>
             <div style={{ marginBottom: 6 }}>算力卡</div>
-            {products.isLoading ? (
+            {center && center.status !== 'online' ? (
+              // 维护 / 下线: nothing is on sale there until it is 正常 again (the socket brings the change).
+              <Alert
+                type="warning"
+                showIcon
+                title={`${center.name}${center.status === 'maintenance' ? '维护中' : '已下线'}，暂停销售算力卡`}
+                description={center.notice ? `公告：${center.notice}` : undefined}
+                data-testid="pay-center-closed"
+              />
+            ) : products.isLoading ? (
               <Spin />
             ) : (products.data ?? []).length === 0 ? (
               <Empty description="该分中心的这一卡型暂无在售算力卡" />

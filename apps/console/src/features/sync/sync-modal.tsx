@@ -7,7 +7,7 @@ import { useModalSubmit } from '../storage/components/use-modal-submit';
 import { joinPath, normalizePath, ROOT } from '../storage/paths';
 import { createSync } from './api';
 
-const STATUS_TEXT: Record<SubCenter['status'], string | null> = { online: null, maintenance: '维护中', offline: '离线' };
+const STATUS_TEXT: Record<SubCenter['status'], string | null> = { online: null, maintenance: '维护中', offline: '下线' };
 
 export interface SyncModalProps {
   /** The center whose storage holds the source (excluded from the targets). */

@@ -65,7 +65,7 @@ export const nameWithSuffix = (name: string, suffix: string) => name.slice(0, TA
 export function centerOptions(centers: SubCenter[]) {
   return centers.map((c) => ({
     value: c.id,
-    label: c.status === 'online' ? c.name : `${c.name}（${c.status === 'maintenance' ? '维护中' : '离线'}）`,
+    label: c.status === 'online' ? c.name : `${c.name}（${c.status === 'maintenance' ? '维护中' : '下线'}）`,
     disabled: c.status !== 'online',
   }));
 }

@@ -20,7 +20,7 @@ describe('access policy', () => {
     const order = { ownerId: 'alice' };
     expect([allowed(alice, 'order.read', order), allowed(bob, 'order.read', order), allowed(op, 'order.read', order)]).toEqual([true, false, true]);
     expect([allowed(alice, 'order.write', order), allowed(op, 'order.write', order)]).toEqual([true, false]);
-    for (const a of ['order.readAll', 'order.confirm', 'workorder.readAll', 'workorder.resolve', 'accessLog.readAll', 'image.publish', 'user.readAll', 'user.manage', 'audit.read'] as Action[]) {
+    for (const a of ['order.readAll', 'order.confirm', 'workorder.readAll', 'workorder.resolve', 'accessLog.readAll', 'image.publish', 'user.readAll', 'user.manage', 'audit.read', 'center.manage'] as Action[]) {
       expect([allowed(alice, a), allowed(op, a)], a).toEqual([false, true]);
     }
     // An attachment: the work order's owner, its uploader (a sharee) and operators.

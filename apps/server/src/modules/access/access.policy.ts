@@ -72,6 +72,8 @@ export const RULES = {
   'user.manage': ['operator'],
   /** 审计日志: read every operator action (nobody may change one). */
   'audit.read': ['operator'],
+  /** 运营管理 › 分中心: read and change a center's status, notice, packages and prices. */
+  'center.manage': ['operator'],
 } as const satisfies Record<string, readonly Condition[]>;
 
 export type Action = keyof typeof RULES;

@@ -16,8 +16,8 @@ export function foundationRoutes(service: FoundationService): FastifyPluginAsync
       FoundationApi,
       FoundationApiSchemas,
       {
-        centers: async (req) => ok(service.list(requestOrigin(req))),
-        center: async (req) => ok(service.detail(req.params.id, requestOrigin(req))),
+        centers: async (req) => ok(await service.list(requestOrigin(req))),
+        center: async (req) => ok(await service.detail(req.params.id, requestOrigin(req))),
         dict: async (req) => ok(service.dict(req.params.dictName)),
       },
       ['foundation'],

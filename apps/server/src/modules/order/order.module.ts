@@ -13,7 +13,7 @@ import { MeteringRunner } from './metering.runner';
 import { MeteringService } from './metering.service';
 import { OrderRepository } from './order.repository';
 import { orderRoutes } from './order.routes';
-import { OrderService } from './order.service';
+import { OrderService, type OrderCatalogue } from './order.service';
 import { RecordService } from './record.service';
 
 /** Default metering period (ADR 0015): draws at least this often, and the gate's first period. */
@@ -29,7 +29,9 @@ export const METERING_PERIOD_MS = 60_000;
  * runner the app hangs after each poll. Buyers' names come from the user module's directory.
  */
 export async function createOrderModule(
-  deps: Pick<AppContext, 'db' | 'engine' | 'centers' | 'offlinePayment' | 'clock' | 'config' | 'notify' | 'bus' | 'log' | 'access' | 'userDirectory'>,
+  deps: Pick<AppContext, 'db' | 'engine' | 'centers' | 'offlinePayment' | 'clock' | 'config' | 'notify' | 'bus' | 'log' | 'access' | 'userDirectory' | 'audit'>,
+  /** The center module: the packages on sale, and whether a center takes orders (运营管理 › 分中心). */
+  catalogue: OrderCatalogue,
   opts: { reconciler?: ReconcilerOptions } = {},
 ) {
   const m = deps.config.metering ?? {};
@@ -53,6 +55,8 @@ export async function createOrderModule(
     deps.bus,
     deps.log,
     deps.userDirectory,
+    catalogue,
+    deps.audit,
   );
   const meteringRepo = new MeteringRepository(deps.db, deps.engine);
   const metering = new MeteringService(meteringRepo, deps.centers, deps.clock, deps.bus, deps.log, welcome, m.periodMs ?? METERING_PERIOD_MS);

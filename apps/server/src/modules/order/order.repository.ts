@@ -1,6 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { OrderStatus, PayChannel } from '@suanli/contracts';
-import type { Db } from '../../db/db';
+import type { Db, InTx } from '../../db/db';
 import type { ChargeRecordsTable, OrdersTable } from '../../db/schema';
 
 export type OrderRow = OrdersTable;
@@ -11,6 +11,8 @@ export interface OrderFilter {
   ownerId?: string;
   status?: OrderStatus;
   keyword?: string;
+  subCenterId?: string;
+  payChannel?: PayChannel;
 }
 
 export interface ChargeFilter {
@@ -105,6 +107,8 @@ export class OrderRepository {
     let q = this.db.selectFrom('orders');
     if (f.ownerId !== undefined) q = q.where('owner_id', '=', f.ownerId);
     if (f.status) q = q.where('status', '=', f.status);
+    if (f.subCenterId) q = q.where('sub_center_id', '=', f.subCenterId);
+    if (f.payChannel) q = q.where('pay_channel', '=', f.payChannel);
     if (f.keyword) {
       // orderNos are upper case; the keyword is matched as typed, wildcards escaped.
       const pattern = `%${f.keyword.toUpperCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
@@ -159,9 +163,10 @@ export class OrderRepository {
   /**
    * The credit, exactly once (ADR 0012): in one transaction the order → PAID (conditional: only from a status
    * other than PAID), a compute bucket of the order's card-seconds usable `valid_days` from now, and the
-   * charge record. Null when the order was already PAID — nothing was written.
+   * charge record — and `alsoIn` (an operator's confirm: its audit entry). Null when the order was already
+   * PAID — nothing was written.
    */
-  async credit(id: string, pay: Payment, ids: { bucketId: string; chargeId: string }, now: number): Promise<OrderRow | null> {
+  async credit(id: string, pay: Payment, ids: { bucketId: string; chargeId: string }, now: number, alsoIn?: InTx): Promise<OrderRow | null> {
     return this.db.transaction().execute(async (trx) => {
       const paid = await trx
         .updateTable('orders')
@@ -207,6 +212,7 @@ export class OrderRepository {
           create_time: now,
         })
         .execute();
+      if (alsoIn) await alsoIn(trx);
       return order;
     });
   }

@@ -18,18 +18,22 @@ import {
   type ProductQuery,
 } from '@suanli/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { CenterCardType, CenterConfig, CenterPackage } from '../../centers/centers';
+import type { CenterCardType, CenterConfig } from '../../centers/centers';
 import type { Notify } from '../../context';
 import { AppError, invalid, notFound } from '../../errors';
 import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
+import type { AuditTrail } from '../audit/audit.service';
+import type { CenterService } from '../center/center.service';
+import type { CenterPackageRow } from '../center/center.repository';
 import type { UserDirectory } from '../user/user-directory';
 import type { AlipayChannel } from './alipay';
 import type { AlipayReconciler } from './alipay-reconciler';
 import type { OfflinePayment } from '../../centers/centers';
 import type { OrderRepository, OrderRow, Payment } from './order.repository';
+import type { InTx } from '../../db/db';
 import { nextSerial, serialPrefix } from '../../lib/serial-no';
 
 const HOUR_SECONDS = 3600;
@@ -37,10 +41,13 @@ const HOUR_SECONDS = 3600;
 const RETRIES = 10;
 
 interface Sellable {
-  pkg: CenterPackage;
+  pkg: CenterPackageRow;
   center: CenterConfig;
   cardType: CenterCardType;
 }
+
+/** The packages on sale and whether a center takes orders (center module: 运营管理 › 分中心). */
+export type OrderCatalogue = Pick<CenterService, 'forSale' | 'sellable' | 'requireOpen'>;
 
 /** The channels this deployment offers; an absent one answers 2505 with the reason. */
 export interface PaymentChannels {
@@ -54,12 +61,12 @@ export interface PaymentChannels {
 const ALIPAY_PAID = new Set(['TRADE_SUCCESS', 'TRADE_FINISHED']);
 
 /**
- * 算力卡 orders (ADR 0012): packages priced from the config, UNPAID orders that close after their pay window,
+ * 算力卡 orders (ADR 0012): packages and prices from the center module (the database; the centers file is their
+ * first value) and only while the center is 正常, UNPAID orders that close after their pay window,
  * payment by offline transfer confirmed by an operator, and the credit — order PAID, a compute bucket and a
  * charge record — made exactly once in one transaction whoever confirms it and however often.
  */
 export class OrderService {
-  private readonly products = new Map<string, Sellable>();
   private readonly centers: Map<string, CenterConfig>;
 
   constructor(
@@ -71,10 +78,11 @@ export class OrderService {
     private readonly notify: Notify,
     private readonly bus: EventBus,
     private readonly log: FastifyBaseLogger,
-    private readonly users: Pick<UserDirectory, 'contacts'>,
+    private readonly users: Pick<UserDirectory, 'contacts' | 'named'>,
+    private readonly catalogue: OrderCatalogue,
+    private readonly audit: AuditTrail,
   ) {
     this.centers = new Map(centers.map((c) => [c.id, c]));
-    for (const center of centers) for (const cardType of center.cardTypes) for (const pkg of cardType.packages ?? []) this.products.set(pkg.id, { pkg, center, cardType });
   }
 
   /** Which channels the buy page may offer: 支付宝支付 only when Alipay is configured. */
@@ -82,20 +90,27 @@ export class OrderService {
     return { alipay: Boolean(this.payment.alipay), offline: Boolean(this.payment.offline) };
   }
 
-  /** The packages a center sells, of one card type when given; an unknown center or card type is 1205. */
-  listProducts(subCenterId: string, q: ProductQuery): Product[] {
+  /**
+   * The packages a center sells, of one card type when given; an unknown center or card type is 1205. A center
+   * in 维护 or 下线 sells nothing: the list is empty until it is 正常 again.
+   */
+  async listProducts(subCenterId: string, q: ProductQuery): Promise<Product[]> {
     const center = this.centers.get(subCenterId);
     if (!center) throw notFound('分中心');
     if (q.cardTypeId !== undefined && !center.cardTypes.some((t) => t.id === q.cardTypeId)) throw notFound('卡型');
-    return center.cardTypes
-      .filter((t) => q.cardTypeId === undefined || t.id === q.cardTypeId)
-      .flatMap((cardType) => (cardType.packages ?? []).map((pkg) => toProduct({ pkg, center, cardType })));
+    return (await this.catalogue.forSale(center.id))
+      .filter((pkg) => q.cardTypeId === undefined || pkg.card_type_id === q.cardTypeId)
+      .map((pkg) => toProduct({ pkg, center, cardType: center.cardTypes.find((t) => t.id === pkg.card_type_id)! }));
   }
 
-  /** An UNPAID order priced here from the package (the client never sends a price), closing after 30 min. */
+  /**
+   * An UNPAID order priced here from the package as it is now (the client never sends a price), closing after
+   * 30 min. Refused (2012/2013, naming the notice) while the package's center is not 正常.
+   */
   async pre(p: Principal, body: OrderPre): Promise<Order> {
-    const sold = this.products.get(body.productId);
+    const sold = await this.sellable(body.productId);
     if (!sold) throw invalid('productId', '算力卡不存在或已下架');
+    await this.catalogue.requireOpen(sold.center.id);
     for (let attempt = 0; ; attempt++) {
       const now = this.clock();
       const row: OrderRow = {
@@ -107,9 +122,9 @@ export class OrderService {
         sub_center_id: sold.center.id,
         card_type_id: sold.cardType.id,
         quantity: body.quantity,
-        card_seconds: body.quantity * sold.pkg.cardHours * HOUR_SECONDS,
-        amount: body.quantity * sold.pkg.price,
-        valid_days: sold.pkg.validDays,
+        card_seconds: body.quantity * Number(sold.pkg.card_hours) * HOUR_SECONDS,
+        amount: body.quantity * Number(sold.pkg.price),
+        valid_days: Number(sold.pkg.valid_days),
         status: 'UNPAID',
         pay_channel: null,
         trade_no: null,
@@ -133,8 +148,21 @@ export class OrderService {
     // Expiry is applied when orders are read: what is shown is never an UNPAID order past its window.
     await this.repo.closeExpired(this.clock(), all ? {} : { ownerId: p.userId });
     const keyword = q.keyword?.trim();
+    let ownerId = all ? undefined : p.userId;
+    const username = all ? q.username?.trim() : undefined;
+    if (username) {
+      const [buyer] = await this.users.named([username]);
+      if (!buyer) return { list: [], total: 0, pageNum: q.pageNum, pageSize: q.pageSize };
+      ownerId = buyer.id;
+    }
     const { rows, total } = await this.repo.page(
-      { ownerId: all ? undefined : p.userId, status: q.status, keyword: keyword || undefined },
+      {
+        ownerId,
+        status: q.status,
+        keyword: keyword || undefined,
+        subCenterId: all ? q.subCenterId : undefined,
+        payChannel: all ? q.payChannel : undefined,
+      },
       (q.pageNum - 1) * q.pageSize,
       q.pageSize,
     );
@@ -167,6 +195,8 @@ export class OrderService {
    */
   async pay(p: Principal, id: string, body: PayBody): Promise<PayResult> {
     const row = await this.own(p, id);
+    // No new payment for a center in 维护 or 下线 (an order made before stays payable once it is 正常 again).
+    if (row.status === 'UNPAID') await this.catalogue.requireOpen(row.sub_center_id);
     if (body.channel === 'offline') {
       const offline = this.payment.offline;
       if (!offline) throw new AppError(ErrorCode.PAY_CHANNEL_UNAVAILABLE, '线下转账暂未开通，请联系运维人员');
@@ -226,14 +256,26 @@ export class OrderService {
   }
 
   /**
-   * An operator confirms that the offline payment of the order arrived: the credit, exactly once. A second
-   * confirm (or one racing an Alipay notify) changes nothing and answers 2502.
+   * An operator confirms that the offline payment of the order arrived: the credit, exactly once, with its
+   * audit entry (`order.confirm`) in the credit's transaction. A second confirm (or one racing an Alipay
+   * notify) changes nothing, writes no entry and answers 2502.
    */
-  async confirm(p: Principal, id: string): Promise<Order> {
+  async confirm(p: Principal, id: string, ip: string | null): Promise<Order> {
     this.access.require(p, 'order.confirm');
     const row = await this.repo.find(id);
     if (!row) throw notFound('订单');
-    const credited = await this.credit(id, { channel: 'offline', tradeNo: null, confirmedBy: p.userId });
+    const actor = await this.audit.operator(p, ip);
+    const buyer = (await this.buyers([row])).get(row.owner_id);
+    const view = this.toOrder(row);
+    const credited = await this.credit(id, { channel: 'offline', tradeNo: null, confirmedBy: p.userId }, (tx) =>
+      this.audit.record(tx, {
+        actor,
+        action: 'order.confirm',
+        target: { type: 'order', id, name: row.order_no },
+        before: { status: row.status },
+        after: { status: 'PAID', payChannel: 'offline', amount: view.amount, cardHours: view.cardHours, buyer: buyer?.username ?? row.owner_id },
+      }),
+    );
     if (!credited) throw new AppError(ErrorCode.ORDER_PAID);
     return this.toOrder(credited, (await this.buyers([credited])).get(credited.owner_id));
   }
@@ -249,9 +291,9 @@ export class OrderService {
    * The credit (repository: one transaction, conditional on the order not being PAID), then — only after
    * the commit — the owner's message and the balance push. Null when it was paid already.
    */
-  private async credit(id: string, pay: Payment): Promise<OrderRow | null> {
+  private async credit(id: string, pay: Payment, alsoIn?: InTx): Promise<OrderRow | null> {
     const now = this.clock();
-    const order = await this.repo.credit(id, pay, { bucketId: newId(now), chargeId: newId(now) }, now);
+    const order = await this.repo.credit(id, pay, { bucketId: newId(now), chargeId: newId(now) }, now, alsoIn);
     if (!order) return null;
     const paid = (await this.repo.find(id))!;
     const view = this.toOrder(paid);
@@ -281,6 +323,14 @@ export class OrderService {
   private async visible(p: Principal, id: string): Promise<OrderRow> {
     await this.repo.closeExpired(this.clock(), { id });
     return this.access.found(p, 'order.read', await this.repo.find(id), (r) => ({ ownerId: r.owner_id }), '订单');
+  }
+
+  /** A package on sale by id with its center and card type (the centers file must still have both). */
+  private async sellable(productId: string): Promise<Sellable | undefined> {
+    const pkg = await this.catalogue.sellable(productId);
+    const center = pkg && this.centers.get(pkg.center_id);
+    const cardType = center?.cardTypes.find((t) => t.id === pkg!.card_type_id);
+    return pkg && center && cardType ? { pkg, center, cardType } : undefined;
   }
 
   private stateError(row: OrderRow): AppError {
@@ -337,9 +387,9 @@ function toProduct({ pkg, center, cardType }: Sellable): Product {
     cardTypeId: cardType.id,
     cardTypeName: cardType.name,
     name: pkg.name,
-    cardHours: formatCardHours(pkg.cardHours * HOUR_SECONDS),
-    price: formatYuan(pkg.price),
-    unitPrice: formatYuan(Math.round(pkg.price / pkg.cardHours)),
-    validDays: pkg.validDays,
+    cardHours: formatCardHours(Number(pkg.card_hours) * HOUR_SECONDS),
+    price: formatYuan(Number(pkg.price)),
+    unitPrice: formatYuan(Math.round(Number(pkg.price) / Number(pkg.card_hours))),
+    validDays: Number(pkg.valid_days),
   };
 }

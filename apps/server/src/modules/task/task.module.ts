@@ -30,6 +30,7 @@ export function createTaskModule(
   executors: ReadonlyMap<string, Executor>,
   images: ImageLookup,
   compute: TaskCompute,
+  centerGate: { requireOpen(centerId: string): Promise<void> },
 ) {
   const c = deps.config.compute ?? {};
   const repo = new TaskRepository(deps.db);
@@ -42,7 +43,7 @@ export function createTaskModule(
     submitRetryMs: c.submitRetryMs,
     expiryWarnMs: c.expiryWarnMs,
   });
-  const service = new TaskService(repo, transitions, jobs, queries, files, deps.clusterAccounts, deps.clock, deps.log, compute);
+  const service = new TaskService(repo, transitions, jobs, queries, files, deps.clusterAccounts, deps.clock, deps.log, compute, centerGate);
   // Work other modules do per center right after its poll, on the replica leading it (resource samples).
   const afterPoll: ((centerId: string) => Promise<void>)[] = [];
   const poller = new TaskPoller(

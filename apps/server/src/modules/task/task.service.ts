@@ -86,6 +86,8 @@ export class TaskService {
     private readonly log: { warn: (o: object, msg: string) => void },
     /** Compute power (order module, ADR 0015): the submit gate, the final draw before a delete. */
     private readonly compute: Pick<TaskCompute, 'gate' | 'settle'>,
+    /** The center module: refuses a submit to a center in 维护 or 下线, naming the operators' notice (2012/2013). */
+    private readonly centerGate: { requireOpen(centerId: string): Promise<void> },
   ) {}
 
   /** Every configured center, in config order. */
@@ -131,7 +133,7 @@ export class TaskService {
       if (first) return { task: first, created: false };
     }
     const center = this.center(t.subCenterId);
-    if (center.status !== 'online') throw new AppError(ErrorCode.CENTER_UNAVAILABLE);
+    await this.centerGate.requireOpen(center.id);
     const cardType = center.cardTypes.find((c) => c.id === t.cardTypeId);
     if (!cardType) throw new AppError(ErrorCode.CARD_TYPE_NOT_OFFERED);
     if (t.cardNum > cardType.cardsPerNode) throw new AppError(ErrorCode.CARDS_EXCEED_NODE, `每节点卡数超出上限：${cardType.name} 每节点最多 ${cardType.cardsPerNode} 张`);

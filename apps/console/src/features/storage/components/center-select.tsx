@@ -1,7 +1,7 @@
 import type { SubCenter } from '@suanli/contracts';
 import { Select } from 'antd';
 
-const STATUS_TEXT: Record<SubCenter['status'], string | null> = { online: null, maintenance: '维护中', offline: '离线' };
+const STATUS_TEXT: Record<SubCenter['status'], string | null> = { online: null, maintenance: '维护中', offline: '下线' };
 
 /** Picks the sub-center whose storage is shown. */
 export function CenterSelect({ centers, value, onChange, loading }: { centers: SubCenter[]; value?: string; onChange: (id: string) => void; loading?: boolean }) {
