@@ -31,5 +31,12 @@ export function Page<T extends TSchema>(item: T) {
 export type Page<T> = { list: T[]; total: number; pageNum: number; pageSize: number };
 
 export const Null = Type.Null();
+export type Null = Static<typeof Null>;
+/**
+ * The answer of a route that sends a file (a download, an image) rather than the envelope; its descriptor is
+ * marked `bytes` (route.ts). A Blob on the console.
+ */
+export const FileBytes = Type.Unsafe<Blob>({ type: 'string', format: 'binary' });
+export type FileBytes = Static<typeof FileBytes>;
 export const IdParams = Type.Object({ id: Id });
 export type IdParams = Static<typeof IdParams>;

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFakeSlurm, NUMPY_PI } from './test/fake-slurm';
 import { renderSlurm } from './test/render';
 import { setupPageTests } from '../../test/page-test';
@@ -120,17 +120,6 @@ describe('Slurm task form from a template', () => {
     expect(await screen.findByText('请选择任务模板')).toBeTruthy();
     await choose('slurm-form-template', 'NumPy 蒙特卡洛求 π（通用计算）');
     await waitFor(() => expect(input('slurm-param-samples').value).toBe('2000000'));
-    // A center with Slurm gets no note about running locally.
-    expect(screen.queryByTestId('slurm-form-local')).toBeNull();
-  });
-
-  it('says when the center runs jobs on the platform itself instead of Slurm (the embedded default)', async () => {
-    backend = createFakeSlurm({ schedulerKind: 'local' });
-    vi.stubGlobal('fetch', vi.fn(backend.fetch));
-    renderSlurm(`/slurm-task/task/template?templateId=${NUMPY_PI.id}`);
-    const note = await screen.findByTestId('slurm-form-local');
-    expect(note.textContent).toContain('未接入 Slurm 调度系统，作业由平台直接在本机运行');
-    expect(note.textContent).toContain('SLURM_JOB_ID');
   });
 });
 

@@ -241,17 +241,6 @@ function SlurmTaskForm({ type }: { type: SlurmTaskType }) {
             cards={{ min: 0, note: '0 表示仅用 CPU' }}
             nodes
           />
-          {detail.data?.schedulerKind === 'local' && (
-            // Issue 22 item 7: the embedded default has no Slurm; say so instead of job ids that look wrong.
-            <Alert
-              type="info"
-              showIcon
-              data-testid="slurm-form-local"
-              title={`${center?.name ?? '该分中心'}未接入 Slurm 调度系统，作业由平台直接在本机运行（作业号形如 local-12）`}
-              description="脚本可照常读取 SLURM_JOB_ID、SLURM_NTASKS、SLURM_CPUS_ON_NODE 等变量；#SBATCH 中的任务数和 CPU 数会生效，分区、QoS 等调度选项不生效。"
-              style={{ marginBottom: 16 }}
-            />
-          )}
           <WorkDirField extra="作业在此目录下运行，输出文件也写在这里；/ 表示您在该分中心的个人目录。">
             <FolderInput center={center} testId="slurm-form-workdir" />
           </WorkDirField>

@@ -1,7 +1,6 @@
 import path from 'node:path';
-import { isAccelerator, type CenterCardType } from '../../centers/centers';
+import type { CenterCardType } from '../../centers/centers';
 import type { JobSpec } from '../executor';
-import { parseSbatchOptions } from '../slurm/sbatch-options';
 import type { Alloc } from './inventory';
 
 /**
@@ -64,7 +63,6 @@ export function jobScript(
   }
   lines.push(`cd -- ${q(spec.workDir)} || exit 1`);
   const env: Record<string, string> = {
-    ...(spec.launch === 'batch' ? slurmEnv(job.id, spec, type, nodes) : {}),
     ...spec.env,
     SUANLI_JOB_ID: job.id,
     SUANLI_NODELIST: nodes.join(','),
@@ -110,40 +108,6 @@ export function jobScript(
     'exit "$code"',
   );
   return lines.join('\n') + '\n';
-}
-
-/**
- * What Slurm gives a batch script, for the Slurm templates a center without Slurm runs on this executor (issue
- * 22 item 7): templates read `$SLURM_JOB_ID` (a number: scripts do arithmetic with it), the node list, the
- * task and CPU counts. The counts follow the script's `#SBATCH` lines as sbatch would. Only batch jobs get
- * them: a training worker seeing SLURM_* would make frameworks (Lightning, torchrun's launchers) believe
- * Slurm placed it. The task's own variables (`spec.env`) still win.
- */
-export function slurmEnv(jobId: string, spec: JobSpec, type: CenterCardType, nodes: string[]): Record<string, string> {
-  const sb = parseSbatchOptions(spec.script);
-  const perNode = sb.tasksPerNode ?? Math.max(1, spec.tasksPerNode ?? 1);
-  const tasks = sb.tasks ?? nodes.length * perNode;
-  // A CPU-only type's "cards" are cores; an accelerator brings its cores per card.
-  const cpus = isAccelerator(type) ? spec.cardsPerNode * type.cpusPerCard : spec.cardsPerNode;
-  const env: Record<string, string> = {
-    SLURM_JOB_ID: /^local-(\d+)$/.exec(jobId)?.[1] ?? jobId,
-    SLURM_JOB_NAME: spec.name,
-    SLURM_SUBMIT_DIR: spec.workDir,
-    SLURM_JOB_PARTITION: type.partition,
-    SLURM_JOB_NODELIST: nodes.join(','),
-    SLURM_JOB_NUM_NODES: String(nodes.length),
-    SLURM_NTASKS: String(tasks),
-    SLURM_CPUS_ON_NODE: String(Math.max(1, cpus)),
-    SLURM_PROCID: '0',
-    SLURM_NODEID: '0',
-    SLURM_LOCALID: '0',
-  };
-  env.SLURM_JOBID = env.SLURM_JOB_ID;
-  env.SLURM_NODELIST = env.SLURM_JOB_NODELIST;
-  env.SLURM_NNODES = env.SLURM_JOB_NUM_NODES;
-  env.SLURM_NPROCS = env.SLURM_NTASKS;
-  if (sb.cpusPerTask) env.SLURM_CPUS_PER_TASK = String(sb.cpusPerTask);
-  return env;
 }
 
 /** Shell single-quoting. */

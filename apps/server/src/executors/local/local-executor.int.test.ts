@@ -241,21 +241,6 @@ describe('local executor', () => {
     expect((await e.states([{ ...ref(s, 'local-999'), taskId: s.taskId }])).size).toBe(0);
   });
 
-  it('a batch job gets the SLURM_* variables a template reads (numeric job id, nodes, tasks, CPUs) unless the task sets them; workers get none', async () => {
-    const e = executor(stateDir());
-    const show = 'echo "id=$SLURM_JOB_ID/$SLURM_JOBID name=$SLURM_JOB_NAME nodes=$SLURM_JOB_NODELIST n=$SLURM_NNODES tasks=$SLURM_NTASKS cpus=$SLURM_CPUS_ON_NODE cpt=${SLURM_CPUS_PER_TASK-unset} part=$SLURM_JOB_PARTITION proc=$SLURM_PROCID dir=$SLURM_SUBMIT_DIR port=$((20000 + SLURM_JOB_ID % 20000))"';
-    const s = spec(`#SBATCH --ntasks=3\n#SBATCH -c 2\n${show}`, { cardsPerNode: 2 });
-    const { jobId } = await e.submit(s);
-    expect(await until(e, s, jobId, ended)).toMatchObject({ phase: 'SUCCEEDED', exitCode: 0 });
-    const n = Number(jobId.slice('local-'.length));
-    expect(output(s)).toBe(`id=${n}/${n} name=test nodes=a100-1 n=1 tasks=3 cpus=16 cpt=2 part=gpu proc=0 dir=${work} port=${20000 + (n % 20000)}\n`);
-
-    const mine = spec('echo "id=$SLURM_JOB_ID"', { env: { SLURM_JOB_ID: 'mine' } });
-    const w = spec('echo "id=${SLURM_JOB_ID-unset} tasks=${SLURM_NTASKS-unset}"', { launch: 'workers' });
-    for (const x of [mine, w]) expect(await until(e, x, (await e.submit(x)).jobId, ended)).toMatchObject({ phase: 'SUCCEEDED' });
-    expect([output(mine), output(w)]).toEqual(['id=mine\n', 'id=unset tasks=unset\n']);
-  });
-
   it('workers launch: one process per worker with ranks, world size and one master port', async () => {
     const e = executor(stateDir());
     const line = 'echo "rank=$RANK world=$WORLD_SIZE node=$NODE_RANK local=$LOCAL_RANK host=$SUANLI_NODE addr=$MASTER_ADDR port=$MASTER_PORT dev=$CUDA_VISIBLE_DEVICES"';

@@ -56,14 +56,6 @@ export const RULES = {
   'task.read': ['owner'],
   /** Stop it, delete it. */
   'task.write': ['owner'],
-  /** A key pair: install, uninstall, remove (only its owner ever sees it). */
-  'keypair.write': ['owner'],
-  /** A cross-center sync job: read it, cancel it. */
-  'sync.read': ['owner'],
-  'sync.write': ['owner'],
-  /** A Slurm job template of one's own (the platform's are public and read-only, answered before this). */
-  'slurmTemplate.read': ['owner'],
-  'slurmTemplate.write': ['owner'],
   /** Everyone's web-shell and IDE access records. */
   'accessLog.readAll': ['operator'],
   /** 运营管理 › 用户: find any account and read its detail (contacts unmasked, roles, cluster accounts, tasks). */

@@ -11,10 +11,9 @@ import { KeyPairService } from './keypair.service';
  * Key pairs (routes under KEYPAIR_BASE); its service is also the web shell's key source. `keysOn` reaches a
  * center's file service, which edits the account's authorized_keys.
  */
-export function createKeypairModule(deps: Pick<AppContext, 'db' | 'access' | 'centers' | 'clock' | 'config' | 'clusterAccounts'>, keysOn: (centerId: string) => AuthorizedKeysClient) {
+export function createKeypairModule(deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'config' | 'clusterAccounts'>, keysOn: (centerId: string) => AuthorizedKeysClient) {
   const service = new KeyPairService(
     new KeyPairRepository(deps.db),
-    deps.access,
     keysOn,
     new KeyVault(deps.config.dataDir),
     deps.clusterAccounts,

@@ -2,7 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../../db/db';
 import type { KeyPairsTable, PlatformKeysTable } from '../../db/schema';
 
-/** The only SQL of key pairs, their installs and the platform keys. Lists are the owner's; a single key is read by id and checked by the access module. */
+/** The only SQL of key pairs, their installs and the platform keys. Every read of a user's key is owner-scoped. */
 export class KeyPairRepository {
   constructor(private readonly db: Db) {}
 
@@ -19,9 +19,9 @@ export class KeyPairRepository {
       .then((r) => Number(r.n));
   }
 
-  /** A key by id, whoever owns it: the service asks the access module whether the caller may touch it. */
-  find(id: string) {
-    return this.db.selectFrom('key_pairs').selectAll().where('id', '=', id).executeTakeFirst();
+  /** The caller's key, or undefined (someone else's is indistinguishable from a missing one). */
+  findOwned(userId: string, id: string) {
+    return this.db.selectFrom('key_pairs').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   }
 
   /** False when the user already has a key with this fingerprint (the unique index decides, also in a race). */
@@ -32,9 +32,9 @@ export class KeyPairRepository {
     return stored !== undefined;
   }
 
-  async remove(id: string): Promise<void> {
+  async remove(userId: string, id: string): Promise<void> {
     await this.db.deleteFrom('key_installs').where('key_id', '=', id).execute();
-    await this.db.deleteFrom('key_pairs').where('id', '=', id).execute();
+    await this.db.deleteFrom('key_pairs').where('id', '=', id).where('user_id', '=', userId).execute();
   }
 
   installsOf(keyIds: string[]) {

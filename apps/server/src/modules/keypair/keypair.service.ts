@@ -2,7 +2,6 @@ import { ErrorCode, KEYPAIRS_PER_USER, type KeyPair, type KeyPairGenerate, type 
 import type { CenterConfig } from '../../centers/centers';
 import { AppError, invalid, notFound } from '../../errors';
 import { newId } from '../../lib/id';
-import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
 import type { ShellKeySource } from '../eshell/eshell.service';
@@ -12,7 +11,7 @@ import type { KeyPairRepository } from './keypair.repository';
 import type { KeyVault } from './key-vault';
 import { generateKeyPair, parsePublicKey } from './ssh-key';
 
-type KeyRow = NonNullable<Awaited<ReturnType<KeyPairRepository['find']>>>;
+type KeyRow = NonNullable<Awaited<ReturnType<KeyPairRepository['findOwned']>>>;
 
 /** The tag of the per-user platform key's line in authorized_keys. */
 const PLATFORM_TAG = 'platform';
@@ -27,7 +26,6 @@ const PLATFORM_TAG = 'platform';
 export class KeyPairService implements ShellKeySource {
   constructor(
     private readonly repo: KeyPairRepository,
-    private readonly access: Pick<AccessService, 'found'>,
     private readonly keysOn: (centerId: string) => AuthorizedKeysClient,
     private readonly vault: KeyVault,
     private readonly accounts: ClusterAccountService,
@@ -85,7 +83,7 @@ export class KeyPairService implements ShellKeySource {
     const row = await this.owned(p, id);
     const installs = await this.repo.installsOf([row.id]);
     if (installs.length) await this.uninstall(p, token, id, installs.map((i) => i.sub_center_id));
-    await this.repo.remove(row.id);
+    await this.repo.remove(p.userId, row.id);
     return null;
   }
 
@@ -137,7 +135,9 @@ export class KeyPairService implements ShellKeySource {
   }
 
   private async owned(p: Principal, id: string): Promise<KeyRow> {
-    return this.access.found(p, 'keypair.write', await this.repo.find(id), (r) => ({ ownerId: r.user_id }), '密钥对');
+    const row = await this.repo.findOwned(p.userId, id);
+    if (!row) throw notFound('密钥对');
+    return row;
   }
 
   private center(id: string): CenterConfig {

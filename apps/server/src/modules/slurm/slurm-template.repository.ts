@@ -32,22 +32,22 @@ export class SlurmTemplateRepository {
     return this.filtered(ownerId, f).selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();
   }
 
-  /** A template by id, whoever owns it: the service asks the access module whether the caller may touch it. */
-  find(id: string) {
-    return this.db.selectFrom('slurm_templates').selectAll().where('id', '=', id).executeTakeFirst();
+  /** The caller's template, or undefined (someone else's is indistinguishable from a missing one). */
+  findOwned(ownerId: string, id: string) {
+    return this.db.selectFrom('slurm_templates').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
   }
 
   async insert(row: Insertable<SlurmTemplatesTable>) {
     await this.db.insertInto('slurm_templates').values(row).execute();
   }
 
-  async update(id: string, patch: Omit<SlurmTemplatesTable, 'id' | 'owner_id' | 'create_time'>): Promise<boolean> {
-    const r = await this.db.updateTable('slurm_templates').set(patch).where('id', '=', id).executeTakeFirst();
+  async update(ownerId: string, id: string, patch: Omit<SlurmTemplatesTable, 'id' | 'owner_id' | 'create_time'>): Promise<boolean> {
+    const r = await this.db.updateTable('slurm_templates').set(patch).where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }
 
-  async remove(id: string): Promise<boolean> {
-    const r = await this.db.deleteFrom('slurm_templates').where('id', '=', id).executeTakeFirst();
+  async remove(ownerId: string, id: string): Promise<boolean> {
+    const r = await this.db.deleteFrom('slurm_templates').where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
     return Number(r.numDeletedRows) === 1;
   }
 }

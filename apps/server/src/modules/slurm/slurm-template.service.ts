@@ -1,7 +1,6 @@
 import { ErrorCode, type Page, type SlurmTemplate, type SlurmTemplateFromTask, type SlurmTemplateSave, type TemplatePageQuery } from '@suanli/contracts';
 import { AppError, notFound } from '../../errors';
 import { newId } from '../../lib/id';
-import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
 import type { TaskService } from '../task/task.service';
 import type { SlurmTemplateRepository, SlurmTemplateRow } from './slurm-template.repository';
@@ -16,7 +15,6 @@ export class SlurmTemplateService {
 
   constructor(
     private readonly repo: SlurmTemplateRepository,
-    private readonly access: Pick<AccessService, 'found'>,
     private readonly platform: readonly SlurmTemplate[],
     /** A task's script and resources, for 保存为模板. */
     private readonly tasks: Pick<TaskService, 'parameters'>,
@@ -48,7 +46,7 @@ export class SlurmTemplateService {
   async get(p: Principal, id: string): Promise<SlurmTemplate> {
     const pf = this.platformById.get(id);
     if (pf) return pf;
-    return toTemplate(await this.owned(p, id, 'slurmTemplate.read'));
+    return toTemplate(await this.owned(p, id));
   }
 
   async create(p: Principal, body: SlurmTemplateSave): Promise<SlurmTemplate> {
@@ -85,14 +83,13 @@ export class SlurmTemplateService {
       defaults: JSON.stringify(t.defaults),
       update_time: now,
     };
-    // Gone between the read and the write (deleted in another tab): the same answer as a missing one.
-    if (!(await this.repo.update(id, patch))) throw notFound('模板');
+    if (!(await this.repo.update(p.userId, id, patch))) throw notFound('模板');
     return toTemplate({ ...existing, ...patch });
   }
 
   async remove(p: Principal, id: string): Promise<null> {
     await this.ownedForChange(p, id);
-    if (!(await this.repo.remove(id))) throw notFound('模板');
+    if (!(await this.repo.remove(p.userId, id))) throw notFound('模板');
     return null;
   }
 
@@ -130,13 +127,15 @@ export class SlurmTemplateService {
     return this.create(p, base);
   }
 
-  private async owned(p: Principal, id: string, action: 'slurmTemplate.read' | 'slurmTemplate.write'): Promise<SlurmTemplateRow> {
-    return this.access.found(p, action, await this.repo.find(id), (r) => ({ ownerId: r.owner_id }), '模板');
+  private async owned(p: Principal, id: string): Promise<SlurmTemplateRow> {
+    const row = await this.repo.findOwned(p.userId, id);
+    if (!row) throw notFound('模板');
+    return row;
   }
 
   private async ownedForChange(p: Principal, id: string): Promise<SlurmTemplateRow> {
     if (this.platformById.has(id)) throw new AppError(ErrorCode.TEMPLATE_READONLY);
-    return this.owned(p, id, 'slurmTemplate.write');
+    return this.owned(p, id);
   }
 }
 

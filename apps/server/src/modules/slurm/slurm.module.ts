@@ -20,9 +20,9 @@ export interface SlurmModuleTasks {
  * 科学计算 (routes under SLURM_BASE) on the shared task engine. Platform templates are the YAML files of
  * `slurm-templates/` beside the centers file (`config/slurm-templates/`), read once here.
  */
-export function createSlurmModule(deps: Pick<AppContext, 'db' | 'access' | 'clock' | 'config'>, tasks: SlurmModuleTasks) {
+export function createSlurmModule(deps: Pick<AppContext, 'db' | 'clock' | 'config'>, tasks: SlurmModuleTasks) {
   const platform = loadPlatformTemplates(path.join(path.dirname(deps.config.centersFile), 'slurm-templates'));
-  const templates = new SlurmTemplateService(new SlurmTemplateRepository(deps.db), deps.access, platform, tasks.service, deps.clock);
+  const templates = new SlurmTemplateService(new SlurmTemplateRepository(deps.db), platform, tasks.service, deps.clock);
   const service = new SlurmService(tasks.service, templates, new Placer(tasks.queries));
   const mount: ModuleMount = { name: 'slurm', routes: [{ prefix: SLURM_BASE, plugin: slurmRoutes(service, templates, tasks) }] };
   return { service, templates, mount };

@@ -16,7 +16,7 @@ import { SyncJobService, toSyncJob } from './sync.service';
  * `start` resumes the jobs a stopped gateway left running, then keeps taking over those whose replica stopped.
  */
 export function createSyncModule(
-  deps: Pick<AppContext, 'db' | 'access' | 'centers' | 'clock' | 'notify' | 'bus' | 'clusterAccounts' | 'log'>,
+  deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'notify' | 'bus' | 'clusterAccounts' | 'log'>,
   receiverFor: (centerId: string) => SyncReceiver,
   opts?: SyncRunnerOptions,
 ) {
@@ -45,7 +45,7 @@ export function createSyncModule(
     deps.log,
     opts,
   );
-  const service = new SyncJobService(repo, deps.access, runner, deps.centers, deps.clusterAccounts, deps.clock);
+  const service = new SyncJobService(repo, runner, deps.centers, deps.clusterAccounts, deps.clock);
   return {
     service,
     runner,

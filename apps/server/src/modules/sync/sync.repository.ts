@@ -7,12 +7,16 @@ export type SyncRow = Selectable<SyncJobsTable>;
 
 const ACTIVE = ['QUEUED', 'RUNNING'];
 
-/** The only SQL of cross-center sync: jobs, read by id (the access module decides who may), by grant hash, and the active ones at start. */
+/** The only SQL of cross-center sync: jobs, read by their owner, by grant hash, and the active ones at start. */
 export class SyncRepository {
   constructor(private readonly db: Db) {}
 
   async insert(row: Insertable<SyncJobsTable>) {
     await this.db.insertInto('sync_jobs').values(row).execute();
+  }
+
+  find(ownerId: string, id: string) {
+    return this.db.selectFrom('sync_jobs').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
   }
 
   byId(id: string) {

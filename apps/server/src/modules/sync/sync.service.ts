@@ -11,10 +11,9 @@ import {
   type SyncState,
 } from '@suanli/contracts';
 import type { CenterConfig } from '../../centers/centers';
-import { AppError, forbidden, invalid } from '../../errors';
+import { AppError, forbidden, invalid, notFound } from '../../errors';
 import { parseUserPath } from '../../center-storage/center-storage';
 import { newId } from '../../lib/id';
-import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
 import type { SyncRepository, SyncRow } from './sync.repository';
@@ -29,7 +28,6 @@ export const grantHash = (grant: string) => createHash('sha256').update(grant).d
 export class SyncJobService {
   constructor(
     private readonly repo: SyncRepository,
-    private readonly access: Pick<AccessService, 'found'>,
     private readonly runner: SyncRunner,
     private readonly centers: CenterConfig[],
     private readonly clusterAccounts: ClusterAccountService,
@@ -100,12 +98,12 @@ export class SyncJobService {
   }
 
   async detail(p: Principal, id: string): Promise<SyncJob> {
-    return this.toJob(await this.owned(p, id, 'sync.read'));
+    return this.toJob(await this.owned(p, id));
   }
 
   /** Stops the job and removes what the target staged (the copy never appears); 2351 once it ended. */
   async cancel(p: Principal, id: string): Promise<SyncJob> {
-    const row = await this.owned(p, id, 'sync.write');
+    const row = await this.owned(p, id);
     if (isFinal(row.state)) throw new AppError(ErrorCode.SYNC_FINISHED, `同步任务已${row.state === 'SUCCEEDED' ? '完成' : '结束'}，无法取消`);
     await this.runner.cancel(id);
     return this.detail(p, id);
@@ -172,8 +170,10 @@ export class SyncJobService {
     return toSyncJob(r, this.centers);
   }
 
-  private async owned(p: Principal, id: string, action: 'sync.read' | 'sync.write'): Promise<SyncRow> {
-    return this.access.found(p, action, await this.repo.byId(id), (r) => ({ ownerId: r.owner_id }), '同步任务');
+  private async owned(p: Principal, id: string): Promise<SyncRow> {
+    const row = await this.repo.find(p.userId, id);
+    if (!row) throw notFound('同步任务');
+    return row;
   }
 
   private center(id: string, field: string): CenterConfig {

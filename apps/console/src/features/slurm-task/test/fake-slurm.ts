@@ -94,8 +94,7 @@ export function task(id: string, patch: Partial<TaskDetail> = {}): TaskDetail {
   );
 }
 
-/** `schedulerKind`: what the centers' detail says (the embedded default's centers run jobs on the local executor). */
-export function createFakeSlurm({ schedulerKind = 'slurm' }: { schedulerKind?: 'slurm' | 'local' } = {}) {
+export function createFakeSlurm() {
   const templates = new Map<string, SlurmTemplate>([
     [NUMPY_PI.id, NUMPY_PI],
     [LAMMPS.id, LAMMPS],
@@ -136,7 +135,7 @@ export function createFakeSlurm({ schedulerKind = 'slurm' }: { schedulerKind?: '
   const fake = createFakeTasks({
     base: SLURM_BASE,
     centers: CENTERS,
-    schedulerKind,
+    schedulerKind: 'slurm',
     partitions: (c) => c.cardTypes.map((t) => ({ name: t.id, cardTypeId: t.id, nodes: 4, cardsPerNode: t.id === 'cpu-std' ? 32 : 8, cpusPerCard: 1, memoryGBPerCard: 4 })),
     folders: ['results'],
     routes: ({ method, body, route }) => {
