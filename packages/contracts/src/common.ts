@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
 
 /** Ids are strings; times are epoch milliseconds. */
@@ -31,5 +31,13 @@ export function Page<T extends TSchema>(item: T) {
 export type Page<T> = { list: T[]; total: number; pageNum: number; pageSize: number };
 
 export const Null = Type.Null();
+export type Null = Static<typeof Null>;
+/**
+ * The answer of a route that sends a file (a download, an image) rather than the envelope; its descriptor is
+ * marked `bytes` (route.ts). A Blob on the console.
+ */
+// Cast rather than `Unsafe<Blob>(…)`: the console's build marks `Type.X(` calls pure so unused schemas drop out.
+export const FileBytes = Type.Unsafe({ type: 'string', format: 'binary' }) as TUnsafe<Blob>;
+export type FileBytes = Static<typeof FileBytes>;
 export const IdParams = Type.Object({ id: Id });
 export type IdParams = Static<typeof IdParams>;

@@ -31,16 +31,21 @@ export interface Route<T extends RouteTypes = RouteTypes> {
   readonly role?: 'operator';
   /** Callable without a session. */
   readonly public?: boolean;
+  /**
+   * Answers a file's bytes (`FileBytes`) instead of the JSON envelope: the server sends them as they are and
+   * the console receives a Blob.
+   */
+  readonly bytes?: boolean;
   /** Never set at run time: carries `T` for the compiler. */
   readonly types?: T;
 }
 
-export function route<T extends RouteTypes>(method: Method, base: string, path: string, access: { role?: 'operator'; public?: boolean } = {}): Route<T> {
+export function route<T extends RouteTypes>(method: Method, base: string, path: string, access: { role?: 'operator'; public?: boolean; bytes?: boolean } = {}): Route<T> {
   return { method, base, path, ...access };
 }
 
-/** The schema values of one route, held to the descriptor's types, plus its OpenAPI summary. */
-export type RouteSchemas<T extends RouteTypes> = { summary: string } & { [K in keyof T as K extends 'query' ? 'querystring' : K]-?: T[K] };
+/** The schema values of one route, held to the descriptor's types, plus its OpenAPI summary (and description). */
+export type RouteSchemas<T extends RouteTypes> = { summary: string; description?: string } & { [K in keyof T as K extends 'query' ? 'querystring' : K]-?: T[K] };
 
 /** The schemas object beside an API: one entry per descriptor, each exactly the descriptor's types. */
 export type SchemasOf<A extends Record<string, Route>> = { [K in keyof A]: A[K] extends Route<infer T> ? RouteSchemas<T> : never };

@@ -4,7 +4,7 @@ import { Id, Millis, PageQuery } from './common';
 /**
  * Compute: the task families (training, slurm) share one state machine (`job_states`, design/domain.md),
  * one executor interface and these shapes. Training calls live under TRAINING_BASE, Slurm templates and
- * tasks under SLURM_BASE.
+ * tasks under SLURM_BASE; their descriptors are in task-api.ts (the calls both share), training.ts and slurm.ts.
  */
 export const TRAINING_BASE = '/gateway/training/api/v1';
 export const SLURM_BASE = '/gateway/slurm/api/v1';
@@ -52,7 +52,9 @@ export const TASK_DEFAULT_DURATION_MINUTES = 60;
  * registry reference without the host, `<namespace>/<repository>:<tag>` (ADR 0009).
  */
 export const ImageId = Type.String({ minLength: 1, maxLength: 256 });
+export type ImageId = Static<typeof ImageId>;
 export const TaskPath = Type.String({ minLength: 1, maxLength: 1024, pattern: '^/' });
+export type TaskPath = Static<typeof TaskPath>;
 
 export const EnvVar = Type.Object({
   name: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' }),
@@ -88,6 +90,7 @@ export type TaskMount = Static<typeof TaskMount>;
  */
 export const CLIENT_REQUEST_ID_PATTERN = '^[A-Za-z0-9_-]{8,64}$';
 export const ClientRequestId = Type.String({ pattern: CLIENT_REQUEST_ID_PATTERN });
+export type ClientRequestId = Static<typeof ClientRequestId>;
 /** How long a submission's id names its task; after that the id may be used again for a new one. */
 export const CLIENT_REQUEST_TTL_MS = 24 * 3600_000;
 
@@ -364,37 +367,3 @@ export const SlurmTemplateFromTask = Type.Object({
   category: Type.Optional(Type.String({ maxLength: 32 })),
 });
 export type SlurmTemplateFromTask = Static<typeof SlurmTemplateFromTask>;
-
-/**
- * A develop task's IDE through the gateway, on the task's own origin (ADR 0014): `url` is the first hop,
- * `<IDE origin>/__suanli/open?ticket=…` (single use, one minute); it sets a cookie for that host alone and
- * redirects to the IDE's root, so no credential stays in the address bar or the IDE's links.
- */
-export const IdeTicket = Type.Object({ url: Type.String() });
-
-/**
- * SSH into a running develop task on a Slurm center: log in to the center's login node as the cluster
- * account with a key pair installed there (密钥对), and step into the job's allocation with
- * `srun --jobid=<job> --overlap --pty` — the job's node, cards and environment.
- */
-export const TaskSsh = Type.Object({
-  host: Type.String(),
-  port: Type.Integer(),
-  account: Type.String(),
-  jobId: Type.String(),
-  /** The whole command to paste into a terminal. */
-  command: Type.String(),
-});
-export type TaskSsh = Static<typeof TaskSsh>;
-export type IdeTicket = Static<typeof IdeTicket>;
-
-/**
- * The default start command of a develop task: Debian's Jupyter Notebook on the address and port the platform
- * chose, accepting only the token the job was given (the gateway adds it; the browser never sees it). The
- * token reaches Jupyter through its environment (`JUPYTER_TOKEN`), never its command line, which every account
- * on a shared node can read. Served at the root of the IDE's own origin; Jupyter's own same-origin checks stay
- * on. `--allow-root` only matters on the embedded default, whose jobs run as the gateway's user.
- */
-export const DEVELOP_JUPYTER_COMMAND =
-  'JUPYTER_TOKEN="$SUANLI_IDE_TOKEN" jupyter notebook --no-browser --allow-root --ip="$SUANLI_IDE_HOST" --port="$SUANLI_IDE_PORT" ' +
-  '--NotebookApp.password= --NotebookApp.allow_remote_access=True --notebook-dir=.';

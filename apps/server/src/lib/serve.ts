@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
-import { Envelope, type EnvelopeOf, type Route, type RouteSchemas, type RouteTypes, type SchemasOf, type TypesOf } from '@suanli/contracts';
+import { Envelope, type EnvelopeOf, type FileBytes, type Route, type RouteSchemas, type RouteTypes, type SchemasOf, type TypesOf } from '@suanli/contracts';
 import type { Static, TSchema } from '@sinclair/typebox';
 
 type StaticOr<S, D> = S extends TSchema ? Static<S> : D;
@@ -11,10 +11,17 @@ export type RouteRequest<T extends RouteTypes> = FastifyRequest<{
   Body: StaticOr<T['body'], unknown>;
 }>;
 
-/** A JSON route's handler: answers the envelope (`ok(data)`) whose `data` the route's response schema types. */
-export type RouteHandler<T extends RouteTypes> = (req: RouteRequest<T>, reply: FastifyReply) => Promise<EnvelopeOf<Static<T['response']>>>;
+/**
+ * A JSON route's handler answers the envelope (`ok(data)`) whose `data` the route's response schema types; a
+ * `bytes` route's handler (response `FileBytes`) sends the file on the reply and returns it.
+ */
+export type RouteHandler<T extends RouteTypes> = (
+  req: RouteRequest<T>,
+  reply: FastifyReply,
+) => Promise<Static<T['response']> extends FileBytes ? FastifyReply : EnvelopeOf<Static<T['response']>>>;
 
 /**
+
  * A third party's callback that must answer a plain word, not the envelope (Alipay's notify reads `success`):
  * the route answers `text/plain` and its OpenAPI entry shows the response schema itself.
  */
@@ -23,7 +30,10 @@ export interface TextRoute<T extends RouteTypes> {
   options?: RouteShorthandOptions;
 }
 
-/** A handler, or a handler with the route's extra Fastify options (body limit, rate limit config, hooks), or a plain-text answer. */
+/**
+ * A handler, or a handler with the route's extra Fastify options (body limit, rate limit config, hooks, and
+ * schema keys beyond the descriptor's such as `consumes`), or a plain-text answer.
+ */
 export type RouteImpl<T extends RouteTypes> = RouteHandler<T> | { handler: RouteHandler<T>; options: RouteShorthandOptions } | TextRoute<T>;
 
 /**
@@ -56,16 +66,18 @@ export function serve<A extends Record<string, Route>>(
       url: d.path,
       config: { ...(options.config as object | undefined), ...(d.role ? { role: d.role } : {}), ...(d.public ? { public: true } : {}) },
       schema: {
-        // Extra OpenAPI fields a route's options give (`consumes` of a form-encoded callback).
+        // Extra OpenAPI fields a route's options give (`consumes` of a form-encoded callback or an upload).
         ...(options.schema as object | undefined),
         tags,
         summary: s.summary,
+        ...(s.description ? { description: s.description } : {}),
         // A public route needs no token in the OpenAPI page either.
         ...(d.public ? { security: [] } : {}),
         ...(s.params ? { params: s.params } : {}),
         ...(s.querystring ? { querystring: s.querystring } : {}),
         ...(s.body ? { body: s.body } : {}),
-        response: { 200: text ? s.response : Envelope(s.response) },
+        // Plain text and files are sent as they are (Fastify does not serialise a stream or a buffer).
+        response: { 200: text || d.bytes ? s.response : Envelope(s.response) },
       },
       handler: handler as (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
     });

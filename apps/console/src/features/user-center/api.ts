@@ -1,31 +1,33 @@
-import { USER_BASE, type ClusterAccount, type UserInfo } from '@suanli/contracts';
-import { request } from '../../app/request';
+/** 个人中心 calls, one function per call, through the route descriptors (UserApi). */
+import { UserApi, type AvatarResult, type ClusterAccount, type UserInfo } from '@suanli/contracts';
+import { call } from '../../app/request';
 
 export function getCurrentUser(): Promise<UserInfo> {
-  return request.get<UserInfo>(`${USER_BASE}/user`);
+  return call(UserApi.me);
 }
 
-export function updateNickname(nickname: string): Promise<UserInfo | null> {
-  return request.post<UserInfo | null>(`${USER_BASE}/user/action/update-profile`, { data: { nickname } });
+export function updateNickname(nickname: string): Promise<UserInfo> {
+  return call(UserApi.updateProfile, { body: { nickname } });
 }
 
 export function updatePhone(phone: string, code: string): Promise<UserInfo> {
-  return request.post<UserInfo>(`${USER_BASE}/user/action/update-phone`, { data: { phone, code } });
+  return call(UserApi.updatePhone, { body: { phone, code } });
 }
 
 export function bindEmail(email: string, code: string): Promise<UserInfo> {
-  return request.post<UserInfo>(`${USER_BASE}/user/action/bind-email`, { data: { email, code } });
+  return call(UserApi.bindEmail, { body: { email, code } });
 }
 
-export function uploadAvatar(file: File): Promise<{ headImage: string }> {
+/** Multipart: the route has no body schema, the form goes as the request's data. */
+export function uploadAvatar(file: File): Promise<AvatarResult> {
   const form = new FormData();
   form.append('file', file);
-  return request.post<{ headImage: string }>(`${USER_BASE}/user/action/upload-avatar`, { data: form });
+  return call(UserApi.uploadAvatar, {}, { data: form });
 }
 
 /** The caller's cluster account on each sub-center (created on first use of a center). */
 export function getClusterAccounts(): Promise<ClusterAccount[]> {
-  return request.get<ClusterAccount[]>(`${USER_BASE}/agent/user/get`);
+  return call(UserApi.clusterAccounts, { query: {} });
 }
 
 export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp'];

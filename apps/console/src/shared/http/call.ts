@@ -13,12 +13,17 @@ export type CallArgs<T extends RouteTypes> = object extends RouteInput<T>
   ? [input?: RouteInput<T>, options?: RequestOptions]
   : [input: RouteInput<T>, options?: RequestOptions];
 
-/** Calls `route` on `client` (the gateway, or a sub-center's file service). */
+/**
+ * Calls `route` on `client` (the gateway, or a sub-center's file service). A route marked `bytes` resolves with
+ * the file as a Blob. A multipart upload (no body schema: the server reads the parts itself) passes its
+ * FormData as `options.data`.
+ */
 export function callWith<T extends RouteTypes>(client: RequestClient, route: Route<T>, ...[input, options]: CallArgs<T>): Promise<RouteOutput<T>> {
   const { params, query, body } = (input ?? {}) as { params?: Record<string, string | number>; query?: Record<string, QueryValue>; body?: unknown };
   const method = route.method === 'DELETE' ? client.delete : client[route.method.toLowerCase() as 'get' | 'post' | 'put'];
   const sent: RequestOptions = { ...options };
   if (query !== undefined) sent.params = query;
   if (body !== undefined) sent.data = body;
+  if (route.bytes) sent.responseType = 'blob';
   return method<RouteOutput<T>>(routeUrl(route, params), sent);
 }

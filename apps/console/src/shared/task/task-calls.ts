@@ -1,31 +1,29 @@
-import type { Page, Task, TaskDetail, TaskLog, TaskLogQuery, TaskMetrics, TaskMetricsQuery, TaskPageQuery, TaskResubmit } from '@suanli/contracts';
+import type { TaskApi, TaskLogQuery, TaskMetricsQuery, TaskPageQuery } from '@suanli/contracts';
+import { call } from '../../app/request';
 import { saveBlob } from '../http/browser-download';
-import type { RequestClient } from '../http/client';
 
 /**
- * The task calls every family shares (the server's `taskRoutes`), under a family's base: training
- * (TRAINING_BASE) or Slurm (SLURM_BASE). Reads that follow a running task pass `silent`: the panel shows a
- * failure in place instead of toasting every 2 s.
+ * The task calls every family shares (the server's `taskRoutes`), through a family's descriptors: training
+ * (TrainingTaskApi) or Slurm (SlurmTaskApi). Reads that follow a running task pass `silent`: the panel shows
+ * a failure in place instead of toasting every 2 s.
  */
-export function taskCalls(client: RequestClient, base: string) {
-  const taskUrl = (id: string) => `${base}/tasks/${encodeURIComponent(id)}`;
+export function taskCalls(api: TaskApi) {
   return {
-    page: (query: TaskPageQuery) => client.post<Page<Task>>(`${base}/tasks/action/page`, { data: query }),
-    get: (id: string) => client.get<TaskDetail>(taskUrl(id)),
-    stop: (id: string) => client.post<Task>(`${taskUrl(id)}/stop`, { data: {} }),
+    page: (query: TaskPageQuery) => call(api.page, { body: query }),
+    get: (id: string) => call(api.detail, { params: { id } }),
+    stop: (id: string) => call(api.stop, { params: { id } }),
     /** A new task with the same parameters on the same center; the same `clientRequestId` again answers the task it made. */
-    resubmit: (id: string, clientRequestId?: string) => client.post<Task>(`${taskUrl(id)}/resubmit`, { data: { clientRequestId } satisfies TaskResubmit }),
-    remove: (id: string) => client.delete<null>(taskUrl(id)),
-    readLog: (id: string, query: TaskLogQuery, opts: { silent?: boolean } = {}) =>
-      client.get<TaskLog>(`${taskUrl(id)}/log`, { params: { ...query }, silent: opts.silent }),
+    resubmit: (id: string, clientRequestId?: string) => call(api.resubmit, { params: { id }, body: { clientRequestId } }),
+    remove: (id: string) => call(api.remove, { params: { id } }),
+    readLog: (id: string, query: TaskLogQuery, opts: { silent?: boolean } = {}) => call(api.log, { params: { id }, query }, { silent: opts.silent }),
     readMetrics: (id: string, query: TaskMetricsQuery, opts: { silent?: boolean } = {}) =>
-      client.get<TaskMetrics>(`${taskUrl(id)}/metrics`, { params: { ...query }, silent: opts.silent }),
+      call(api.metrics, { params: { id }, query }, { silent: opts.silent }),
     /**
      * The whole log as a file. The route needs the `token` header, which a plain link cannot send, so the
      * bytes come through the pipeline (same token, same error handling) and are saved from memory.
      */
     downloadLog: async (id: string, fileName: string) => {
-      const blob = await client.get<Blob>(`${taskUrl(id)}/log/download`, { responseType: 'blob' });
+      const blob = await call(api.downloadLog, { params: { id } });
       saveBlob(blob instanceof Blob ? blob : new Blob([]), fileName);
     },
   };

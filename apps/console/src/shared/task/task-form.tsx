@@ -1,6 +1,6 @@
 import {
   ErrorCode,
-  FOUNDATION_BASE,
+  FoundationApi,
   TASK_MAX_DURATION_MINUTES,
   TASK_NAME_MAX,
   type CardType,
@@ -15,7 +15,7 @@ import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
-import { request, RequestError } from '../../app/request';
+import { call, RequestError } from '../../app/request';
 import { PageContainer } from '../ui/page-container';
 import { useSubmissionId } from './submission';
 import type { TaskFamily } from './task-family';
@@ -76,7 +76,7 @@ export const cardTypeLabel = (t: CardType) => `${t.name}（空闲 ${t.available}
 /** A center's partitions (cards per node, nodes per card type), read once in a while: they change with the configuration. */
 export const centerDetailQuery = (id: string) => ({
   queryKey: queryKeys.subCenterDetail(id),
-  queryFn: () => request.get<SubCenterDetail>(`${FOUNDATION_BASE}/sub-centers/${encodeURIComponent(id)}/detail`, { silent: true }),
+  queryFn: () => call(FoundationApi.center, { params: { id } }, { silent: true }),
   staleTime: 5 * 60_000,
 });
 

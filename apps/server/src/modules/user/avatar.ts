@@ -2,13 +2,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import { AVATAR_FILE_PATTERN } from '@suanli/contracts';
 
 export type ImageKind = 'png' | 'jpg' | 'webp';
 
 export const IMAGE_TYPES: Record<ImageKind, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
-
-/** Stored avatar names: random, so they are never reused and can be cached forever, and never guessable. */
-export const AVATAR_FILE_PATTERN = '^[a-f0-9]{32}\\.(png|jpg|webp)$';
 
 /**
  * The image type from the first bytes of the content. The file name and the declared content type are the

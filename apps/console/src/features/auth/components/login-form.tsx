@@ -1,11 +1,10 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { Button, Form, Input } from 'antd';
+import type { LoginBody } from '@suanli/contracts';
 import { Link } from 'react-router';
 
-export interface LoginValues {
-  account: string;
-  password: string;
-}
+/** The login call's body, the password still in clear (login() encrypts it). */
+export type LoginValues = LoginBody;
 
 interface LoginFormProps {
   initialAccount: string;

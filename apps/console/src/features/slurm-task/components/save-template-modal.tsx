@@ -6,11 +6,8 @@ import { queryKeys } from '../../../app/query-keys';
 import { TEMPLATE_CATEGORIES } from '../../slurm-template/template-view';
 import { saveSlurmTaskAsTemplate } from '../api';
 
-interface Values {
-  name: string;
-  description: string;
-  category: string;
-}
+/** Every field of 另存为模板 is on the form (the server defaults only what a client leaves out). */
+type Values = Required<SlurmTemplateFromTask>;
 
 /**
  * 另存为模板: a template of the user's with the task's resources. A task from a template that still exists

@@ -1,0 +1,47 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { FileBytes, IdParams, Null, Page } from './common';
+import { route, type SchemasOf } from './route';
+import { SLURM_BASE, Task, TaskDetail, TaskLog, TaskLogQuery, TaskMetrics, TaskMetricsQuery, TaskPageQuery, TaskResubmit, TRAINING_BASE } from './task';
+
+export const TaskPage = Page(Task);
+export type TaskPage = Static<typeof TaskPage>;
+/** The body of 重新提交 is optional (older clients send none, which Fastify validates as null). */
+export const TaskResubmitBody = Type.Union([TaskResubmit, Type.Null()]);
+export type TaskResubmitBody = Static<typeof TaskResubmitBody>;
+
+/**
+ * The calls every task family shares, under a family's base (training: TRAINING_BASE, Slurm: SLURM_BASE);
+ * under a base they only see that family's tasks. `resubmit` is the family's own on the server (it re-runs the
+ * family's form rules).
+ */
+function taskApi(base: string) {
+  return {
+    page: route<{ body: typeof TaskPageQuery; response: typeof TaskPage }>('POST', base, '/tasks/action/page'),
+    detail: route<{ params: typeof IdParams; response: typeof TaskDetail }>('GET', base, '/tasks/:id'),
+    stop: route<{ params: typeof IdParams; response: typeof Task }>('POST', base, '/tasks/:id/stop'),
+    resubmit: route<{ params: typeof IdParams; body: typeof TaskResubmitBody; response: typeof Task }>('POST', base, '/tasks/:id/resubmit'),
+    remove: route<{ params: typeof IdParams; response: typeof Null }>('DELETE', base, '/tasks/:id'),
+    log: route<{ params: typeof IdParams; query: typeof TaskLogQuery; response: typeof TaskLog }>('GET', base, '/tasks/:id/log'),
+    downloadLog: route<{ params: typeof IdParams; response: typeof FileBytes }>('GET', base, '/tasks/:id/log/download', { bytes: true }),
+    metrics: route<{ params: typeof IdParams; query: typeof TaskMetricsQuery; response: typeof TaskMetrics }>('GET', base, '/tasks/:id/metrics'),
+  };
+}
+
+/** The shared task calls of either family: the console's task pages take one of these. */
+export type TaskApi = ReturnType<typeof taskApi>;
+export const TrainingTaskApi: TaskApi = taskApi(TRAINING_BASE);
+export const SlurmTaskApi: TaskApi = taskApi(SLURM_BASE);
+
+/** The schemas of a family's task calls; `what` names its tasks in the summaries (训练任务, Slurm 任务). */
+export function taskApiSchemas(what: string): SchemasOf<TaskApi> {
+  return {
+    page: { summary: `${what}列表（分页，按类型、状态、名称筛选）`, body: TaskPageQuery, response: TaskPage },
+    detail: { summary: `${what}详情（含状态变化时间线）`, params: IdParams, response: TaskDetail },
+    stop: { summary: `停止${what}`, params: IdParams, response: Task },
+    resubmit: { summary: `以相同参数重新提交${what}（同一 clientRequestId 一天内只提交一次）`, params: IdParams, body: TaskResubmitBody, response: Task },
+    remove: { summary: `删除已结束的${what}`, params: IdParams, response: Null },
+    log: { summary: `${what}日志（从 offset 起的一段，运行中可继续追读）`, params: IdParams, querystring: TaskLogQuery, response: TaskLog },
+    downloadLog: { summary: `下载${what}日志`, params: IdParams, response: FileBytes },
+    metrics: { summary: `${what}训练曲线数据（$SUANLI_METRICS_FILE 中的 JSON 行）`, params: IdParams, querystring: TaskMetricsQuery, response: TaskMetrics },
+  };
+}
