@@ -175,19 +175,19 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       return remote(c.fileServiceUrl, c);
     };
   const localReceivers = new Map<string, SyncReceiver>();
-  const sync = createSyncModule(ctx, onFileService(localReceivers, (url) => new HttpSyncReceiver(url)), config.sync);
+  const sync = createSyncModule(ctx, onFileService(localReceivers, (url) => new HttpSyncReceiver(url)), (id) => center.service.requireOpen(id), config.sync);
   const assets = await createAssetModule(ctx, task, {
     versionCopy: (versionId, centerId) => sync.service.versionCopy(versionId, centerId),
     syncVersion: (ownerId, v) => sync.service.syncVersion(ownerId, v),
   });
   // Tasks waiting for a mounted version to reach their center are released (or failed) after each poll.
   task.afterPoll((id) => assets.settleWaiting(id));
-  const training = createTrainingModule(ctx, task, images, image.service, accessLog.service, assets.resolveMounts, ideOrigin);
+  const training = createTrainingModule(ctx, task, images, image.service, accessLog.service, assets.resolveMounts, ideOrigin, () => center.service.availability());
   task.afterPoll(() => training.ide.sweep());
-  const slurm = createSlurmModule(ctx, task);
+  const slurm = createSlurmModule(ctx, task, () => center.service.availability());
   const localAuthorizedKeys = new Map<string, AuthorizedKeysClient>();
   const keypair = createKeypairModule(ctx, onFileService(localAuthorizedKeys, (url, c) => new HttpAuthorizedKeys(url, c.name)));
-  const resource = createResourceModule(ctx, executors, task.usage);
+  const resource = createResourceModule(ctx, executors, task.usage, () => center.service.availability());
   task.afterPoll((id) => resource.service.sample(id));
   const eshell = createEshellModule(ctx, accessLog.service, realtime.guards, keypair.service);
   const workorder = createWorkorderModule(ctx, task.queries);

@@ -143,6 +143,9 @@ export function slurmEnv(jobId: string, spec: JobSpec, type: CenterCardType, nod
   env.SLURM_NNODES = env.SLURM_JOB_NUM_NODES;
   env.SLURM_NPROCS = env.SLURM_NTASKS;
   if (sb.cpusPerTask) env.SLURM_CPUS_PER_TASK = String(sb.cpusPerTask);
+  // MPI launchers that see SLURM_* hand the ranks to srun and read the allocation from Slurm, and there is no
+  // srun here (Open MPI fails in ras_base_allocate): they are told to start the ranks themselves.
+  Object.assign(env, { OMPI_MCA_plm: '^slurm', OMPI_MCA_ras: '^slurm', OMPI_MCA_ess: '^slurm', HYDRA_BOOTSTRAP: 'fork', I_MPI_HYDRA_BOOTSTRAP: 'fork' });
   return env;
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_BASE, ErrorCode, FOUNDATION_BASE, ORDER_BASE, SLURM_BASE, TRAINING_BASE, type AdminCenter, type AuditEntry, type WsEvent } from '@suanli/contracts';
+import { ADMIN_BASE, ErrorCode, FOUNDATION_BASE, ORDER_BASE, RESOURCE_BASE, SLURM_BASE, SYNC_BASE, TRAINING_BASE, type AdminCenter, type AuditEntry, type WsEvent } from '@suanli/contracts';
 import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
 import { meteringKit } from '../../../test/metering';
 
@@ -112,6 +112,13 @@ describe.each(engines)('运营管理 › 分中心 (%s)', (engine) => {
     expect((await products(u.token, 'gz-ascend')).length).toBeGreaterThan(0);
     expect((await k.call(u.token, 'POST', `${ORDER_BASE}/orders/pre`, { productId: 'sz-a100-100h', quantity: 1 })).message.code).toBe(2012);
     expect((await k.call(u.token, 'POST', `${ORDER_BASE}/orders/${order.data.id}/pay`, { channel: 'offline' })).message.code).toBe(2012);
+    // 智能调度 no longer picks it, a sync to or from it is refused, and 资源 shows it in maintenance.
+    const placed = await k.call(u.token, 'POST', `${TRAINING_BASE}/placement`, { cardTypeId: 'a100-80g', cardNum: 1 });
+    expect(placed.message.code).toBe(ErrorCode.NO_CENTER_FOR_CARD);
+    const sync = await k.call(u.token, 'POST', `${SYNC_BASE}/syncs`, { sourceCenterId: 'gz-ascend', sourcePath: '/a', targetCenterId: 'sz-a100', targetDir: '/' });
+    expect(sync.message.code).toBe(2012);
+    const overview = await k.call(u.token, 'GET', `${RESOURCE_BASE}/overview`);
+    expect(overview.data.centers.find((c: any) => c.subCenterId === 'sz-a100').state).toBe('maintenance');
     // Nothing was stored by the refusals: one task, one order.
     expect((await k.call(u.token, 'POST', `${TRAINING_BASE}/tasks/action/page`, { pageNum: 1, pageSize: 10 })).data.total).toBe(1);
     expect((await k.call(u.token, 'POST', `${ORDER_BASE}/orders/action/page`, { pageNum: 1, pageSize: 10 })).data.total).toBe(1);

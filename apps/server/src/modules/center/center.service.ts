@@ -18,6 +18,9 @@ import type { AuditTrail } from '../audit/audit.service';
 import type { CenterPackageRow, CenterRepository, CenterSeed, CenterStateRow } from './center.repository';
 
 /** A center's status as the platform uses it now, and what users are told while it is not 正常. */
+/** Every center's status now, as operators set it (what lists, placement and dashboards show). */
+export type CenterStates = () => Promise<Map<string, CenterAvailability>>;
+
 export interface CenterAvailability {
   status: SubCenterStatus;
   notice: string;

@@ -7,6 +7,7 @@ import type { TaskUsageRepository } from '../task/task-usage.repository';
 import { ResourceRepository } from './resource.repository';
 import { resourceRoutes } from './resource.routes';
 import { ResourceService } from './resource.service';
+import type { CenterStates } from '../center/center.service';
 
 /**
  * 资源 (routes under RESOURCE_BASE). Samples come from the task poller's leader (app.ts hands
@@ -18,6 +19,7 @@ export function createResourceModule(
   deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'config' | 'bus'>,
   executors: ReadonlyMap<string, Executor>,
   usage: Pick<TaskUsageRepository, 'running' | 'ranSince'>,
+  states: CenterStates,
 ) {
   const service = new ResourceService(
     new ResourceRepository(deps.db),
@@ -26,6 +28,7 @@ export function createResourceModule(
     executors,
     deps.clock,
     { sampleIntervalMs: deps.config.compute?.resourceSampleMs ?? 30_000 },
+    states,
     // The inventory is everyone's: a broadcast to the open sockets of every replica, not a message per user.
     (event) => deps.bus.publish(EVERYONE, event),
   );

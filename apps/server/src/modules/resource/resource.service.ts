@@ -4,6 +4,7 @@ import { isAccelerator, type CenterConfig } from '../../centers/centers';
 import type { Executor } from '../../executors/executor';
 import type { Principal } from '../access/principal';
 import type { TaskUsageRepository } from '../task/task-usage.repository';
+import type { CenterStates } from '../center/center.service';
 import type { ResourceRepository } from './resource.repository';
 
 /** CPU-only card types (no card memory, no gres) count cores, not accelerator cards: charts leave them out. */
@@ -34,6 +35,8 @@ export class ResourceService {
     private readonly executors: ReadonlyMap<string, Executor>,
     private readonly clock: () => number,
     private readonly opts: ResourceOptions,
+    /** 正常 / 维护 / 下线 as operators set them. */
+    private readonly states: CenterStates,
     /** Tells every open console a sample was stored (the bus, to EVERYONE); best effort. */
     private readonly announce: (event: WsEvent) => Promise<void> = async () => {},
   ) {}
@@ -76,7 +79,7 @@ export class ResourceService {
   }
 
   async overview(p: Principal): Promise<ResourceOverview> {
-    const [latest, running] = await Promise.all([this.repo.latest(), this.usage.running(p.userId)]);
+    const [latest, running, states] = await Promise.all([this.repo.latest(), this.usage.running(p.userId), this.states()]);
     const now = this.clock();
     const centers: ResourceCenter[] = this.centers.map((c) => {
       const rows = latest.filter((r) => r.sub_center_id === c.id);
@@ -84,7 +87,8 @@ export class ResourceService {
       const answered = rows.length > 0 && rows.every((r) => Number(r.online) === 1);
       // Stale: no sample for three intervals (the leader is gone or the scheduler hangs).
       const fresh = at !== null && now - at <= 3 * this.opts.sampleIntervalMs + 10_000;
-      const state = c.status !== 'online' ? c.status : at === null || (answered && fresh) ? 'online' : 'offline';
+      const status = states.get(c.id)?.status ?? c.status;
+      const state = status !== 'online' ? status : at === null || (answered && fresh) ? 'online' : 'offline';
       return {
         subCenterId: c.id,
         subCenterName: c.name,

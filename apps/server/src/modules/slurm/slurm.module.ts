@@ -9,6 +9,7 @@ import { SlurmTemplateRepository } from './slurm-template.repository';
 import { SlurmTemplateService } from './slurm-template.service';
 import { slurmRoutes } from './slurm.routes';
 import { SlurmService, type SlurmTasks } from './slurm.service';
+import type { CenterStates } from '../center/center.service';
 
 /** What the Slurm module uses of the task module: the narrow ports of its parts, each declared where it is used. */
 export interface SlurmModuleTasks {
@@ -20,10 +21,10 @@ export interface SlurmModuleTasks {
  * 科学计算 (routes under SLURM_BASE) on the shared task engine. Platform templates are the YAML files of
  * `slurm-templates/` beside the centers file (`config/slurm-templates/`), read once here.
  */
-export function createSlurmModule(deps: Pick<AppContext, 'db' | 'access' | 'clock' | 'config'>, tasks: SlurmModuleTasks) {
+export function createSlurmModule(deps: Pick<AppContext, 'db' | 'access' | 'clock' | 'config'>, tasks: SlurmModuleTasks, centerStates: CenterStates) {
   const platform = loadPlatformTemplates(path.join(path.dirname(deps.config.centersFile), 'slurm-templates'));
   const templates = new SlurmTemplateService(new SlurmTemplateRepository(deps.db), deps.access, platform, tasks.service, deps.clock);
-  const service = new SlurmService(tasks.service, templates, new Placer(tasks.queries));
+  const service = new SlurmService(tasks.service, templates, new Placer(tasks.queries, centerStates));
   const mount: ModuleMount = { name: 'slurm', routes: [{ prefix: SLURM_BASE, plugin: slurmRoutes(service, templates, tasks) }] };
   return { service, templates, mount };
 }

@@ -18,6 +18,7 @@ import { SyncJobService, toSyncJob } from './sync.service';
 export function createSyncModule(
   deps: Pick<AppContext, 'db' | 'access' | 'centers' | 'clock' | 'notify' | 'bus' | 'clusterAccounts' | 'log'>,
   receiverFor: (centerId: string) => SyncReceiver,
+  requireOpen: (centerId: string) => Promise<void>,
   opts?: SyncRunnerOptions,
 ) {
   const repo = new SyncRepository(deps.db);
@@ -45,7 +46,7 @@ export function createSyncModule(
     deps.log,
     opts,
   );
-  const service = new SyncJobService(repo, deps.access, runner, deps.centers, deps.clusterAccounts, deps.clock);
+  const service = new SyncJobService(repo, deps.access, requireOpen, runner, deps.centers, deps.clusterAccounts, deps.clock);
   return {
     service,
     runner,

@@ -2,24 +2,30 @@ import { ErrorCode, type Placement, type PlacementCandidate, type PlacementQuery
 import { isAccelerator } from '../../centers/centers';
 import { AppError } from '../../errors';
 import type { Principal } from '../access/principal';
+import type { CenterStates } from '../center/center.service';
 import type { TaskQueries } from '../task/task-queries';
 
 /** What placement reads of the task module: the centers, their capacity and queues, the caller's folders. */
 export type PlacementTasks = Pick<TaskQueries, 'centers' | 'capacity' | 'queued' | 'holdsDir' | 'cardTypeName'>;
 
 /**
- * 智能调度 (design/domain.md, placement): among the online centers offering the card type, the one with
+ * 智能调度 (design/domain.md, placement): among the centers open for submits (正常) offering the card type, the one with
  * enough free cards now, then the shortest queue, then the one already holding the work directory (prices
  * join the order once they exist). The reason is said in Chinese so the user sees it before submitting.
  */
 export class Placer {
-  constructor(private readonly tasks: PlacementTasks) {}
+  constructor(
+    private readonly tasks: PlacementTasks,
+    /** 正常 / 维护 / 下线 as operators set them: only a 正常 center is a candidate. */
+    private readonly states: CenterStates,
+  ) {}
 
   async place(p: Principal, q: PlacementQuery): Promise<Placement> {
     const need = q.cardNum * (q.nodeNum ?? 1);
     const candidates: (PlacementCandidate & { fits: boolean })[] = [];
+    const states = await this.states();
     for (const center of this.tasks.centers()) {
-      if (center.status !== 'online') continue;
+      if ((states.get(center.id)?.status ?? center.status) !== 'online') continue;
       const type = center.cardTypes.find((t) => t.id === q.cardTypeId);
       if (!type || q.cardNum > type.cardsPerNode || (q.nodeNum ?? 1) > type.nodes) continue;
       const [capacity, queuedMap, holdsWorkDir] = await Promise.all([

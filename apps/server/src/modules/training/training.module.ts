@@ -2,6 +2,7 @@ import { TRAINING_BASE } from '@suanli/contracts';
 import type { AppContext } from '../../context';
 import type { ModuleMount } from '../module-mount';
 import type { AccessLogService } from '../access-log/access-log.service';
+import type { CenterStates } from '../center/center.service';
 import type { IdeOrigin } from './ide-origin';
 import { IDE_ROUTE_PREFIX, IdeProxy, type IdeTasks } from './ide-proxy';
 import { IdeTicketRepository } from './ide-ticket.repository';
@@ -25,8 +26,9 @@ export function createTrainingModule(
   access: AccessLogService,
   mounts: MountResolver,
   ideOrigin: IdeOrigin,
+  centerStates: CenterStates,
 ) {
-  const service = new TrainingService(tasks.service, images, privateImages, new Placer(tasks.queries), mounts);
+  const service = new TrainingService(tasks.service, images, privateImages, new Placer(tasks.queries, centerStates), mounts);
   const ide = new IdeProxy(
     tasks.queries,
     access,
