@@ -41,6 +41,8 @@ export function serve<A extends Record<string, Route>>(
       url: d.path,
       config: { ...(options.config as object | undefined), ...(d.role ? { role: d.role } : {}), ...(d.public ? { public: true } : {}) },
       schema: {
+        // A route's own schema options (an upload's `consumes`) stay; the descriptor's schemas come on top.
+        ...(options.schema as object | undefined),
         tags,
         summary: s.summary,
         // A public route needs no token in the OpenAPI page either.

@@ -30,14 +30,21 @@ export function RoleTags({ roles, all = false }: { roles: Role[]; all?: boolean 
 export const actionLabel = (action: string) => (AUDIT_ACTION_LABELS as Record<string, string>)[action] ?? action;
 export const targetLabel = (type: string) => AUDIT_TARGET_LABELS[type] ?? type;
 
-const FIELD_LABELS: Record<string, string> = { status: '状态', roles: '角色', state: '状态' };
+const FIELD_LABELS: Record<string, string> = { status: '状态', roles: '角色', state: '状态', publishState: '公开状态', visibility: '可见范围', image: '公共镜像' };
+/** Values of the reviews' fields (审核: publication of an asset, a public image request). */
+const VALUE_LABELS: Record<string, Record<string, string>> = {
+  publishState: { none: '未申请', pending: '审核中', published: '已公开' },
+  visibility: { private: '私有', shared: '共享', public: '公开' },
+  state: { pending: '审核中', approved: '已通过', rejected: '已驳回' },
+};
 const WORKORDER_STATE_LABELS = new Map((DICTS.workorder_states ?? []).map((d) => [d.dictValue, d.dictLabel]));
 
 /** A stored state's value in words: account states and roles by their Chinese names, anything else as JSON. */
 function valueText(field: string, v: unknown): string {
   if (field === 'status' && typeof v === 'string') return STATUS_LABELS[v as AccountStatus] ?? v;
   if (field === 'roles' && Array.isArray(v)) return v.map((r) => ROLE_LABELS[r as Role] ?? String(r)).join('、') || '—';
-  if (field === 'state' && typeof v === 'string') return WORKORDER_STATE_LABELS.get(v) ?? v;
+  if (field === 'state' && typeof v === 'string') return WORKORDER_STATE_LABELS.get(v) ?? VALUE_LABELS.state[v] ?? v;
+  if (typeof v === 'string' && VALUE_LABELS[field]?.[v]) return VALUE_LABELS[field][v];
   return v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v);
 }
 

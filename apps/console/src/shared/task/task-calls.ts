@@ -10,8 +10,8 @@ import type { RequestClient } from '../http/client';
 export function taskCalls(client: RequestClient, base: string) {
   const taskUrl = (id: string) => `${base}/tasks/${encodeURIComponent(id)}`;
   return {
-    page: (query: TaskPageQuery) => client.post<Page<Task>>(`${base}/tasks/action/page`, { data: query }),
-    get: (id: string) => client.get<TaskDetail>(taskUrl(id)),
+    page: (query: TaskPageQuery, opts: { silent?: boolean } = {}) => client.post<Page<Task>>(`${base}/tasks/action/page`, { data: query, silent: opts.silent }),
+    get: (id: string, opts: { silent?: boolean } = {}) => client.get<TaskDetail>(taskUrl(id), { silent: opts.silent }),
     stop: (id: string) => client.post<Task>(`${taskUrl(id)}/stop`, { data: {} }),
     /** A new task with the same parameters on the same center; the same `clientRequestId` again answers the task it made. */
     resubmit: (id: string, clientRequestId?: string) => client.post<Task>(`${taskUrl(id)}/resubmit`, { data: { clientRequestId } satisfies TaskResubmit }),
