@@ -75,7 +75,8 @@ function ReviewModal({ decision, onClose }: { decision: Decision | null; onClose
       destroyOnHidden
     >
       {decision ? (
-        <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }} data-testid="admin-review-modal">
+        // The padding keeps the text area's character count (drawn below it) clear of the footer.
+        <div style={{ display: 'flex', flexDirection: 'column', gap: 12, paddingBottom: 16 }} data-testid="admin-review-modal">
           <Typography.Paragraph style={{ margin: 0 }}>
             {decision.kind === 'image' ? '镜像' : KIND_LABEL[decision.kind]} <Typography.Text strong style={{ overflowWrap: 'anywhere' }}>{decision.name}</Typography.Text>（申请人 {decision.ownerName}）
           </Typography.Paragraph>
@@ -111,14 +112,14 @@ function ReviewModal({ decision, onClose }: { decision: Decision | null; onClose
 
 function DecisionButtons({ onDecide }: { onDecide: (approve: boolean) => void }) {
   return (
-    <>
+    <Space size={8}>
       <Button size="small" type="primary" onClick={() => onDecide(true)} data-testid="admin-review-approve">
         通过
       </Button>
       <Button size="small" danger onClick={() => onDecide(false)} data-testid="admin-review-reject">
         驳回
       </Button>
-    </>
+    </Space>
   );
 }
 
@@ -127,11 +128,7 @@ function ImageTable({ onDecide }: { onDecide: (d: Decision) => void }) {
   const screens = useBreakpoint();
   const pending = useQuery({ queryKey: queryKeys.admin.imageReviews, queryFn: pendingImagePublications });
   const decision = (p: ImagePublication, approve: boolean): Decision => ({ kind: 'image', id: p.id, name: p.source, ownerName: p.ownerName, approve });
-  const actions = (p: ImagePublication) => (
-    <Space size={4} wrap>
-      <DecisionButtons onDecide={(approve) => onDecide(decision(p, approve))} />
-    </Space>
-  );
+  const actions = (p: ImagePublication) => <DecisionButtons onDecide={(approve) => onDecide(decision(p, approve))} />;
   const source = (p: ImagePublication) => (
     <span style={{ overflowWrap: 'anywhere', fontFamily: MONO }} data-testid="admin-review-name">
       {p.source}
@@ -183,11 +180,7 @@ function PendingTable({ kind, onDecide }: { kind: AssetKind; onDecide: (d: Decis
       {a.name}
     </Link>
   );
-  const actions = (a: Asset) => (
-    <Space size={4} wrap>
-      <DecisionButtons onDecide={(approve) => onDecide(assetDecision(a, approve))} />
-    </Space>
-  );
+  const actions = (a: Asset) => <DecisionButtons onDecide={(approve) => onDecide(assetDecision(a, approve))} />;
   const columns: TableColumnsType<Asset> = screens.md
     ? [
         { title: '名称', key: 'name', render: (_v, a) => name(a) },
