@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DatasetApi, ModelApi, ModelExtraApiSchemas, assetApiSchemas, type AssetApi } from '@suanli/contracts';
+import { DatasetApi, ModelApi, ModelExtraApiSchemas, assetApiSchemas, type AssetApi, type TypesOf } from '@suanli/contracts';
 import { ok } from '../../lib/reply';
 import { serve, type RouteImpl } from '../../lib/serve';
-import type { TypesOf } from '@suanli/contracts';
 import { principal } from '../../plugins/auth';
 import type { AssetService } from './asset.service';
 
