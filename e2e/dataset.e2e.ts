@@ -216,7 +216,7 @@ describe('数据集 journey', () => {
     await context.close();
   });
 
-  it('an operator approves a publication request; the dataset then shows in the hall', async () => {
+  it('an operator approves a publication request in 运营管理 › 审核; the dataset then shows in the hall, the review in the audit log', async () => {
     const op = await createOperator(env);
     // The owner asks on the detail page.
     const owner = await env.newPage();
@@ -231,20 +231,33 @@ describe('数据集 journey', () => {
 
     const { context, page } = await env.newPage();
     await signIn(page, op.user.username, op.password);
+    // The hall points operators to 运营管理 › 审核, where requests are decided.
     await page.goto('/console/public-data/dataset');
-    await page.getByTestId('hall-review-toggle').click();
-    const row = page.getByTestId('hall-review').locator('tr.ant-table-row').filter({ hasText: 'MNIST 迷你版' });
+    await page.getByTestId('hall-review-link').click();
+    await page.waitForURL(/\/console\/admin\/reviews/);
+    const row = page.getByTestId('admin-review-dataset').locator('tr.ant-table-row').filter({ hasText: 'MNIST 迷你版' });
     await row.waitFor();
     for (const width of [1440, 375]) {
       await page.setViewportSize({ width, height: 900 });
       await page.waitForTimeout(400);
-      await env.shot(page, `public-hall-review-${width}`);
+      await env.shot(page, `admin-review-${width}`);
     }
+    // On a phone too: the decision opens its confirmation, which says what happens.
+    await row.getByTestId('admin-review-approve').click();
+    await page.getByTestId('admin-review-modal').waitFor();
+    await page.waitForTimeout(300);
+    await env.shot(page, 'admin-review-approve-375');
     await page.setViewportSize({ width: 1440, height: 900 });
-    await row.getByTestId('hall-review-approve').click();
+    await page.getByTestId('admin-review-confirm').click();
     await page.getByText('已通过，已发布到公共资源大厅').waitFor();
-    await page.getByTestId('hall-review-toggle').click();
+    await expect.poll(() => page.getByTestId('admin-review-dataset').textContent()).toContain('没有待审核的数据集公开申请');
+    await page.goto('/console/public-data/dataset');
     await expect.poll(() => page.getByTestId('asset-card-name').allTextContents()).toContain(' MNIST 迷你版');
+    // The review is in the audit log, with its change in words.
+    await page.goto('/console/admin/audit-logs');
+    const entry = page.getByTestId('audit-row').filter({ hasText: '审核公开申请' });
+    await entry.first().waitFor();
+    expect(await entry.first().textContent()).toContain('公开状态：审核中 → 已公开');
     await context.close();
   });
 });

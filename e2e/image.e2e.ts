@@ -2,8 +2,9 @@
  * Issue 11 item 3 in Chromium, with Debian's docker-registry whose token issuer is the gateway: the user
  * makes a registry password on 推送私有镜像, pushes an image with skopeo (as from their own machine), finds it
  * under 我的镜像 with its tag, digest and size, and deletes the tag; then imports an image archive from their
- * storage (the server pushes it, progress on the page) and finds it in the task form's image picker.
- * Screenshots at phone and desktop widths.
+ * storage (the server pushes it, progress on the page) and finds it in the task form's image picker; asks for
+ * it to be public, an operator rejects with a reason (shown to the user), then approves it in 运营管理 › 审核,
+ * and it is among everyone's public images. Screenshots at phone and desktop widths.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,7 +15,7 @@ import { toFileUser } from '../apps/server/src/file-service/identity';
 import { buildOciImage, ociArchive } from '../apps/server/test/oci-image';
 import { freePort } from '../apps/server/test/process';
 import { startRegistry } from '../apps/server/test/registry';
-import { createUser, signIn } from './support/auth';
+import { createOperator, createUser, signIn } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 
 describe('镜像 journey', () => {
@@ -130,6 +131,64 @@ describe('镜像 journey', () => {
     await env.shot(page, 'image-task-form-1440');
     await dropdown.locator('.ant-select-item-option').filter({ hasText: `${ns}/bert:release` }).click();
     expect(await page.getByTestId('training-form-image').textContent()).toContain(`${ns}/bert:release`);
+    await context.close();
+  });
+
+  it('asks for the imported tag to be public; an operator rejects with a reason, then approves; it is a public image', async () => {
+    const ns = username.toLowerCase();
+    const { context, page } = await env.newPage();
+    await signIn(page, username, password);
+    await page.goto(`/console/image/detail/${encodeURIComponent(`${ns}/bert`)}`);
+    const row = page.getByTestId('image-tags').locator('tr.ant-table-row').filter({ hasText: 'release' });
+    const ask = async () => {
+      await row.getByTestId('image-publish').click();
+      await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /申\s*请/ }).click();
+      await page.getByText('已提交公共镜像申请，等待运营审核').waitFor();
+      await expect.poll(() => row.textContent()).toContain('公开审核中');
+    };
+    await ask();
+
+    const op = await createOperator(env);
+    const admin = await env.newPage();
+    await signIn(admin.page, op.user.username, op.password);
+    await admin.page.goto('/console/admin/reviews?kind=image');
+    const request = admin.page.getByTestId('admin-review-image').locator('tr.ant-table-row').filter({ hasText: `${ns}/bert:release` });
+    await request.waitFor();
+    for (const width of [1440, 375]) {
+      await admin.page.setViewportSize({ width, height: 900 });
+      await admin.page.waitForTimeout(300);
+      await env.shot(admin.page, `admin-review-image-${width}`);
+    }
+    await admin.page.setViewportSize({ width: 1440, height: 900 });
+    // A rejection needs its reason.
+    await request.getByTestId('admin-review-reject').click();
+    await admin.page.getByTestId('admin-review-confirm').click();
+    await admin.page.getByText('请填写驳回原因').waitFor();
+    await admin.page.getByTestId('admin-review-reason').fill('请在说明中写明基础镜像');
+    await admin.page.getByTestId('admin-review-confirm').click();
+    await admin.page.getByText('已驳回').waitFor();
+
+    await page.reload();
+    await expect.poll(() => row.textContent()).toContain('原因：请在说明中写明基础镜像');
+    for (const width of [1440, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.waitForTimeout(300);
+      await env.shot(page, `image-publication-rejected-${width}`);
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await ask();
+
+    await admin.page.reload();
+    await request.getByTestId('admin-review-approve').click();
+    await admin.page.getByTestId('admin-review-confirm').click();
+    await admin.page.getByText('已设为公共镜像').waitFor();
+    // Everyone's public images now hold the platform's copy, the operator's too.
+    await admin.page.goto('/console/image');
+    await expect.poll(() => admin.page.locator('body').textContent(), { timeout: 15_000 }).toContain(`public/${ns}/bert:release`);
+    await admin.context.close();
+
+    await page.reload();
+    await expect.poll(() => row.textContent()).toContain('已公开');
     await context.close();
   });
 });

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Millis, PageQuery, Page } from './common';
+import { Id, IdParams, Millis, Null, PageQuery, Page } from './common';
+import { route, type SchemasOf } from './route';
 
 /**
  * 数据集 / 模型 (issue 11 items 1–2): one shape for both kinds, a model adds framework, format, metrics and
@@ -73,6 +74,8 @@ export const Asset = Type.Object({
   license: Type.String(),
   visibility: AssetVisibility,
   publishState: AssetPublishState,
+  /** Why the owner's last request to publish was rejected (shown to them until they ask again); empty otherwise. */
+  publishReason: Type.String(),
   ownerId: Id,
   ownerName: Type.String(),
   /** Whether the caller owns it (false: shared with them, or public). */
@@ -213,8 +216,75 @@ export type MountableQuery = Static<typeof MountableQuery>;
 /** An operator's decision on a publication request. */
 export const AssetReview = Type.Object({
   approve: Type.Boolean(),
-  /** Told to the owner when rejected. */
+  /** Told to the owner; required to reject. Kept in the audit entry. */
   reason: Type.Optional(Type.String({ maxLength: 200 })),
 });
 export type AssetReview = Static<typeof AssetReview>;
 export const AssetList = Type.Array(Asset);
+
+export const AssetShareParams = Type.Object({ id: Id, userId: Id });
+export type AssetShareParams = Static<typeof AssetShareParams>;
+/** A version's file as bytes (`application/octet-stream`, not the envelope). */
+export const AssetFileBytes = Type.Unknown();
+
+// ---- route descriptors (packages/contracts/src/route.ts) ------------------------------------------------
+
+/** The calls both kinds share, under the kind's base and collection (`/datasets`, `/models`). */
+function assetApi(base: string, c: string) {
+  return {
+    page: route<{ body: typeof AssetPageQuery; response: typeof AssetPage }>('POST', base, `${c}/action/page`),
+    mountable: route<{ query: typeof MountableQuery; response: typeof MountableVersionList }>('GET', base, `${c}/action/mountable`),
+    create: route<{ body: typeof AssetCreate; response: typeof AssetDetail }>('POST', base, c),
+    detail: route<{ params: typeof IdParams; response: typeof AssetDetail }>('GET', base, `${c}/:id`),
+    update: route<{ params: typeof IdParams; body: typeof AssetUpdate; response: typeof AssetDetail }>('PUT', base, `${c}/:id`),
+    remove: route<{ params: typeof IdParams; response: typeof Null }>('DELETE', base, `${c}/:id`),
+    addVersion: route<{ params: typeof IdParams; body: typeof AssetVersionCreate; response: typeof AssetVersion }>('POST', base, `${c}/:id/versions`),
+    removeVersion: route<{ params: typeof AssetVersionParams; response: typeof Null }>('DELETE', base, `${c}/:id/versions/:versionId`),
+    files: route<{ params: typeof AssetVersionParams; query: typeof AssetFilesQuery; response: typeof AssetFileList }>('GET', base, `${c}/:id/versions/:versionId/files`),
+    readme: route<{ params: typeof AssetVersionParams; response: typeof AssetReadme }>('GET', base, `${c}/:id/versions/:versionId/readme`),
+    /** Answers the file's bytes, not the envelope. */
+    download: route<{ params: typeof AssetVersionParams; query: typeof AssetFilesQuery; response: typeof AssetFileBytes }>('GET', base, `${c}/:id/versions/:versionId/download`),
+    share: route<{ params: typeof IdParams; body: typeof AssetShareBody; response: typeof AssetDetail }>('POST', base, `${c}/:id/shares`),
+    unshare: route<{ params: typeof AssetShareParams; response: typeof AssetDetail }>('DELETE', base, `${c}/:id/shares/:userId`),
+    addToMine: route<{ params: typeof IdParams; response: typeof AssetDetail }>('POST', base, `${c}/:id/add-to-mine`),
+    pendingPublication: route<{ response: typeof AssetList }>('GET', base, `${c}/action/pending-publication`, { role: 'operator' }),
+    review: route<{ params: typeof IdParams; body: typeof AssetReview; response: typeof AssetDetail }>('POST', base, `${c}/:id/publish/review`, { role: 'operator' }),
+    publish: route<{ params: typeof IdParams; response: typeof AssetDetail }>('POST', base, `${c}/:id/publish`),
+  };
+}
+
+/** 数据集: served by the asset module under DATASET_BASE. */
+export const DatasetApi = assetApi(DATASET_BASE, '/datasets');
+/** 模型: the same calls under MODEL_BASE, and 登记为模型. */
+export const ModelApi = {
+  ...assetApi(MODEL_BASE, '/models'),
+  registerFromTask: route<{ body: typeof ModelFromTask; response: typeof AssetDetail }>('POST', MODEL_BASE, '/models/action/register-from-task'),
+};
+export type AssetApi = typeof DatasetApi;
+
+/** The schemas of the shared calls, summaries naming the kind (`数据集` / `模型`). */
+export function assetApiSchemas(what: string): SchemasOf<AssetApi> {
+  return {
+    page: { summary: `${what}列表（我的 / 共享给我的 / 公共资源大厅）`, body: AssetPageQuery, response: AssetPage },
+    mountable: { summary: `可在训练任务中挂载的${what}版本（我的与共享给我的）`, querystring: MountableQuery, response: MountableVersionList },
+    create: { summary: `创建${what}（可同时从存储中的文件夹生成 v1）`, body: AssetCreate, response: AssetDetail },
+    detail: { summary: `${what}详情（版本与共享）`, params: IdParams, response: AssetDetail },
+    update: { summary: `修改${what}信息（仅所有者）`, params: IdParams, body: AssetUpdate, response: AssetDetail },
+    remove: { summary: `删除${what}及其全部版本（仅所有者）`, params: IdParams, response: Null },
+    addVersion: { summary: '从存储中的文件夹创建新版本（不可变快照）', params: IdParams, body: AssetVersionCreate, response: AssetVersion },
+    removeVersion: { summary: '删除版本（仅所有者）', params: AssetVersionParams, response: Null },
+    files: { summary: '版本中的文件（只读浏览）', params: AssetVersionParams, querystring: AssetFilesQuery, response: AssetFileList },
+    readme: { summary: '版本的 README（Markdown 原文）', params: AssetVersionParams, response: AssetReadme },
+    download: { summary: '下载版本中的一个文件', params: AssetVersionParams, querystring: AssetFilesQuery, response: AssetFileBytes },
+    share: { summary: '共享给指定用户（只读）', params: IdParams, body: AssetShareBody, response: AssetDetail },
+    unshare: { summary: '取消共享', params: AssetShareParams, response: AssetDetail },
+    addToMine: { summary: '从公共资源大厅添加到我的（出现在共享列表中）', params: IdParams, response: AssetDetail },
+    pendingPublication: { summary: '待审核的公开申请（运营人员）', response: AssetList },
+    review: { summary: '审核公开申请：通过后出现在公共资源大厅，驳回须填写原因（运营人员）', params: IdParams, body: AssetReview, response: AssetDetail },
+    publish: { summary: '申请发布到公共资源大厅（运营审核）', params: IdParams, response: AssetDetail },
+  };
+}
+
+export const ModelExtraApiSchemas = {
+  registerFromTask: { summary: '登记为模型：把运行成功的训练任务的输出文件夹生成模型版本', body: ModelFromTask, response: AssetDetail },
+} satisfies Pick<SchemasOf<typeof ModelApi>, 'registerFromTask'>;

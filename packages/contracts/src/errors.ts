@@ -105,6 +105,7 @@ export const ErrorCode = {
   REGISTRY_FAILED: 2402,
   IMAGE_NOT_FOUND: 2403,
   IMAGE_IMPORT_BUSY: 2404,
+  IMAGE_PUBLICATION_PENDING: 2405,
   /** Operator console, 2800–2899. */
   ADMIN_SELF: 2801,
   ADMIN_USER_STATE: 2802,
@@ -210,6 +211,7 @@ export const ERROR_MESSAGES: Record<number, string> = {
   2402: '镜像仓库请求失败，请稍后重试',
   2403: '镜像或标签不存在',
   2404: '已有镜像导入正在进行，请稍后再试',
+  2405: '该镜像标签已有待审核的公开申请',
   2801: '不能对自己的账号执行此操作',
   2802: '账号已是该状态',
   2803: '分中心已是该状态，公告也未改变',

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Millis } from './common';
+import { Id, IdParams, Millis, Null } from './common';
+import { route, type SchemasOf } from './route';
 
 /**
  * 镜像 (issue 11 item 3): private images in the platform's OCI registry (CNCF distribution) under the user's
@@ -105,3 +106,78 @@ export const ImageImport = Type.Object({
 export type ImageImport = Static<typeof ImageImport>;
 export const ImageImportParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 export type ImageImportParams = Static<typeof ImageImportParams>;
+
+// ---- public images on request (issue 20 审核) ------------------------------------------------------------
+
+/**
+ * An owner asks for one of their tags to become a public image; an operator approves (the image is copied,
+ * byte for byte, to `public/<namespace>/<repository>:<tag>` in the registry and joins the public images of
+ * the task form) or rejects with a reason. pending → approved | rejected; a rejected tag may be asked again.
+ */
+export const ImagePublicationState = Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')]);
+export type ImagePublicationState = Static<typeof ImagePublicationState>;
+
+export const ImagePublication = Type.Object({
+  id: Id,
+  ownerId: Id,
+  ownerName: Type.String(),
+  /** The owner's image, `<namespace>/<repository>:<tag>`. */
+  source: Type.String(),
+  /** The manifest digest asked for: exactly this is published, whatever the tag points to later. */
+  digest: Type.String(),
+  /** The public image's id once approved (`public/<namespace>/<repository>:<tag>`), what the task form offers. */
+  target: Type.String(),
+  state: ImagePublicationState,
+  /** The operator's reason (required to reject). */
+  reason: Type.String(),
+  createTime: Millis,
+  reviewTime: Type.Union([Millis, Type.Null()]),
+});
+export type ImagePublication = Static<typeof ImagePublication>;
+export const ImagePublicationList = Type.Array(ImagePublication);
+
+/** Ask for a tag of one's own repository (`<namespace>/<repository>`) to be made public. */
+export const ImagePublicationCreate = ImageTagParams;
+export type ImagePublicationCreate = Static<typeof ImagePublicationCreate>;
+
+export const ImagePublicationReview = Type.Object({
+  approve: Type.Boolean(),
+  /** Told to the owner; required to reject. Kept in the audit entry. */
+  reason: Type.Optional(Type.String({ maxLength: 200 })),
+});
+export type ImagePublicationReview = Static<typeof ImagePublicationReview>;
+
+// ---- route descriptors (packages/contracts/src/route.ts) ------------------------------------------------
+
+/**
+ * 镜像: served by the image module under IMAGE_BASE. The registry's token endpoint (REGISTRY_TOKEN_PATH) is
+ * not among them: it speaks the Docker registry token protocol (no envelope, HTTP Basic), and only the
+ * registry calls it.
+ */
+export const ImageApi = {
+  registry: route<{ response: typeof RegistryInfo }>('GET', IMAGE_BASE, '/registry'),
+  resetCredential: route<{ response: typeof RegistryCredential }>('POST', IMAGE_BASE, '/registry/credential/reset'),
+  list: route<{ response: typeof ImageRepositoryList }>('GET', IMAGE_BASE, '/images'),
+  detail: route<{ query: typeof ImageNameQuery; response: typeof ImageRepository }>('GET', IMAGE_BASE, '/images/detail'),
+  deleteTag: route<{ query: typeof ImageTagParams; response: typeof Null }>('DELETE', IMAGE_BASE, '/images/tags'),
+  startImport: route<{ body: typeof ImageImportCreate; response: typeof ImageImport }>('POST', IMAGE_BASE, '/imports'),
+  getImport: route<{ params: typeof ImageImportParams; response: typeof ImageImport }>('GET', IMAGE_BASE, '/imports/:id'),
+  requestPublication: route<{ body: typeof ImagePublicationCreate; response: typeof ImagePublication }>('POST', IMAGE_BASE, '/publications'),
+  publications: route<{ response: typeof ImagePublicationList }>('GET', IMAGE_BASE, '/publications'),
+  pendingPublications: route<{ response: typeof ImagePublicationList }>('GET', IMAGE_BASE, '/publications/action/pending', { role: 'operator' }),
+  reviewPublication: route<{ params: typeof IdParams; body: typeof ImagePublicationReview; response: typeof ImagePublication }>('POST', IMAGE_BASE, '/publications/:id/review', { role: 'operator' }),
+};
+
+export const ImageApiSchemas: SchemasOf<typeof ImageApi> = {
+  registry: { summary: '镜像仓库地址与我的命名空间', response: RegistryInfo },
+  resetCredential: { summary: '重置镜像仓库密码（新密码仅显示一次）', response: RegistryCredential },
+  list: { summary: '我的私有镜像（仓库与标签）', response: ImageRepositoryList },
+  detail: { summary: '私有镜像详情（标签、摘要、大小、层数、创建时间）', querystring: ImageNameQuery, response: ImageRepository },
+  deleteTag: { summary: '删除镜像标签', querystring: ImageTagParams, response: Null },
+  startImport: { summary: '从存储中的镜像文件（docker save / OCI 归档）导入到我的命名空间；进度经 image.import.changed 推送', body: ImageImportCreate, response: ImageImport },
+  getImport: { summary: '镜像导入的状态与进度', params: ImageImportParams, response: ImageImport },
+  requestPublication: { summary: '申请将我的镜像标签设为公共镜像（运营审核）', body: ImagePublicationCreate, response: ImagePublication },
+  publications: { summary: '我的公共镜像申请（最新的在前）', response: ImagePublicationList },
+  pendingPublications: { summary: '待审核的公共镜像申请（运营人员）', response: ImagePublicationList },
+  reviewPublication: { summary: '审核公共镜像申请：通过后复制到 public 命名空间并出现在公共镜像中，驳回须填写原因（运营人员）', params: IdParams, body: ImagePublicationReview, response: ImagePublication },
+};

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Millis, Page, PageQuery } from './common';
+import { Id, IdParams, Millis, Page, PageQuery } from './common';
+import { route, type SchemasOf } from './route';
 
 /**
  * 工单 (work orders, domain.md "Teams, work orders"): a user's question to the operators, with a
@@ -120,3 +121,33 @@ export const WorkOrderPageQuery = Type.Composite([
 export type WorkOrderPageQuery = Static<typeof WorkOrderPageQuery>;
 export const WorkOrderPage = Page(WorkOrder);
 export type WorkOrderPage = Page<WorkOrder>;
+
+/** A screenshot's bytes (its sniffed image type, not the envelope). */
+export const WorkOrderAttachmentBytes = Type.Unknown();
+
+// ---- route descriptors (packages/contracts/src/route.ts) ------------------------------------------------
+
+/** 工单: served by the work-order module under WORKORDER_BASE; the service checks who may see and change each. */
+export const WorkOrderApi = {
+  create: route<{ body: typeof WorkOrderCreate; response: typeof WorkOrderDetail }>('POST', WORKORDER_BASE, '/workorders'),
+  page: route<{ body: typeof WorkOrderPageQuery; response: typeof WorkOrderPage }>('POST', WORKORDER_BASE, '/workorders/action/page'),
+  detail: route<{ params: typeof IdParams; response: typeof WorkOrderDetail }>('GET', WORKORDER_BASE, '/workorders/:id'),
+  reply: route<{ params: typeof IdParams; body: typeof WorkOrderReplyCreate; response: typeof WorkOrderDetail }>('POST', WORKORDER_BASE, '/workorders/:id/replies'),
+  resolve: route<{ params: typeof IdParams; response: typeof WorkOrderDetail }>('POST', WORKORDER_BASE, '/workorders/:id/resolve'),
+  close: route<{ params: typeof IdParams; response: typeof WorkOrderDetail }>('POST', WORKORDER_BASE, '/workorders/:id/close'),
+  /** multipart/form-data, field `file`: the body is read by the handler, not validated by a schema. */
+  upload: route<{ response: typeof WorkOrderAttachment }>('POST', WORKORDER_BASE, '/attachments'),
+  /** Answers the bytes, not the envelope. */
+  attachment: route<{ params: typeof IdParams; response: typeof WorkOrderAttachmentBytes }>('GET', WORKORDER_BASE, '/attachments/:id'),
+};
+
+export const WorkOrderApiSchemas: SchemasOf<typeof WorkOrderApi> = {
+  create: { summary: '提交工单', body: WorkOrderCreate, response: WorkOrderDetail },
+  page: { summary: '工单列表（最近更新的在前；scope=all 仅运维人员）', body: WorkOrderPageQuery, response: WorkOrderPage },
+  detail: { summary: '工单详情（含对话）', params: IdParams, response: WorkOrderDetail },
+  reply: { summary: '回复工单', params: IdParams, body: WorkOrderReplyCreate, response: WorkOrderDetail },
+  resolve: { summary: '标记已解决（运维人员）', params: IdParams, response: WorkOrderDetail },
+  close: { summary: '关闭工单', params: IdParams, response: WorkOrderDetail },
+  upload: { summary: '上传工单截图（multipart 字段 file；PNG/JPEG/WebP，≤ 5 MB，按内容识别类型）', response: WorkOrderAttachment },
+  attachment: { summary: '工单截图（上传者、工单所有者或运维人员）', params: IdParams, response: WorkOrderAttachmentBytes },
+};

@@ -75,6 +75,7 @@ export const OPERATOR_MENU: MenuGroup = {
     { key: 'admin-orders', label: '订单', path: '/admin/orders' },
     { key: 'admin-centers', label: '分中心', path: '/admin/centers' },
     { key: 'workorder', label: '工单系统', path: '/workorder?tab=all' },
+    { key: 'admin-reviews', label: '审核', path: '/admin/reviews' },
     { key: 'admin-audit', label: '审计日志', path: '/admin/audit-logs' },
   ],
 };

@@ -14,6 +14,8 @@ export const queryKeys = {
     root: ['admin'] as const,
     users: (query: object) => ['admin', 'users', query] as const,
     user: (id: string) => ['admin', 'user', id] as const,
+    /** 审核: image tags waiting to be made public. */
+    imageReviews: ['admin', 'reviews', 'image'] as const,
     audit: (query: object) => ['admin', 'audit', query] as const,
     /** 运营管理 › 分中心 (also refreshed by `center.changed`). */
     centers: ['admin', 'centers'] as const,
@@ -109,6 +111,8 @@ export const queryKeys = {
     root: ['image'] as const,
     registry: ['image', 'registry'] as const,
     mine: ['image', 'mine'] as const,
+    /** The caller's requests to make a tag public (审核). */
+    publications: ['image', 'publications'] as const,
     detail: (name: string) => ['image', 'detail', name] as const,
     /** One import from storage; `image.import.changed` writes its progress here. */
     import: (id: string) => ['image', 'import', id] as const,

@@ -252,6 +252,22 @@ export interface ResourceSamplesTable {
 }
 
 /** Datasets and models (kind); tags and metrics are JSON text. */
+/** Requests to make an image tag public (migration 0031). */
+export interface ImagePublicationsTable {
+  id: string;
+  owner_id: string;
+  /** `<namespace>/<repository>:<tag>` */
+  source: string;
+  digest: string;
+  /** `public/<namespace>/<repository>:<tag>` */
+  target: string;
+  /** pending | approved | rejected */
+  state: string;
+  reason: string;
+  create_time: number;
+  review_time: number | null;
+}
+
 export interface AssetsTable {
   id: string;
   kind: string;
@@ -262,6 +278,9 @@ export interface AssetsTable {
   license: string;
   visibility: string;
   publish_state: string;
+  /** Why the last publication request was rejected (empty otherwise). */
+  publish_reason: string;
+  publish_review_time: number | null;
   framework: string;
   format: string;
   metrics: string;
@@ -557,6 +576,7 @@ export interface Database {
   asset_shares: AssetSharesTable;
   registry_credentials: RegistryCredentialsTable;
   image_imports: ImageImportsTable;
+  image_publications: ImagePublicationsTable;
   sync_jobs: SyncJobsTable;
   work_orders: WorkOrdersTable;
   work_order_replies: WorkOrderRepliesTable;

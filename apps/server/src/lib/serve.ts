@@ -66,7 +66,7 @@ export function serve<A extends Record<string, Route>>(
       url: d.path,
       config: { ...(options.config as object | undefined), ...(d.role ? { role: d.role } : {}), ...(d.public ? { public: true } : {}) },
       schema: {
-        // Extra OpenAPI fields a route's options give (`consumes` of a form-encoded callback or an upload).
+        // A route's own schema options (`consumes` of a form-encoded callback or an upload) stay; the descriptor's schemas come on top.
         ...(options.schema as object | undefined),
         tags,
         summary: s.summary,

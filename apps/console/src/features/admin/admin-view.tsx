@@ -51,8 +51,17 @@ const FIELD_LABELS: Record<string, string> = {
   amount: '金额（元）',
   cardHours: '卡时',
   buyer: '买家',
+  publishState: '公开状态',
+  visibility: '可见范围',
+  image: '公共镜像',
 };
 const ORDER_STATUS = new Set<string>(ORDER_STATUSES);
+/** Values of the reviews' fields (审核: publication of an asset, a public image request). */
+const VALUE_LABELS: Record<string, Record<string, string>> = {
+  publishState: { none: '未申请', pending: '审核中', published: '已公开' },
+  visibility: { private: '私有', shared: '共享', public: '公开' },
+  state: { pending: '审核中', approved: '已通过', rejected: '已驳回' },
+};
 
 /** A package as one phrase: `A100 体验卡 ¥128.00（10 卡时，30 天）`. */
 const packageText = (p: CenterPackage) => `${p.name} ¥${p.price}（${p.cardHours} 卡时，${p.validDays} 天）`;
@@ -66,7 +75,8 @@ function valueText(field: string, v: unknown): string {
   if (field === 'payChannel' && typeof v === 'string') return CHANNEL_LABELS[v as keyof typeof CHANNEL_LABELS] ?? v;
   if (field === 'packages' && Array.isArray(v)) return (v as CenterPackage[]).map(packageText).join('；') || '（无）';
   if (field === 'roles' && Array.isArray(v)) return v.map((r) => ROLE_LABELS[r as Role] ?? String(r)).join('、') || '—';
-  if (field === 'state' && typeof v === 'string') return WORKORDER_STATE_LABELS.get(v) ?? v;
+  if (field === 'state' && typeof v === 'string') return WORKORDER_STATE_LABELS.get(v) ?? VALUE_LABELS.state[v] ?? v;
+  if (typeof v === 'string' && VALUE_LABELS[field]?.[v]) return VALUE_LABELS[field][v];
   return v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v);
 }
 

@@ -1,55 +1,38 @@
-/** 数据集 / 模型 calls (DATASET_BASE, MODEL_BASE): the same calls for both kinds, through the one request pipeline. */
-import {
-  DATASET_BASE,
-  MODEL_BASE,
-  type Asset,
-  type AssetCreate,
-  type AssetDetail,
-  type AssetFileEntry,
-  type AssetKind,
-  type AssetPage,
-  type AssetPageQuery,
-  type AssetReadme,
-  type AssetUpdate,
-  type AssetVersion,
-  type AssetVersionCreate,
-  type ModelFromTask,
-  type MountableVersion,
-} from '@suanli/contracts';
-import { request } from '../../app/request';
+/** 数据集 / 模型 calls through the route descriptors (DatasetApi, ModelApi): the same calls for both kinds. */
+import { DatasetApi, ModelApi, type AssetCreate, type AssetKind, type AssetPageQuery, type AssetUpdate, type AssetVersionCreate, type ModelFromTask } from '@suanli/contracts';
+import { call } from '../../app/request';
 import { saveBlob } from '../../shared/http/browser-download';
 
 export type AssetCalls = ReturnType<typeof assetCalls>;
 
 export function assetCalls(kind: AssetKind) {
-  const collection = `${kind === 'dataset' ? DATASET_BASE : MODEL_BASE}/${kind}s`;
-  const one = (id: string) => `${collection}/${encodeURIComponent(id)}`;
-  const version = (id: string, versionId: string) => `${one(id)}/versions/${encodeURIComponent(versionId)}`;
+  const api = kind === 'dataset' ? DatasetApi : ModelApi;
   return {
     kind,
-    page: (query: Partial<AssetPageQuery>) => request.post<AssetPage>(`${collection}/action/page`, { data: query }),
-    mountable: (subCenterId?: string) => request.get<MountableVersion[]>(`${collection}/action/mountable`, { params: subCenterId ? { subCenterId } : {} }),
-    create: (body: AssetCreate) => request.post<AssetDetail>(collection, { data: body }),
-    detail: (id: string) => request.get<AssetDetail>(one(id)),
-    update: (id: string, body: AssetUpdate) => request.put<AssetDetail>(one(id), { data: body }),
-    remove: (id: string) => request.delete<null>(one(id)),
-    addVersion: (id: string, body: AssetVersionCreate) => request.post<AssetVersion>(`${one(id)}/versions`, { data: body }),
-    removeVersion: (id: string, versionId: string) => request.delete<null>(version(id, versionId)),
-    files: (id: string, versionId: string, path: string) => request.get<AssetFileEntry[]>(`${version(id, versionId)}/files`, { params: { path } }),
-    readme: (id: string, versionId: string) => request.get<AssetReadme>(`${version(id, versionId)}/readme`),
+    page: (query: Partial<AssetPageQuery>) => call(api.page, { body: query as AssetPageQuery }),
+    mountable: (subCenterId?: string) => call(api.mountable, { query: subCenterId ? { subCenterId } : {} }),
+    create: (body: AssetCreate) => call(api.create, { body }),
+    detail: (id: string) => call(api.detail, { params: { id } }),
+    update: (id: string, body: AssetUpdate) => call(api.update, { params: { id }, body }),
+    remove: (id: string) => call(api.remove, { params: { id } }),
+    addVersion: (id: string, body: AssetVersionCreate) => call(api.addVersion, { params: { id }, body }),
+    removeVersion: (id: string, versionId: string) => call(api.removeVersion, { params: { id, versionId } }),
+    files: (id: string, versionId: string, path: string) => call(api.files, { params: { id, versionId }, query: { path } }),
+    readme: (id: string, versionId: string) => call(api.readme, { params: { id, versionId } }),
     /** The route needs the `token` header, so the bytes come through the pipeline and are saved from memory. */
     download: async (id: string, versionId: string, path: string) => {
-      const blob = await request.get<Blob>(`${version(id, versionId)}/download`, { params: { path }, responseType: 'blob' });
+      const blob = await call(api.download, { params: { id, versionId }, query: { path } }, { responseType: 'blob' });
       saveBlob(blob instanceof Blob ? blob : new Blob([]), path.split('/').pop() || 'file');
     },
-    share: (id: string, usernames: string[]) => request.post<AssetDetail>(`${one(id)}/shares`, { data: { usernames } }),
-    unshare: (id: string, userId: string) => request.delete<AssetDetail>(`${one(id)}/shares/${encodeURIComponent(userId)}`),
-    addToMine: (id: string) => request.post<AssetDetail>(`${one(id)}/add-to-mine`),
-    pendingPublication: () => request.get<Asset[]>(`${collection}/action/pending-publication`),
-    review: (id: string, approve: boolean, reason = '') => request.post<AssetDetail>(`${one(id)}/publish/review`, { data: { approve, reason } }),
-    publish: (id: string) => request.post<AssetDetail>(`${one(id)}/publish`),
+    share: (id: string, usernames: string[]) => call(api.share, { params: { id }, body: { usernames } }),
+    unshare: (id: string, userId: string) => call(api.unshare, { params: { id, userId } }),
+    addToMine: (id: string) => call(api.addToMine, { params: { id } }),
+    pendingPublication: () => call(api.pendingPublication),
+    /** An operator's decision; a rejection needs its reason (told to the owner). */
+    review: (id: string, approve: boolean, reason = '') => call(api.review, { params: { id }, body: { approve, reason } }),
+    publish: (id: string) => call(api.publish, { params: { id } }),
     /** Models only: 登记为模型 from a training task that ran to success. */
-    registerFromTask: (body: ModelFromTask) => request.post<AssetDetail>(`${collection}/action/register-from-task`, { data: body }),
+    registerFromTask: (body: ModelFromTask) => call(ModelApi.registerFromTask, { body }),
   };
 }
 

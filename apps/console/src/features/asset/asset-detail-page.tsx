@@ -1,7 +1,7 @@
 import { CheckOutlined, DeleteOutlined, EditOutlined, ExperimentOutlined, PlusOutlined, SendOutlined, ShareAltOutlined } from '@ant-design/icons';
 import type { AssetDetail, AssetKind, AssetUpdate, AssetVersion, AssetVersionCreate } from '@suanli/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Descriptions, Empty, Form, Modal, Popconfirm, Result, Select, Space, Spin, Table, Tabs, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Empty, Form, Modal, Popconfirm, Result, Select, Space, Spin, Table, Tabs, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { toast } from '../../app/feedback';
@@ -130,6 +130,11 @@ export function AssetDetailPage({ kind, hall = false }: { kind: AssetKind; hall?
             <Tag color="purple">{a.ownerName} 共享（只读）</Tag>
           )}
           {a.publishState === 'pending' ? <Tag color="gold">公开审核中</Tag> : null}
+          {a.mine && a.publishState === 'none' && a.publishReason ? (
+            <Tag color="red" data-testid="asset-publish-rejected">
+              公开申请未通过
+            </Tag>
+          ) : null}
         </Space>
       }
       description={a.description || undefined}
@@ -179,6 +184,10 @@ export function AssetDetailPage({ kind, hall = false }: { kind: AssetKind; hall?
         )
       }
     >
+      {a.mine && a.publishState === 'none' && a.publishReason ? (
+        // The owner's last request was rejected: why, until they ask again.
+        <Alert type="warning" showIcon style={{ marginBottom: 16 }} title={`公开申请未通过：${a.publishReason}`} description="修改后可再次点击“申请公开”。" data-testid="asset-publish-reason" />
+      ) : null}
       <Card>
         <Descriptions size="small" column={{ xs: 1, sm: 2, lg: 3 }}>
           <Descriptions.Item label="所有者">{a.ownerName}</Descriptions.Item>

@@ -54,6 +54,7 @@ function fakeBackend() {
         license: body.license,
         visibility: 'private',
         publishState: 'none',
+        publishReason: '',
         ownerId: 'u1',
         ownerName: 'alice',
         mine: true,

@@ -1,13 +1,20 @@
-/** 镜像 calls (IMAGE_BASE) and the public catalogue (TRAINING_BASE), through the one request pipeline. */
-import { IMAGE_BASE, TRAINING_BASE, type ImageImport, type ImageImportCreate, type ImageItem, type ImageRepository, type RegistryCredential, type RegistryInfo } from '@suanli/contracts';
-import { request } from '../../app/request';
+/** 镜像 calls through the route descriptors (ImageApi); the public catalogue is the training module's. */
+import { ImageApi, type ImageImportCreate } from '@suanli/contracts';
+import { call } from '../../app/request';
+import { listImages } from '../training/api';
 
-export const registryInfo = () => request.get<RegistryInfo>(`${IMAGE_BASE}/registry`, { silent: true });
-export const resetCredential = () => request.post<RegistryCredential>(`${IMAGE_BASE}/registry/credential/reset`);
-export const listMyImages = () => request.get<ImageRepository[]>(`${IMAGE_BASE}/images`, { silent: true });
-export const imageDetail = (name: string) => request.get<ImageRepository>(`${IMAGE_BASE}/images/detail`, { params: { name } });
-export const deleteTag = (name: string, tag: string) => request.delete<null>(`${IMAGE_BASE}/images/tags`, { params: { name, tag } });
+export const registryInfo = () => call(ImageApi.registry, undefined, { silent: true });
+export const resetCredential = () => call(ImageApi.resetCredential);
+export const listMyImages = () => call(ImageApi.list, undefined, { silent: true });
+export const imageDetail = (name: string) => call(ImageApi.detail, { query: { name } });
+export const deleteTag = (name: string, tag: string) => call(ImageApi.deleteTag, { query: { name, tag } });
 /** The public catalogue: the task form's catalogue without the caller's private tags (those are 我的镜像). */
-export const publicImages = () => request.get<ImageItem[]>(`${TRAINING_BASE}/images`).then((list) => list.filter((i) => i.visibility !== 'private'));
-export const startImport = (body: ImageImportCreate) => request.post<ImageImport>(`${IMAGE_BASE}/imports`, { data: body });
-export const getImport = (id: string) => request.get<ImageImport>(`${IMAGE_BASE}/imports/${encodeURIComponent(id)}`);
+export const publicImages = () => listImages({}).then((list) => list.filter((i) => i.visibility !== 'private'));
+export const startImport = (body: ImageImportCreate) => call(ImageApi.startImport, { body });
+export const getImport = (id: string) => call(ImageApi.getImport, { params: { id } });
+/** 公共镜像 requests: the caller's own (newest first), and asking for a tag of theirs. */
+export const myPublications = () => call(ImageApi.publications, undefined, { silent: true });
+export const requestPublication = (name: string, tag: string) => call(ImageApi.requestPublication, { body: { name, tag } });
+/** Operators (运营管理 › 审核). */
+export const pendingImagePublications = () => call(ImageApi.pendingPublications);
+export const reviewImagePublication = (id: string, approve: boolean, reason: string) => call(ImageApi.reviewPublication, { params: { id }, body: { approve, reason } });

@@ -1,17 +1,18 @@
 import { ArrowLeftOutlined, CloudUploadOutlined, CustomerServiceOutlined, DeleteOutlined, KeyOutlined } from '@ant-design/icons';
-import { ErrorCode, formatFileSize, type ImageRepository } from '@suanli/contracts';
+import { ErrorCode, formatFileSize, type ImagePublication, type ImageRepository, type ImageTag } from '@suanli/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Descriptions, Empty, Popconfirm, Result, Space, Spin, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Empty, Popconfirm, Result, Space, Spin, Table, Tabs, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
 import { RequestError } from '../../app/request';
+import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
 import { PageContainer } from '../../shared/ui/page-container';
 import { formatTime } from '../../shared/time';
 import { vendorLabel } from '../../shared/vendor';
 import { ImageImportCard } from './image-import-card';
-import { deleteTag, imageDetail, listMyImages, publicImages, registryInfo, resetCredential } from './api';
+import { deleteTag, imageDetail, listMyImages, myPublications, publicImages, registryInfo, requestPublication, resetCredential } from './api';
 
 const detailPath = (name: string) => `/image/detail/${encodeURIComponent(name)}`;
 const Code = ({ children, testId }: { children: string; testId?: string }) => (
@@ -206,6 +207,17 @@ export function PrivateImageDetailPage() {
   const navigate = useNavigate();
   const client = useQueryClient();
   const detail = useQuery({ queryKey: queryKeys.image.detail(name), queryFn: () => imageDetail(name), retry: false });
+  const screens = useBreakpoint();
+  const pubs = useQuery({ queryKey: queryKeys.image.publications, queryFn: myPublications });
+  // The list is newest first: a tag's first entry is its latest request.
+  const latest = (tag: string) => pubs.data?.find((p) => p.source === `${name}:${tag}`);
+  const ask = useMutation({
+    mutationFn: (tag: string) => requestPublication(name, tag),
+    onSuccess: () => {
+      toast.success('已提交公共镜像申请，等待运营审核');
+      void client.invalidateQueries({ queryKey: queryKeys.image.publications });
+    },
+  });
   const remove = useMutation({
     mutationFn: (tag: string) => deleteTag(name, tag),
     onSuccess: () => {
@@ -213,6 +225,70 @@ export function PrivateImageDetailPage() {
       void client.invalidateQueries({ queryKey: queryKeys.image.root });
     },
   });
+  const actions = (t: ImageTag) => (
+    <Space size={0} wrap>
+      {latest(t.tag)?.state === 'pending' || latest(t.tag)?.state === 'approved' ? null : (
+        <Popconfirm
+          title={`申请将 ${t.tag} 设为公共镜像？`}
+          description="运营审核通过后，所有用户创建任务时都可选用该镜像（当前摘要的副本）。"
+          okText="申请"
+          cancelText="取消"
+          onConfirm={() => ask.mutate(t.tag)}
+        >
+          <Button type="link" size="small" data-testid="image-publish">
+            申请公开
+          </Button>
+        </Popconfirm>
+      )}
+      <Popconfirm title={`删除标签 ${t.tag}？`} description="指向同一摘要的其他标签会一并删除。" okText="删除" okButtonProps={{ danger: true }} cancelText="取消" onConfirm={() => remove.mutate(t.tag)}>
+        <Button type="link" size="small" danger icon={<DeleteOutlined />}>
+          删除
+        </Button>
+      </Popconfirm>
+    </Space>
+  );
+  const digest = (s: string) => (
+    <Typography.Text copyable={{ text: s }} style={{ fontFamily: 'monospace', fontSize: 12 }}>
+      {s.slice(0, 19)}…
+    </Typography.Text>
+  );
+  const columns: TableColumnsType<ImageTag> = screens.md
+    ? [
+        { title: '标签', dataIndex: 'tag', render: (s: string) => <b>{s}</b> },
+        { title: '摘要', dataIndex: 'digest', render: digest },
+        { title: '大小', dataIndex: 'sizeBytes', width: 110, render: (n: number) => formatFileSize(n) },
+        { title: '层数', dataIndex: 'layers', width: 70 },
+        { title: '创建时间', dataIndex: 'created', width: 170, render: (t: number | null) => (t ? formatTime(t) : '—') },
+        { title: '公共镜像', key: 'publication', width: 200, render: (_: unknown, t) => <PublicationState publication={latest(t.tag)} /> },
+        { title: '操作', key: 'action', width: 170, render: (_: unknown, t) => actions(t) },
+      ]
+    : [
+        // A phone: the tag with its digest and size; its public-image state and the actions beside it.
+        {
+          title: '标签',
+          key: 'tag',
+          render: (_: unknown, t) => (
+            <div style={{ minWidth: 0 }}>
+              <b>{t.tag}</b>
+              <div>{digest(t.digest)}</div>
+              <div style={{ fontSize: 12, color: 'rgba(0,0,0,0.45)' }}>
+                {formatFileSize(t.sizeBytes)} · {t.layers} 层
+              </div>
+            </div>
+          ),
+        },
+        {
+          title: '公共镜像',
+          key: 'publication',
+          width: 150,
+          render: (_: unknown, t) => (
+            <Space orientation="vertical" size={4}>
+              <PublicationState publication={latest(t.tag)} />
+              {actions(t)}
+            </Space>
+          ),
+        },
+      ];
   if (detail.isLoading) return <Spin style={{ display: 'block', margin: 48 }} />;
   if (!detail.data) return <Result status="404" title="镜像不存在或已删除" extra={<Button onClick={() => navigate('/image?tab=mine')}>返回我的镜像</Button>} />;
   return (
@@ -223,27 +299,10 @@ export function PrivateImageDetailPage() {
           size="small"
           dataSource={detail.data.tags}
           pagination={false}
-          scroll={{ x: 900 }}
+          scroll={screens.md ? { x: 1100 } : undefined}
           data-testid="image-tags"
           expandable={{ expandedRowRender: (t) => <Code>{t.pullCommand}</Code> }}
-          columns={[
-            { title: '标签', dataIndex: 'tag', render: (s: string) => <b>{s}</b> },
-            { title: '摘要', dataIndex: 'digest', render: (s: string) => <Typography.Text copyable={{ text: s }} style={{ fontFamily: 'monospace', fontSize: 12 }}>{s.slice(0, 19)}…</Typography.Text> },
-            { title: '大小', dataIndex: 'sizeBytes', width: 110, render: (n: number) => formatFileSize(n) },
-            { title: '层数', dataIndex: 'layers', width: 70 },
-            { title: '创建时间', dataIndex: 'created', width: 170, render: (t: number | null) => (t ? formatTime(t) : '—') },
-            {
-              title: '操作',
-              width: 90,
-              render: (_: unknown, t) => (
-                <Popconfirm title={`删除标签 ${t.tag}？`} description="指向同一摘要的其他标签会一并删除。" okText="删除" okButtonProps={{ danger: true }} cancelText="取消" onConfirm={() => remove.mutate(t.tag)}>
-                  <Button type="link" size="small" danger icon={<DeleteOutlined />}>
-                    删除
-                  </Button>
-                </Popconfirm>
-              ),
-            },
-          ]}
+          columns={columns}
         />
       </Card>
       <Card>
@@ -254,5 +313,27 @@ export function PrivateImageDetailPage() {
         </Descriptions>
       </Card>
     </PageContainer>
+  );
+}
+
+/** A tag's latest request to be a public image: 审核中, 已公开 (under which name), or 未通过 with the reason. */
+function PublicationState({ publication: p }: { publication: ImagePublication | undefined }) {
+  if (!p) return <Typography.Text type="secondary">—</Typography.Text>;
+  if (p.state === 'pending') return <Tag color="gold">公开审核中</Tag>;
+  if (p.state === 'approved')
+    return (
+      <Tooltip title={`任务中选用：${p.target}`}>
+        <Tag color="green" data-testid="image-publication-approved">
+          已公开
+        </Tag>
+      </Tooltip>
+    );
+  return (
+    <Space orientation="vertical" size={2} data-testid="image-publication-rejected">
+      <Tag color="red">公开申请未通过</Tag>
+      <Typography.Text type="secondary" style={{ fontSize: 12, overflowWrap: 'anywhere' }}>
+        原因：{p.reason}
+      </Typography.Text>
+    </Space>
   );
 }

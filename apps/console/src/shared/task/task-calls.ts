@@ -9,8 +9,8 @@ import { saveBlob } from '../http/browser-download';
  */
 export function taskCalls(api: TaskApi) {
   return {
-    page: (query: TaskPageQuery) => call(api.page, { body: query }),
-    get: (id: string) => call(api.detail, { params: { id } }),
+    page: (query: TaskPageQuery, opts: { silent?: boolean } = {}) => call(api.page, { body: query }, { silent: opts.silent }),
+    get: (id: string, opts: { silent?: boolean } = {}) => call(api.detail, { params: { id } }, { silent: opts.silent }),
     stop: (id: string) => call(api.stop, { params: { id } }),
     /** A new task with the same parameters on the same center; the same `clientRequestId` again answers the task it made. */
     resubmit: (id: string, clientRequestId?: string) => call(api.resubmit, { params: { id }, body: { clientRequestId } }),

@@ -25,6 +25,7 @@ import * as m0023 from './0023_user_roles';
 import * as m0024 from './0024_metering';
 import * as m0028 from './0028_audit';
 import * as m0029 from './0029_center_settings';
+import * as m0031 from './0031_publication_review';
 
 /** Every migration, in order. One set for both engines; keep column types portable (see schema.ts). */
 export const migrations: Record<string, Migration> = {
@@ -55,4 +56,6 @@ export const migrations: Record<string, Migration> = {
   // 0025–0027 belong to work on parallel branches (numbers handed out ahead; see migrate() in db.ts).
   '0028_audit': m0028,
   '0029_center_settings': m0029,
+  // 0030 belongs to a parallel branch.
+  '0031_publication_review': m0031,
 };

@@ -28,7 +28,7 @@ export const RULES = {
   'asset.write': ['owner'],
   /** Approve or reject publications to the public hall; see the requests waiting. */
   'asset.review': ['operator'],
-  /** Push to the operators' public image namespace (they publish the public images). */
+  /** Push to the operators' public image namespace (they publish the public images), and decide users' requests to make an image public (审核). */
   'image.publish': ['operator'],
   /** A user's compute-power balance. */
   'compPower.read': ['owner'],

@@ -26,7 +26,7 @@ export interface AssetTasks {
  * Datasets (routes under DATASET_BASE) and models (MODEL_BASE): one repository and snapshot store, one
  * service per kind. Versions a stopped gateway left half-copied are failed before serving.
  */
-export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'notify' | 'bus' | 'clusterAccounts' | 'log' | 'access' | 'userDirectory' | 'storage'>,
+export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'notify' | 'bus' | 'clusterAccounts' | 'log' | 'access' | 'userDirectory' | 'storage' | 'audit'>,
   tasks: AssetTasks,
   copies: VersionCopies & { syncVersion(ownerId: string, v: PendingCopy & { targetCenterId: string }): Promise<string> },
 ) {
@@ -36,7 +36,7 @@ export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' 
   const make = (kind: 'dataset' | 'model') => new AssetService(kind, repo, store, deps.clusterAccounts, deps.centers, deps.clock, deps.notify, deps.bus, {
       get: (p, taskId) => tasks.queries.detail(p, 'training', taskId),
       mountsInUse: (assetId, versionId) => tasks.queries.mountsInUse(assetId, versionId),
-    }, deps.access, deps.userDirectory, copies, folders);
+    }, deps.access, deps.userDirectory, copies, folders, deps.audit);
   const datasets = make('dataset');
   const models = make('model');
   // One call fails the half-copied versions of both kinds (the table is shared).

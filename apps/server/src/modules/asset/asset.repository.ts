@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { AssetKind } from '@suanli/contracts';
-import type { Db } from '../../db/db';
+import type { Db, InTx } from '../../db/db';
 import type { AssetsTable, AssetVersionsTable } from '../../db/schema';
 import { isUniqueViolation } from '../../db/unique';
 
@@ -83,6 +83,19 @@ export class AssetRepository {
   async insert(row: Insertable<AssetsTable>): Promise<boolean> {
     await this.db.insertInto('assets').values(row).onConflict((oc) => oc.columns(['owner_id', 'kind', 'name']).doNothing()).execute();
     return (await this.db.selectFrom('assets').select('id').where('id', '=', row.id).executeTakeFirst()) !== undefined;
+  }
+
+  /**
+   * An operator's decision on a publication request: pending → `set`, and `alsoIn` (the audit entry) in the
+   * same transaction; false, with nothing written, when the request was no longer pending.
+   */
+  reviewPublication(kind: AssetKind, id: string, set: Updateable<AssetsTable>, alsoIn: InTx): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const r = await tx.updateTable('assets').set(set).where('id', '=', id).where('kind', '=', kind).where('publish_state', '=', 'pending').executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return false;
+      await alsoIn(tx);
+      return true;
+    });
   }
 
   /** False on a name clash with another of the owner's assets. */

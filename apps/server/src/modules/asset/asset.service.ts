@@ -28,6 +28,7 @@ import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
 import type { Resource } from '../access/access.policy';
 import type { AccessService } from '../access/access.service';
+import type { AuditTrail } from '../audit/audit.service';
 import type { Principal } from '../access/principal';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
 import type { AssetAccess } from './asset-access';
@@ -91,6 +92,8 @@ export class AssetService {
     private readonly copies: VersionCopies,
     /** Who may read each asset's folder on disk (ADR 0013), re-applied whenever that can change. */
     private readonly folders: AssetAccess,
+    /** Reviews of publication requests are audited operator actions. */
+    private readonly audit: AuditTrail,
   ) {}
 
   // ---- reads ------------------------------------------------------------------------------------------
@@ -164,6 +167,8 @@ export class AssetService {
       license: body.license?.trim() ?? '',
       visibility: 'private',
       publish_state: 'none',
+      publish_reason: '',
+      publish_review_time: null,
       framework: this.kind === 'model' ? (body.framework?.trim() ?? '') : '',
       format: this.kind === 'model' ? (body.format?.trim() ?? '') : '',
       metrics: JSON.stringify(this.kind === 'model' ? (body.metrics ?? {}) : {}),
@@ -289,7 +294,8 @@ export class AssetService {
     const { row } = await this.owned(p, id);
     const versions = await this.repo.versionsOf([row.id]);
     if (!versions.some((v) => v.state === 'ready')) throw new AppError(ErrorCode.ASSET_VERSION_NOT_READY, '至少需要一个已就绪的版本才能申请公开');
-    if (row.publish_state === 'none') await this.repo.update(p.userId, row.id, { publish_state: 'pending', update_time: this.clock() });
+    // Asking again clears the last rejection's reason: the request is pending, not refused.
+    if (row.publish_state === 'none') await this.repo.update(p.userId, row.id, { publish_state: 'pending', publish_reason: '', update_time: this.clock() });
     return this.detail(p, id);
   }
 
@@ -311,19 +317,40 @@ export class AssetService {
   }
 
   /**
-   * An operator's decision on a publication request: approved → public in the hall, rejected → back to
-   * private (the owner may ask again). The owner is told either way. Non-operators get 1020.
+   * An operator's decision on a publication request: approved → public in the hall, rejected (a reason is
+   * required) → back to what it was, the reason kept for the owner, who may ask again. An audited operator
+   * action (`asset.review`, its entry in the transaction of the state change); the owner is told either way.
+   * Non-operators get 1020; a request no longer pending 1205, with nothing written.
    */
-  async review(p: Principal, id: string, approve: boolean, reason: string): Promise<AssetDetail> {
+  async review(p: Principal, id: string, approve: boolean, reason: string, ip: string | null = null): Promise<AssetDetail> {
     this.access.require(p, 'asset.review');
     const row = await this.repo.findAny(this.kind, id);
-    if (!row || row.publish_state !== 'pending') throw notFound(`待审核的${KIND_LABEL[this.kind]}`);
-    if (approve) await this.approvePublish(id);
-    else await this.repo.update(row.owner_id, row.id, { publish_state: 'none', update_time: this.clock() });
+    const gone = () => notFound(`待审核的${KIND_LABEL[this.kind]}`);
+    if (!row || row.publish_state !== 'pending') throw gone();
+    const why = reason.trim();
+    if (!approve && !why) throw invalid('reason', '驳回时请填写原因');
+    const actor = await this.audit.operator(p, ip);
+    const now = this.clock();
+    const after = approve ? { publishState: 'published', visibility: 'public' } : { publishState: 'none', visibility: row.visibility };
+    const set = approve
+      ? { visibility: 'public', publish_state: 'published', publish_reason: '', publish_review_time: now, update_time: now }
+      : { publish_state: 'none', publish_reason: why, publish_review_time: now, update_time: now };
+    const done = await this.repo.reviewPublication(this.kind, row.id, set, (tx) =>
+      this.audit.record(tx, {
+        actor,
+        action: 'asset.review',
+        target: { type: this.kind, id: row.id, name: row.name },
+        before: { publishState: 'pending', visibility: row.visibility },
+        after,
+        reason: why,
+      }),
+    );
+    if (!done) throw gone();
+    if (approve) await this.folders.apply(row.id);
     await this.notify(row.owner_id, {
       type: 'system',
       title: approve ? `${KIND_LABEL[this.kind]}已公开` : `${KIND_LABEL[this.kind]}的公开申请未通过`,
-      content: approve ? `「${row.name}」已发布到公共资源大厅，所有用户都可查看和使用。` : `「${row.name}」的公开申请未通过${reason.trim() ? `：${reason.trim()}` : ''}。`,
+      content: approve ? `「${row.name}」已发布到公共资源大厅，所有用户都可查看和使用。` : `「${row.name}」的公开申请未通过：${why}。修改后可再次申请公开。`,
       businessType: this.kind,
       businessId: row.id,
     });
@@ -536,6 +563,7 @@ export class AssetService {
       license: r.license,
       visibility: r.visibility === 'shared' || r.visibility === 'public' ? r.visibility : 'private',
       publishState: r.publish_state === 'pending' || r.publish_state === 'published' ? r.publish_state : 'none',
+      publishReason: r.publish_reason,
       ownerId: r.owner_id,
       ownerName: ownerLabel(owners.get(r.owner_id)),
       mine: this.access.owns(p, { ownerId: r.owner_id }),

@@ -1,12 +1,14 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { Db } from '../../db/db';
-import type { ImageImportsTable } from '../../db/schema';
+import type { Db, InTx } from '../../db/db';
+import type { ImageImportsTable, ImagePublicationsTable } from '../../db/schema';
+import { isUniqueViolation } from '../../db/unique';
 
 export type ImportRow = Selectable<ImageImportsTable>;
+export type PublicationRow = Selectable<ImagePublicationsTable>;
 
 /**
- * The only SQL of images: registry passwords (hashes) and imports of image archives (each read scoped by its
- * owner). Users (their login names) come from the user module, through the service.
+ * The only SQL of images: registry passwords (hashes), imports of image archives (each read scoped by its
+ * owner) and requests to make an image public. Users (their login names) come from the user module, through the service.
  */
 export class ImageRepository {
   constructor(private readonly db: Db) {}
@@ -49,5 +51,52 @@ export class ImageRepository {
   /** Imports a stopped gateway left running: failed (the registry never got their tag). */
   async failRunningImports(message: string, at: number) {
     await this.db.updateTable('image_imports').set({ state: 'failed', message, update_time: at }).where('state', '=', 'running').execute();
+  }
+
+  // ---- requests to make an image public ----------------------------------------------------------------
+
+  /** False when the source already has a pending request (the partial unique index decides). */
+  async insertPublication(row: Insertable<ImagePublicationsTable>): Promise<boolean> {
+    try {
+      await this.db.insertInto('image_publications').values(row).execute();
+      return true;
+    } catch (e) {
+      if (isUniqueViolation(e)) return false;
+      throw e;
+    }
+  }
+
+  publicationsOf(ownerId: string) {
+    return this.db.selectFrom('image_publications').selectAll().where('owner_id', '=', ownerId).orderBy('create_time', 'desc').limit(200).execute();
+  }
+
+  pendingPublications() {
+    return this.db.selectFrom('image_publications').selectAll().where('state', '=', 'pending').orderBy('create_time').limit(200).execute();
+  }
+
+  findPublication(id: string) {
+    return this.db.selectFrom('image_publications').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The approved public images (newest first), for the task form's catalogue. */
+  approvedPublications() {
+    return this.db.selectFrom('image_publications').selectAll().where('state', '=', 'approved').orderBy('review_time', 'desc').execute();
+  }
+
+  approvedTarget(target: string) {
+    return this.db.selectFrom('image_publications').selectAll().where('state', '=', 'approved').where('target', '=', target).executeTakeFirst();
+  }
+
+  /**
+   * An operator's decision: pending → `approved` / `rejected`, and `alsoIn` (the audit entry) in the same
+   * transaction; false, with nothing written, when the request was no longer pending.
+   */
+  decidePublication(id: string, set: Updateable<ImagePublicationsTable>, alsoIn: InTx): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const r = await tx.updateTable('image_publications').set(set).where('id', '=', id).where('state', '=', 'pending').executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return false;
+      await alsoIn(tx);
+      return true;
+    });
   }
 }

@@ -3,6 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import {
   ErrorCode,
+  PUBLIC_IMAGE_NAMESPACE,
   WS_IMAGE_IMPORT_CHANGED,
   type ImageImport,
   type ImageImportCreate,
@@ -24,6 +25,7 @@ import type { AccessService } from '../access/access.service';
 import type { ArchiveFiles, OpenedArchive } from './archive-files';
 import { ArchiveError, readImageArchive, type ImagePlan } from './image-archive';
 import { namespaceOf, parseImageRef, repositoryNameProblem, tagProblem } from './image-names';
+import { publishedItem } from './image-publication.service';
 import type { ImageRepository, ImportRow } from './image.repository';
 import type { RegistryClient } from './registry-client';
 import { grant, parseScopes, signToken, type RegistryKey } from './registry-token';
@@ -184,25 +186,36 @@ export class ImageService {
 
   // ---- the task form's image picker (ADR 0009 §6) ----------------------------------------------------------
 
-  /** The caller's private images, one item per tag; none without a registry or while it is unreachable. */
+  /**
+   * The caller's private images, one item per tag, then the public images approved from users' requests
+   * (`public/…`, issue 20 审核); none without a registry, only the approved ones while it is unreachable.
+   */
   async privateCatalogue(p: Principal): Promise<ImageItem[]> {
     if (!this.registry) return [];
+    const published = (await this.repo.approvedPublications()).map((r) => publishedItem(this.registry!.settings.address, r));
     try {
       const { namespace } = await this.namespace(p);
       const names = (await this.registry.client.repositories()).filter((n) => n.startsWith(`${namespace}/`));
       const perRepo = await Promise.all(names.map(async (name) => (await this.registry!.client.tags(name)).sort().slice(0, PICKER_TAGS_MAX).map((t) => this.itemOf(name, namespace, t))));
-      return perRepo.flat();
+      return [...perRepo.flat(), ...published];
     } catch (e) {
       // The public catalogue still serves the form when the registry is down.
       this.deps.log.warn({ err: e }, 'private images unavailable for the task form');
-      return [];
+      return published;
     }
   }
 
-  /** A private image of the caller's by its id (`<namespace>/<repository>:<tag>`), when the tag exists. */
+  /**
+   * A private image of the caller's by its id (`<namespace>/<repository>:<tag>`), when the tag exists; or an
+   * approved public image (`public/<namespace>/<repository>:<tag>`), for everyone.
+   */
   async resolvePrivate(p: Principal, id: string): Promise<ImageItem | undefined> {
     const ref = parseImageRef(id);
     if (!ref || !this.registry) return undefined;
+    if (ref.namespace === PUBLIC_IMAGE_NAMESPACE) {
+      const approved = await this.repo.approvedTarget(id);
+      return approved ? publishedItem(this.registry.settings.address, approved) : undefined;
+    }
     const { namespace } = await this.namespace(p);
     if (ref.namespace !== namespace) return undefined;
     const tags = await this.registry.client.tags(ref.repository);

@@ -128,6 +128,35 @@ export class RegistryClient {
     if (status !== 201) throw new AppError(ErrorCode.REGISTRY_FAILED);
   }
 
+  /** A manifest as the registry holds it: its bytes and media type (to put elsewhere byte for byte) and its blobs. */
+  async rawManifest(name: string, reference: string): Promise<{ mediaType: string; bytes: Buffer; manifest: Manifest }> {
+    const res = await this.call(`/v2/${name}/manifests/${reference}`, [{ type: 'repository', name, actions: ['pull'] }], { headers: { accept: MANIFEST_TYPES } });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const body = JSON.parse(bytes.toString('utf8')) as Omit<Manifest, 'digest'> & { mediaType?: string };
+    const mediaType = res.headers.get('content-type') ?? body.mediaType ?? 'application/vnd.oci.image.manifest.v1+json';
+    return { mediaType, bytes, manifest: { digest: res.headers.get('docker-content-digest') ?? '', config: body.config, layers: body.layers ?? [] } };
+  }
+
+  /**
+   * Makes a blob of repository `from` part of `name` without sending its bytes (a cross-repository mount,
+   * the registry links the blob it has). A registry that answers with an upload instead (202) has not got it.
+   */
+  async mountBlob(name: string, from: string, digest: string): Promise<void> {
+    const access = [
+      { type: 'repository', name, actions: ['pull', 'push'] },
+      { type: 'repository', name: from, actions: ['pull'] },
+    ];
+    const res = await this.call(`/v2/${name}/blobs/uploads/?mount=${encodeURIComponent(digest)}&from=${encodeURIComponent(from)}`, access, { method: 'POST' });
+    if (res.status !== 201) throw new AppError(ErrorCode.REGISTRY_FAILED, '镜像仓库未能复制镜像层，请稍后重试');
+  }
+
+  /** Copies the image `from@digest` to `to:tag` inside the registry: blobs mounted, the manifest byte for byte. */
+  async copyImage(from: string, digest: string, to: string, tag: string): Promise<string> {
+    const { mediaType, bytes, manifest } = await this.rawManifest(from, digest);
+    for (const blob of [manifest.config, ...manifest.layers]) await this.mountBlob(to, from, blob.digest);
+    return this.putManifest(to, tag, mediaType, bytes);
+  }
+
   /** Puts a manifest under a tag; answers the digest the registry computed. */
   async putManifest(name: string, tag: string, mediaType: string, bytes: Buffer): Promise<string> {
     const res = await this.call(`/v2/${name}/manifests/${tag}`, [{ type: 'repository', name, actions: ['pull', 'push'] }], {

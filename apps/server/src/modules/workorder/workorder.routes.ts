@@ -1,19 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  Envelope,
-  ErrorCode,
-  IdParams,
-  WORKORDER_ATTACHMENT_MAX_BYTES,
-  WorkOrderAttachment,
-  WorkOrderCreate,
-  WorkOrderDetail,
-  WorkOrderPage,
-  WorkOrderPageQuery,
-  WorkOrderReplyCreate,
-} from '@suanli/contracts';
+import { ErrorCode, WORKORDER_ATTACHMENT_MAX_BYTES, WorkOrderApi, WorkOrderApiSchemas } from '@suanli/contracts';
 import type { FastifyRequest } from 'fastify';
 import { AppError, invalid } from '../../errors';
 import { ok } from '../../lib/reply';
+import { serve } from '../../lib/serve';
 import { principal } from '../../plugins/auth';
 import type { WorkOrderService } from './workorder.service';
 
@@ -39,60 +29,34 @@ const inline = (name: string) => `inline; filename*=UTF-8''${encodeURIComponent(
 /** Registered under WORKORDER_BASE. The service checks who may see and change each work order. */
 export function workorderRoutes(orders: WorkOrderService): FastifyPluginAsyncTypebox {
   return async (app) => {
-    const tags = ['workorder'];
-
-    app.post('/workorders', {
-      schema: { tags, summary: '提交工单', body: WorkOrderCreate, response: { 200: Envelope(WorkOrderDetail) } },
-      handler: async (req) => ok(await orders.create(principal(req), req.body)),
-    });
-
-    app.post('/workorders/action/page', {
-      schema: { tags, summary: '工单列表（最近更新的在前；scope=all 仅运维人员）', body: WorkOrderPageQuery, response: { 200: Envelope(WorkOrderPage) } },
-      handler: async (req) => ok(await orders.page(principal(req), req.body)),
-    });
-
-    app.get('/workorders/:id', {
-      schema: { tags, summary: '工单详情（含对话）', params: IdParams, response: { 200: Envelope(WorkOrderDetail) } },
-      handler: async (req) => ok(await orders.detail(principal(req), req.params.id)),
-    });
-
-    app.post('/workorders/:id/replies', {
-      schema: { tags, summary: '回复工单', params: IdParams, body: WorkOrderReplyCreate, response: { 200: Envelope(WorkOrderDetail) } },
-      handler: async (req) => ok(await orders.reply(principal(req), req.params.id, req.body)),
-    });
-
-    app.post('/workorders/:id/resolve', {
-      schema: { tags, summary: '标记已解决（运维人员）', params: IdParams, response: { 200: Envelope(WorkOrderDetail) } },
-      handler: async (req) => ok(await orders.resolve(principal(req), req.params.id, req.ip)),
-    });
-
-    app.post('/workorders/:id/close', {
-      schema: { tags, summary: '关闭工单', params: IdParams, response: { 200: Envelope(WorkOrderDetail) } },
-      handler: async (req) => ok(await orders.close(principal(req), req.params.id, req.ip)),
-    });
-
-    app.post('/attachments', {
-      schema: {
-        tags,
-        summary: '上传工单截图（multipart 字段 file；PNG/JPEG/WebP，≤ 5 MB，按内容识别类型）',
-        consumes: ['multipart/form-data'],
-        response: { 200: Envelope(WorkOrderAttachment) },
+    serve(
+      app,
+      WorkOrderApi,
+      WorkOrderApiSchemas,
+      {
+        create: async (req) => ok(await orders.create(principal(req), req.body)),
+        page: async (req) => ok(await orders.page(principal(req), req.body)),
+        detail: async (req) => ok(await orders.detail(principal(req), req.params.id)),
+        reply: async (req) => ok(await orders.reply(principal(req), req.params.id, req.body)),
+        resolve: async (req) => ok(await orders.resolve(principal(req), req.params.id, req.ip)),
+        close: async (req) => ok(await orders.close(principal(req), req.params.id, req.ip)),
+        upload: {
+          handler: async (req) => ok(await orders.upload(principal(req), await uploadedFile(req))),
+          options: { schema: { consumes: ['multipart/form-data'] } },
+        },
+        // The bytes as uploaded, with the type sniffed at upload; `nosniff` so a browser never reads them as
+        // anything else. Sent here, not the envelope.
+        attachment: async (req, reply) => {
+          const file = await orders.attachment(principal(req), req.params.id);
+          return reply
+            .type(file.contentType)
+            .header('x-content-type-options', 'nosniff')
+            .header('content-disposition', inline(file.name))
+            .header('cache-control', 'private, no-store')
+            .send(file.bytes) as never;
+        },
       },
-      handler: async (req) => ok(await orders.upload(principal(req), await uploadedFile(req))),
-    });
-
-    // The bytes as uploaded, with the type sniffed at upload; `nosniff` so a browser never reads them as anything else.
-    app.get('/attachments/:id', {
-      schema: { tags, summary: '工单截图（上传者、工单所有者或运维人员）', params: IdParams },
-      handler: async (req, reply) => {
-        const file = await orders.attachment(principal(req), req.params.id);
-        return reply
-          .type(file.contentType)
-          .header('x-content-type-options', 'nosniff')
-          .header('content-disposition', inline(file.name))
-          .header('cache-control', 'private, no-store')
-          .send(file.bytes);
-      },
-    });
+      ['workorder'],
+    );
   };
 }

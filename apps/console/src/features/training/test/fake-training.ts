@@ -85,6 +85,7 @@ function assetOf(kind: AssetKind, id: string, name: string, owner: string, versi
     license: '',
     visibility: owner === 'alice' ? 'private' : 'shared',
     publishState: 'none',
+    publishReason: '',
     ownerId: owner === 'alice' ? 'u1' : 'u2',
     ownerName: owner,
     mine: owner === 'alice',
