@@ -1,6 +1,6 @@
 /** 工单 calls through the route descriptors (WorkOrderApi); the linked tasks through the task calls. */
-import { SLURM_BASE, TRAINING_BASE, WorkOrderApi, type Task, type TaskDetail, type WorkOrderCreate, type WorkOrderPageQuery, type WorkOrderReplyCreate } from '@suanli/contracts';
-import { call, request } from '../../app/request';
+import { SlurmTaskApi, TrainingTaskApi, WorkOrderApi, type Task, type TaskDetail, type WorkOrderCreate, type WorkOrderPageQuery, type WorkOrderReplyCreate } from '@suanli/contracts';
+import { call } from '../../app/request';
 import { taskCalls } from '../../shared/task/task-calls';
 
 export const pageWorkOrders = (query: WorkOrderPageQuery) => call(WorkOrderApi.page, { body: query });
@@ -25,7 +25,7 @@ export async function fetchAttachment(id: string): Promise<Blob> {
   return blob instanceof Blob ? blob : new Blob([]);
 }
 
-const families = [TRAINING_BASE, SLURM_BASE].map((base) => taskCalls(request, base));
+const families = [TrainingTaskApi, SlurmTaskApi].map((api) => taskCalls(api));
 
 /** The caller's latest tasks of both families, for the form's 关联任务. */
 export async function recentTasks(): Promise<Task[]> {
