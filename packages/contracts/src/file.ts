@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Millis, PageQuery } from './common';
+import { Millis, Null, Page, PageQuery } from './common';
+import { route, type SchemasOf } from './route';
 
 /** Relative to a sub-center's `fileServiceUrl`. */
 export const FILE_API_PREFIX = '/api/v1';
@@ -124,6 +125,79 @@ export const MoveCopyBody = Type.Object({ paths: Type.Array(UserPath, { minItems
 /** `GET /usage`: bytes the caller uses on this center (home + staged chunks) and their quota. */
 export const Usage = Type.Object({ used: Type.Integer(), quota: Type.Integer() });
 export type Usage = Static<typeof Usage>;
+
+export const FilePage = Page(FileEntry);
+export type FilePage = Static<typeof FilePage>;
+export const FileEntryList = Type.Array(FileEntry);
+export type FileEntryList = Static<typeof FileEntryList>;
+export type DirectoryQuery = Static<typeof DirectoryQuery>;
+export type DirectoryBody = Static<typeof DirectoryBody>;
+export type MkdirParams = Static<typeof MkdirParams>;
+export type MkdirBody = Static<typeof MkdirBody>;
+export type ChunkStatusQuery = Static<typeof ChunkStatusQuery>;
+export type SmallUploadFields = Static<typeof SmallUploadFields>;
+export type MergeBody = Static<typeof MergeBody>;
+export type PathsBody = Static<typeof PathsBody>;
+export type DownloadTicketParams = Static<typeof DownloadTicketParams>;
+export type RenameBody = Static<typeof RenameBody>;
+export type MoveCopyBody = Static<typeof MoveCopyBody>;
+
+/**
+ * The answer of a route that is not the JSON envelope: a file's bytes (Range, zip), or NDJSON progress lines.
+ * Such a route's descriptor still states its method, URL and what the request carries (both sides take them
+ * from it); the server registers it by hand (apps/server/src/file-service/stream-route.ts), not through `serve`.
+ */
+export const Streamed = Type.Unknown({ description: '字节流或 NDJSON 进度行（非 JSON 信封）' });
+
+/**
+ * Calls of one center's file service (relative to its `fileServiceUrl`; api-contract.md "File service"),
+ * authenticated by the session token like gateway calls: `callWith(client, FileServiceApi.list, …)`.
+ */
+export const FileServiceApi = {
+  list: route<{ query: typeof DirectoryQuery; body: typeof DirectoryBody; response: typeof FilePage }>('POST', FILE_API_PREFIX, '/directory'),
+  mkdir: route<{ params: typeof MkdirParams; body: typeof MkdirBody; response: typeof FileEntry }>('POST', FILE_API_PREFIX, '/directory/:parentId'),
+  chunkStatus: route<{ query: typeof ChunkStatusQuery; response: typeof ChunkStatus }>('GET', FILE_API_PREFIX, '/file/chunk/upload'),
+  merge: route<{ body: typeof MergeBody; response: typeof FileEntry }>('POST', FILE_API_PREFIX, '/file/chunk/merge'),
+  downloadTicket: route<{ body: typeof DownloadTicketBody; response: typeof DownloadTicket }>('POST', FILE_API_PREFIX, '/file/download/ticket'),
+  remove: route<{ body: typeof PathsBody; response: typeof Null }>('DELETE', FILE_API_PREFIX, '/file'),
+  rename: route<{ body: typeof RenameBody; response: typeof FileEntry }>('POST', FILE_API_PREFIX, '/file/rename'),
+  move: route<{ body: typeof MoveCopyBody; response: typeof FileEntryList }>('POST', FILE_API_PREFIX, '/file/move'),
+  copy: route<{ body: typeof MoveCopyBody; response: typeof FileEntryList }>('POST', FILE_API_PREFIX, '/file/copy'),
+  usage: route<{ response: typeof Usage }>('GET', FILE_API_PREFIX, '/usage'),
+};
+
+export const FileServiceApiSchemas: SchemasOf<typeof FileServiceApi> = {
+  list: { summary: '目录列表（目录在前；分页、排序、关键字）', querystring: DirectoryQuery, body: DirectoryBody, response: FilePage },
+  mkdir: { summary: '新建目录（parentId = 父目录路径的 base64url）', params: MkdirParams, body: MkdirBody, response: FileEntry },
+  chunkStatus: { summary: '分片上传状态（续传 / 秒传）', querystring: ChunkStatusQuery, response: ChunkStatus },
+  merge: { summary: '合并分片', body: MergeBody, response: FileEntry },
+  downloadTicket: { summary: '下载凭证：60 秒内有效、无需 token 头的下载地址（浏览器自行下载大文件）', body: DownloadTicketBody, response: DownloadTicket },
+  remove: { summary: '删除文件或目录', body: PathsBody, response: Null },
+  rename: { summary: '重命名', body: RenameBody, response: FileEntry },
+  move: { summary: '移动到目标目录', body: MoveCopyBody, response: FileEntryList },
+  copy: { summary: '复制到目标目录', body: MoveCopyBody, response: FileEntryList },
+  usage: { summary: '本分中心的存储用量与配额（字节）', response: Usage },
+};
+
+/**
+ * The file service's calls whose request or answer streams: multipart uploads (the file part goes to disk
+ * unread; their text fields are `SmallUploadFields` / `ChunkUploadFields`, sent before the file) and downloads
+ * (bytes with Range, or a zip). Registered by hand from these descriptors.
+ */
+export const FileTransferApi = {
+  upload: route<{ response: typeof FileEntry }>('POST', FILE_API_PREFIX, '/file/upload'),
+  chunkUpload: route<{ response: typeof ChunkUploadResult }>('POST', FILE_API_PREFIX, '/file/chunk/upload'),
+  download: route<{ body: typeof PathsBody; response: typeof Streamed }>('POST', FILE_API_PREFIX, '/file/download'),
+  /** A download ticket's URL (`DownloadTicket.url`): no token header, so a browser can navigate to it. */
+  ticketDownload: route<{ params: typeof DownloadTicketParams; response: typeof Streamed }>('GET', FILE_API_PREFIX, '/file/download/t/:ticket', { public: true }),
+};
+
+export const FileTransferApiSchemas: SchemasOf<typeof FileTransferApi> = {
+  upload: { summary: '小文件上传（multipart：path 字段在 file 之前）', response: FileEntry },
+  chunkUpload: { summary: '上传一个分片（multipart：各字段在 file 之前）', response: ChunkUploadResult },
+  download: { summary: '下载：单个文件（支持 Range）或多个路径 / 目录（zip 流）', body: PathsBody, response: Streamed },
+  ticketDownload: { summary: '凭下载凭证下载（GET，无需 token 头；与 POST /file/download 的应答相同，支持 Range）', params: DownloadTicketParams, response: Streamed },
+};
 
 /**
  * The name a download is saved under, as the file service names it (Content-Disposition): one file → its

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, IdParams, Millis, Null } from './common';
+import { FILE_API_PREFIX } from './file';
 import { route, type SchemasOf } from './route';
 
 /** 密钥对 (issue 10 item 1): SSH keys a user logs in to cluster accounts and develop tasks with. */
@@ -90,6 +91,15 @@ export const AuthorizedKeysEdit = Type.Object({
 export type AuthorizedKeysEdit = Static<typeof AuthorizedKeysEdit>;
 /** The file's lines after the edit. */
 export const AuthorizedKeysLines = Type.Array(Type.String());
+export type AuthorizedKeysLines = Static<typeof AuthorizedKeysLines>;
+
+/** A center's file service (relative to its `fileServiceUrl`), called by the gateway's key-pair module. */
+export const AuthorizedKeysApi = {
+  edit: route<{ body: typeof AuthorizedKeysEdit; response: typeof AuthorizedKeysLines }>('POST', FILE_API_PREFIX, AUTHORIZED_KEYS_PATH),
+};
+export const AuthorizedKeysApiSchemas: SchemasOf<typeof AuthorizedKeysApi> = {
+  edit: { summary: '添加或移除 ~/.ssh/authorized_keys 中平台管理的公钥（网关的密钥对调用）', body: AuthorizedKeysEdit, response: AuthorizedKeysLines },
+};
 
 export const KeyPairApi = {
   list: route<{ response: typeof KeyPairList }>('GET', KEYPAIR_BASE, '/keypairs'),

@@ -1,18 +1,19 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { AssetFileList, AssetReadme } from './asset';
+import { Null } from './common';
+import { FILE_API_PREFIX, Streamed } from './file';
 import { FOUNDATION_BASE } from './foundation';
-import { route, type SchemasOf } from './route';
+import { route, routeUrl, type SchemasOf } from './route';
 
 /*
  * A center's storage as the gateway uses it (docs/adr/0016-center-storage.md): the calls the gateway makes on
  * a center's file service when that center's disk is not mounted on the gateway (`storageAccess: fileService`
- * in the centers file). Not called by the console. Relative to `{fileServiceUrl}{FILE_API_PREFIX}`, every call
- * with STORAGE_GRANT_HEADER.
+ * in the centers file). Not called by the console. `StorageApi` / `StorageStreamApi` below, relative to the
+ * center's `fileServiceUrl`, every call with STORAGE_GRANT_HEADER.
  */
 
 /** Header carrying the gateway's storage grant for one center; file services resolve it through the gateway. */
 export const STORAGE_GRANT_HEADER = 'storage-grant';
-/** `GET {FOUNDATION_BASE}/agent/storage-grant?subCenterId=` (header STORAGE_GRANT_HEADER): is it the gateway's, for that center. */
-export const STORAGE_AGENT_GRANT_PATH = `${FOUNDATION_BASE}/agent/storage-grant`;
 export const StorageGrantQuery = Type.Object({ subCenterId: Type.String({ minLength: 1, maxLength: 64 }) });
 export type StorageGrantQuery = Static<typeof StorageGrantQuery>;
 export const StorageGrant = Type.Object({
@@ -29,28 +30,9 @@ export const StorageAgentApi = {
 export const StorageAgentApiSchemas: SchemasOf<typeof StorageAgentApi> = {
   grant: { summary: '文件服务：校验网关的存储凭证（storage-grant 头）', querystring: StorageGrantQuery, response: StorageGrant },
 };
+/** `GET …/agent/storage-grant?subCenterId=` (header STORAGE_GRANT_HEADER): is it the gateway's, for that center. */
+export const STORAGE_AGENT_GRANT_PATH = routeUrl(StorageAgentApi.grant);
 
-/** File service calls (relative to `{fileServiceUrl}{FILE_API_PREFIX}`). POST with a JSON body unless noted. */
-/** Makes the account's home exist. */
-export const STORAGE_FS_HOME = '/storage/home';
-export const STORAGE_FS_HOME_STAT = '/storage/home/stat';
-/** GET (query StorageHomeRead): a regular file's bytes, STORAGE_FILE_SIZE_HEADER its size; PUT (query StorageHomePath): writes it. */
-export const STORAGE_FS_HOME_FILE = '/storage/home/file';
-/** GET: the folders of the asset area. */
-export const STORAGE_FS_ASSETS = '/storage/assets';
-export const STORAGE_FS_ASSET_EXISTS = '/storage/assets/exists';
-export const STORAGE_FS_ASSET_ACCESS = '/storage/assets/access';
-export const STORAGE_FS_ASSET_CLOSE = '/storage/assets/close';
-export const STORAGE_FS_ASSET_REMOVE = '/storage/assets/remove';
-/** NDJSON answer (StorageSnapshotLine). */
-export const STORAGE_FS_SNAPSHOT = '/storage/assets/snapshot';
-export const STORAGE_FS_VERSION_MANIFEST = '/storage/assets/version/manifest';
-export const STORAGE_FS_VERSION_ADOPT = '/storage/assets/version/adopt';
-export const STORAGE_FS_VERSION_REMOVE = '/storage/assets/version/remove';
-export const STORAGE_FS_VERSION_LIST = '/storage/assets/version/list';
-export const STORAGE_FS_VERSION_README = '/storage/assets/version/readme';
-/** GET (query StorageVersionPath): a file of a version, STORAGE_FILE_SIZE_HEADER its size. */
-export const STORAGE_FS_VERSION_FILE = '/storage/assets/version/file';
 /** Header of a file answer: the file's whole size (a partial read answers fewer bytes). */
 export const STORAGE_FILE_SIZE_HEADER = 'x-file-size';
 
@@ -103,8 +85,71 @@ export type StorageSnapshotBody = Static<typeof StorageSnapshotBody>;
 export const StorageManifest = Type.Object({ manifest: Type.Union([Type.String(), Type.Null()]) });
 export type StorageManifest = Static<typeof StorageManifest>;
 
-/** One line of the NDJSON answer to `POST STORAGE_FS_SNAPSHOT`: progress, then `done` or `error`. */
+/** One line of the NDJSON answer to `StorageStreamApi.snapshot`: progress, then `done` or `error`. */
 export type StorageSnapshotLine =
   | { type: 'progress'; copied: number; total: number }
   | { type: 'done'; sizeBytes: number; fileCount: number; digest: string }
   | { type: 'error'; code: number; message: string };
+
+export const StorageStat = Type.Union([StorageEntry, Type.Null()]);
+export type StorageStat = Static<typeof StorageStat>;
+export const StorageAssetDirs = Type.Array(Type.String());
+export type StorageAssetDirs = Static<typeof StorageAssetDirs>;
+const Bool = Type.Boolean();
+
+/**
+ * The file service's side (relative to `{fileServiceUrl}`), called only by the gateway's `HttpCenterStorage`,
+ * every call with STORAGE_GRANT_HEADER. JSON in, the envelope out.
+ */
+export const StorageApi = {
+  /** Makes the account's home exist. */
+  ensureHome: route<{ body: typeof StorageAccountBody; response: typeof Null }>('POST', FILE_API_PREFIX, '/storage/home'),
+  stat: route<{ body: typeof StorageHomePath; response: typeof StorageStat }>('POST', FILE_API_PREFIX, '/storage/home/stat'),
+  /** The folders of the asset area. */
+  assetDirs: route<{ response: typeof StorageAssetDirs }>('GET', FILE_API_PREFIX, '/storage/assets'),
+  hasAssetDir: route<{ body: typeof StorageAsset; response: typeof Bool }>('POST', FILE_API_PREFIX, '/storage/assets/exists'),
+  applyAccess: route<{ body: typeof StorageAccessBody; response: typeof Bool }>('POST', FILE_API_PREFIX, '/storage/assets/access'),
+  closeAssetDir: route<{ body: typeof StorageAsset; response: typeof Null }>('POST', FILE_API_PREFIX, '/storage/assets/close'),
+  removeAsset: route<{ body: typeof StorageAsset; response: typeof Null }>('POST', FILE_API_PREFIX, '/storage/assets/remove'),
+  versionManifest: route<{ body: typeof StorageVersion; response: typeof StorageManifest }>('POST', FILE_API_PREFIX, '/storage/assets/version/manifest'),
+  adoptCopy: route<{ body: typeof StorageAdopt; response: typeof Null }>('POST', FILE_API_PREFIX, '/storage/assets/version/adopt'),
+  removeVersion: route<{ body: typeof StorageVersion; response: typeof Null }>('POST', FILE_API_PREFIX, '/storage/assets/version/remove'),
+  listVersion: route<{ body: typeof StorageVersionPath; response: typeof AssetFileList }>('POST', FILE_API_PREFIX, '/storage/assets/version/list'),
+  versionReadme: route<{ body: typeof StorageVersion; response: typeof AssetReadme }>('POST', FILE_API_PREFIX, '/storage/assets/version/readme'),
+};
+
+export const StorageApiSchemas: SchemasOf<typeof StorageApi> = {
+  ensureHome: { summary: '网关：确保集群账号的家目录存在', body: StorageAccountBody, response: Null },
+  stat: { summary: '网关：家目录中条目的 lstat（不跟随链接）', body: StorageHomePath, response: StorageStat },
+  assetDirs: { summary: '网关：数据区中的资产目录', response: StorageAssetDirs },
+  hasAssetDir: { summary: '网关：资产目录是否存在', body: StorageAsset, response: Bool },
+  applyAccess: { summary: '网关：设置资产目录的访问权限（ACL）', body: StorageAccessBody, response: Bool },
+  closeAssetDir: { summary: '网关：关闭无主的资产目录（0700）', body: StorageAsset, response: Null },
+  removeAsset: { summary: '网关：删除资产目录', body: StorageAsset, response: Null },
+  versionManifest: { summary: '网关：版本的校验清单（sha256sum 格式）', body: StorageVersion, response: StorageManifest },
+  adoptCopy: { summary: '网关：把同步来的副本登记为版本（清单、只读）', body: StorageAdopt, response: Null },
+  removeVersion: { summary: '网关：删除版本的文件与清单', body: StorageVersion, response: Null },
+  listVersion: { summary: '网关：版本中某目录的条目', body: StorageVersionPath, response: AssetFileList },
+  versionReadme: { summary: '网关：版本的 README', body: StorageVersion, response: AssetReadme },
+};
+
+/**
+ * The calls whose body or answer streams: a file's bytes (with STORAGE_FILE_SIZE_HEADER), a file written from
+ * the request body itself (`application/octet-stream`), a snapshot's NDJSON progress lines (StorageSnapshotLine).
+ */
+export const StorageStreamApi = {
+  /** A regular file's bytes (a range with `limit`); the envelope with null data when there is no such file. */
+  readFile: route<{ query: typeof StorageHomeRead; response: typeof Streamed }>('GET', FILE_API_PREFIX, '/storage/home/file'),
+  /** The request body is the file's content. */
+  writeFile: route<{ query: typeof StorageHomePath; response: typeof Null }>('PUT', FILE_API_PREFIX, '/storage/home/file'),
+  snapshot: route<{ body: typeof StorageSnapshotBody; response: typeof Streamed }>('POST', FILE_API_PREFIX, '/storage/assets/snapshot'),
+  /** A file of a version (a missing one is refused, 1301). */
+  versionFile: route<{ query: typeof StorageVersionPath; response: typeof Streamed }>('GET', FILE_API_PREFIX, '/storage/assets/version/file'),
+};
+
+export const StorageStreamApiSchemas: SchemasOf<typeof StorageStreamApi> = {
+  readFile: { summary: '网关：读取家目录中的文件（offset/limit 可选；无此文件时 data 为 null）', querystring: StorageHomeRead, response: Streamed },
+  writeFile: { summary: '网关：写入家目录中的文件（请求体为文件内容）', querystring: StorageHomePath, response: Null },
+  snapshot: { summary: '网关：把家目录中的文件夹复制为只读版本（NDJSON 进度行）', body: StorageSnapshotBody, response: Streamed },
+  versionFile: { summary: '网关：读取版本中的文件', querystring: StorageVersionPath, response: Streamed },
+};

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IdParams, Millis, Page } from './common';
+import { Id, IdParams, Millis, Null, Page } from './common';
+import { FILE_API_PREFIX, Streamed } from './file';
 import { route, type SchemasOf } from './route';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
 
@@ -83,8 +84,6 @@ export type SyncPageQuery = Static<typeof SyncPageQuery>;
 
 /** Header carrying a sync job's grant: file services resolve it like a session token, scoped to one job. */
 export const SYNC_GRANT_HEADER = 'sync-grant';
-/** `GET {SYNC_BASE}/agent/grant?subCenterId=` (header SYNC_GRANT_HEADER): what the grant allows on that center. */
-export const SYNC_AGENT_GRANT_PATH = `${SYNC_BASE}/agent/grant`;
 export const SyncGrantQuery = Type.Object({ subCenterId: Type.String({ minLength: 1, maxLength: 64 }) });
 export type SyncGrantQuery = Static<typeof SyncGrantQuery>;
 export const SyncGrant = Type.Object({
@@ -108,12 +107,6 @@ export const SyncGrant = Type.Object({
   targetDir: Type.String(),
 });
 export type SyncGrant = Static<typeof SyncGrant>;
-
-/** File service calls of a sync (relative to `{fileServiceUrl}{FILE_API_PREFIX}`), all with SYNC_GRANT_HEADER. */
-export const SYNC_FS_MANIFEST = '/sync/source/manifest';
-export const SYNC_FS_FILE = '/sync/source/file';
-export const SYNC_FS_HASH = '/sync/source/hash';
-export const SYNC_FS_PULL = '/sync/pull';
 
 export const SyncManifestEntry = Type.Object({
   /** Relative to the source (`a/b.bin`); '' for a source that is a single file. */
@@ -157,4 +150,31 @@ export const SyncApiSchemas: SchemasOf<typeof SyncApi> = {
   detail: { summary: '同步任务详情', params: IdParams, response: SyncJob },
   cancel: { summary: '取消同步任务（目标分中心已暂存的内容被删除）', params: IdParams, response: SyncJob },
   grant: { summary: '文件服务：解析同步凭证（sync-grant 头）在该分中心的权限', querystring: SyncGrantQuery, response: SyncGrant },
+};
+
+/**
+ * A file service's side of a sync (relative to its `fileServiceUrl`), all with SYNC_GRANT_HEADER: called by the
+ * gateway's sync runner and by the receiving file service (sync-clients.ts), never by the console.
+ */
+export const SyncFileApi = {
+  /** The source's list of files. */
+  manifest: route<{ response: typeof SyncManifest }>('POST', FILE_API_PREFIX, '/sync/source/manifest'),
+  hash: route<{ query: typeof SyncFileQuery; response: typeof SyncHash }>('GET', FILE_API_PREFIX, '/sync/source/hash'),
+  /** The receiver drops what it staged (the job was cancelled or ended). */
+  discard: route<{ response: typeof Null }>('DELETE', FILE_API_PREFIX, '/sync/pull'),
+};
+export const SyncFileApiSchemas: SchemasOf<typeof SyncFileApi> = {
+  manifest: { summary: '跨中心同步：源的文件清单（sync-grant 头）', response: SyncManifest },
+  hash: { summary: '跨中心同步：源文件的 SHA-256', querystring: SyncFileQuery, response: SyncHash },
+  discard: { summary: '跨中心同步：删除接收方暂存的内容（取消或结束后）', response: Null },
+};
+
+/** The streaming ones: a source file's bytes (Range), and the receiver's pull (NDJSON `SyncPullLine`s). */
+export const SyncFileStreamApi = {
+  file: route<{ query: typeof SyncFileQuery; response: typeof Streamed }>('GET', FILE_API_PREFIX, '/sync/source/file'),
+  pull: route<{ response: typeof Streamed }>('POST', FILE_API_PREFIX, '/sync/pull'),
+};
+export const SyncFileStreamApiSchemas: SchemasOf<typeof SyncFileStreamApi> = {
+  file: { summary: '跨中心同步：源文件的字节（支持 Range）', querystring: SyncFileQuery, response: Streamed },
+  pull: { summary: '跨中心同步：接收方拉取并放置副本（NDJSON 进度行，断开即停止，再次调用即续传）', response: Streamed },
 };

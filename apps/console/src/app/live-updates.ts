@@ -1,7 +1,7 @@
-import { USER_BASE, type Page, type SyncJob, type WsEvent } from '@suanli/contracts';
+import { MessageApi, type Page, type SyncJob, type WsEvent } from '@suanli/contracts';
 import type { InvalidateQueryFilters, QueryClient } from '@tanstack/react-query';
 import { queryKeys } from './query-keys';
-import { request } from './request';
+import { call } from './request';
 import { createSocketClient, type SocketClient } from './socket';
 import { getToken, useUserStore } from './stores/user-store';
 
@@ -117,9 +117,11 @@ export function startLiveUpdates(client: QueryClient): { stop(): void } {
       for (const queryKey of [queryKeys.messagesRoot, queryKeys.compPowersRoot, queryKeys.tasksRoot.training, queryKeys.tasksRoot.slurm, queryKeys.sync.root, queryKeys.workorder.listRoot, queryKeys.billing.root]) refresh(client, { queryKey });
     },
     // The server refused the token: ask the gateway, whose answer (10133/10157/10307) the pipeline turns
-    // into the usual redirect to login. A network failure here stays quiet.
+    // into the usual redirect to login. Any signed-in call would do; the unread count is the cheapest the
+    // console has a descriptor for (after the user routes' descriptors merge, `UserApi.me` says it better).
+    // A network failure here stays quiet.
     onTokenRejected: () => {
-      request.get(`${USER_BASE}/user`, { silent: true }).catch(() => {});
+      call(MessageApi.unviewCount, { body: {} }, { silent: true }).catch(() => {});
     },
   });
   socket.start();

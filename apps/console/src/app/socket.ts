@@ -6,24 +6,17 @@ import {
   WS_PATH,
   type WsEvent,
 } from '@suanli/contracts';
+import { createSocketClient as createClient, socketAddress, type SocketClient as Client, type SocketLike } from '../shared/socket/socket-client';
+
+export type { SocketLike };
 
 /**
- * The live-updates connection (console-spec §4): reconnect 5 s after any close; while there is no token,
- * look again every 3 s; send an empty keep-alive every 10 s (the server drops sockets silent for 60 s).
- * A 4001 close means the server refused this token: the client stops using it and leaves the verdict to
- * the request pipeline's session check; a new token (a fresh login) brings the socket back.
+ * The live-updates connection (console-spec §4) on the console's one socket client (shared/socket): reconnect
+ * 5 s after any close; while there is no token, look again every 3 s; send an empty keep-alive every 10 s (the
+ * server drops sockets silent for 60 s). A 4001 close means the server refused this token: the client stops
+ * using it and leaves the verdict to the request pipeline's session check; a new token (a fresh login) brings
+ * the socket back.
  */
-
-export interface SocketLike {
-  readyState: number;
-  onopen: ((event: Event) => void) | null;
-  onmessage: ((event: MessageEvent) => void) | null;
-  onclose: ((event: CloseEvent) => void) | null;
-  onerror: ((event: Event) => void) | null;
-  send(data: string): void;
-  close(code?: number, reason?: string): void;
-}
-
 export interface SocketClientOptions {
   getToken: () => string | undefined;
   onEvent: (event: WsEvent) => void;
@@ -36,73 +29,20 @@ export interface SocketClientOptions {
   createSocket?: (url: string) => SocketLike;
 }
 
-export interface SocketClient {
-  start(): void;
-  stop(): void;
-  /** The token changed (login, logout): connect with the new one now instead of at the next check. */
-  refresh(): void;
-  readonly connected: boolean;
-}
-
-const OPEN = 1;
+export type SocketClient = Pick<Client, 'start' | 'stop' | 'refresh' | 'connected'>;
 
 export function socketUrl(token: string): string {
-  return `${window.location.origin.replace(/^http/, 'ws')}${WS_PATH}?token=${encodeURIComponent(token)}`;
+  return socketAddress(WS_PATH, { token });
 }
 
 export function createSocketClient(options: SocketClientOptions): SocketClient {
-  const createSocket = options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
-  const urlFor = options.url ?? socketUrl;
-
-  let running = false;
-  let socket: SocketLike | null = null;
-  let socketToken: string | undefined;
-  /** The last token the server refused; never retried, so a dead session does not hammer the server. */
-  let rejectedToken: string | undefined;
-  let retryTimer: ReturnType<typeof setTimeout> | undefined;
-  let keepAliveTimer: ReturnType<typeof setInterval> | undefined;
-
-  function schedule(delay: number) {
-    clearTimeout(retryTimer);
-    retryTimer = setTimeout(connect, delay);
-  }
-
-  function stopKeepAlive() {
-    clearInterval(keepAliveTimer);
-    keepAliveTimer = undefined;
-  }
-
-  function connect() {
-    retryTimer = undefined;
-    if (!running) return;
-    const token = options.getToken();
-    if (!token || token === rejectedToken) {
-      schedule(SOCKET_TOKEN_RECHECK_MS);
-      return;
-    }
-    let ws: SocketLike;
-    try {
-      ws = createSocket(urlFor(token));
-    } catch {
-      schedule(SOCKET_RECONNECT_MS);
-      return;
-    }
-    socket = ws;
-    socketToken = token;
-
-    ws.onopen = () => {
-      options.onOpen?.();
-      stopKeepAlive();
-      keepAliveTimer = setInterval(() => {
-        // The user signed out or in as someone else: this socket belongs to a session that is over.
-        if (options.getToken() !== socketToken) {
-          ws.close(1000, 'token changed');
-          return;
-        }
-        if (ws.readyState === OPEN) ws.send('');
-      }, SOCKET_KEEPALIVE_MS);
-    };
-    ws.onmessage = (event) => {
+  return createClient({
+    getToken: options.getToken,
+    url: options.url ?? socketUrl,
+    createSocket: options.createSocket,
+    keepAlive: { everyMs: SOCKET_KEEPALIVE_MS, frame: '', endsWithToken: true },
+    onOpen: options.onOpen,
+    onMessage: (event) => {
       let parsed: unknown;
       try {
         parsed = JSON.parse(String(event.data));
@@ -110,53 +50,10 @@ export function createSocketClient(options: SocketClientOptions): SocketClient {
         return;
       }
       if (parsed && typeof (parsed as WsEvent).businessType === 'string') options.onEvent(parsed as WsEvent);
-    };
-    ws.onerror = () => {
-      // A close always follows an error; reconnecting is handled there.
-    };
-    ws.onclose = (event) => {
-      if (socket !== ws) return;
-      socket = null;
-      stopKeepAlive();
-      if (!running) return;
-      if (event.code === SOCKET_CLOSE_BAD_TOKEN) {
-        rejectedToken = socketToken;
-        options.onTokenRejected?.();
-        schedule(SOCKET_TOKEN_RECHECK_MS);
-        return;
-      }
-      schedule(SOCKET_RECONNECT_MS);
-    };
-  }
-
-  return {
-    start() {
-      if (running) return;
-      running = true;
-      connect();
     },
-    stop() {
-      running = false;
-      clearTimeout(retryTimer);
-      stopKeepAlive();
-      const ws = socket;
-      socket = null;
-      ws?.close(1000, 'client stopped');
-    },
-    refresh() {
-      if (!running) return;
-      const token = options.getToken();
-      if (socket && token === socketToken) return;
-      const old = socket;
-      // Detach first so the old socket's close does not schedule a reconnect of its own.
-      socket = null;
-      stopKeepAlive();
-      old?.close(1000, 'token changed');
-      clearTimeout(retryTimer);
-      connect();
-    },
-    get connected() {
-      return socket?.readyState === OPEN;
-    },
-  };
+    onTokenRejected: () => options.onTokenRejected?.(),
+    // After a refusal the token is skipped (the client looks for a new one); any other close is retried.
+    afterClose: (event) => (event.code === SOCKET_CLOSE_BAD_TOKEN ? SOCKET_TOKEN_RECHECK_MS : SOCKET_RECONNECT_MS),
+    withoutToken: () => SOCKET_TOKEN_RECHECK_MS,
+  });
 }

@@ -2,29 +2,19 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { Static, TSchema } from '@sinclair/typebox';
 import {
   ErrorCode,
-  FILE_API_PREFIX,
+  routeUrl,
   STORAGE_FILE_SIZE_HEADER,
-  STORAGE_FS_ASSET_ACCESS,
-  STORAGE_FS_ASSET_CLOSE,
-  STORAGE_FS_ASSET_EXISTS,
-  STORAGE_FS_ASSET_REMOVE,
-  STORAGE_FS_ASSETS,
-  STORAGE_FS_HOME,
-  STORAGE_FS_HOME_FILE,
-  STORAGE_FS_HOME_STAT,
-  STORAGE_FS_SNAPSHOT,
-  STORAGE_FS_VERSION_ADOPT,
-  STORAGE_FS_VERSION_FILE,
-  STORAGE_FS_VERSION_LIST,
-  STORAGE_FS_VERSION_MANIFEST,
-  STORAGE_FS_VERSION_README,
-  STORAGE_FS_VERSION_REMOVE,
   STORAGE_GRANT_HEADER,
+  StorageApi,
+  StorageStreamApi,
   type AssetFileEntry,
   type AssetReadme,
-  type StorageManifest,
+  type Route,
+  type RouteOutput,
+  type RouteTypes,
   type StorageSnapshotLine,
 } from '@suanli/contracts';
 import { AppError } from '../errors';
@@ -62,23 +52,23 @@ export class HttpCenterStorage implements CenterStorage {
 
   constructor(private readonly opts: HttpCenterStorageOptions) {
     this.centerId = opts.centerId;
-    this.base = opts.url.replace(/\/$/, '') + FILE_API_PREFIX;
+    this.base = opts.url.replace(/\/$/, '');
   }
 
   // ---- homes ----------------------------------------------------------------------------------------------
 
   async ensureHome(account: string) {
     if (this.homes.has(account)) return;
-    await this.post(STORAGE_FS_HOME, { account });
+    await this.call(StorageApi.ensureHome, { account });
     this.homes.add(account);
   }
 
   async stat(account: string, userPath: string): Promise<HomeEntry | null> {
-    return (await this.post(STORAGE_FS_HOME_STAT, { account, path: userPath })) as HomeEntry | null;
+    return this.call(StorageApi.stat, { account, path: userPath });
   }
 
   async readFile(account: string, userPath: string, offset: number, limit: number) {
-    const res = await this.get(STORAGE_FS_HOME_FILE, { account, path: userPath, offset: String(offset), limit: String(limit) });
+    const res = await this.get(StorageStreamApi.readFile, { account, path: userPath, offset: String(offset), limit: String(limit) });
     if (!res) return null;
     const parts: Buffer[] = [];
     for await (const b of res.stream) parts.push(b as Buffer);
@@ -86,13 +76,13 @@ export class HttpCenterStorage implements CenterStorage {
   }
 
   openFile(account: string, userPath: string): Promise<OpenedStream | null> {
-    return this.get(STORAGE_FS_HOME_FILE, { account, path: userPath });
+    return this.get(StorageStreamApi.readFile, { account, path: userPath });
   }
 
   async writeFile(account: string, userPath: string, source: Readable) {
-    const url = this.url(STORAGE_FS_HOME_FILE, { account, path: userPath });
+    const url = this.url(StorageStreamApi.writeFile, { account, path: userPath });
     const res = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = this.module(url).request(url, { method: 'PUT', agent: this.agent(url), headers: { ...this.auth(), 'content-type': 'application/octet-stream' } }, resolve);
+      const req = this.module(url).request(url, { method: StorageStreamApi.writeFile.method, agent: this.agent(url), headers: { ...this.auth(), 'content-type': 'application/octet-stream' } }, resolve);
       req.once('error', (e) => reject(this.unreachable(e)));
       pipeline(source, req).catch((e: unknown) => {
         req.destroy();
@@ -105,30 +95,30 @@ export class HttpCenterStorage implements CenterStorage {
   // ---- the asset area -------------------------------------------------------------------------------------
 
   async assetDirs(): Promise<string[]> {
-    return (await this.call(STORAGE_FS_ASSETS, { method: 'GET' })) as string[];
+    return this.call(StorageApi.assetDirs);
   }
 
   async hasAssetDir(assetId: string): Promise<boolean> {
-    return (await this.post(STORAGE_FS_ASSET_EXISTS, { assetId })) as boolean;
+    return this.call(StorageApi.hasAssetDir, { assetId });
   }
 
   async applyAccess(assetId: string, access: DiskAccess, opts: { create?: boolean } = {}): Promise<boolean> {
-    return (await this.post(STORAGE_FS_ASSET_ACCESS, { assetId, public: access.public, uids: access.uids, create: opts.create ?? false })) as boolean;
+    return this.call(StorageApi.applyAccess, { assetId, public: access.public, uids: access.uids, create: opts.create ?? false });
   }
 
   async closeAssetDir(assetId: string) {
-    await this.post(STORAGE_FS_ASSET_CLOSE, { assetId });
+    await this.call(StorageApi.closeAssetDir, { assetId });
   }
 
-  /** `POST /storage/assets/snapshot`, read line by line for as long as the copy runs. */
+  /** `StorageStreamApi.snapshot`, read line by line for as long as the copy runs. */
   async snapshot(account: string, userPath: string, assetId: string, versionId: string, onProgress: (copied: number, total: number) => void): Promise<Snapshot> {
     let res: Response;
     // A time limit on the answer's start only: the copy itself takes as long as the folder is large.
     const started = new AbortController();
     const timer = setTimeout(() => started.abort(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), ANSWER_TIMEOUT_MS);
     try {
-      res = await fetch(this.base + STORAGE_FS_SNAPSHOT, {
-        method: 'POST',
+      res = await fetch(this.base + routeUrl(StorageStreamApi.snapshot), {
+        method: StorageStreamApi.snapshot.method,
         headers: { ...this.auth(), 'content-type': 'application/json' },
         body: JSON.stringify({ account, path: userPath, assetId, versionId }),
         signal: AbortSignal.any([this.closing.signal, started.signal]),
@@ -162,31 +152,31 @@ export class HttpCenterStorage implements CenterStorage {
   }
 
   async versionManifest(assetId: string, versionId: string): Promise<string | null> {
-    return ((await this.post(STORAGE_FS_VERSION_MANIFEST, { assetId, versionId })) as StorageManifest).manifest;
+    return (await this.call(StorageApi.versionManifest, { assetId, versionId })).manifest;
   }
 
   async adoptCopy(assetId: string, versionId: string, manifest: string) {
-    await this.post(STORAGE_FS_VERSION_ADOPT, { assetId, versionId, manifest });
+    await this.call(StorageApi.adoptCopy, { assetId, versionId, manifest });
   }
 
   async removeVersion(assetId: string, versionId: string) {
-    await this.post(STORAGE_FS_VERSION_REMOVE, { assetId, versionId });
+    await this.call(StorageApi.removeVersion, { assetId, versionId });
   }
 
   async removeAsset(assetId: string) {
-    await this.post(STORAGE_FS_ASSET_REMOVE, { assetId });
+    await this.call(StorageApi.removeAsset, { assetId });
   }
 
   async listVersion(assetId: string, versionId: string, userPath: string): Promise<AssetFileEntry[]> {
-    return (await this.post(STORAGE_FS_VERSION_LIST, { assetId, versionId, path: userPath })) as AssetFileEntry[];
+    return this.call(StorageApi.listVersion, { assetId, versionId, path: userPath });
   }
 
   async versionReadme(assetId: string, versionId: string): Promise<AssetReadme> {
-    return (await this.post(STORAGE_FS_VERSION_README, { assetId, versionId })) as AssetReadme;
+    return this.call(StorageApi.versionReadme, { assetId, versionId });
   }
 
   async openVersionFile(assetId: string, versionId: string, userPath: string): Promise<OpenedStream> {
-    const opened = await this.get(STORAGE_FS_VERSION_FILE, { assetId, versionId, path: userPath });
+    const opened = await this.get(StorageStreamApi.versionFile, { assetId, versionId, path: userPath });
     // The file service answers a missing version file with its refusal (1301), never with null.
     if (!opened) throw this.badAnswer();
     return opened;
@@ -210,8 +200,8 @@ export class HttpCenterStorage implements CenterStorage {
     return { [STORAGE_GRANT_HEADER]: this.opts.grant() };
   }
 
-  private url(route: string, query?: Record<string, string>) {
-    const url = new URL(this.base + route);
+  private url(route: Route, query?: Record<string, string>) {
+    const url = new URL(this.base + routeUrl(route));
     for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, v);
     return url;
   }
@@ -224,18 +214,21 @@ export class HttpCenterStorage implements CenterStorage {
     return url.protocol === 'https:' ? httpsAgent : httpAgent;
   }
 
-  private post(route: string, body: object): Promise<unknown> {
-    return this.call(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  }
-
-  private async call(route: string, init: RequestInit): Promise<unknown> {
+  /** One JSON call of `StorageApi`: its body (where the route takes one) in, the envelope's data out. */
+  private async call<T extends RouteTypes>(route: Route<T>, ...[body]: T['body'] extends TSchema ? [body: Static<T['body']>] : []): Promise<RouteOutput<T>> {
     let res: Response;
+    const json = body === undefined ? undefined : { 'content-type': 'application/json' };
     try {
-      res = await fetch(this.base + route, { ...init, headers: { ...(init.headers as Record<string, string>), ...this.auth() }, signal: AbortSignal.any([this.closing.signal, AbortSignal.timeout(ANSWER_TIMEOUT_MS)]) });
+      res = await fetch(this.base + routeUrl(route), {
+        method: route.method,
+        headers: { ...json, ...this.auth() },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.any([this.closing.signal, AbortSignal.timeout(ANSWER_TIMEOUT_MS)]),
+      });
     } catch (e) {
       throw this.unreachable(e as Error);
     }
-    return envelopeData(res, this.opts.centerName);
+    return (await envelopeData(res, this.opts.centerName)) as RouteOutput<T>;
   }
 
   /**
@@ -243,7 +236,7 @@ export class HttpCenterStorage implements CenterStorage {
    * GiB, as bench/sync found): the answer is bytes with the file's size in a header, or an envelope — null
    * for "no such file", or a refusal.
    */
-  private get(route: string, query: Record<string, string>): Promise<OpenedStream | null> {
+  private get(route: Route, query: Record<string, string>): Promise<OpenedStream | null> {
     const url = this.url(route, query);
     return new Promise((resolve, reject) => {
       const req = this.module(url).get(url, { agent: this.agent(url), headers: this.auth(), timeout: ANSWER_TIMEOUT_MS }, (res) => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DOWNLOAD_TICKET_TTL_MS, ErrorCode, FILE_API_PREFIX, errorMessage, type DownloadTicket } from '@suanli/contracts';
+import { DOWNLOAD_TICKET_TTL_MS, ErrorCode, FileTransferApi, errorMessage, routeUrl, type DownloadTicket } from '@suanli/contracts';
 import { AppError } from '../errors';
 import type { DownloadPlan, DownloadService } from './download.service';
 import type { FileIdentity, FileUser } from './identity';
@@ -44,7 +44,7 @@ export class DownloadTickets {
     // Real time: the entry (and the token it holds) leaves memory once it can no longer be valid; `open`
     // still compares with the service's clock, which tests move.
     setTimeout(() => this.grants.delete(ticket), this.ttlMs).unref();
-    return { url: `${FILE_API_PREFIX}/file/download/t/${ticket}`, expiresAt };
+    return { url: routeUrl(FileTransferApi.ticketDownload, { ticket }), expiresAt };
   }
 
   /** Unknown, malformed and expired tickets all answer the same 1312, so nothing can be learnt by probing. */

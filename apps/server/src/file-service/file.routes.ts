@@ -1,42 +1,25 @@
 import type { ServerResponse } from 'node:http';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import {
-  AUTHORIZED_KEYS_PATH,
-  AuthorizedKeysEdit,
-  AuthorizedKeysLines,
+  AuthorizedKeysApi,
+  AuthorizedKeysApiSchemas,
   CHUNK_SIZE_MAX,
-  ChunkStatus,
-  ChunkStatusQuery,
   ChunkUploadFields,
-  ChunkUploadResult,
-  DirectoryBody,
-  DirectoryQuery,
-  DownloadTicket,
-  DownloadTicketBody,
-  DownloadTicketParams,
-  Envelope,
   ErrorCode,
   FILE_API_PREFIX,
-  FileEntry,
-  MergeBody,
-  MkdirBody,
-  MkdirParams,
-  MoveCopyBody,
-  Null,
-  Page,
-  PathsBody,
-  RenameBody,
+  FileServiceApi,
+  FileServiceApiSchemas,
+  FileTransferApi,
+  FileTransferApiSchemas,
   SESSION_INVALID_CODES,
   SYNC_GRANT_HEADER,
   SMALL_UPLOAD_MAX,
   STORAGE_GRANT_HEADER,
-  Usage,
 } from '@suanli/contracts';
 import { AppError, invalid } from '../errors';
 import { ok } from '../lib/reply';
+import { serve } from '../lib/serve';
 import { tokenOf } from '../plugins/auth';
 import type { DownloadTickets } from './download-tickets';
 import { sendDownload } from './download.reply';
@@ -45,6 +28,7 @@ import type { FileService } from './file.service';
 import type { FileIdentity, FileUser, GrantedUser } from './identity';
 import { syncRoutes, type SyncSourceFor } from './sync.routes';
 import { storageRoutes } from './storage.routes';
+import { streamRoute } from './stream-route';
 import type { IncomingFile } from './upload.service';
 
 declare module 'fastify' {
@@ -68,12 +52,12 @@ declare module 'fastify' {
 const DISCARD_MAX = 2 * CHUNK_SIZE_MAX;
 
 /**
- * The calls of the file-service contract (api-contract.md "File service") under `/api/v1`. Each one
+ * The calls of the file-service contract (api-contract.md "File service") under `/api/v1`, from the
+ * descriptors `FileServiceApi` (JSON, through `serve`) and `FileTransferApi` (uploads and downloads). Each one
  * authenticates itself through `identity` (the gateway's global hook is told these routes are public);
  * routes stay thin: parse, call the service, answer the envelope — or bytes for downloads.
  */
-export async function fileRoutes(fastify: FastifyInstance, opts: { service: FileService; identity: FileIdentity; tickets: DownloadTickets; syncSourceFor: SyncSourceFor }) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+export async function fileRoutes(app: FastifyInstance, opts: { service: FileService; identity: FileIdentity; tickets: DownloadTickets; syncSourceFor: SyncSourceFor }) {
   const { service, identity, tickets } = opts;
   const { folders, uploads, downloads } = service;
   const tags = ['file-service'];
@@ -123,24 +107,43 @@ export async function fileRoutes(fastify: FastifyInstance, opts: { service: File
     return reply;
   };
 
-  const p = FILE_API_PREFIX;
-
-  app.post(`${p}/directory`, {
-    schema: { tags, summary: '目录列表（目录在前；分页、排序、关键字）', querystring: DirectoryQuery, body: DirectoryBody, response: { 200: Envelope(Page(FileEntry)) } },
-    // Every body field is optional, so a call without a body is a plain listing rather than a 1005.
-    preValidation: async (req) => {
-      req.body ??= {};
+  await app.register(
+    async (scope) => {
+      serve(
+        scope,
+        FileServiceApi,
+        FileServiceApiSchemas,
+        {
+          list: {
+            handler: async (req) => ok(await folders.list(userOf(req), req.query, req.body)),
+            // Every body field is optional, so a call without a body is a plain listing rather than a 1005.
+            options: {
+              preValidation: async (req) => {
+                req.body ??= {};
+              },
+            },
+          },
+          mkdir: async (req) => ok(await folders.mkdir(userOf(req), req.params.parentId, req.body.name)),
+          chunkStatus: async (req) => ok(await uploads.chunkStatus(userOf(req), req.query)),
+          merge: async (req) => ok(await uploads.merge(userOf(req), req.body)),
+          // The hook has resolved this token, so it is present.
+          downloadTicket: async (req) => ok(await tickets.issue(userOf(req), tokenOf(req)!, req.body.paths)),
+          remove: async (req) => ok(await folders.remove(userOf(req), req.body.paths)),
+          rename: async (req) => ok(await folders.rename(userOf(req), req.body.path, req.body.newName)),
+          move: async (req) => ok(await folders.move(userOf(req), req.body.paths, req.body.targetDir)),
+          copy: async (req) => ok(await folders.copy(userOf(req), req.body.paths, req.body.targetDir)),
+          usage: async (req) => ok(await folders.usageOf(userOf(req))),
+        },
+        tags,
+      );
+      serve(scope, AuthorizedKeysApi, AuthorizedKeysApiSchemas, { edit: async (req) => ok(await service.authorizedKeys.edit(userOf(req), req.body)) }, tags);
     },
-    handler: async (req) => ok(await folders.list(userOf(req), req.query, req.body)),
-  });
+    { prefix: FILE_API_PREFIX },
+  );
 
-  app.post(`${p}/directory/:parentId`, {
-    schema: { tags, summary: '新建目录（parentId = 父目录路径的 base64url）', params: MkdirParams, body: MkdirBody, response: { 200: Envelope(FileEntry) } },
-    handler: async (req) => ok(await folders.mkdir(userOf(req), req.params.parentId, req.body.name)),
-  });
-
-  app.post(`${p}/file/upload`, {
-    schema: { tags, summary: '小文件上传（multipart：path 字段在 file 之前）', consumes: ['multipart/form-data'], response: { 200: Envelope(FileEntry) } },
+  // Uploads and downloads stream (see stream-route.ts): registered from their descriptors by hand.
+  streamRoute(app, FileTransferApi.upload, FileTransferApiSchemas.upload, tags, {
+    consumes: ['multipart/form-data'],
     handler: async (req) => {
       const mp = await multipartFile(req, SMALL_UPLOAD_MAX + 1);
       try {
@@ -154,13 +157,8 @@ export async function fileRoutes(fastify: FastifyInstance, opts: { service: File
     },
   });
 
-  app.get(`${p}/file/chunk/upload`, {
-    schema: { tags, summary: '分片上传状态（续传 / 秒传）', querystring: ChunkStatusQuery, response: { 200: Envelope(ChunkStatus) } },
-    handler: async (req) => ok(await uploads.chunkStatus(userOf(req), req.query)),
-  });
-
-  app.post(`${p}/file/chunk/upload`, {
-    schema: { tags, summary: '上传一个分片（multipart：各字段在 file 之前）', consumes: ['multipart/form-data'], response: { 200: Envelope(ChunkUploadResult) } },
+  streamRoute(app, FileTransferApi.chunkUpload, FileTransferApiSchemas.chunkUpload, tags, {
+    consumes: ['multipart/form-data'],
     handler: async (req) => {
       const mp = await multipartFile(req, CHUNK_SIZE_MAX + 1);
       try {
@@ -172,56 +170,13 @@ export async function fileRoutes(fastify: FastifyInstance, opts: { service: File
     },
   });
 
-  app.post(`${p}/file/chunk/merge`, {
-    schema: { tags, summary: '合并分片', body: MergeBody, response: { 200: Envelope(FileEntry) } },
-    handler: async (req) => ok(await uploads.merge(userOf(req), req.body)),
-  });
-
-  app.post(`${p}/file/download`, {
-    schema: { tags, summary: '下载：单个文件（支持 Range）或多个路径 / 目录（zip 流）', body: PathsBody },
+  streamRoute(app, FileTransferApi.download, FileTransferApiSchemas.download, tags, {
     handler: async (req, reply) => send(req, reply, await downloads.planDownload(userOf(req), req.body.paths)),
   });
 
-  app.post(`${p}/file/download/ticket`, {
-    schema: { tags, summary: '下载凭证：60 秒内有效、无需 token 头的下载地址（浏览器自行下载大文件）', body: DownloadTicketBody, response: { 200: Envelope(DownloadTicket) } },
-    // The hook has resolved this token, so it is present.
-    handler: async (req) => ok(await tickets.issue(userOf(req), tokenOf(req)!, req.body.paths)),
-  });
-
-  app.get(`${p}/file/download/t/:ticket`, {
+  streamRoute(app, FileTransferApi.ticketDownload, FileTransferApiSchemas.ticketDownload, tags, {
     config: { ticketAuth: true },
-    schema: { tags, summary: '凭下载凭证下载（GET，无需 token 头；与 POST /file/download 的应答相同，支持 Range）', params: DownloadTicketParams, security: [] },
     handler: async (req, reply) => send(req, reply, await tickets.open(req.params.ticket).catch(refusedNavigation)),
-  });
-
-  app.delete(`${p}/file`, {
-    schema: { tags, summary: '删除文件或目录', body: PathsBody, response: { 200: Envelope(Null) } },
-    handler: async (req) => ok(await folders.remove(userOf(req), req.body.paths)),
-  });
-
-  app.post(`${p}/file/rename`, {
-    schema: { tags, summary: '重命名', body: RenameBody, response: { 200: Envelope(FileEntry) } },
-    handler: async (req) => ok(await folders.rename(userOf(req), req.body.path, req.body.newName)),
-  });
-
-  app.post(`${p}/file/move`, {
-    schema: { tags, summary: '移动到目标目录', body: MoveCopyBody, response: { 200: Envelope(Type.Array(FileEntry)) } },
-    handler: async (req) => ok(await folders.move(userOf(req), req.body.paths, req.body.targetDir)),
-  });
-
-  app.post(`${p}/file/copy`, {
-    schema: { tags, summary: '复制到目标目录', body: MoveCopyBody, response: { 200: Envelope(Type.Array(FileEntry)) } },
-    handler: async (req) => ok(await folders.copy(userOf(req), req.body.paths, req.body.targetDir)),
-  });
-
-  app.get(`${p}/usage`, {
-    schema: { tags, summary: '本分中心的存储用量与配额（字节）', response: { 200: Envelope(Usage) } },
-    handler: async (req) => ok(await folders.usageOf(userOf(req))),
-  });
-
-  app.post(`${p}${AUTHORIZED_KEYS_PATH}`, {
-    schema: { tags, summary: '添加或移除 ~/.ssh/authorized_keys 中平台管理的公钥（网关的密钥对调用）', body: AuthorizedKeysEdit, response: { 200: Envelope(AuthorizedKeysLines) } },
-    handler: async (req) => ok(await service.authorizedKeys.edit(userOf(req), req.body)),
   });
 
   await syncRoutes(app, { sync: service.sync, sourceFor: opts.syncSourceFor, send, streaming: sending });

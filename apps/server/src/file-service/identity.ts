@@ -1,6 +1,17 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { ErrorCode, STORAGE_AGENT_GRANT_PATH, STORAGE_GRANT_HEADER, SYNC_AGENT_GRANT_PATH, SYNC_GRANT_HEADER, type ClusterAccount, type StorageGrant, type SyncGrant } from '@suanli/contracts';
+import {
+  ErrorCode,
+  routeUrl,
+  STORAGE_GRANT_HEADER,
+  StorageAgentApi,
+  SYNC_GRANT_HEADER,
+  SyncApi,
+  USER_BASE,
+  type ClusterAccount,
+  type StorageGrant,
+  type SyncGrant,
+} from '@suanli/contracts';
 import type { CenterConfig } from '../centers/centers';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
@@ -96,7 +107,14 @@ export interface RemoteIdentityOptions {
   timeoutMs?: number;
 }
 
-const AGENT_USER_PATH = '/gateway/user/api/v1/agent/user/get';
+/**
+ * The gateway's calls a standalone file service makes, from their descriptors. The user module's
+ * `GET /agent/user/get` has none on this branch yet (its routes move to descriptors on `routes-task-user`,
+ * as `UserApi.clusterAccounts`); until then its path is the module's base and the route's own.
+ */
+const AGENT_USER_PATH = `${USER_BASE}/agent/user/get`;
+const SYNC_GRANT_PATH = routeUrl(SyncApi.grant);
+const STORAGE_GRANT_PATH = routeUrl(StorageAgentApi.grant);
 
 /**
  * Standalone file service: asks the gateway who the token belongs to (`GET /agent/user/get?subCenterId=`,
@@ -142,7 +160,7 @@ export class RemoteIdentity implements FileIdentity {
     const hit = this.grants.get(key);
     if (hit && hit.until > now) return hit.granted;
     this.grants.delete(key);
-    const grant = (await this.ask(SYNC_AGENT_GRANT_PATH, { [SYNC_GRANT_HEADER]: raw })) as SyncGrant | null;
+    const grant = (await this.ask(SYNC_GRANT_PATH, { [SYNC_GRANT_HEADER]: raw })) as SyncGrant | null;
     if (!grant || typeof grant.account !== 'string' || !['source', 'target', 'discard'].includes(grant.role)) throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE);
     const granted = { user: grantedUser(this.opts.center, grant), grant };
     if (this.grants.size >= 1_000) this.grants.clear();
@@ -158,7 +176,7 @@ export class RemoteIdentity implements FileIdentity {
     const hit = this.storageGrants.get(key);
     if (hit && hit.until > now) return hit.grant;
     this.storageGrants.delete(key);
-    const grant = (await this.ask(STORAGE_AGENT_GRANT_PATH, { [STORAGE_GRANT_HEADER]: raw })) as StorageGrant | null;
+    const grant = (await this.ask(STORAGE_GRANT_PATH, { [STORAGE_GRANT_HEADER]: raw })) as StorageGrant | null;
     if (!grant || grant.subCenterId !== this.opts.center.id || typeof grant.expireTime !== 'number') throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE);
     if (this.storageGrants.size >= 100) this.storageGrants.clear();
     this.storageGrants.set(key, { grant, until: now + this.ttlMs });

@@ -1,49 +1,23 @@
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import {
-  AssetFileList,
-  AssetReadme,
-  Envelope,
   ErrorCode,
   errorMessage,
   FILE_API_PREFIX,
-  Null,
   STORAGE_FILE_SIZE_HEADER,
-  STORAGE_FS_ASSET_ACCESS,
-  STORAGE_FS_ASSET_CLOSE,
-  STORAGE_FS_ASSET_EXISTS,
-  STORAGE_FS_ASSET_REMOVE,
-  STORAGE_FS_ASSETS,
-  STORAGE_FS_HOME,
-  STORAGE_FS_HOME_FILE,
-  STORAGE_FS_HOME_STAT,
-  STORAGE_FS_SNAPSHOT,
-  STORAGE_FS_VERSION_ADOPT,
-  STORAGE_FS_VERSION_FILE,
-  STORAGE_FS_VERSION_LIST,
-  STORAGE_FS_VERSION_MANIFEST,
-  STORAGE_FS_VERSION_README,
-  STORAGE_FS_VERSION_REMOVE,
-  StorageAccessBody,
-  StorageAccountBody,
-  StorageAdopt,
-  StorageAsset,
-  StorageEntry,
-  StorageHomePath,
-  StorageHomeRead,
-  StorageManifest,
-  StorageSnapshotBody,
-  StorageVersion,
-  StorageVersionPath,
+  StorageApi,
+  StorageApiSchemas,
+  StorageStreamApi,
+  StorageStreamApiSchemas,
   type StorageSnapshotLine,
 } from '@suanli/contracts';
 import type { OpenedStream } from '../center-storage/center-storage';
 import type { LocalCenterStorage } from '../center-storage/local-center-storage';
 import { AppError } from '../errors';
 import { ok } from '../lib/reply';
+import { serve } from '../lib/serve';
+import { streamRoute } from './stream-route';
 
 /** What the gateway reads when the disk refused an asset folder's ACL (the detail is in this service's log). */
 const ACCESS_FAILED = '数据目录的访问权限设置失败，请联系管理员';
@@ -51,43 +25,72 @@ const ACCESS_FAILED = '数据目录的访问权限设置失败，请联系管理
 const PROGRESS_EVERY_MS = 250;
 
 /**
- * The gateway's `HttpCenterStorage` calls (ADR 0016), authenticated by its storage grant (`storage-grant`
- * header, config `storageAuth`; the hook in file.routes.ts resolves it before the body is read). Each one runs
+ * The gateway's `HttpCenterStorage` calls (ADR 0016; descriptors `StorageApi` and `StorageStreamApi`),
+ * authenticated by its storage grant (`storage-grant` header, config `storageAuth`; the hook in file.routes.ts
+ * resolves it before the body is read). Each one runs
  * the same operation on this center's `LocalCenterStorage` — homes through this service's spaces (workers as
  * the account where accounts are real), the asset area as this service — and answers its data, its refusal,
  * or bytes.
  */
 export async function storageRoutes(
-  fastify: FastifyInstance,
+  app: FastifyInstance,
   opts: {
     storage: LocalCenterStorage;
     /** Answers still streaming, cut when the service closes. */
     streaming: Set<ServerResponse>;
   },
 ) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { storage, streaming } = opts;
   const tags = ['file-service'];
-  const p = FILE_API_PREFIX;
-  const config = { storageAuth: true };
+  const options = { config: { storageAuth: true } };
   // A file written by the gateway (the public seed) arrives as the body itself, streamed to disk unread here.
   app.addContentTypeParser('application/octet-stream', (_req, payload, done) => done(null, payload));
 
-  app.post(`${p}${STORAGE_FS_HOME}`, {
-    config,
-    schema: { tags, summary: '网关：确保集群账号的家目录存在', body: StorageAccountBody, response: { 200: Envelope(Null) } },
-    handler: async (req) => ok(await storage.ensureHome(req.body.account).then(() => null)),
-  });
+  await app.register(
+    async (scope) => {
+      serve(
+        scope,
+        StorageApi,
+        StorageApiSchemas,
+        {
+          ensureHome: { options, handler: async (req) => ok(await storage.ensureHome(req.body.account).then(() => null)) },
+          stat: { options, handler: async (req) => ok(await storage.stat(req.body.account, req.body.path)) },
+          assetDirs: { options, handler: async () => ok(await storage.assetDirs()) },
+          hasAssetDir: { options, handler: async (req) => ok(await storage.hasAssetDir(req.body.assetId)) },
+          applyAccess: {
+            options,
+            handler: async (req) => {
+              const { assetId, create, ...access } = req.body;
+              try {
+                return ok(await storage.applyAccess(assetId, access, { create }));
+              } catch (e) {
+                if (e instanceof AppError) throw e;
+                req.log.error({ err: e, assetId }, 'asset area: the access of an asset folder could not be set');
+                throw new AppError(ErrorCode.FILE_FAILED, ACCESS_FAILED);
+              }
+            },
+          },
+          closeAssetDir: { options, handler: async (req) => ok(await storage.closeAssetDir(req.body.assetId).then(() => null)) },
+          removeAsset: { options, handler: async (req) => ok(await storage.removeAsset(req.body.assetId).then(() => null)) },
+          versionManifest: { options, handler: async (req) => ok({ manifest: await storage.versionManifest(req.body.assetId, req.body.versionId) }) },
+          adoptCopy: {
+            options: { ...options, bodyLimit: 70 * 1024 * 1024 },
+            handler: async (req) => ok(await storage.adoptCopy(req.body.assetId, req.body.versionId, req.body.manifest).then(() => null)),
+          },
+          removeVersion: { options, handler: async (req) => ok(await storage.removeVersion(req.body.assetId, req.body.versionId).then(() => null)) },
+          listVersion: { options, handler: async (req) => ok(await storage.listVersion(req.body.assetId, req.body.versionId, req.body.path)) },
+          versionReadme: { options, handler: async (req) => ok(await storage.versionReadme(req.body.assetId, req.body.versionId)) },
+        },
+        tags,
+      );
+    },
+    { prefix: FILE_API_PREFIX },
+  );
 
-  app.post(`${p}${STORAGE_FS_HOME_STAT}`, {
-    config,
-    schema: { tags, summary: '网关：家目录中条目的 lstat（不跟随链接）', body: StorageHomePath, response: { 200: Envelope(Type.Union([StorageEntry, Type.Null()])) } },
-    handler: async (req) => ok(await storage.stat(req.body.account, req.body.path)),
-  });
-
-  app.get(`${p}${STORAGE_FS_HOME_FILE}`, {
-    config,
-    schema: { tags, summary: '网关：读取家目录中的文件（offset/limit 可选；无此文件时 data 为 null）', querystring: StorageHomeRead },
+  // Bytes in or out, or NDJSON lines: registered from their descriptors by hand (stream-route.ts).
+  const streamed = StorageStreamApiSchemas;
+  streamRoute(app, StorageStreamApi.readFile, streamed.readFile, tags, {
+    ...options,
     handler: async (req, reply) => {
       const { account, path, offset, limit } = req.query;
       if (limit !== undefined) {
@@ -100,54 +103,13 @@ export async function storageRoutes(
     },
   });
 
-  app.put(`${p}${STORAGE_FS_HOME_FILE}`, {
-    config,
-    schema: { tags, summary: '网关：写入家目录中的文件（请求体为文件内容）', querystring: StorageHomePath, response: { 200: Envelope(Null) } },
+  streamRoute(app, StorageStreamApi.writeFile, streamed.writeFile, tags, {
+    ...options,
     handler: async (req) => ok(await storage.writeFile(req.query.account, req.query.path, req.body as Readable).then(() => null)),
   });
 
-  app.get(`${p}${STORAGE_FS_ASSETS}`, {
-    config,
-    schema: { tags, summary: '网关：数据区中的资产目录', response: { 200: Envelope(Type.Array(Type.String())) } },
-    handler: async () => ok(await storage.assetDirs()),
-  });
-
-  app.post(`${p}${STORAGE_FS_ASSET_EXISTS}`, {
-    config,
-    schema: { tags, summary: '网关：资产目录是否存在', body: StorageAsset, response: { 200: Envelope(Type.Boolean()) } },
-    handler: async (req) => ok(await storage.hasAssetDir(req.body.assetId)),
-  });
-
-  app.post(`${p}${STORAGE_FS_ASSET_ACCESS}`, {
-    config,
-    schema: { tags, summary: '网关：设置资产目录的访问权限（ACL）', body: StorageAccessBody, response: { 200: Envelope(Type.Boolean()) } },
-    handler: async (req) => {
-      const { assetId, create, ...access } = req.body;
-      try {
-        return ok(await storage.applyAccess(assetId, access, { create }));
-      } catch (e) {
-        if (e instanceof AppError) throw e;
-        req.log.error({ err: e, assetId }, 'asset area: the access of an asset folder could not be set');
-        throw new AppError(ErrorCode.FILE_FAILED, ACCESS_FAILED);
-      }
-    },
-  });
-
-  app.post(`${p}${STORAGE_FS_ASSET_CLOSE}`, {
-    config,
-    schema: { tags, summary: '网关：关闭无主的资产目录（0700）', body: StorageAsset, response: { 200: Envelope(Null) } },
-    handler: async (req) => ok(await storage.closeAssetDir(req.body.assetId).then(() => null)),
-  });
-
-  app.post(`${p}${STORAGE_FS_ASSET_REMOVE}`, {
-    config,
-    schema: { tags, summary: '网关：删除资产目录', body: StorageAsset, response: { 200: Envelope(Null) } },
-    handler: async (req) => ok(await storage.removeAsset(req.body.assetId).then(() => null)),
-  });
-
-  app.post(`${p}${STORAGE_FS_SNAPSHOT}`, {
-    config,
-    schema: { tags, summary: '网关：把家目录中的文件夹复制为只读版本（NDJSON 进度行）', body: StorageSnapshotBody },
+  streamRoute(app, StorageStreamApi.snapshot, streamed.snapshot, tags, {
+    ...options,
     handler: async (req, reply) => {
       const { account, path, assetId, versionId } = req.body;
       const res = reply.hijack().raw;
@@ -182,40 +144,8 @@ export async function storageRoutes(
     },
   });
 
-  app.post(`${p}${STORAGE_FS_VERSION_MANIFEST}`, {
-    config,
-    schema: { tags, summary: '网关：版本的校验清单（sha256sum 格式）', body: StorageVersion, response: { 200: Envelope(StorageManifest) } },
-    handler: async (req) => ok({ manifest: await storage.versionManifest(req.body.assetId, req.body.versionId) }),
-  });
-
-  app.post(`${p}${STORAGE_FS_VERSION_ADOPT}`, {
-    config,
-    bodyLimit: 70 * 1024 * 1024,
-    schema: { tags, summary: '网关：把同步来的副本登记为版本（清单、只读）', body: StorageAdopt, response: { 200: Envelope(Null) } },
-    handler: async (req) => ok(await storage.adoptCopy(req.body.assetId, req.body.versionId, req.body.manifest).then(() => null)),
-  });
-
-  app.post(`${p}${STORAGE_FS_VERSION_REMOVE}`, {
-    config,
-    schema: { tags, summary: '网关：删除版本的文件与清单', body: StorageVersion, response: { 200: Envelope(Null) } },
-    handler: async (req) => ok(await storage.removeVersion(req.body.assetId, req.body.versionId).then(() => null)),
-  });
-
-  app.post(`${p}${STORAGE_FS_VERSION_LIST}`, {
-    config,
-    schema: { tags, summary: '网关：版本中某目录的条目', body: StorageVersionPath, response: { 200: Envelope(AssetFileList) } },
-    handler: async (req) => ok(await storage.listVersion(req.body.assetId, req.body.versionId, req.body.path)),
-  });
-
-  app.post(`${p}${STORAGE_FS_VERSION_README}`, {
-    config,
-    schema: { tags, summary: '网关：版本的 README', body: StorageVersion, response: { 200: Envelope(AssetReadme) } },
-    handler: async (req) => ok(await storage.versionReadme(req.body.assetId, req.body.versionId)),
-  });
-
-  app.get(`${p}${STORAGE_FS_VERSION_FILE}`, {
-    config,
-    schema: { tags, summary: '网关：读取版本中的文件', querystring: StorageVersionPath },
+  streamRoute(app, StorageStreamApi.versionFile, streamed.versionFile, tags, {
+    ...options,
     handler: async (req, reply) => sendStream(reply, await storage.openVersionFile(req.query.assetId, req.query.versionId, req.query.path), streaming),
   });
 }

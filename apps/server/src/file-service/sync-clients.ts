@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { PassThrough, type Readable } from 'node:stream';
-import { ErrorCode, FILE_API_PREFIX, SYNC_FS_FILE, SYNC_FS_HASH, SYNC_FS_MANIFEST, SYNC_FS_PULL, SYNC_GRANT_HEADER, type SyncHash, type SyncManifest, type SyncPullLine } from '@suanli/contracts';
+import { ErrorCode, routeUrl, SYNC_GRANT_HEADER, SyncFileApi, SyncFileStreamApi, type Route, type SyncHash, type SyncManifest, type SyncPullLine } from '@suanli/contracts';
 import { AppError, forbidden } from '../errors';
 import { envelopeData } from '../lib/envelope-client';
 import type { FileIdentity } from './identity';
@@ -14,7 +14,7 @@ const httpsAgent = new https.Agent({ keepAlive: true });
 const cut = () => new AppError(ErrorCode.INTERNAL_FAILED, '与源分中心文件服务的连接中断');
 
 /**
- * The source file service over HTTP (`{fileServiceUrl}/api/v1/sync/source/…`), with the job's grant. A
+ * The source file service over HTTP (`SyncFileApi`, `SyncFileStreamApi.file`), with the job's grant. A
  * connection failure is 1403 and a silent source 1404: the gateway retries those; any refusal the source
  * answers (its envelope) passes through unchanged.
  */
@@ -25,15 +25,15 @@ export class HttpSyncSource implements SyncSource {
     fileServiceUrl: string,
     private readonly grant: string,
   ) {
-    this.base = fileServiceUrl.replace(/\/$/, '') + FILE_API_PREFIX;
+    this.base = fileServiceUrl.replace(/\/$/, '');
   }
 
   async manifest(signal: AbortSignal): Promise<SyncManifest> {
-    return (await envelopeData(await this.call(SYNC_FS_MANIFEST, { method: 'POST' }, signal), '源分中心')) as SyncManifest;
+    return (await envelopeData(await this.call(SyncFileApi.manifest, '', signal), '源分中心')) as SyncManifest;
   }
 
   async hash(rel: string, signal: AbortSignal): Promise<string> {
-    return ((await envelopeData(await this.call(`${SYNC_FS_HASH}?path=${encodeURIComponent(rel)}`, {}, signal), '源分中心')) as SyncHash).sha256;
+    return ((await envelopeData(await this.call(SyncFileApi.hash, `?path=${encodeURIComponent(rel)}`, signal), '源分中心')) as SyncHash).sha256;
   }
 
   /**
@@ -42,7 +42,7 @@ export class HttpSyncSource implements SyncSource {
    * staging file as a Node stream.
    */
   read(rel: string, start: number, end: number, signal: AbortSignal): Promise<Readable> {
-    const url = new URL(`${this.base}${SYNC_FS_FILE}?path=${encodeURIComponent(rel)}`);
+    const url = new URL(`${this.base}${routeUrl(SyncFileStreamApi.file)}?path=${encodeURIComponent(rel)}`);
     return new Promise((resolve, reject) => {
       const req = (url.protocol === 'https:' ? https : http).get(
         url,
@@ -78,10 +78,10 @@ export class HttpSyncSource implements SyncSource {
     });
   }
 
-  private async call(path: string, init: RequestInit, signal: AbortSignal): Promise<Response> {
+  private async call(route: Route, query: string, signal: AbortSignal): Promise<Response> {
     const timeout = AbortSignal.timeout(ANSWER_TIMEOUT_MS);
     try {
-      const res = await fetch(this.base + path, { ...init, headers: { ...(init.headers as Record<string, string>), [SYNC_GRANT_HEADER]: this.grant }, signal: AbortSignal.any([signal, timeout]) });
+      const res = await fetch(this.base + routeUrl(route) + query, { method: route.method, headers: { [SYNC_GRANT_HEADER]: this.grant }, signal: AbortSignal.any([signal, timeout]) });
       return res;
     } catch (e) {
       signal.throwIfAborted();
@@ -132,20 +132,20 @@ export class LocalSyncSource implements SyncSource {
 }
 
 /**
- * The receiving file service over HTTP: `POST /sync/pull` read line by line for as long as the copy runs,
- * `DELETE /sync/pull` to discard. A connection that fails or ends without a last line is 1403 (retried).
+ * The receiving file service over HTTP: `SyncFileStreamApi.pull` read line by line for as long as the copy
+ * runs, `SyncFileApi.discard` to discard. A connection that fails or ends without a last line is 1403 (retried).
  */
 export class HttpSyncReceiver implements SyncReceiver {
-  private readonly url: string;
+  private readonly base: string;
 
   constructor(fileServiceUrl: string) {
-    this.url = fileServiceUrl.replace(/\/$/, '') + FILE_API_PREFIX + SYNC_FS_PULL;
+    this.base = fileServiceUrl.replace(/\/$/, '');
   }
 
   async pull(grant: string, onProgress: Parameters<SyncReceiver['pull']>[1], signal: AbortSignal): Promise<void> {
     let res: Response;
     try {
-      res = await fetch(this.url, { method: 'POST', headers: { [SYNC_GRANT_HEADER]: grant }, signal });
+      res = await fetch(this.base + routeUrl(SyncFileStreamApi.pull), { method: SyncFileStreamApi.pull.method, headers: { [SYNC_GRANT_HEADER]: grant }, signal });
     } catch (e) {
       signal.throwIfAborted();
       throw new AppError(ErrorCode.INTERNAL_FAILED, `无法连接目标分中心的文件服务（${(e as Error).message}）`);
@@ -177,7 +177,7 @@ export class HttpSyncReceiver implements SyncReceiver {
   async discard(grant: string): Promise<void> {
     let res: Response;
     try {
-      res = await fetch(this.url, { method: 'DELETE', headers: { [SYNC_GRANT_HEADER]: grant }, signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS) });
+      res = await fetch(this.base + routeUrl(SyncFileApi.discard), { method: SyncFileApi.discard.method, headers: { [SYNC_GRANT_HEADER]: grant }, signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS) });
     } catch (e) {
       throw new AppError(ErrorCode.INTERNAL_FAILED, `无法连接目标分中心的文件服务（${(e as Error).message}）`);
     }

@@ -1,12 +1,14 @@
 /**
  * Calls of one sub-center's file service (api-contract.md "File service") and the foundation's sub-center
- * list. JSON calls go through the console's request pipeline bound to the center's `fileServiceUrl`, so
- * toasts and session expiry behave like everywhere else. Downloads are handed to the browser through a
+ * list, from their route descriptors (`FileServiceApi`, `FileTransferApi`). JSON calls go through the
+ * console's request pipeline bound to the center's `fileServiceUrl` (`callWith`), so toasts and session expiry
+ * behave like everywhere else. Downloads are handed to the browser through a
  * short-lived ticket URL (its download manager streams to disk, shows progress and resumes); only the text
  * preview reads bytes in JS.
  */
-import { FILE_API_PREFIX, FOUNDATION_BASE, pathToId, type DownloadTicket, type FileEntry, type Page, type SubCenter, type Usage } from '@suanli/contracts';
-import { request } from '../../app/request';
+import { FileServiceApi, FileTransferApi, FoundationApi, pathToId, routeUrl, type FileEntry, type Page, type SubCenter, type Usage } from '@suanli/contracts';
+import { call } from '../../app/request';
+import { callWith } from '../../shared/http/call';
 import { createClient, type RequestClient } from '../../shared/http/client';
 import { browserDownload } from '../../shared/http/browser-download';
 import { RequestError, send } from '../../shared/http/transport';
@@ -32,7 +34,7 @@ export interface ReadOptions {
 }
 
 export function fetchSubCenters(): Promise<SubCenter[]> {
-  return request.get<SubCenter[]>(`${FOUNDATION_BASE}/sub-centers/action/list`);
+  return call(FoundationApi.centers);
 }
 
 export interface FileApi {
@@ -58,38 +60,36 @@ export interface FileApi {
 
 const DIR_PAGE = 100;
 
-export function createFileApi(baseUrl: string, client: RequestClient = createClient({ baseURL: `${baseUrl.replace(/\/+$/, '')}${FILE_API_PREFIX}` })): FileApi {
+/** `client`: bound to the file service's own URL (`fileServiceUrl`); the descriptors carry the `/api/v1` base. */
+export function createFileApi(baseUrl: string, client: RequestClient = createClient({ baseURL: baseUrl.replace(/\/+$/, '') })): FileApi {
   const serviceUrl = baseUrl.replace(/\/+$/, '');
   const api: FileApi = {
     baseUrl,
     list: ({ path, pageNum, pageSize, keyword, sortField, sortOrder }, opts) =>
-      client.post<Page<FileEntry>>('/directory', {
-        silent: opts?.silent,
-        params: { path, pageNum, pageSize },
-        data: { ...(keyword ? { keyword } : {}), ...(sortField && sortOrder ? { sortField, sortOrder } : {}) },
-      }),
+      callWith(
+        client,
+        FileServiceApi.list,
+        { query: { path, pageNum, pageSize }, body: { ...(keyword ? { keyword } : {}), ...(sortField && sortOrder ? { sortField, sortOrder } : {}) } },
+        { silent: opts?.silent },
+      ),
     async listDirs(path) {
       const dirs: FileEntry[] = [];
       for (let pageNum = 1; ; pageNum++) {
-        const page = await client.post<Page<FileEntry>>('/directory', {
-          params: { path, pageNum, pageSize: DIR_PAGE },
-          data: { sortField: 'name', sortOrder: 'ascend' },
-        });
+        const page = await callWith(client, FileServiceApi.list, { query: { path, pageNum, pageSize: DIR_PAGE }, body: { sortField: 'name', sortOrder: 'ascend' } });
         const here = page.list.filter((e) => e.type === 'dir');
         dirs.push(...here);
         // Directories come first, so a page with a file in it (or a short page) is the last one needed.
         if (here.length < page.list.length || pageNum * DIR_PAGE >= page.total) return dirs;
       }
     },
-    mkdir: (parentPath, name, opts) =>
-      client.post<FileEntry>(`/directory/${encodeURIComponent(pathToId(parentPath))}`, { data: { name }, silent: opts?.silent }),
-    rename: (path, newName) => client.post('/file/rename', { data: { path, newName } }),
-    move: (paths, targetDir) => client.post('/file/move', { data: { paths, targetDir } }),
-    copy: (paths, targetDir) => client.post('/file/copy', { data: { paths, targetDir } }),
-    remove: (paths) => client.delete('/file', { data: { paths } }),
-    usage: () => client.get<Usage>('/usage', { silent: true }),
+    mkdir: (parentPath, name, opts) => callWith(client, FileServiceApi.mkdir, { params: { parentId: pathToId(parentPath) }, body: { name } }, { silent: opts?.silent }),
+    rename: (path, newName) => callWith(client, FileServiceApi.rename, { body: { path, newName } }),
+    move: (paths, targetDir) => callWith(client, FileServiceApi.move, { body: { paths, targetDir } }),
+    copy: (paths, targetDir) => callWith(client, FileServiceApi.copy, { body: { paths, targetDir } }),
+    remove: (paths) => callWith(client, FileServiceApi.remove, { body: { paths } }),
+    usage: () => callWith(client, FileServiceApi.usage, undefined, { silent: true }),
     async download(paths) {
-      const ticket = await client.post<DownloadTicket>('/file/download/ticket', { data: { paths } });
+      const ticket = await callWith(client, FileServiceApi.downloadTicket, { body: { paths } });
       // The ticket URL is relative to the service and needs no token header, so the browser can fetch it itself.
       browserDownload(`${serviceUrl}${ticket.url}`);
     },
@@ -99,14 +99,14 @@ export function createFileApi(baseUrl: string, client: RequestClient = createCli
 }
 
 /**
- * POST /file/download read in JS, stopping after `maxBytes` (a blob read cannot stop early). The transport
+ * `FileTransferApi.download` (POST /file/download) read in JS, stopping after `maxBytes` (a blob read cannot stop early). The transport
  * bounds the wait for the response head and decodes a refusal like any other call (toast, session expiry).
  */
 async function streamDownload(client: RequestClient, path: string, opts: ReadOptions): Promise<Blob> {
   const res = await send(
     {
-      method: 'POST',
-      url: client.url('/file/download'),
+      method: FileTransferApi.download.method,
+      url: client.url(routeUrl(FileTransferApi.download)),
       data: { paths: [path] },
       headers: opts.range ? { Range: `bytes=${opts.range[0]}-${opts.range[1]}` } : undefined,
       signal: opts.signal,

@@ -1,4 +1,4 @@
-import { AUTHORIZED_KEYS_PATH, ErrorCode, FILE_API_PREFIX, type AuthorizedKeysEdit } from '@suanli/contracts';
+import { AuthorizedKeysApi, ErrorCode, routeUrl, type AuthorizedKeysEdit, type AuthorizedKeysLines } from '@suanli/contracts';
 import { AppError } from '../../errors';
 import { envelopeData } from '../../lib/envelope-client';
 
@@ -23,8 +23,8 @@ export class HttpAuthorizedKeys implements AuthorizedKeysClient {
   async edit(token: string, e: AuthorizedKeysEdit): Promise<string[]> {
     let res: Response;
     try {
-      res = await fetch(`${this.base}${FILE_API_PREFIX}${AUTHORIZED_KEYS_PATH}`, {
-        method: 'POST',
+      res = await fetch(`${this.base}${routeUrl(AuthorizedKeysApi.edit)}`, {
+        method: AuthorizedKeysApi.edit.method,
         headers: { token, 'content-type': 'application/json' },
         body: JSON.stringify(e),
         signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
@@ -32,6 +32,6 @@ export class HttpAuthorizedKeys implements AuthorizedKeysClient {
     } catch (err) {
       throw new AppError(ErrorCode.KEY_INSTALL_FAILED, `密钥安装失败：无法连接${this.centerName}的文件服务（${(err as Error).message}）`);
     }
-    return (await envelopeData(res, this.centerName)) as string[];
+    return (await envelopeData(res, this.centerName)) as AuthorizedKeysLines;
   }
 }
