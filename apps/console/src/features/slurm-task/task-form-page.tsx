@@ -248,7 +248,7 @@ function SlurmTaskForm({ type }: { type: SlurmTaskType }) {
               showIcon
               data-testid="slurm-form-local"
               title={`${center?.name ?? '该分中心'}未接入 Slurm 调度系统，作业由平台直接在本机运行（作业号形如 local-12）`}
-              description="脚本可照常读取 SLURM_JOB_ID、SLURM_NTASKS、SLURM_CPUS_ON_NODE 等变量；#SBATCH 中的任务数和 CPU 数会生效，分区、QoS 等调度选项不生效。"
+              description="脚本可照常读取 SLURM_JOB_ID、SLURM_NTASKS、SLURM_CPUS_ON_NODE 等变量；#SBATCH 中的任务数和 CPU 数会生效，分区、服务质量等调度选项不生效。"
               style={{ marginBottom: 16 }}
             />
           )}
