@@ -89,7 +89,7 @@ export type AuditActorKind = Static<typeof AuditActorKind>;
  * Actions recorded so far, with their Chinese names in AUDIT_ACTION_LABELS. Other modules' operator actions
  * (算力发放, 订单确认, 分中心维护, 审核…) add theirs here, named `<target>.<verb>`.
  */
-export const AUDIT_ACTIONS = ['user.disable', 'user.enable', 'role.grant', 'role.revoke', 'workorder.resolve', 'workorder.close'] as const;
+export const AUDIT_ACTIONS = ['user.disable', 'user.enable', 'role.grant', 'role.revoke', 'workorder.resolve', 'workorder.close', 'compPower.grant'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'user.disable': '禁用账号',
@@ -98,6 +98,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'role.revoke': '撤销角色',
   'workorder.resolve': '工单标记已解决',
   'workorder.close': '关闭工单',
+  'compPower.grant': '发放算力',
 };
 export const AUDIT_TARGET_LABELS: Record<string, string> = { user: '用户', workorder: '工单' };
 

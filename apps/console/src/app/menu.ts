@@ -73,6 +73,7 @@ export const OPERATOR_MENU: MenuGroup = {
   children: [
     { key: 'admin-users', label: '用户', path: '/admin/users' },
     { key: 'workorder', label: '工单系统', path: '/workorder?tab=all' },
+    { key: 'admin-grants', label: '算力发放', path: '/admin/grants' },
     { key: 'admin-audit', label: '审计日志', path: '/admin/audit-logs' },
   ],
 };

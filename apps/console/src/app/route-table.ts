@@ -108,6 +108,7 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   // 运营管理 (operators only; anyone else sees the no-permission page).
   { path: '/admin/users', menuKey: 'admin-users', title: '用户', group: 'admin', page: 'AdminUsersPage' },
   { path: '/admin/users/:id', menuKey: 'admin-users', title: '用户详情', group: 'admin', page: 'AdminUserDetailPage' },
+  { path: '/admin/grants', menuKey: 'admin-grants', title: '算力发放', group: 'admin', page: 'AdminGrantsPage' },
   { path: '/admin/audit-logs', menuKey: 'admin-audit', title: '审计日志', group: 'admin', page: 'AdminAuditPage' },
 ];
 

@@ -58,6 +58,7 @@ const SPEC_PATHS: [path: string, menuKey: string][] = [
   // 运营管理 (design/console.md: /admin, operators only).
   ['/admin/users', 'admin-users'],
   ['/admin/users/7', 'admin-users'],
+  ['/admin/grants', 'admin-grants'],
   ['/admin/audit-logs', 'admin-audit'],
 ];
 

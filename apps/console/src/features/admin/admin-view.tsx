@@ -30,7 +30,7 @@ export function RoleTags({ roles, all = false }: { roles: Role[]; all?: boolean 
 export const actionLabel = (action: string) => (AUDIT_ACTION_LABELS as Record<string, string>)[action] ?? action;
 export const targetLabel = (type: string) => AUDIT_TARGET_LABELS[type] ?? type;
 
-const FIELD_LABELS: Record<string, string> = { status: '状态', roles: '角色', state: '状态' };
+const FIELD_LABELS: Record<string, string> = { status: '状态', roles: '角色', state: '状态', grant: '发放' };
 const WORKORDER_STATE_LABELS = new Map((DICTS.workorder_states ?? []).map((d) => [d.dictValue, d.dictLabel]));
 
 /** A stored state's value in words: account states and roles by their Chinese names, anything else as JSON. */

@@ -1,4 +1,4 @@
-/** 订单 / 算力卡 / 充值记录 calls (base ORDER_BASE), shared by /pay, /order and /expense. */
+/** 订单 / 算力卡 calls (base ORDER_BASE), shared by /pay, /order and /expense (its records: features/expense/api.ts). */
 import {
   FOUNDATION_BASE,
   ORDER_BASE,
@@ -7,15 +7,10 @@ import {
   type OrderPage,
   type OrderPageQuery,
   type OrderPre,
-  type ChargeRecord,
   type PayChannel,
   type PayChannels,
   type PayResult,
   type Product,
-  type RecordDay,
-  type RecordPage,
-  type RecordPageQuery,
-  type RecordStatsQuery,
   type SubCenter,
 } from '@suanli/contracts';
 import { request } from '../../app/request';
@@ -59,17 +54,4 @@ export function payOrder(id: string, channel: PayChannel): Promise<PayResult> {
 
 export function confirmOrder(id: string): Promise<Order> {
   return request.post<Order>(`${orderUrl(id)}/confirm`, { data: {} });
-}
-
-export function pageRecords(query: RecordPageQuery): Promise<RecordPage> {
-  return request.post<RecordPage>(`${ORDER_BASE}/records/action/page`, { data: query });
-}
-
-export function getChargeRecord(id: string): Promise<ChargeRecord> {
-  return request.get<ChargeRecord>(`${ORDER_BASE}/records/charge/${encodeURIComponent(id)}`);
-}
-
-/** Totals per calendar day (UTC+8) of the records under these filters: 费用中心's chart. */
-export function recordDays(query: RecordStatsQuery): Promise<RecordDay[]> {
-  return request.post<RecordDay[]>(`${ORDER_BASE}/records/action/daily`, { data: query });
 }

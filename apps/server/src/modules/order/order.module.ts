@@ -13,6 +13,7 @@ import { MeteringRunner } from './metering.runner';
 import { MeteringService } from './metering.service';
 import { OrderRepository } from './order.repository';
 import { orderRoutes } from './order.routes';
+import { recordRoutes } from './records.routes';
 import { OrderService } from './order.service';
 import { RecordService } from './record.service';
 
@@ -29,12 +30,12 @@ export const METERING_PERIOD_MS = 60_000;
  * runner the app hangs after each poll. Buyers' names come from the user module's directory.
  */
 export async function createOrderModule(
-  deps: Pick<AppContext, 'db' | 'engine' | 'centers' | 'offlinePayment' | 'clock' | 'config' | 'notify' | 'bus' | 'log' | 'access' | 'userDirectory'>,
+  deps: Pick<AppContext, 'db' | 'engine' | 'centers' | 'offlinePayment' | 'clock' | 'config' | 'notify' | 'bus' | 'log' | 'access' | 'userDirectory' | 'audit'>,
   opts: { reconciler?: ReconcilerOptions } = {},
 ) {
   const m = deps.config.metering ?? {};
   const compPowerRepo = new CompPowerRepository(deps.db);
-  const grants = new GrantService(compPowerRepo, deps.centers, deps.userDirectory, deps.access, deps.clock, deps.notify, deps.bus, deps.log, m.welcomeGrant);
+  const grants = new GrantService(compPowerRepo, deps.centers, deps.userDirectory, deps.access, deps.clock, deps.notify, deps.bus, deps.log, deps.audit, m.welcomeGrant);
   const welcome = (userId: string) => grants.welcome(userId);
   const compPowers = new CompPowerService(compPowerRepo, deps.centers, deps.access, deps.clock, welcome);
   const orderRepo = new OrderRepository(deps.db);
@@ -59,7 +60,10 @@ export async function createOrderModule(
   const records = new RecordService(orderRepo, meteringRepo, deps.centers, deps.access);
   const mount: ModuleMount = {
     name: 'order',
-    routes: [{ prefix: ORDER_BASE, plugin: orderRoutes({ compPowers, orders, records, grants }) }],
+    routes: [
+      { prefix: ORDER_BASE, plugin: orderRoutes({ orders }) },
+      { prefix: ORDER_BASE, plugin: recordRoutes({ compPowers, records, grants }) },
+    ],
     start: () => reconciler?.start(),
     close: () => reconciler?.stop(),
   };
