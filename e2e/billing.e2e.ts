@@ -12,12 +12,13 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createUser, signIn } from './support/auth';
-import { describeLeaks, englishLeaks } from './support/english';
+import { describeLeaks, englishLeaks, englishWords } from './support/english';
 import { startE2e, type E2eEnv } from './support/env';
 import { noHorizontalScroll, settled } from './support/page';
 
 const PACKAGE = 'A100 体验卡 10 卡时';
 const TASK = '计费验收任务';
+const CARDS = 4;
 
 /** Opens an antd Select and picks the visible option whose text matches. */
 async function pick(page: Page, testId: string, text: RegExp | string) {
@@ -67,7 +68,9 @@ describe('计费 journey (acceptance 4 of issue 19, 算力发放 of issue 20)', 
     await pick(p, 'training-form-card-type', /NVIDIA A100 80G/);
     await pick(p, 'training-form-image', /PyTorch 2.3/);
     // Long enough for a few metering periods, short enough for the journey.
-    await p.getByTestId('training-form-command').fill('echo 开始; sleep 12; echo 结束');
+    // 4 cards for ~25 s: 100 card-seconds, enough for 已消耗 (two decimals of 卡时) to move within the run.
+    await p.locator('[data-testid="training-form-card-num"] input, input[data-testid="training-form-card-num"]').first().fill(String(CARDS));
+    await p.getByTestId('training-form-command').fill('echo 开始; sleep 25; echo 结束');
     await p.getByTestId('training-form-workdir').fill('/work');
   }
 
@@ -81,8 +84,17 @@ describe('计费 journey (acceptance 4 of issue 19, 算力发放 of issue 20)', 
     expect(await refusal.innerText()).toContain('深圳算力分中心');
     expect(await user.getByTestId('training-form-buy').getAttribute('href')).toBe('/console/pay');
     expect(user.url()).toMatch(/\/console\/training\/task\/train$/);
-    await speaksChinese(user, '算力不足');
+    // (Not the whole page: closed selects keep their option values in a hidden list.)
+    expect(englishWords(await refusal.innerText())).toEqual([]);
     await shot(user, 'billing-refused-1440');
+    await user.setViewportSize({ width: 375, height: 812 });
+    try {
+      await refusal.scrollIntoViewIfNeeded();
+      await noHorizontalScroll(user);
+      await shot(user, 'billing-refused-375');
+    } finally {
+      await user.setViewportSize({ width: 1440, height: 900 });
+    }
   });
 
   it('buys a package by transfer; an operator confirms; the header shows the 卡时 without a reload', async () => {
@@ -110,7 +122,7 @@ describe('计费 journey (acceptance 4 of issue 19, 算力发放 of issue 20)', 
     await fillForm(user);
     const estimate = user.getByTestId('training-form-estimate');
     await expect.poll(() => estimate.getAttribute('data-state'), { timeout: 10_000 }).toBe('covered');
-    expect(await estimate.innerText()).toContain('预计最多消耗 1.00 卡时');
+    expect(await estimate.innerText()).toContain(`预计最多消耗 ${CARDS}.00 卡时`);
     expect(await estimate.innerText()).toContain('剩余 10.00 卡时');
     await shot(user, 'billing-estimate-1440');
     await user.getByTestId('training-form-submit').click();
@@ -119,14 +131,17 @@ describe('计费 journey (acceptance 4 of issue 19, 算力发放 of issue 20)', 
     const state = user.getByTestId('training-detail-state');
     await expect.poll(() => state.getAttribute('data-state'), { timeout: 30_000 }).toBe('RUNNING');
     const consumed = async () => Number((await user.getByTestId('training-detail-consumed').innerText()).replace(/[^\d.]/g, ''));
-    // A period (2 s) of one card is 0.0005 卡时: the figure shows 0.00 at first, then rises as draws add up.
+    // A period (2 s) of 4 cards is 0.002 卡时: the figure (rounded down) leaves 0.00 after ~9 s of draws.
     await expect.poll(consumed, { timeout: 30_000, interval: 500 }).toBeGreaterThan(0);
     await expect.poll(() => remaining(user), { timeout: 15_000, interval: 500 }).toBeLessThan(10);
     expect(await state.getAttribute('data-state')).toBe('RUNNING');
     await shot(user, 'billing-task-running-1440');
     await expect.poll(() => state.getAttribute('data-state'), { timeout: 40_000 }).toBe('SUCCEEDED');
-    // After the final draw: what the task consumed is what the header lost.
-    await expect.poll(async () => Number((10 - (await remaining(user))).toFixed(2)), { timeout: 15_000 }).toBe(await consumed());
+    // After the final draw: what the task consumed is what the header lost (each figure rounded down to the
+    // hundredth, so the loss reads at most 0.01 more), and the task's card-seconds cover its run.
+    await expect.poll(async () => Number((10 - (await remaining(user))).toFixed(2)), { timeout: 15_000 }).toBeGreaterThanOrEqual(await consumed());
+    expect(Number((10 - (await remaining(user))).toFixed(2))).toBeLessThanOrEqual((await consumed()) + 0.01);
+    expect(await consumed()).toBeGreaterThanOrEqual(0.02);
   });
 
   it('费用明细 › 消费记录 lists the task, charts today, opens its detail and downloads the CSV', async () => {
@@ -148,7 +163,7 @@ describe('计费 journey (acceptance 4 of issue 19, 算力发放 of issue 20)', 
     await row.first().getByTestId('consume-task').click();
     const link = user.getByTestId('consume-detail-task');
     await link.waitFor();
-    expect(await user.getByTestId('consume-detail-cards').innerText()).toBe('1 卡（每节点 1 卡 × 1 节点）');
+    expect(await user.getByTestId('consume-detail-cards').innerText()).toBe(`${CARDS} 卡（每节点 ${CARDS} 卡 × 1 节点）`);
     expect(await link.getAttribute('href')).toBe(taskUrl);
     await shot(user, 'billing-consume-detail-1440');
     await speaksChinese(user, '消费记录详情');
@@ -161,9 +176,9 @@ describe('计费 journey (acceptance 4 of issue 19, 算力发放 of issue 20)', 
     const lines = bytes.subarray(3).toString('utf8').split('\r\n');
     expect(lines[0]).toBe('日期,任务名称,任务类别,任务编号,算力分中心,卡型,计费卡数,开始时间,结束时间,消耗卡时,消耗卡秒,消费记录编号');
     expect(lines[1]).toContain(`,${TASK},训练任务,`);
-    expect(lines[1]).toContain(',深圳算力分中心,NVIDIA A100 80G,1,');
+    expect(lines[1]).toContain(`,深圳算力分中心,NVIDIA A100 80G,${CARDS},`);
     const seconds = lines.slice(1).filter(Boolean).reduce((s, l) => s + Number(l.split(',')[10]), 0);
-    expect(seconds).toBeGreaterThanOrEqual(12);
+    expect(seconds).toBeGreaterThanOrEqual(CARDS * 25);
   });
 
   it('算力发放: an operator grants 昇腾 卡时 by username; the user\'s header rises without a reload; the audit log has it', async () => {
@@ -194,14 +209,14 @@ describe('计费 journey (acceptance 4 of issue 19, 算力发放 of issue 20)', 
     expect(await entry.innerText()).toContain(username);
   });
 
-  it('fits a 375 px phone: 消费记录, its detail, the refusal and 算力发放, nothing sideways', async () => {
+  it('fits a 375 px phone: 消费记录 with its charts, its detail and 算力发放, nothing sideways', async () => {
     await user.setViewportSize({ width: 375, height: 812 });
     await operator.setViewportSize({ width: 375, height: 812 });
     try {
       await user.goto('/console/expense');
       await user.getByTestId('consume-row').first().waitFor();
       await user.getByTestId('consume-share').waitFor();
-      await expect.poll(() => user.locator('[data-testid="consume-share"] [data-drawn="yes"] svg').count()).toBeGreaterThan(0);
+      await expect.poll(() => user.locator('[data-testid="consume-share"] [data-drawn="yes"] svg').count()).toBe(2);
       await noHorizontalScroll(user);
       await shot(user, 'billing-consume-375');
       await user.getByTestId('consume-task').first().click();
