@@ -6,6 +6,7 @@ export * from './foundation';
 export * from './user';
 export * from './message';
 export * from './order';
+export * from './records';
 export * from './file';
 export * from './ws';
 export * from './format';

@@ -290,6 +290,8 @@ export const ConsumeStats = Type.Object({
   byDay: Type.Array(Type.Object({ day: Type.String(), ...ConsumeSum })),
   byCenter: Type.Array(Type.Object({ subCenterId: Id, subCenterName: Type.String(), ...ConsumeSum })),
   byCardType: Type.Array(Type.Object({ cardTypeId: Id, cardTypeName: Type.String(), ...ConsumeSum })),
+  /** Per task, most consumed first (the name as last metered): 消费记录's task filter. */
+  byTask: Type.Array(Type.Object({ taskId: Id, taskKind: Type.String(), taskName: Type.String(), ...ConsumeSum })),
 });
 export type ConsumeStats = Static<typeof ConsumeStats>;
 

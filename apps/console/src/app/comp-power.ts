@@ -1,7 +1,7 @@
-import { ORDER_BASE, type CompPowers } from '@suanli/contracts';
+import { RecordApi, type CompPowers } from '@suanli/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { queryKeys } from './query-keys';
-import { request } from './request';
+import { call } from './request';
 import { useUserStore } from './stores/user-store';
 
 /**
@@ -9,7 +9,7 @@ import { useUserStore } from './stores/user-store';
  * header's figure, also remembered in the user info (shown before the first answer of a new page load).
  */
 export async function fetchCompPowers(userId: string): Promise<CompPowers> {
-  const data = await request.get<CompPowers>(`${ORDER_BASE}/comp-powers/${encodeURIComponent(userId)}`);
+  const data = await call(RecordApi.compPowers, { params: { userId } });
   useUserStore.getState().setUserInfo({ personalCompPower: data.standardTotal });
   return data;
 }

@@ -76,6 +76,7 @@ export const OPERATOR_MENU: MenuGroup = {
     { key: 'admin-centers', label: '分中心', path: '/admin/centers' },
     { key: 'workorder', label: '工单系统', path: '/workorder?tab=all' },
     { key: 'admin-reviews', label: '审核', path: '/admin/reviews' },
+    { key: 'admin-grants', label: '算力发放', path: '/admin/grants' },
     { key: 'admin-audit', label: '审计日志', path: '/admin/audit-logs' },
   ],
 };

@@ -19,6 +19,7 @@ export const queryKeys = {
     audit: (query: object) => ['admin', 'audit', query] as const,
     /** 运营管理 › 分中心 (also refreshed by `center.changed`). */
     centers: ['admin', 'centers'] as const,
+    grants: (query: object) => ['admin', 'grants', query] as const,
   },
   clusterAccounts: ['user', 'cluster-accounts'] as const,
   compPowers: (userId: string | undefined) => ['comp-powers', userId] as const,
@@ -33,6 +34,8 @@ export const queryKeys = {
     centers: ['billing', 'sub-centers'] as const,
     channels: ['billing', 'pay-channels'] as const,
     charge: (id: string) => ['billing', 'charge', id] as const,
+    consume: (id: string) => ['billing', 'consume', id] as const,
+    consumeStats: (query: object) => ['billing', 'consume-stats', query] as const,
     days: (query: object) => ['billing', 'days', query] as const,
   },
   messagesRoot: ['messages'] as const,

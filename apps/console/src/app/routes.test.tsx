@@ -59,6 +59,7 @@ const SPEC_PATHS: [path: string, menuKey: string][] = [
   ['/admin/users', 'admin-users'],
   ['/admin/users/7', 'admin-users'],
   ['/admin/reviews', 'admin-reviews'],
+  ['/admin/grants', 'admin-grants'],
   ['/admin/audit-logs', 'admin-audit'],
 ];
 

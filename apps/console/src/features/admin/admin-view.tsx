@@ -54,6 +54,7 @@ const FIELD_LABELS: Record<string, string> = {
   publishState: '公开状态',
   visibility: '可见范围',
   image: '公共镜像',
+  grant: '发放',
 };
 const ORDER_STATUS = new Set<string>(ORDER_STATUSES);
 /** Values of the reviews' fields (审核: publication of an asset, a public image request). */

@@ -2,11 +2,14 @@ import {
   AdminCenterApi,
   AdminUserApi,
   AuditApi,
+  RecordApi,
+  type AdminGrantPageQuery,
   type AdminUserPageQuery,
   type AdminUserStatusBody,
   type AuditPageQuery,
   type CenterPackagesBody,
   type CenterStatusBody,
+  type GrantBody,
 } from '@suanli/contracts';
 import { call } from '../../app/request';
 
@@ -37,4 +40,13 @@ export function setCenterStatus(id: string, body: CenterStatusBody) {
 
 export function setCenterPackages(id: string, body: CenterPackagesBody) {
   return call(AdminCenterApi.setPackages, { params: { id }, body });
+}
+
+/** 算力发放: give a user (by username) compute power; audited on the server. */
+export function grantCompPower(body: GrantBody) {
+  return call(RecordApi.grant, { body });
+}
+
+export function pageGrants(query: AdminGrantPageQuery) {
+  return call(RecordApi.grants, { body: query });
 }

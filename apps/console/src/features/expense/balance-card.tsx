@@ -65,7 +65,7 @@ export function BalanceCard() {
         <div>
           <Statistic title="剩余算力" value={powers.data?.standardTotal ?? '--'} suffix="标准卡时" data-testid="expense-standard-total" />
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            各卡型的卡时按折算系数折合为标准卡时后合计；任务只扣减所在分中心、所用卡型的卡时。
+            各卡型的卡时按折算系数折合为标准卡时后合计；任务只扣减所在分中心、所用卡型的卡时，每个任务的扣减见下方“消费记录”。
           </Typography.Text>
         </div>
         <Button type="primary" onClick={() => navigate('/pay')} data-testid="expense-buy">

@@ -7,7 +7,7 @@ import { useUserStore } from '../../app/stores/user-store';
 import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
 import { formatTime } from '../../shared/time';
 import { MONO } from '../../shared/ui/mono';
-import { getChargeRecord } from '../order/api';
+import { getChargeRecord } from './api';
 import { CHANNEL_LABELS } from '../order/order-view';
 
 /**

@@ -13,7 +13,7 @@ import { usePagedList } from '../../shared/hooks/use-paged-list';
 import { formatTime } from '../../shared/time';
 import { MONO } from '../../shared/ui/mono';
 import { PagedTable } from '../../shared/ui/paged-list';
-import { pageRecords, recordDays } from '../order/api';
+import { pageRecords, recordDays } from './api';
 import { CHANNEL_LABELS } from '../order/order-view';
 import { ChargeDetail } from './charge-detail';
 import { DailyChart } from './daily-chart';

@@ -12,13 +12,15 @@ interface DailyChartProps {
   line?: { name: string; of: 'amount' | 'cardHours' };
   empty: string;
   testId: string;
+  /** What a day's `count` counts, in the tooltip: `笔` (purchases), `个任务` (consumption). */
+  countUnit?: string;
 }
 
 /**
  * Records per calendar day: bars (and a line on a second axis), a tooltip with the day's count. ECharts
  * loads with the first chart drawn (the `echarts` chunk), not with the page.
  */
-export function DailyChart({ days, loading, bars, line, empty, testId }: DailyChartProps) {
+export function DailyChart({ days, loading, bars, line, empty, testId, countUnit = '笔' }: DailyChartProps) {
   const option = useMemo(() => {
     const list = days ?? [];
     const value = (d: RecordDay, of: 'amount' | 'cardHours') => Number(of === 'amount' ? (d.amount ?? '0') : d.cardHours);
@@ -32,7 +34,7 @@ export function DailyChart({ days, loading, bars, line, empty, testId }: DailyCh
         formatter: (items: { dataIndex: number; marker: string; seriesName: string; value: number }[]) => {
           const d = list[items[0]?.dataIndex ?? 0];
           if (!d) return '';
-          return [`${d.day}（${d.count} 笔）`, ...items.map((i) => `${i.marker}${i.seriesName}：${i.value.toFixed(2)}`)].join('<br/>');
+          return [`${d.day}（${d.count} ${countUnit}）`, ...items.map((i) => `${i.marker}${i.seriesName}：${i.value.toFixed(2)}`)].join('<br/>');
         },
       },
       xAxis: { type: 'category', data: list.map((d) => d.day.slice(5)), axisTick: { alignWithLabel: true } },
@@ -42,7 +44,7 @@ export function DailyChart({ days, loading, bars, line, empty, testId }: DailyCh
         ...(line ? [{ name: line.name, type: 'line', yAxisIndex: 1, data: list.map((d) => value(d, line.of)), itemStyle: { color: '#fa8c16' }, symbolSize: 6 }] : []),
       ],
     };
-  }, [days, bars, line]);
+  }, [days, bars, line, countUnit]);
   if (loading && !days) return <Skeleton active paragraph={{ rows: 4 }} />;
   if (!days?.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty} data-testid={`${testId}-empty`} />;
   return (

@@ -2,7 +2,7 @@
  * 费用中心's logic without React: filter options, the date range sent to the server, the chart's days and the
  * CSV of charge records. The consume side (消费记录) reuses the filters, the days and `toCsv`.
  */
-import type { ChargeRecord, RecordDay, SubCenter } from '@suanli/contracts';
+import type { ChargeRecord, ConsumeRecord, RecordDay, SubCenter } from '@suanli/contracts';
 import type { Dayjs } from 'dayjs';
 import { toCsv } from '../../shared/csv';
 import { formatTime } from '../../shared/time';
@@ -12,6 +12,8 @@ import { CHANNEL_LABELS } from '../order/order-view';
 export interface RecordFilterValues {
   subCenterId?: string;
   cardTypeId?: string;
+  /** 消费记录 only: one task's records. */
+  taskId?: string;
   /** From (inclusive) … to (exclusive), ms. */
   startTime?: number;
   endTime?: number;
@@ -64,6 +66,39 @@ export function chargeCsv(rows: ChargeRecord[]): string {
     CHARGE_CSV_HEADER,
     rows.map((r) => [formatTime(r.createTime), r.orderNo, r.subCenterName, r.cardTypeName, r.cardHours, r.amount, CHANNEL_LABELS[r.payChannel], r.id]),
   );
+}
+
+export const CONSUME_CSV_HEADER = ['日期', '任务名称', '任务类别', '任务编号', '算力分中心', '卡型', '计费卡数', '开始时间', '结束时间', '消耗卡时', '消耗卡秒', '消费记录编号'] as const;
+export const TASK_KIND_LABELS: Record<string, string> = { training: '训练任务', slurm: 'Slurm 作业' };
+
+/**
+ * 消费记录 as a CSV file (UTF-8 with BOM): one row per record (a task's draws from one bucket on one day). The
+ * exact card-seconds beside the rounded 卡时, so sums in a spreadsheet match the balance.
+ */
+export function consumeCsv(rows: ConsumeRecord[]): string {
+  return toCsv(
+    CONSUME_CSV_HEADER,
+    rows.map((r) => [
+      r.day,
+      r.taskName,
+      TASK_KIND_LABELS[r.taskKind] ?? r.taskKind,
+      r.taskId,
+      r.subCenterName,
+      r.cardTypeName,
+      String(r.billedCards),
+      formatTime(r.startTime),
+      formatTime(r.endTime),
+      r.cardHours,
+      String(r.cardSeconds),
+      r.id,
+    ]),
+  );
+}
+
+/** The task's detail page in the console, by the record's task kind. */
+export function taskPath(taskKind: string, taskId: string): string {
+  // The type segment is only the page's fallback for its back link; the page reads the task's own type.
+  return taskKind === 'slurm' ? `/slurm-task/detail/custom/${encodeURIComponent(taskId)}` : `/training/detail/train/${encodeURIComponent(taskId)}`;
 }
 
 /** `充值记录-20260301-1530.csv`. */

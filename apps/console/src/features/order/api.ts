@@ -2,7 +2,6 @@
 import { FoundationApi, OrderApi, type OrderPageQuery, type OrderPre, type PayChannel } from '@suanli/contracts';
 import { call } from '../../app/request';
 
-export { getChargeRecord, pageRecords, recordDays } from './records-api';
 
 export function fetchCenters() {
   return call(FoundationApi.centers);

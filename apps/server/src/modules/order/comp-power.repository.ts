@@ -1,4 +1,5 @@
-import type { Db } from '../../db/db';
+import { sql } from 'kysely';
+import type { Db, InTx } from '../../db/db';
 import { isUniqueViolation } from '../../db/unique';
 
 export interface NewGrant {
@@ -32,9 +33,10 @@ export class CompPowerRepository {
 
   /**
    * A grant (赠送): the bucket (source `grant`) and its charge-side record (kind `grant`) in one transaction.
-   * False, nothing written, when the grant's key was given before (the unique `grant_key`).
+   * False, nothing written, when the grant's key was given before (the unique `grant_key`). `alsoIn` runs in
+   * the same transaction after both writes (an operator's grant: its audit entry).
    */
-  async grant(g: NewGrant, ids: { bucketId: string; chargeId: string }, now: number): Promise<boolean> {
+  async grant(g: NewGrant, ids: { bucketId: string; chargeId: string }, now: number, alsoIn?: InTx): Promise<boolean> {
     try {
       await this.db.transaction().execute(async (trx) => {
         await trx
@@ -71,6 +73,7 @@ export class CompPowerRepository {
             create_time: now,
           })
           .execute();
+        await alsoIn?.(trx);
       });
       return true;
     } catch (err) {
@@ -84,5 +87,32 @@ export class CompPowerRepository {
     if (!keys.length) return new Set();
     const rows = await this.db.selectFrom('charge_records').select('grant_key').where('grant_key', 'in', keys).execute();
     return new Set(rows.map((r) => r.grant_key!));
+  }
+
+  /**
+   * Operators' grants (granted_by set), newest first, with the expiry of the bucket each made; `ownerIds`
+   * narrows to those recipients (an empty list: none).
+   */
+  async operatorGrants(ownerIds: string[] | undefined, offset: number, limit: number) {
+    let q = this.db
+      .selectFrom('charge_records as c')
+      .innerJoin('comp_power_buckets as b', 'b.id', 'c.comp_power_id')
+      .where('c.kind', '=', 'grant')
+      .where('c.granted_by', 'is not', null);
+    if (ownerIds) q = ownerIds.length ? q.where('c.owner_id', 'in', ownerIds) : q.where(sql<boolean>`1 = 0`);
+    const [rows, total] = await Promise.all([
+      q
+        .select(['c.id', 'c.owner_id', 'c.card_seconds', 'c.comp_power_id', 'c.sub_center_id', 'c.card_type_id', 'c.reason', 'c.granted_by', 'c.create_time', 'b.expire_time'])
+        .orderBy('c.create_time', 'desc')
+        .orderBy('c.id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+      q
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+        .then((r) => Number(r.n)),
+    ]);
+    return { rows, total };
   }
 }

@@ -1,11 +1,13 @@
-import { formatCardHours, type GrantBody, type GrantRecord } from '@suanli/contracts';
+import { formatCardHours, type AdminGrantPage, type AdminGrantPageQuery, type GrantBody, type GrantRecord } from '@suanli/contracts';
 import type { CenterConfig } from '../../centers/centers';
 import type { Notify } from '../../context';
 import { notFound } from '../../errors';
 import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
+import type { InTx } from '../../db/db';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
+import type { AuditTrail } from '../audit/audit.service';
 import type { UserDirectory } from '../user/user-directory';
 import type { CompPowerRepository } from './comp-power.repository';
 
@@ -49,19 +51,20 @@ export class GrantService {
   constructor(
     private readonly repo: CompPowerRepository,
     centers: CenterConfig[],
-    private readonly users: Pick<UserDirectory, 'named'>,
+    private readonly users: Pick<UserDirectory, 'named' | 'names'>,
     private readonly access: Pick<AccessService, 'require'>,
     private readonly clock: () => number,
     private readonly notify: Notify,
     private readonly bus: EventBus,
     private readonly log: Log,
+    private readonly audit: AuditTrail,
     private readonly welcomeGrant?: WelcomeGrant,
   ) {
     this.centers = new Map(centers.map((c) => [c.id, c]));
   }
 
-  /** Gives the grant; null when its key was given before (nothing written). */
-  async grant(g: Grant): Promise<GrantRecord | null> {
+  /** Gives the grant; null when its key was given before (nothing written). `alsoIn` joins its transaction. */
+  async grant(g: Grant, alsoIn?: InTx): Promise<GrantRecord | null> {
     const center = this.centers.get(g.subCenterId);
     const cardType = center?.cardTypes.find((t) => t.id === g.cardTypeId);
     if (!center || !cardType) throw notFound('分中心的卡型');
@@ -80,6 +83,7 @@ export class GrantService {
       },
       ids,
       now,
+      alsoIn,
     );
     if (!given) return null;
     return {
@@ -95,20 +99,33 @@ export class GrantService {
     };
   }
 
-  /** `POST /comp-powers/grant`: an operator gives a user (by username) compute power; the user is told. */
-  async byOperator(p: Principal, body: GrantBody): Promise<GrantRecord> {
+  /**
+   * `POST /comp-powers/grant` (算力发放): an operator gives a user (by username) compute power; one audit entry
+   * (`compPower.grant`) in the grant's transaction, then the user is told and their balance pushed.
+   */
+  async byOperator(p: Principal, body: GrantBody, ip: string | null): Promise<GrantRecord> {
     this.access.require(p, 'compPower.grant');
     const [user] = await this.users.named([body.username]);
     if (!user) throw notFound('用户');
-    const record = (await this.grant({
-      ownerId: user.id,
-      subCenterId: body.subCenterId,
-      cardTypeId: body.cardTypeId,
-      cardSeconds: body.cardHours * HOUR_SECONDS,
-      validDays: body.validDays,
-      reason: body.reason.trim(),
-      grantedBy: p.userId,
-    }))!;
+    const center = this.centers.get(body.subCenterId);
+    const cardType = center?.cardTypes.find((t) => t.id === body.cardTypeId);
+    if (!center || !cardType) throw notFound('分中心的卡型');
+    const reason = body.reason.trim();
+    // Resolved before the transaction (docs/adding-a-module.md, "Operator actions").
+    const actor = await this.audit.operator(p, ip);
+    const given = `${center.name} ${cardType.name} ${formatCardHours(body.cardHours * HOUR_SECONDS)} 卡时，有效期 ${body.validDays} 天`;
+    const record = (await this.grant(
+      {
+        ownerId: user.id,
+        subCenterId: body.subCenterId,
+        cardTypeId: body.cardTypeId,
+        cardSeconds: body.cardHours * HOUR_SECONDS,
+        validDays: body.validDays,
+        reason,
+        grantedBy: p.userId,
+      },
+      (tx) => this.audit.record(tx, { actor, action: 'compPower.grant', target: { type: 'user', id: user.id, name: user.username }, before: null, after: { grant: given }, reason }),
+    ))!;
     try {
       await this.notify(user.id, {
         type: 'order',
@@ -123,6 +140,37 @@ export class GrantService {
     }
     await this.bus.publish(user.id, { businessType: 'comp-power.changed', data: {} });
     return record;
+  }
+
+  /** 算力发放's list: operators' grants, newest first, optionally to one username. */
+  async operatorGrants(p: Principal, q: AdminGrantPageQuery): Promise<AdminGrantPage> {
+    this.access.require(p, 'compPower.grant');
+    const username = q.username?.trim();
+    const owners = username ? (await this.users.named([username])).map((u) => u.id) : undefined;
+    const { rows, total } = await this.repo.operatorGrants(owners, (q.pageNum - 1) * q.pageSize, q.pageSize);
+    const names = await this.users.names([...new Set(rows.flatMap((r) => [r.owner_id, r.granted_by!]))]);
+    const list = rows.map((r) => {
+      const center = this.centers.get(r.sub_center_id);
+      const owner = names.get(r.owner_id);
+      return {
+        id: r.id,
+        cardHours: formatCardHours(Number(r.card_seconds)),
+        compPowerId: r.comp_power_id,
+        subCenterId: r.sub_center_id,
+        // A center or card type removed from the config still shows under its id.
+        subCenterName: center?.name ?? r.sub_center_id,
+        cardTypeId: r.card_type_id,
+        cardTypeName: center?.cardTypes.find((t) => t.id === r.card_type_id)?.name ?? r.card_type_id,
+        reason: r.reason ?? '',
+        createTime: Number(r.create_time),
+        userId: r.owner_id,
+        username: owner?.username ?? '',
+        nickname: owner?.nickname ?? '',
+        grantedByName: names.get(r.granted_by!)?.username ?? '',
+        expireTime: Number(r.expire_time),
+      };
+    });
+    return { list, total, pageNum: q.pageNum, pageSize: q.pageSize };
   }
 
   /**

@@ -85,8 +85,14 @@ describe.each(engines)('metering (%s)', (engine) => {
     expect((await k.records$(u.token, { cardTypeId: 'a100-80g', startTime: d.startTime!, endTime: d.startTime! + 1 })).data.total).toBe(records.length);
     expect((await k.records$(u.token, { startTime: d.startTime! + 1 })).data.total).toBe(0);
     const stats = (await k.call(u.token, 'POST', `${ORDER_BASE}/records/consume/action/stats`, {})).data;
-    expect(stats).toMatchObject({ totalSeconds: total, total: formatCardHours(total), byCenter: [{ subCenterId: 'sz-a100', cardSeconds: total }], byCardType: [{ cardTypeId: 'a100-80g', cardSeconds: total }] });
+    expect(stats).toMatchObject({ totalSeconds: total, total: formatCardHours(total), byCenter: [{ subCenterId: 'sz-a100', cardSeconds: total }], byCardType: [{ cardTypeId: 'a100-80g', cardSeconds: total }], byTask: [{ taskId: id, taskKind: 'training', taskName: '计量任务', cardSeconds: total, cardHours: formatCardHours(total) }] });
     expect(stats.byDay.reduce((s: number, x: { cardSeconds: number }) => s + x.cardSeconds, 0)).toBe(total);
+    // The per-day chart of 消费记录: one task on each day it drew, the day's 卡时 as the totals say.
+    const daily = async (token: string, q: object) => (await k.call(token, 'POST', `${ORDER_BASE}/records/action/daily`, { type: 'consume', ...q })).data;
+    expect(await daily(u.token, {})).toEqual(stats.byDay.map((x: { day: string; cardHours: string }) => ({ day: x.day, count: 1, cardHours: x.cardHours })));
+    expect(await daily(u.token, { taskId: id })).toEqual(await daily(u.token, {}));
+    expect(await daily(u.token, { subCenterId: 'gz-ascend' })).toEqual([]);
+    expect(await daily(other.token, {})).toEqual([]);
     off();
   }, 40_000);
 

@@ -300,13 +300,30 @@ export class MeteringRepository {
     return this.db.selectFrom('consume_records').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** Per day (UTC+8, oldest first) of the filtered records: the tasks that drew and their card-seconds. */
+  async consumeDays(f: ConsumeFilter): Promise<{ day: string; tasks: number; cardSeconds: number }[]> {
+    const rows = await this.consumes(f)
+      .select((eb) => ['day', eb.fn.count<number>('task_id').distinct().as('tasks'), eb.fn.sum<number>('card_seconds').as('n')])
+      .groupBy('day')
+      .orderBy('day', 'asc')
+      .execute();
+    // PostgreSQL answers counts and sums of bigint as strings.
+    return rows.map((r) => ({ day: r.day, tasks: Number(r.tasks), cardSeconds: Number(r.n ?? 0) }));
+  }
+
   /** Card-seconds per day, per center and per card type of the filtered records. */
   async consumeTotals(f: ConsumeFilter) {
-    const [byDay, byCenter, byCardType] = await Promise.all([
+    const [byDay, byCenter, byCardType, byTask] = await Promise.all([
       this.consumes(f).select((eb) => ['day', eb.fn.sum<number>('card_seconds').as('n')]).groupBy('day').orderBy('day', 'asc').execute(),
       this.consumes(f).select((eb) => ['sub_center_id', eb.fn.sum<number>('card_seconds').as('n')]).groupBy('sub_center_id').orderBy('sub_center_id', 'asc').execute(),
       this.consumes(f).select((eb) => ['card_type_id', eb.fn.sum<number>('card_seconds').as('n')]).groupBy('card_type_id').orderBy('card_type_id', 'asc').execute(),
+      this.consumes(f)
+        .select((eb) => ['task_id', 'task_kind', eb.fn.max('task_name').as('task_name'), eb.fn.sum<number>('card_seconds').as('n')])
+        .groupBy(['task_id', 'task_kind'])
+        .orderBy('n', 'desc')
+        .orderBy('task_id', 'asc')
+        .execute(),
     ]);
-    return { byDay, byCenter, byCardType };
+    return { byDay, byCenter, byCardType, byTask };
   }
 }

@@ -14,6 +14,7 @@ import { MeteringService } from './metering.service';
 import { OrderRepository } from './order.repository';
 import { orderRoutes } from './order.routes';
 import { OrderService, type OrderCatalogue } from './order.service';
+import { recordRoutes } from './records.routes';
 import { RecordService } from './record.service';
 
 /** Default metering period (ADR 0015): draws at least this often, and the gate's first period. */
@@ -36,7 +37,7 @@ export async function createOrderModule(
 ) {
   const m = deps.config.metering ?? {};
   const compPowerRepo = new CompPowerRepository(deps.db);
-  const grants = new GrantService(compPowerRepo, deps.centers, deps.userDirectory, deps.access, deps.clock, deps.notify, deps.bus, deps.log, m.welcomeGrant);
+  const grants = new GrantService(compPowerRepo, deps.centers, deps.userDirectory, deps.access, deps.clock, deps.notify, deps.bus, deps.log, deps.audit, m.welcomeGrant);
   const welcome = (userId: string) => grants.welcome(userId);
   const compPowers = new CompPowerService(compPowerRepo, deps.centers, deps.access, deps.clock, welcome);
   const orderRepo = new OrderRepository(deps.db);
@@ -63,7 +64,10 @@ export async function createOrderModule(
   const records = new RecordService(orderRepo, meteringRepo, deps.centers, deps.access);
   const mount: ModuleMount = {
     name: 'order',
-    routes: [{ prefix: ORDER_BASE, plugin: orderRoutes({ compPowers, orders, records, grants }) }],
+    routes: [
+      { prefix: ORDER_BASE, plugin: orderRoutes({ orders }) },
+      { prefix: ORDER_BASE, plugin: recordRoutes({ compPowers, records, grants }) },
+    ],
     start: () => reconciler?.start(),
     close: () => reconciler?.stop(),
   };

@@ -58,9 +58,15 @@ export class RecordService {
     return { list: rows.map((r) => (kind === 'grant' ? this.toGrant(r) : this.toCharge(r))), total, ...at };
   }
 
-  /** Charge or grant records per calendar day (UTC+8) under the page's filters: 费用中心's purchase chart (consumption has its own totals). */
+  /**
+   * Records per calendar day (UTC+8) under the page's filters — 费用中心's per-day charts: purchases or grants
+   * (count, 卡时, amount), or consumption (count = tasks that drew that day, 卡时).
+   */
   async days(p: Principal, q: RecordStatsQuery): Promise<RecordDay[]> {
-    if (q.type === 'consume') return [];
+    if (q.type === 'consume') {
+      const days = await this.metering.consumeDays({ ownerId: p.userId, subCenterId: q.subCenterId, cardTypeId: q.cardTypeId, taskId: q.taskId, startTime: q.startTime, endTime: q.endTime });
+      return days.map((d) => ({ day: d.day, count: d.tasks, cardHours: formatCardHours(d.cardSeconds) }));
+    }
     const kind = q.type === 'grant' ? 'grant' : 'order';
     const days = await this.orders.chargeDays({ ownerId: p.userId, kind, subCenterId: q.subCenterId, cardTypeId: q.cardTypeId, startTime: q.startTime, endTime: q.endTime });
     return days.map((d) => ({ day: new Date(d.day * DAY_MS).toISOString().slice(0, 10), count: d.count, cardHours: formatCardHours(d.cardSeconds), amount: formatYuan(d.amount) }));
@@ -85,6 +91,7 @@ export class RecordService {
       byDay: t.byDay.map((r) => ({ day: r.day, ...sum(r.n) })),
       byCenter: t.byCenter.map((r) => ({ subCenterId: r.sub_center_id, subCenterName: this.names(r.sub_center_id, '').subCenterName, ...sum(r.n) })),
       byCardType: t.byCardType.map((r) => ({ cardTypeId: r.card_type_id, cardTypeName: this.cardTypeName(r.card_type_id), ...sum(r.n) })),
+      byTask: t.byTask.map((r) => ({ taskId: r.task_id, taskKind: r.task_kind, taskName: r.task_name ?? '', ...sum(r.n) })),
     };
   }
 
