@@ -19,5 +19,6 @@ export * from './sync';
 export * from './storage';
 export * from './staged-upload';
 export * from './workorder';
+export * from './team';
 export * from './route';
 export * from './admin';

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Millis, PageQuery } from './common';
+import { Id, Millis, Page, PageQuery } from './common';
 import { PATTERNS } from './constants';
+import { route, type SchemasOf } from './route';
 
 export const USER_BASE = '/gateway/user/api/v1';
 
@@ -89,6 +90,15 @@ export const UserBrief = Type.Object({
   headImage: Type.Union([Type.String(), Type.Null()]),
 });
 export type UserBrief = Static<typeof UserBrief>;
+export const UserBriefPage = Page(UserBrief);
+
+/** Calls moved to route descriptors (the rest of USER_BASE is still registered by hand in user.routes.ts). */
+export const UserApi = {
+  list: route<{ body: typeof UserListBody; response: typeof UserBriefPage }>('POST', USER_BASE, '/user/list'),
+};
+export const UserApiSchemas: SchemasOf<typeof UserApi> = {
+  list: { summary: '用户列表（邀请成员用；不含手机号与邮箱）', body: UserListBody, response: UserBriefPage },
+};
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 64;

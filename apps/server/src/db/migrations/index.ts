@@ -24,6 +24,7 @@ import * as m0022 from './0022_ide_origin';
 import * as m0023 from './0023_user_roles';
 import * as m0024 from './0024_metering';
 import * as m0028 from './0028_audit';
+import * as m0032 from './0032_team';
 
 /** Every migration, in order. One set for both engines; keep column types portable (see schema.ts). */
 export const migrations: Record<string, Migration> = {
@@ -53,4 +54,6 @@ export const migrations: Record<string, Migration> = {
   '0024_metering': m0024,
   // 0025–0027 belong to work on parallel branches (numbers handed out ahead; see migrate() in db.ts).
   '0028_audit': m0028,
+  // 0029–0031 belong to work on parallel branches.
+  '0032_team': m0032,
 };

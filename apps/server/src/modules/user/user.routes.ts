@@ -14,7 +14,6 @@ import {
   LoginBody,
   LogoutQuery,
   Null,
-  Page,
   PasswordResetBody,
   PasswordUpdateBody,
   RegisterBody,
@@ -23,12 +22,13 @@ import {
   SendCodeBody,
   UpdatePhoneBody,
   UpdateProfileBody,
-  UserBrief,
   UserInfo,
-  UserListBody,
+  UserApi,
+  UserApiSchemas,
 } from '@suanli/contracts';
 import { AppError, invalid } from '../../errors';
 import { ok } from '../../lib/reply';
+import { serve } from '../../lib/serve';
 import { principal, tokenOf } from '../../plugins/auth';
 import { AVATAR_FILE_PATTERN, IMAGE_TYPES } from './avatar';
 import type { UserService } from './user.service';
@@ -182,9 +182,6 @@ export function userRoutes(service: UserService, opts: { rateLimitMax: number })
       handler: async (req) => ok(await service.agentUsers(principal(req).userId, req.query.subCenterId)),
     });
 
-    app.post('/user/list', {
-      schema: { tags, summary: '用户列表（邀请成员用；不含手机号与邮箱）', body: UserListBody, response: { 200: Envelope(Page(UserBrief)) } },
-      handler: async (req) => ok(await service.list(req.body)),
-    });
+    serve(app, UserApi, UserApiSchemas, { list: async (req) => ok(await service.list(req.body)) }, tags);
   };
 }
