@@ -46,7 +46,9 @@ describe('团队 journey', () => {
   const member = (p: Page, username: string) => p.getByTestId('team-member').and(p.locator(`[data-user="${username}"]`));
 
   it('the owner creates a team from 团队管理 (the avatar menu) and invites a user found by the search', async () => {
-    await owner.goto('/console/team');
+    await owner.getByTestId('header-avatar').click();
+    await owner.getByTestId('user-menu-team').click();
+    await owner.waitForURL(/\/console\/team$/);
     await owner.getByText('您还没有加入任何团队').waitFor();
     await speaksChinese(owner, '团队管理（空）');
     await owner.getByTestId('team-create').click();

@@ -159,7 +159,6 @@ beforeAll(async () => {
     '/workorder/detail/:id': { id: order.id },
     '/dataset/detail/:id': { id: dataset.id },
     '/model/detail/:id': { id: model.id },
-    // 团队管理 is not built yet: the shared 功能建设中 page, whatever the id.
     '/team/detail/:id': { id: team.id },
     '/slurm-template/form/:id': { id: template.id },
     '/slurm-task/task/:type': { type: 'template' },

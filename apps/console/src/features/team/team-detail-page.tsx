@@ -153,13 +153,15 @@ export function TeamDetailPage() {
               return (
                 <List.Item data-testid="team-member" data-user={m.username} style={{ flexWrap: 'wrap', gap: 8 }}>
                   <List.Item.Meta
+                    // Wide enough that on a phone the controls wrap below instead of squeezing the name.
+                    style={{ flex: '1 1 240px', minWidth: 0 }}
                     title={
                       <Space size={[8, 4]} wrap>
                         <span style={{ overflowWrap: 'anywhere' }}>{m.nickname || m.username}</span>
                         <RoleTag role={m.role} />
                       </Space>
                     }
-                    description={`${m.username} · ${formatTime(m.joinTime)} 加入`}
+                    description={`${m.nickname && m.nickname !== m.username ? `${m.username} · ` : ''}${formatTime(m.joinTime)} 加入`}
                   />
                   <Space wrap size={4}>
                     {can.setRole && (
@@ -203,7 +205,7 @@ export function TeamDetailPage() {
               locale={{ emptyText: <Empty description="暂无待回应的邀请" image={Empty.PRESENTED_IMAGE_SIMPLE} /> }}
               renderItem={(inv) => (
                 <List.Item data-testid="team-pending" style={{ flexWrap: 'wrap', gap: 8 }}>
-                  <List.Item.Meta title={inv.inviteeName} description={`${inv.inviterName} 邀请 · ${formatTime(inv.expireTime)} 前有效`} />
+                  <List.Item.Meta style={{ flex: '1 1 240px', minWidth: 0 }} title={inv.inviteeName} description={`${inv.inviterName} 邀请 · ${formatTime(inv.expireTime)} 前有效`} />
                   <Popconfirm title="撤回邀请" description={`撤回对 ${inv.inviteeName} 的邀请？`} okText="撤回" cancelText="取消" onConfirm={() => cancel.mutate(inv.id)}>
                     <Button size="small" data-testid="team-pending-cancel">
                       撤回

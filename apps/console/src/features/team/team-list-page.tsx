@@ -85,6 +85,7 @@ export function TeamListPage() {
               renderItem={(inv) => (
                 <List.Item data-testid="team-invitation" style={{ flexWrap: 'wrap', gap: 8 }}>
                   <List.Item.Meta
+                    style={{ flex: '1 1 240px', minWidth: 0 }}
                     title={<span style={{ overflowWrap: 'anywhere' }}>{inv.teamName}</span>}
                     description={`${inv.inviterName} 邀请您加入 · ${formatTime(inv.expireTime)} 前有效`}
                   />
