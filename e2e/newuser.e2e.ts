@@ -221,10 +221,10 @@ describe('a new user on the embedded default', () => {
       expect(await page.getByTestId('training-detail-exit-code').textContent()).toBe('—');
       await looked(`newuser-stopped-task-${width}`, '/training/detail (stopped)', ['echo', 'sleep']);
 
-      // 团队管理 (still to come) leads back and home, not to 消息中心.
+      // 团队管理: a new user has no team yet and is offered 创建团队.
       await page.goto('/console/team');
-      await page.getByTestId('under-construction').waitFor();
-      expect(await page.getByTestId('under-construction').innerText()).not.toContain('消息中心');
+      await page.getByText('您还没有加入任何团队').waitFor();
+      await page.getByTestId('team-create').waitFor();
       await looked(`newuser-team-${width}`, '/team');
     });
   }

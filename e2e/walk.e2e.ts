@@ -24,7 +24,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { DATASET_BASE, SLURM_BASE, WORKORDER_BASE } from '@suanli/contracts';
+import { DATASET_BASE, SLURM_BASE, TEAM_BASE, WORKORDER_BASE } from '@suanli/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { LAYOUT_ROUTES, PLAIN_ROUTES, REDIRECTS, type AppRoute, type PageGroup } from '../apps/console/src/app/route-table';
@@ -129,6 +129,7 @@ beforeAll(async () => {
     maxDurationMinutes: 5,
   });
   const order = await api(u.token, 'POST', `${WORKORDER_BASE}/workorders`, { type: 'task', title: '作业无法启动', description: '提交后一直排队，请帮忙查看。' });
+  const team = await api(u.token, 'POST', `${TEAM_BASE}/teams`, { name: '巡检团队', description: '逐页检查用的团队' });
   const publicSets = await api<{ list: { id: string; name: string }[] }>(u.token, 'POST', `${DATASET_BASE}/datasets/action/page`, { scope: 'public', pageNum: 1, pageSize: 10 });
   const templates = await api<{ list: { id: string; name: string }[] }>(u.token, 'POST', `${SLURM_BASE}/templates/action/page`, { pageNum: 1, pageSize: 100 });
   await env.app.ctx.notify(u.user.id, { type: 'task', title: '训练任务「巡检」已完成', content: '请查看训练日志。' });
@@ -144,6 +145,7 @@ beforeAll(async () => {
     [template.id, template.name],
     [slurmTask.id, slurmTask.name],
     [order.id, order.title],
+    [team.id, team.name],
   ] as const)
     named.set(id, name);
 
@@ -157,8 +159,7 @@ beforeAll(async () => {
     '/workorder/detail/:id': { id: order.id },
     '/dataset/detail/:id': { id: dataset.id },
     '/model/detail/:id': { id: model.id },
-    // 团队管理 is not built yet: the shared 功能建设中 page, whatever the id.
-    '/team/detail/:id': { id: 'no-such-team' },
+    '/team/detail/:id': { id: team.id },
     '/slurm-template/form/:id': { id: template.id },
     '/slurm-task/task/:type': { type: 'template' },
     '/slurm-task/detail/:type/:id': { type: 'custom', id: slurmTask.id },

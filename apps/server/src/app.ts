@@ -37,6 +37,7 @@ import { createUserAdmin, createUserDirectory, createUserModule } from './module
 import { registerModuleHooks, registerModuleRoutes, registerModuleSockets, type ModuleMount } from './modules/module-mount';
 import { createSyncModule } from './modules/sync/sync.module';
 import { createWorkorderModule } from './modules/workorder/workorder.module';
+import { createTeamModule } from './modules/team/team.module';
 import { HttpSyncReceiver } from './file-service/sync-clients';
 import type { SyncReceiver } from './file-service/sync.service';
 import { AppError } from './errors';
@@ -191,6 +192,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   task.afterPoll((id) => resource.service.sample(id));
   const eshell = createEshellModule(ctx, accessLog.service, realtime.guards, keypair.service);
   const workorder = createWorkorderModule(ctx, task.queries);
+  const team = createTeamModule(ctx);
   const userAdmin = createUserAdmin(ctx, user.service, (id) => task.usage.running(id));
 
   /**
@@ -221,6 +223,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     keypair.mount,
     resource.mount,
     workorder.mount,
+    team.mount,
     userAdmin.mount,
     audit.mount,
     eshell.mount,

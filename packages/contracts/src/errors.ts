@@ -95,6 +95,13 @@ export const ErrorCode = {
   PAY_FAILED: 2506,
   /** A submit whose compute power cannot cover its first metering period (ADR 0015); data names what to buy. */
   COMP_POWER_INSUFFICIENT: 2507,
+  /** Teams, 2600–2699. */
+  TEAM_NAME_TAKEN: 2601,
+  TEAM_ALREADY_MEMBER: 2602,
+  TEAM_INVITATION_PENDING: 2603,
+  TEAM_INVITATION_CLOSED: 2604,
+  TEAM_OWNER_MUST_TRANSFER: 2605,
+  TEAM_NOT_MEMBER: 2606,
   /** Work orders, 2700–2799. */
   WORKORDER_CLOSED: 2701,
   WORKORDER_STATE: 2702,
@@ -203,6 +210,12 @@ export const ERROR_MESSAGES: Record<number, string> = {
   2505: '该支付方式暂未开通',
   2506: '支付请求失败，请稍后重试',
   2507: '算力不足，请先购买算力',
+  2601: '您已有同名团队，请换一个名称',
+  2602: '该用户已是团队成员',
+  2603: '已邀请该用户，请等待对方回应',
+  2604: '邀请已失效（已接受、已拒绝、已撤回或已过期）',
+  2605: '团队所有者需先转让团队才能退出',
+  2606: '该用户不是团队成员',
   2701: '工单已关闭，无法继续回复',
   2702: '工单当前状态不允许此操作',
   2703: '未关闭的工单已达上限，请先关闭已解决的工单',

@@ -23,6 +23,7 @@ export * from './sync';
 export * from './storage';
 export * from './staged-upload';
 export * from './workorder';
+export * from './team';
 export * from './route';
 export * from './admin';
 export * from './diagnosis';

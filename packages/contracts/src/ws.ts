@@ -2,6 +2,7 @@ import type { CenterChanged } from './center-admin';
 import type { ImageImport } from './image';
 import type { SyncJob } from './sync';
 import type { WorkOrder } from './workorder';
+import type { TeamChanged } from './team';
 import type { JobState, TaskKind } from './task';
 
 /** A task moved (design/api-contract.md): the console updates its query cache from it, never by polling. */
@@ -25,7 +26,8 @@ export type WsEvent =
   | { businessType: 'sync.changed'; data: SyncJob }
   | { businessType: 'resource.sampled'; data: ResourceSampled }
   | { businessType: 'workorder.changed'; data: WorkOrder }
-  | { businessType: 'center.changed'; data: CenterChanged };
+  | { businessType: 'center.changed'; data: CenterChanged }
+  | { businessType: 'team.changed'; data: TeamChanged };
 export type WsBusinessType = WsEvent['businessType'];
 
 export const WS_UNREAD_INCREMENT = 'notice.unread.increment' satisfies WsBusinessType;
@@ -42,6 +44,8 @@ export const WS_SYNC_CHANGED = 'sync.changed' satisfies WsBusinessType;
  */
 /** A work order got a reply or changed state: sent to its owner (the list and detail re-read). */
 export const WS_WORKORDER_CHANGED = 'workorder.changed' satisfies WsBusinessType;
+/** A team's members, roles, name or invitations changed: sent to its members and the invitee (the team pages re-read). */
+export const WS_TEAM_CHANGED = 'team.changed' satisfies WsBusinessType;
 export const WS_RESOURCE_SAMPLED = 'resource.sampled' satisfies WsBusinessType;
 /** A center's status changed (运营管理 › 分中心), to everyone: center lists and 购买算力 read again. */
 export const WS_CENTER_CHANGED = 'center.changed' satisfies WsBusinessType;

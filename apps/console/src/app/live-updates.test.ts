@@ -155,4 +155,12 @@ describe('live events in the query cache', () => {
     expect(client.getQueryState(queryKeys.billing.orders({}))?.isInvalidated).toBe(false);
     expect(client.getQueryState(queryKeys.admin.users({}))?.isInvalidated).toBe(false);
   });
+
+  it('a team change marks every team query stale (list, details, invitations), not the invite dialog\'s user search', () => {
+    const client = new QueryClient();
+    for (const key of [queryKeys.team.list, queryKeys.team.detail('t1'), queryKeys.team.invitations, queryKeys.team.invitation('i1'), queryKeys.team.users('car')]) client.setQueryData(key, []);
+    applyLiveEvent(client, { businessType: 'team.changed', data: { teamId: 't1' } });
+    for (const key of [queryKeys.team.list, queryKeys.team.detail('t1'), queryKeys.team.invitations, queryKeys.team.invitation('i1')]) expect(client.getQueryState(key)?.isInvalidated, key.join('/')).toBe(true);
+    expect(client.getQueryState(queryKeys.team.users('car'))?.isInvalidated).toBe(false);
+  });
 });

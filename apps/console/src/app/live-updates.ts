@@ -74,6 +74,10 @@ export function applyLiveEvent(client: QueryClient, event: WsEvent): void {
       refresh(client, { queryKey: queryKeys.billing.root, predicate: (q) => q.queryKey[1] === 'sub-centers' || q.queryKey[1] === 'products' });
       refresh(client, { queryKey: queryKeys.admin.centers });
       break;
+    case 'team.changed':
+      // Members, roles or invitations changed: the team pages and the pending invitations are read again.
+      refresh(client, { queryKey: queryKeys.team.root, predicate: (q) => q.queryKey[1] !== 'users' });
+      break;
     case 'resource.sampled':
       // A center's inventory was just stored: 资源概览 and 资源大屏 re-read now (only the pages open refetch).
       refresh(client, { queryKey: queryKeys.resource.root });

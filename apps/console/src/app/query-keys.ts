@@ -142,6 +142,18 @@ export const queryKeys = {
     tasks: ['workorder', 'tasks'] as const,
     linkedTask: (taskId: string) => ['workorder', 'linked-task', taskId] as const,
   },
+  /**
+   * 团队: everything under ['team'], so `team.changed` (a member joined or left, a role, an invitation)
+   * refreshes the list, the details and the invitations at once; the invite dialog's user search.
+   */
+  team: {
+    root: ['team'] as const,
+    list: ['team', 'list'] as const,
+    detail: (id: string) => ['team', 'detail', id] as const,
+    invitations: ['team', 'invitations'] as const,
+    invitation: (id: string) => ['team', 'invitation', id] as const,
+    users: (keyword: string) => ['team', 'users', keyword] as const,
+  },
   /** 密钥对: the caller's keys with their installs. */
   keypairs: ['keypairs'] as const,
   storage: {

@@ -1,7 +1,7 @@
 /**
  * THE route table (design/console.md): every route of the spec with its menu key and its page, each route
  * group loaded on demand as its own chunk. A feature owns `features/<group>/routes.tsx` and exports the page
- * components named here; groups still to be built export the shared “功能建设中” page. Plain data (routes.tsx
+ * components named here. Plain data (routes.tsx
  * loads the pages), so that the e2e journeys can walk every route without compiling the console.
  */
 export interface AppRoute {

@@ -550,6 +550,37 @@ export interface CenterPackagesTable {
   sort: number;
 }
 
+export interface TeamsTable {
+  id: string;
+  /** Unique per owner. */
+  name: string;
+  description: string;
+  /** The member whose role is `owner`. */
+  owner_id: string;
+  create_time: number;
+  update_time: number;
+}
+
+export interface TeamMembersTable {
+  team_id: string;
+  user_id: string;
+  /** TeamRole: owner | admin | member. */
+  role: string;
+  join_time: number;
+}
+
+export interface TeamInvitationsTable {
+  id: string;
+  team_id: string;
+  invitee_id: string;
+  inviter_id: string;
+  /** pending | accepted | declined | expired | cancelled (a pending row past expire_time reads as expired). */
+  state: string;
+  create_time: number;
+  expire_time: number;
+  answer_time: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -590,4 +621,7 @@ export interface Database {
   audit_log: AuditLogTable;
   center_states: CenterStatesTable;
   center_packages: CenterPackagesTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  team_invitations: TeamInvitationsTable;
 }

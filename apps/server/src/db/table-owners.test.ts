@@ -33,8 +33,8 @@ describe('table ownership (suanli/own-tables in npm run lint)', () => {
   });
 
   it('fails a table nobody owns, and code in realtime/ reading a module\'s table', async () => {
-    expect(await ownTables('apps/server/src/modules/team/team.repository.ts', "export const q = (db: any) => db.insertInto('teams').values({}).execute();")).toEqual([
-      "Table 'teams' has no owner in apps/server/src/db/table-owners.json: add it to its module's entry.",
+    expect(await ownTables('apps/server/src/modules/team/team.repository.ts', "export const q = (db: any) => db.insertInto('team_storage_areas').values({}).execute();")).toEqual([
+      "Table 'team_storage_areas' has no owner in apps/server/src/db/table-owners.json: add it to its module's entry.",
     ]);
     expect(await ownTables('apps/server/src/realtime/x.ts', "export const q = (db: any) => db.selectFrom('sessions').selectAll().execute();")).toHaveLength(1);
   });

@@ -17,7 +17,11 @@ export function messageLink(m: Pick<Message, 'businessType' | 'businessId'>): st
     case 'dataset':
     case 'model':
     case 'workorder':
+    case 'team':
       return `/${m.businessType}/detail/${id}`;
+    case 'team.invitation':
+      // Answered in place (接受 / 拒绝); the invitation also waits on 团队管理.
+      return '/team';
     default:
       return null;
   }

@@ -26,6 +26,7 @@ import * as m0024 from './0024_metering';
 import * as m0028 from './0028_audit';
 import * as m0029 from './0029_center_settings';
 import * as m0031 from './0031_publication_review';
+import * as m0032 from './0032_team';
 
 /** Every migration, in order. One set for both engines; keep column types portable (see schema.ts). */
 export const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ export const migrations: Record<string, Migration> = {
   // 0025–0027 belong to work on parallel branches (numbers handed out ahead; see migrate() in db.ts).
   '0028_audit': m0028,
   '0029_center_settings': m0029,
-  // 0030 belongs to a parallel branch.
+  // 0030 was reserved for a parallel branch and is unused.
   '0031_publication_review': m0031,
+  '0032_team': m0032,
 };

@@ -4,7 +4,7 @@ import { RoleRepository } from './role.repository';
 
 /**
  * Access (architecture.md, Access): roles as rows, and the one policy every service asks — ownership, shares,
- * platform roles, later team roles. No routes. Built before the session service, which loads each principal's
+ * platform roles, team roles (carried by the resource). No routes. Built before the session service, which loads each principal's
  * roles through it; `status` is the user module's account state (UserDirectory), so that a disabled account's
  * sessions are refused.
  */

@@ -44,9 +44,25 @@ describe('access policy', () => {
     expect([allowed(alice, 'compPower.grant'), allowed(op, 'compPower.grant')]).toEqual([false, true]);
   });
 
+  it('a team: members read; admins and the owner manage; only the owner owns; platform operators nothing', () => {
+    const carol = { userId: 'carol', roles: ['user'] as const };
+    const dave = { userId: 'dave', roles: ['user'] as const };
+    const team = { ownerId: 'alice', team: { id: 't1', roles: new Map([['alice', 'owner'], ['bob', 'admin'], ['carol', 'member']] as const) } };
+    const who = [alice, bob, carol, dave, op];
+    const row = (a: Action) => who.map((p) => allowed(p, a, team));
+    expect(row('team.read')).toEqual([true, true, true, false, false]);
+    expect(row('team.leave')).toEqual([true, true, true, false, false]);
+    expect(row('team.manage')).toEqual([true, true, false, false, false]);
+    expect(row('team.own')).toEqual([true, false, false, false, false]);
+    // An invitation to dave: he answers; the team's owner and admins read (and withdraw) it; a member does not.
+    const invitation = { ownerId: 'dave', team: team.team };
+    expect(who.map((p) => allowed(p, 'team.invitation.read', invitation))).toEqual([true, true, false, true, false]);
+    expect(who.map((p) => allowed(p, 'team.invitation.answer', invitation))).toEqual([false, false, false, true, false]);
+  });
+
   it('an action with a resource condition is never granted without the resource', () => {
     for (const action of Object.keys(RULES) as Action[]) {
-      const onlyResource = (RULES[action] as readonly string[]).every((c) => c === 'owner' || c === 'sharee' || c === 'public');
+      const onlyResource = (RULES[action] as readonly string[]).every((c) => ['owner', 'sharee', 'public', 'teamMember', 'teamAdmin', 'teamOwner'].includes(c));
       if (onlyResource) expect(allowed(op, action), action).toBe(false);
     }
     expect([owns(alice, { ownerId: 'alice' }), owns(bob, { ownerId: 'alice' })]).toEqual([true, false]);

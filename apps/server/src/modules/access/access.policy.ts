@@ -1,10 +1,9 @@
-import type { Role } from '@suanli/contracts';
+import type { Role, TeamRole } from '@suanli/contracts';
 import type { Principal } from './principal';
 
 /**
- * Something a principal may act on: whose it is, whether everyone may read it, and whom it is shared with.
- * Services describe their rows this way and never compare owners themselves. Teams will add `teamId`, and
- * the rules below a `member`/`admin` condition on it.
+ * Something a principal may act on: whose it is, whether everyone may read it, whom it is shared with, and
+ * the team it belongs to. Services describe their rows this way and never compare owners or roles themselves.
  */
 export interface Resource {
   ownerId: string;
@@ -12,10 +11,21 @@ export interface Resource {
   public?: boolean;
   /** Users it is shared with; a repository may return only the caller's share (that is all a rule reads). */
   sharees?: readonly string[];
+  /**
+   * The team it belongs to (a team itself, or later a team's dataset) and the roles members hold in it. The
+   * repository reads the caller's membership with the row (it may return only the caller's), so a role
+   * taken away counts at once on every gateway process — unlike platform roles, team roles change all the
+   * time (an invitation accepted, a member removed) and are not cached with the session.
+   */
+  team?: { id: string; roles: ReadonlyMap<string, TeamRole> };
 }
 
-/** Who may: the resource's owner, a user it is shared with, anyone when it is public, or a platform role. */
-type Condition = 'owner' | 'sharee' | 'public' | Role;
+/**
+ * Who may: the resource's owner, a user it is shared with, anyone when it is public, a platform role, or by
+ * role in the resource's team: any member (`teamMember`), an admin or the owner (`teamAdmin`), the owner
+ * (`teamOwner`).
+ */
+type Condition = 'owner' | 'sharee' | 'public' | 'teamMember' | 'teamAdmin' | 'teamOwner' | Role;
 
 /**
  * Every permission of the platform and who holds it — the one table to read (and to extend for teams).
@@ -74,6 +84,18 @@ export const RULES = {
   'audit.read': ['operator'],
   /** 运营管理 › 分中心: read and change a center's status, notice, packages and prices. */
   'center.manage': ['operator'],
+  /** A team: its detail and members (non-members get 1205, as for a missing team). */
+  'team.read': ['teamMember'],
+  /** Rename or describe it, invite, withdraw an invitation, remove a member whose role is `member`. */
+  'team.manage': ['teamAdmin'],
+  /** Remove an admin, change a member's role, transfer ownership, dissolve the team. */
+  'team.own': ['teamOwner'],
+  /** Leave it (the owner is refused by the service: 2605, transfer first). */
+  'team.leave': ['teamMember'],
+  /** An invitation: its invitee (the resource's owner) and the team's owner and admins. */
+  'team.invitation.read': ['owner', 'teamAdmin'],
+  /** Accept or decline it: only the invitee. */
+  'team.invitation.answer': ['owner'],
 } as const satisfies Record<string, readonly Condition[]>;
 
 export type Action = keyof typeof RULES;
@@ -88,6 +110,14 @@ export function allowed(p: Pick<Principal, 'userId' | 'roles'>, action: Action, 
         return resource?.sharees?.includes(p.userId) ?? false;
       case 'public':
         return resource?.public === true;
+      case 'teamMember':
+        return resource?.team?.roles.has(p.userId) ?? false;
+      case 'teamAdmin': {
+        const role = resource?.team?.roles.get(p.userId);
+        return role === 'owner' || role === 'admin';
+      }
+      case 'teamOwner':
+        return resource?.team?.roles.get(p.userId) === 'owner';
       default:
         return p.roles.includes(c);
     }

@@ -3,7 +3,8 @@ import type { Role } from '@suanli/contracts';
 /**
  * The caller of a request, as the session verification resolved it: who (`userId`), through which session,
  * and the platform roles the account holds (`user` always, `operator` when granted — read with the session,
- * so a role check costs no query). Team roles will be carried the same way (`teams`), loaded with them.
+ * so a role check costs no query). Team roles are not: they change often and must count at once, so the
+ * resource carries the caller's role in its team (access.policy.ts, `Resource.team`).
  */
 export interface Principal {
   readonly userId: string;

@@ -1,10 +1,11 @@
-import { MESSAGE_TYPE_LABELS, type Message, type MessageType } from '@suanli/contracts';
+import { MESSAGE_TYPE_LABELS, TEAM_INVITATION_BUSINESS_TYPE, type Message, type MessageType } from '@suanli/contracts';
 import { CheckOutlined } from '@ant-design/icons';
 import { Badge, Button, Flex, Table, Tag, Typography, type TableColumnsType, type TablePaginationConfig } from 'antd';
 import { dayjs } from '../../../shared/dayjs';
 import { useBreakpoint } from '../../../shared/hooks/use-breakpoint';
 import type { HTMLAttributes } from 'react';
 import { Link } from 'react-router';
+import { InvitationAnswer } from '../../team/invitation-answer';
 import { messageLink } from '../message-link';
 
 const TYPE_COLORS: Record<MessageType, string> = {
@@ -157,10 +158,16 @@ export function MessageTable(props: MessageTableProps) {
               <Typography.Paragraph style={{ margin: 0, whiteSpace: 'pre-wrap' }} data-testid="msg-content">
                 {row.content}
               </Typography.Paragraph>
-              {to && (
-                <Link to={to} onClick={() => props.onOpen(row)} data-testid="msg-open">
-                  查看详情
-                </Link>
+              {row.businessType === TEAM_INVITATION_BUSINESS_TYPE && row.businessId ? (
+                <div style={{ marginTop: 8 }}>
+                  <InvitationAnswer invitationId={row.businessId} />
+                </div>
+              ) : (
+                to && (
+                  <Link to={to} onClick={() => props.onOpen(row)} data-testid="msg-open">
+                    查看详情
+                  </Link>
+                )
               )}
             </>
           );

@@ -1,0 +1,281 @@
+import {
+  ErrorCode,
+  TEAM_INVITATION_BUSINESS_TYPE,
+  TEAM_INVITATION_TTL_MS,
+  WS_TEAM_CHANGED,
+  type Team,
+  type TeamCreate,
+  type TeamDetail,
+  type TeamInvitation,
+  type TeamInvitationState,
+  type TeamMember,
+  type TeamRole,
+  type TeamUpdate,
+} from '@suanli/contracts';
+import type { Notify } from '../../context';
+import { AppError, invalid } from '../../errors';
+import { newId } from '../../lib/id';
+import type { EventBus } from '../../realtime/bus';
+import type { Resource } from '../access/access.policy';
+import type { AccessService } from '../access/access.service';
+import type { Principal } from '../access/principal';
+import type { UserDirectory } from '../user/user-directory';
+import type { InvitationRow, TeamRepository, TeamWithRole } from './team.repository';
+
+const TEAM = '团队';
+const INVITATION = '邀请';
+
+/**
+ * 团队 (issue 21): teams, their members' roles and invitations. Every decision goes through the access
+ * module on a resource that carries the caller's role in the team (`team.read` for members; a non-member gets
+ * 1205 as for a missing team, `team.manage` for owners and admins, `team.own` for the owner). The invitee is
+ * told of an invitation by a `team` message 消息中心 answers; every member and the invitee get `team.changed`
+ * after each change.
+ */
+export class TeamService {
+  constructor(
+    private readonly repo: TeamRepository,
+    private readonly access: Pick<AccessService, 'require' | 'found' | 'can'>,
+    private readonly users: Pick<UserDirectory, 'names' | 'named'>,
+    private readonly clock: () => number,
+    private readonly notify: Notify,
+    private readonly bus: EventBus,
+  ) {}
+
+  async list(p: Principal): Promise<Team[]> {
+    const rows = await this.repo.mine(p.userId);
+    const names = await this.users.names(rows.map((r) => r.owner_id));
+    return rows.map((r) => toTeam(r, names.get(r.owner_id)?.username ?? ''));
+  }
+
+  async create(p: Principal, body: TeamCreate): Promise<Team> {
+    const name = cleanName(body.name);
+    const now = this.clock();
+    const id = newId(now);
+    if (!(await this.repo.create({ id, name, description: (body.description ?? '').trim(), owner_id: p.userId, create_time: now, update_time: now }))) {
+      throw new AppError(ErrorCode.TEAM_NAME_TAKEN);
+    }
+    return this.team(p, id);
+  }
+
+  async detail(p: Principal, id: string): Promise<TeamDetail> {
+    const team = await this.readable(p, id);
+    const members = await this.repo.members(id);
+    const manages = this.access.can(p, 'team.manage', resourceOf(team, p));
+    const invitations = manages ? await this.repo.pendingOf(id, this.clock()) : [];
+    const names = await this.users.names([team.owner_id, ...members.map((m) => m.user_id), ...invitations.flatMap((i) => [i.invitee_id, i.inviter_id])]);
+    return {
+      ...toTeam(team, names.get(team.owner_id)?.username ?? ''),
+      members: members.map((m) => ({ userId: m.user_id, username: names.get(m.user_id)?.username ?? '', nickname: names.get(m.user_id)?.nickname ?? '', role: m.role as TeamRole, joinTime: Number(m.join_time) })),
+      invitations: invitations.map((i) => this.toInvitation(i, team.name, names)),
+    };
+  }
+
+  async update(p: Principal, id: string, body: TeamUpdate): Promise<Team> {
+    const team = await this.readable(p, id);
+    this.access.require(p, 'team.manage', resourceOf(team, p));
+    if (!(await this.repo.update(id, cleanName(body.name), (body.description ?? '').trim(), this.clock()))) throw new AppError(ErrorCode.TEAM_NAME_TAKEN);
+    await this.changed(id);
+    return this.team(p, id);
+  }
+
+  async invite(p: Principal, id: string, username: string): Promise<TeamInvitation> {
+    const team = await this.readable(p, id);
+    this.access.require(p, 'team.manage', resourceOf(team, p));
+    const [user] = await this.users.named([username.trim()]);
+    if (!user || user.status === 'disabled') throw invalid('username', '用户不存在');
+    if (await this.repo.member(id, user.id)) throw new AppError(ErrorCode.TEAM_ALREADY_MEMBER);
+    const now = this.clock();
+    const row: InvitationRow = { id: newId(now), team_id: id, invitee_id: user.id, inviter_id: p.userId, state: 'pending', create_time: now, expire_time: now + TEAM_INVITATION_TTL_MS, answer_time: null };
+    if (!(await this.repo.invite(row))) throw new AppError(ErrorCode.TEAM_INVITATION_PENDING);
+    const names = await this.users.names([user.id, p.userId]);
+    const inviter = names.get(p.userId)?.username ?? '';
+    await this.notify(user.id, {
+      type: 'team',
+      title: `${inviter} 邀请您加入团队「${team.name}」`,
+      content: `${inviter} 邀请您加入团队「${team.name}」，7 天内有效。接受后您将成为团队成员。`,
+      businessType: TEAM_INVITATION_BUSINESS_TYPE,
+      businessId: row.id,
+    });
+    await this.changed(id, [user.id]);
+    return this.toInvitation(row, team.name, names);
+  }
+
+  /** The caller's invitations still waiting for an answer. */
+  async myInvitations(p: Principal): Promise<TeamInvitation[]> {
+    const rows = await this.repo.pendingFor(p.userId, this.clock());
+    const teams = new Map<string, string>();
+    for (const r of rows) if (!teams.has(r.team_id)) teams.set(r.team_id, (await this.repo.find(r.team_id, p.userId))?.name ?? '');
+    const names = await this.users.names(rows.flatMap((r) => [r.invitee_id, r.inviter_id]));
+    return rows.map((r) => this.toInvitation(r, teams.get(r.team_id) ?? '', names));
+  }
+
+  /** One invitation, for its invitee (消息中心 shows whether it can still be answered) and the team's admins. */
+  async invitation(p: Principal, id: string): Promise<TeamInvitation> {
+    const { inv, team } = await this.readableInvitation(p, id);
+    const names = await this.users.names([inv.invitee_id, inv.inviter_id]);
+    return this.toInvitation(inv, team?.name ?? '', names);
+  }
+
+  async accept(p: Principal, id: string): Promise<Team> {
+    const { inv, team } = await this.readableInvitation(p, id);
+    this.access.require(p, 'team.invitation.answer', invitationResource(inv, team, p));
+    if (!team || !(await this.repo.answer(id, 'accepted', this.clock()))) throw new AppError(ErrorCode.TEAM_INVITATION_CLOSED);
+    await this.changed(team.id, [p.userId]);
+    return this.team(p, team.id);
+  }
+
+  async decline(p: Principal, id: string): Promise<null> {
+    const { inv, team } = await this.readableInvitation(p, id);
+    this.access.require(p, 'team.invitation.answer', invitationResource(inv, team, p));
+    if (!(await this.repo.answer(id, 'declined', this.clock()))) throw new AppError(ErrorCode.TEAM_INVITATION_CLOSED);
+    if (team) await this.changed(team.id, [p.userId]);
+    return null;
+  }
+
+  async cancel(p: Principal, id: string): Promise<null> {
+    const { inv, team } = await this.readableInvitation(p, id);
+    // The invitee reads it but may only answer it.
+    if (!team) throw new AppError(ErrorCode.TEAM_INVITATION_CLOSED);
+    this.access.require(p, 'team.manage', resourceOf(team, p));
+    if (!(await this.repo.answer(id, 'cancelled', this.clock()))) throw new AppError(ErrorCode.TEAM_INVITATION_CLOSED);
+    await this.changed(team.id, [inv.invitee_id]);
+    return null;
+  }
+
+  /** The owner only; admin ↔ member (ownership moves by transfer). */
+  async setRole(p: Principal, id: string, userId: string, role: 'admin' | 'member'): Promise<TeamMember> {
+    const team = await this.readable(p, id);
+    this.access.require(p, 'team.own', resourceOf(team, p));
+    const m = await this.repo.member(id, userId);
+    if (!m) throw new AppError(ErrorCode.TEAM_NOT_MEMBER);
+    if (m.role === 'owner') throw invalid('userId', '所有者的角色只能通过转让团队改变');
+    if (m.role !== role && !(await this.repo.setRole(id, userId, m.role as TeamRole, role))) throw new AppError(ErrorCode.TEAM_NOT_MEMBER);
+    await this.changed(id);
+    const names = await this.users.names([userId]);
+    return { userId, username: names.get(userId)?.username ?? '', nickname: names.get(userId)?.nickname ?? '', role, joinTime: Number(m.join_time) };
+  }
+
+  /** Admins remove members; the owner also removes admins; nobody removes the owner (1020). */
+  async removeMember(p: Principal, id: string, userId: string): Promise<null> {
+    const team = await this.readable(p, id);
+    const res = resourceOf(team, p);
+    this.access.require(p, 'team.manage', res);
+    const m = await this.repo.member(id, userId);
+    if (!m) throw new AppError(ErrorCode.TEAM_NOT_MEMBER);
+    if (userId === p.userId) throw invalid('userId', '不能移除自己，请使用退出团队');
+    const role = m.role as TeamRole;
+    if (role === 'owner') throw new AppError(ErrorCode.NO_PERMISSION);
+    if (role === 'admin') this.access.require(p, 'team.own', res);
+    if (!(await this.repo.removeMember(id, userId, [role]))) throw new AppError(ErrorCode.TEAM_NOT_MEMBER);
+    await this.notify(userId, { type: 'team', title: `您已被移出团队「${team.name}」`, content: `您已不再是团队「${team.name}」的成员。`, businessType: 'team', businessId: id });
+    await this.changed(id, [userId]);
+    return null;
+  }
+
+  async leave(p: Principal, id: string): Promise<null> {
+    const team = await this.readable(p, id);
+    this.access.require(p, 'team.leave', resourceOf(team, p));
+    if (team.my_role === 'owner') throw new AppError(ErrorCode.TEAM_OWNER_MUST_TRANSFER);
+    if (!(await this.repo.removeMember(id, p.userId, ['admin', 'member']))) throw new AppError(ErrorCode.TEAM_NOT_MEMBER);
+    await this.changed(id, [p.userId]);
+    return null;
+  }
+
+  async transfer(p: Principal, id: string, userId: string): Promise<Team> {
+    const team = await this.readable(p, id);
+    this.access.require(p, 'team.own', resourceOf(team, p));
+    if (userId === p.userId) throw invalid('userId', '不能转让给自己');
+    if (!(await this.repo.member(id, userId))) throw new AppError(ErrorCode.TEAM_NOT_MEMBER);
+    const moved = await this.repo.transfer(id, p.userId, userId, this.clock());
+    if (moved === 'name') throw new AppError(ErrorCode.TEAM_NAME_TAKEN, '对方已有同名团队，请先修改团队名称再转让');
+    if (moved === 'moved') throw new AppError(ErrorCode.TEAM_NOT_MEMBER);
+    await this.notify(userId, { type: 'team', title: `您已成为团队「${team.name}」的所有者`, content: `团队「${team.name}」已转让给您，原所有者成为管理员。`, businessType: 'team', businessId: id });
+    await this.changed(id);
+    return this.team(p, id);
+  }
+
+  /** The owner only. Nothing depends on a team yet (its compute power and shared work come later). */
+  async dissolve(p: Principal, id: string): Promise<null> {
+    const team = await this.readable(p, id);
+    this.access.require(p, 'team.own', resourceOf(team, p));
+    const members = (await this.repo.members(id)).map((m) => m.user_id);
+    const invitees = (await this.repo.pendingOf(id, this.clock())).map((i) => i.invitee_id);
+    if (!(await this.repo.dissolve(id, p.userId))) throw new AppError(ErrorCode.NO_PERMISSION);
+    for (const userId of members) {
+      if (userId !== p.userId) await this.notify(userId, { type: 'team', title: `团队「${team.name}」已解散`, content: `所有者已解散团队「${team.name}」。`, businessType: 'team', businessId: id });
+    }
+    for (const userId of new Set([...members, ...invitees])) await this.bus.publish(userId, { businessType: WS_TEAM_CHANGED, data: { teamId: id } });
+    return null;
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------------------
+
+  /** The team when the caller is a member; 1205 naming 团队 otherwise (never revealing that it exists). */
+  private async readable(p: Principal, id: string): Promise<TeamWithRole> {
+    return this.access.found(p, 'team.read', await this.repo.find(id, p.userId), (r) => resourceOf(r, p), TEAM);
+  }
+
+  /** An invitation and its team, when the caller is its invitee or an owner/admin of the team; 1205 otherwise. */
+  private async readableInvitation(p: Principal, id: string): Promise<{ inv: InvitationRow; team: TeamWithRole | undefined }> {
+    const inv = await this.repo.invitation(id);
+    const team = inv && (await this.repo.find(inv.team_id, p.userId));
+    this.access.found(p, 'team.invitation.read', inv, (r) => invitationResource(r, team, p), INVITATION);
+    return { inv: inv!, team };
+  }
+
+  private async team(p: Principal, id: string): Promise<Team> {
+    const row = await this.readable(p, id);
+    return toTeam(row, (await this.users.names([row.owner_id])).get(row.owner_id)?.username ?? '');
+  }
+
+  private toInvitation(r: InvitationRow, teamName: string, names: Map<string, { username: string }>): TeamInvitation {
+    const expired = r.state === 'pending' && Number(r.expire_time) <= this.clock();
+    return {
+      id: r.id,
+      teamId: r.team_id,
+      teamName,
+      inviteeId: r.invitee_id,
+      inviteeName: names.get(r.invitee_id)?.username ?? '',
+      inviterName: names.get(r.inviter_id)?.username ?? '',
+      state: expired ? 'expired' : (r.state as TeamInvitationState),
+      createTime: Number(r.create_time),
+      expireTime: Number(r.expire_time),
+    };
+  }
+
+  /** `team.changed` to every member now, and to `also` (an invitee, a member who just left). */
+  private async changed(teamId: string, also: readonly string[] = []): Promise<void> {
+    const members = (await this.repo.members(teamId)).map((m) => m.user_id);
+    for (const userId of new Set([...members, ...also])) await this.bus.publish(userId, { businessType: WS_TEAM_CHANGED, data: { teamId } });
+  }
+}
+
+/** The team as the policy reads it: the caller's role is all the repository returned, and all a rule needs. */
+function resourceOf(r: TeamWithRole, p: Principal): Resource {
+  return { ownerId: r.owner_id, team: { id: r.id, roles: new Map(r.my_role ? [[p.userId, r.my_role as TeamRole]] : []) } };
+}
+
+/** An invitation is its invitee's (`owner`); the team's owner and admins read it through the team. */
+function invitationResource(r: InvitationRow, team: TeamWithRole | undefined, p: Principal): Resource {
+  return { ownerId: r.invitee_id, ...(team ? { team: resourceOf(team, p).team } : {}) };
+}
+
+function toTeam(r: TeamWithRole, ownerName: string): Team {
+  return {
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    ownerId: r.owner_id,
+    ownerName,
+    myRole: (r.my_role ?? 'member') as TeamRole,
+    memberCount: r.member_count,
+    createTime: Number(r.create_time),
+  };
+}
+
+function cleanName(name: string): string {
+  const n = name.trim();
+  if (!n) throw invalid('name', '不能为空');
+  return n;
+}

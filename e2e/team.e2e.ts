@@ -1,0 +1,130 @@
+/**
+ * 团队管理 in a real Chromium against the real gateway: an owner creates a team and invites a user found by
+ * the search; the invitee accepts from 消息中心 (接受 on the invitation message) and lands on the team; the
+ * owner's open team page shows the new member without a reload; the member sees the team with the 成员 role
+ * and leaves it. Pages read Chinese and fit a 375 px phone. Screenshots:
+ * e2e/artifacts/team-{list,detail,invite,message}-{1440,375}.png.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, signIn } from './support/auth';
+import { describeLeaks, englishLeaks } from './support/english';
+import { startE2e, type E2eEnv } from './support/env';
+import { noHorizontalScroll, settled } from './support/page';
+
+const NAME = '蛋白质结构课题组';
+const DESCRIPTION = '结构预测与分子动力学，共享数据与算力。';
+
+describe('团队 journey', () => {
+  let env: E2eEnv;
+  let owner: Page;
+  let invitee: Page;
+  let inviteeName = '';
+  let teamUrl = '';
+
+  beforeAll(async () => {
+    env = await startE2e();
+    const o = await createUser(env);
+    const i = await createUser(env);
+    inviteeName = i.user.username;
+    ({ page: owner } = await env.newPage());
+    ({ page: invitee } = await env.newPage());
+    await signIn(owner, o.user.username, o.password);
+    await signIn(invitee, i.user.username, i.password);
+  });
+  afterAll(() => env?.close());
+
+  const confirmPop = (p: Page) => p.locator('.ant-popconfirm:visible .ant-btn-primary').click();
+  async function shot(p: Page, name: string) {
+    await settled(p).catch(() => undefined);
+    await env.shot(p, name);
+  }
+  async function speaksChinese(p: Page, what: string) {
+    await settled(p).catch(() => undefined);
+    expect(describeLeaks(what, await englishLeaks(p))).toEqual([]);
+  }
+  const member = (p: Page, username: string) => p.getByTestId('team-member').and(p.locator(`[data-user="${username}"]`));
+
+  it('the owner creates a team from 团队管理 (the avatar menu) and invites a user found by the search', async () => {
+    await owner.getByTestId('header-avatar').click();
+    await owner.getByTestId('user-menu-team').click();
+    await owner.waitForURL(/\/console\/team$/);
+    await owner.getByText('您还没有加入任何团队').waitFor();
+    await speaksChinese(owner, '团队管理（空）');
+    await owner.getByTestId('team-create').click();
+    await owner.getByTestId('team-name').fill(NAME);
+    await owner.getByTestId('team-description').fill(DESCRIPTION);
+    await owner.getByTestId('team-create-ok').click();
+    await owner.waitForURL(/\/console\/team\/detail\//);
+    teamUrl = new URL(owner.url()).pathname;
+    await owner.getByTestId('team-member').first().waitFor();
+    expect(await owner.getByTestId('team-member').first().getByTestId('team-role').innerText()).toBe('所有者');
+
+    await owner.getByTestId('team-invite').click();
+    await owner.getByTestId('team-invite-user').locator('input').fill(inviteeName.slice(0, 12));
+    await owner.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: inviteeName }).click();
+    await speaksChinese(owner, '邀请成员');
+    await shot(owner, 'team-invite-1440');
+    await owner.getByTestId('team-invite-ok').click();
+    await owner.locator('.ant-message-notice').filter({ hasText: `已向 ${inviteeName} 发出邀请` }).waitFor();
+    await owner.getByTestId('team-pending').filter({ hasText: inviteeName }).waitFor();
+  });
+
+  it('the invitee accepts in 消息中心 and lands on the team; the owner sees the new member live', async () => {
+    await invitee.goto('/console/message');
+    const msg = invitee.getByTestId('msg-row').filter({ hasText: `邀请您加入团队「${NAME}」` });
+    await msg.waitFor();
+    expect(await msg.innerText()).toContain('团队消息');
+    // Opened in place (the title itself leads to 团队管理, where the invitation also waits).
+    await msg.locator('.ant-table-row-expand-icon').click();
+    await invitee.getByTestId('team-invitation-accept').waitFor();
+    await speaksChinese(invitee, '消息中心（团队邀请）');
+    await shot(invitee, 'team-message-1440');
+    await invitee.getByTestId('team-invitation-accept').click();
+    await invitee.waitForURL(new RegExp(`${teamUrl}$`));
+    await member(invitee, inviteeName).waitFor();
+    expect(await member(invitee, inviteeName).getByTestId('team-role').innerText()).toBe('成员');
+    // A member may neither invite nor remove anybody.
+    expect(await invitee.getByTestId('team-invite').count()).toBe(0);
+    expect(await invitee.getByTestId('team-member-remove').count()).toBe(0);
+
+    // The owner's page was not reloaded: team.changed brought the member and took the pending invitation.
+    await member(owner, inviteeName).waitFor({ timeout: 10_000 });
+    await expect.poll(() => owner.getByTestId('team-pending').count()).toBe(0);
+    await speaksChinese(owner, '团队详情');
+    await shot(owner, 'team-detail-1440');
+  });
+
+  it('the member sees the team on 团队管理 with its role; list and detail fit a 375 px phone', async () => {
+    await invitee.goto('/console/team');
+    const row = invitee.getByTestId('team-row').filter({ hasText: NAME });
+    await row.waitFor();
+    expect(await row.getByTestId('team-role').innerText()).toBe('成员');
+    expect(await row.getByTestId('team-meta').innerText()).toContain('2 名成员');
+    await speaksChinese(invitee, '团队管理');
+    await shot(invitee, 'team-list-1440');
+    await invitee.setViewportSize({ width: 375, height: 812 });
+    await noHorizontalScroll(invitee);
+    await shot(invitee, 'team-list-375');
+    await owner.setViewportSize({ width: 375, height: 812 });
+    await owner.goto(teamUrl);
+    await member(owner, inviteeName).waitFor();
+    await noHorizontalScroll(owner);
+    await speaksChinese(owner, '团队详情 375');
+    await shot(owner, 'team-detail-375');
+    await owner.setViewportSize({ width: 1440, height: 900 });
+    await invitee.setViewportSize({ width: 1440, height: 900 });
+  });
+
+  it('the member leaves the team (with a confirmation); the owner sees them gone', async () => {
+    await invitee.goto(teamUrl);
+    await invitee.getByTestId('team-leave').click();
+    await confirmPop(invitee);
+    await invitee.waitForURL(/\/console\/team$/);
+    await invitee.getByText('您还没有加入任何团队').waitFor();
+    await expect.poll(() => member(owner, inviteeName).count(), { timeout: 10_000 }).toBe(0);
+    // The team is no longer the former member's to open.
+    await invitee.goto(teamUrl);
+    await invitee.getByText('无法打开此团队').waitFor();
+  });
+});
