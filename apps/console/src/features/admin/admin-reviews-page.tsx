@@ -1,7 +1,7 @@
 import { ASSET_KINDS, type Asset, type AssetKind, type ImagePublication } from '@suanli/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Input, Modal, Space, Table, Tabs, Typography, type ButtonProps, type TableColumnsType } from 'antd';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
@@ -124,35 +124,37 @@ function DecisionButtons({ onDecide }: { onDecide: (approve: boolean) => void })
 }
 
 /** Requests to make an image tag public: the image, the digest asked for, who asked and when. */
-function ImageTable({ onDecide }: { onDecide: (d: Decision) => void }) {
+/**
+ * Requests of one kind waiting for a decision: their own columns and 操作 on a desktop; on a phone one folded
+ * column (what is asked, who asked and when, the buttons).
+ */
+function ReviewTable<T extends { id: string; ownerName: string }>(props: {
+  rows: T[] | undefined;
+  loading: boolean;
+  /** The desktop columns before 操作. */
+  columns: TableColumnsType<T>;
+  /** What is asked for (the name or the image), as the phone column shows it first. */
+  subject: (row: T) => ReactNode;
+  askedAt: (row: T) => number;
+  decide: (row: T, approve: boolean) => void;
+  testId: string;
+  empty: string;
+}) {
   const screens = useBreakpoint();
-  const pending = useQuery({ queryKey: queryKeys.admin.imageReviews, queryFn: pendingImagePublications });
-  const decision = (p: ImagePublication, approve: boolean): Decision => ({ kind: 'image', id: p.id, name: p.source, ownerName: p.ownerName, approve });
-  const actions = (p: ImagePublication) => <DecisionButtons onDecide={(approve) => onDecide(decision(p, approve))} />;
-  const source = (p: ImagePublication) => (
-    <span style={{ overflowWrap: 'anywhere', fontFamily: MONO }} data-testid="admin-review-name">
-      {p.source}
-    </span>
-  );
-  const columns: TableColumnsType<ImagePublication> = screens.md
-    ? [
-        { title: '镜像', key: 'source', render: (_v, p) => source(p) },
-        { title: '摘要', dataIndex: 'digest', key: 'digest', width: 200, render: (d: string) => <Typography.Text copyable={{ text: d }} style={{ fontFamily: MONO, fontSize: 12 }}>{d.slice(0, 19)}…</Typography.Text> },
-        { title: '申请人', dataIndex: 'ownerName', key: 'ownerName', width: 140 },
-        { title: '申请时间', dataIndex: 'createTime', key: 'createTime', width: 170, render: (t: number) => formatTime(t) },
-        { title: '操作', key: 'action', width: 150, fixed: 'right', render: (_v, p) => actions(p) },
-      ]
+  const actions = (r: T) => <DecisionButtons onDecide={(approve) => props.decide(r, approve)} />;
+  const columns: TableColumnsType<T> = screens.md
+    ? [...props.columns, { title: '操作', key: 'action', width: 150, fixed: 'right', render: (_v, r) => actions(r) }]
     : [
         {
           title: '申请',
-          key: 'source',
-          render: (_v, p) => (
+          key: 'folded',
+          render: (_v, r) => (
             <div style={{ minWidth: 0 }}>
-              {source(p)}
+              {props.subject(r)}
               <div style={{ fontSize: 12, color: 'rgba(0,0,0,0.45)', overflowWrap: 'anywhere' }}>
-                {p.ownerName} · {formatTime(p.createTime)}
+                {r.ownerName} · {formatTime(props.askedAt(r))}
               </div>
-              <div style={{ marginTop: 6 }}>{actions(p)}</div>
+              <div style={{ marginTop: 6 }}>{actions(r)}</div>
             </div>
           ),
         },
@@ -161,61 +163,66 @@ function ImageTable({ onDecide }: { onDecide: (d: Decision) => void }) {
     <Table
       rowKey="id"
       size="small"
-      loading={pending.isLoading}
-      dataSource={pending.data ?? []}
+      loading={props.loading}
+      dataSource={props.rows ?? []}
       pagination={false}
       columns={columns}
       scroll={screens.md ? { x: 860 } : undefined}
-      data-testid="admin-review-image"
-      locale={{ emptyText: '没有待审核的公共镜像申请' }}
+      data-testid={props.testId}
+      locale={{ emptyText: props.empty }}
+    />
+  );
+}
+
+function ImageTable({ onDecide }: { onDecide: (d: Decision) => void }) {
+  const pending = useQuery({ queryKey: queryKeys.admin.imageReviews, queryFn: pendingImagePublications });
+  const source = (p: ImagePublication) => (
+    <span style={{ overflowWrap: 'anywhere', fontFamily: MONO }} data-testid="admin-review-name">
+      {p.source}
+    </span>
+  );
+  return (
+    <ReviewTable<ImagePublication>
+      rows={pending.data}
+      loading={pending.isLoading}
+      columns={[
+        { title: '镜像', key: 'source', render: (_v, p) => source(p) },
+        { title: '摘要', dataIndex: 'digest', key: 'digest', width: 200, render: (d: string) => <Typography.Text copyable={{ text: d }} style={{ fontFamily: MONO, fontSize: 12 }}>{d.slice(0, 19)}…</Typography.Text> },
+        { title: '申请人', dataIndex: 'ownerName', key: 'ownerName', width: 140 },
+        { title: '申请时间', dataIndex: 'createTime', key: 'createTime', width: 170, render: (t: number) => formatTime(t) },
+      ]}
+      subject={source}
+      askedAt={(p) => p.createTime}
+      decide={(p, approve) => onDecide({ kind: 'image', id: p.id, name: p.source, ownerName: p.ownerName, approve })}
+      testId="admin-review-image"
+      empty="没有待审核的公共镜像申请"
     />
   );
 }
 
 function PendingTable({ kind, onDecide }: { kind: AssetKind; onDecide: (d: Decision) => void }) {
-  const screens = useBreakpoint();
   const pending = useQuery({ queryKey: queryKeys.asset.list(kind, { pending: true }), queryFn: () => assetCalls(kind).pendingPublication() });
   const name = (a: Asset) => (
     <Link to={`/public-data/detail/${kind}/${a.id}`} style={{ overflowWrap: 'anywhere' }} data-testid="admin-review-name">
       {a.name}
     </Link>
   );
-  const actions = (a: Asset) => <DecisionButtons onDecide={(approve) => onDecide(assetDecision(a, approve))} />;
-  const columns: TableColumnsType<Asset> = screens.md
-    ? [
+  return (
+    <ReviewTable<Asset>
+      rows={pending.data}
+      loading={pending.isLoading}
+      columns={[
         { title: '名称', key: 'name', render: (_v, a) => name(a) },
         { title: '描述', dataIndex: 'description', key: 'description', ellipsis: true },
         { title: '申请人', dataIndex: 'ownerName', key: 'ownerName', width: 140 },
         { title: '版本数', dataIndex: 'versionCount', key: 'versionCount', width: 80 },
         { title: '申请时间', dataIndex: 'updateTime', key: 'updateTime', width: 170, render: (t: number) => formatTime(t) },
-        { title: '操作', key: 'action', width: 150, fixed: 'right', render: (_v, a) => actions(a) },
-      ]
-    : [
-        {
-          title: '申请',
-          key: 'name',
-          render: (_v, a) => (
-            <div style={{ minWidth: 0 }}>
-              {name(a)}
-              <div style={{ fontSize: 12, color: 'rgba(0,0,0,0.45)', overflowWrap: 'anywhere' }}>
-                {a.ownerName} · {formatTime(a.updateTime)}
-              </div>
-              <div style={{ marginTop: 6 }}>{actions(a)}</div>
-            </div>
-          ),
-        },
-      ];
-  return (
-    <Table
-      rowKey="id"
-      size="small"
-      loading={pending.isLoading}
-      dataSource={pending.data ?? []}
-      pagination={false}
-      columns={columns}
-      scroll={screens.md ? { x: 860 } : undefined}
-      data-testid={`admin-review-${kind}`}
-      locale={{ emptyText: `没有待审核的${KIND_LABEL[kind]}公开申请` }}
+      ]}
+      subject={name}
+      askedAt={(a) => a.updateTime}
+      decide={(a, approve) => onDecide(assetDecision(a, approve))}
+      testId={`admin-review-${kind}`}
+      empty={`没有待审核的${KIND_LABEL[kind]}公开申请`}
     />
   );
 }
