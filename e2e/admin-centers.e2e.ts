@@ -9,9 +9,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createUser, signIn } from './support/auth';
-import { describeLeaks, englishLeaks } from './support/english';
 import { startE2e, type E2eEnv } from './support/env';
-import { noHorizontalScroll, settled } from './support/page';
+import { noHorizontalScroll, settled, settledShot, speaksChinese } from './support/page';
 
 const NOTICE = '11 月 30 日 02:00–06:00 存储扩容，暂停服务';
 
@@ -34,14 +33,7 @@ describe('运营管理 › 分中心 journey', () => {
   });
   afterAll(() => env?.close());
 
-  async function shot(p: Page, name: string) {
-    await settled(p).catch(() => undefined);
-    await env.shot(p, name);
-  }
-  async function speaksChinese(p: Page, what: string) {
-    await settled(p).catch(() => undefined);
-    expect(describeLeaks(what, await englishLeaks(p))).toEqual([]);
-  }
+  const shot = (p: Page, name: string) => settledShot(env, p, name);
   const card = (p: Page) => p.locator('[data-testid="center-card"][data-id="sz-a100"]');
   async function pick(p: Page, testId: string, text: RegExp | string) {
     await p.getByTestId(testId).click();

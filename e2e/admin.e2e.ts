@@ -11,9 +11,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, signIn } from './support/auth';
-import { describeLeaks, englishLeaks } from './support/english';
 import { startE2e, type E2eEnv } from './support/env';
-import { noHorizontalScroll, settled } from './support/page';
+import { noHorizontalScroll, settled, settledShot, speaksChinese } from './support/page';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const REASON = '多次提交挖矿任务，违反用户协议';
@@ -45,14 +44,7 @@ describe('运营管理 journey', () => {
   });
   afterAll(() => env?.close());
 
-  async function shot(p: Page, name: string) {
-    await settled(p).catch(() => undefined);
-    await env.shot(p, name);
-  }
-  async function speaksChinese(p: Page, what: string) {
-    await settled(p).catch(() => undefined);
-    expect(describeLeaks(what, await englishLeaks(p))).toEqual([]);
-  }
+  const shot = (p: Page, name: string) => settledShot(env, p, name);
   const userRow = (p: Page) => p.locator(`[data-testid="admin-user-row"][data-username="${v.user.username}"]`);
   /** Opens an entry of the 运营管理 group of the desktop top menu, as a person does (hover, click). */
   async function viaMenu(p: Page, entry: string) {

@@ -12,9 +12,9 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createUser, signIn } from './support/auth';
-import { describeLeaks, englishLeaks, englishWords } from './support/english';
+import { englishWords } from './support/english';
 import { startE2e, type E2eEnv } from './support/env';
-import { noHorizontalScroll, settled } from './support/page';
+import { headerBalance, noHorizontalScroll, readingShot, speaksChinese } from './support/page';
 
 const PACKAGE = 'A100 体验卡 10 卡时';
 const TASK = '计费验收任务';
@@ -49,18 +49,8 @@ describe('计费 journey (acceptance 4 of issue 19, 算力发放 of issue 20)', 
   });
   afterAll(() => env?.close());
 
-  async function shot(p: Page, name: string) {
-    await p.evaluate(() => window.scrollTo(0, 0));
-    const size = p.viewportSize();
-    await p.mouse.move(2, (size?.height ?? 800) - 2);
-    await settled(p).catch(() => undefined);
-    await env.shot(p, name);
-  }
-  async function speaksChinese(p: Page, what: string) {
-    await settled(p).catch(() => undefined);
-    expect(describeLeaks(what, await englishLeaks(p))).toEqual([]);
-  }
-  const remaining = async (p: Page) => Number((await p.getByTestId('header-comp-power').getAttribute('data-value')) || 'NaN');
+  const shot = (p: Page, name: string) => readingShot(env, p, name);
+  const remaining = headerBalance;
   async function fillForm(p: Page) {
     await p.goto('/console/training/task/train');
     await p.getByTestId('training-form-name').fill(TASK);

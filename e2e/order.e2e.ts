@@ -11,9 +11,9 @@ import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createUser, signIn } from './support/auth';
-import { describeLeaks, englishLeaks, englishWords } from './support/english';
+import { englishWords } from './support/english';
 import { startE2e, type E2eEnv } from './support/env';
-import { noHorizontalScroll, settled } from './support/page';
+import { headerBalance, noHorizontalScroll, readingShot, settled, speaksChinese } from './support/page';
 
 const PACKAGE = 'A100 体验卡 10 卡时';
 
@@ -43,19 +43,8 @@ describe('购买算力 journey', () => {
   });
   afterAll(() => env?.close());
 
-  /** A full-page shot from the top, the pointer off every menu and tooltip (as a user reading the page). */
-  async function shot(p: Page, name: string) {
-    await p.evaluate(() => window.scrollTo(0, 0));
-    const size = p.viewportSize();
-    await p.mouse.move(2, (size?.height ?? 800) - 2);
-    await settled(p).catch(() => undefined);
-    await env.shot(p, name);
-  }
-  async function speaksChinese(p: Page, what: string) {
-    await settled(p).catch(() => undefined);
-    expect(describeLeaks(what, await englishLeaks(p))).toEqual([]);
-  }
-  const remaining = async (p: Page) => Number((await p.getByTestId('header-comp-power').getAttribute('data-value')) || 'NaN');
+  const shot = (p: Page, name: string) => readingShot(env, p, name);
+  const remaining = headerBalance;
   const row = (p: Page) => p.getByTestId('order-row').filter({ hasText: orderNo });
 
   it('the header\'s 购买算力 opens /console/pay; a user buys with 线下转账 (支付宝 is not configured here) and sees the order 待支付', async () => {

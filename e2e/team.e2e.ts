@@ -8,9 +8,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, signIn } from './support/auth';
-import { describeLeaks, englishLeaks } from './support/english';
 import { startE2e, type E2eEnv } from './support/env';
-import { noHorizontalScroll, settled } from './support/page';
+import { noHorizontalScroll, settledShot, speaksChinese } from './support/page';
 
 const NAME = '蛋白质结构课题组';
 const DESCRIPTION = '结构预测与分子动力学，共享数据与算力。';
@@ -35,14 +34,7 @@ describe('团队 journey', () => {
   afterAll(() => env?.close());
 
   const confirmPop = (p: Page) => p.locator('.ant-popconfirm:visible .ant-btn-primary').click();
-  async function shot(p: Page, name: string) {
-    await settled(p).catch(() => undefined);
-    await env.shot(p, name);
-  }
-  async function speaksChinese(p: Page, what: string) {
-    await settled(p).catch(() => undefined);
-    expect(describeLeaks(what, await englishLeaks(p))).toEqual([]);
-  }
+  const shot = (p: Page, name: string) => settledShot(env, p, name);
   const member = (p: Page, username: string) => p.getByTestId('team-member').and(p.locator(`[data-user="${username}"]`));
 
   it('the owner creates a team from 团队管理 (the avatar menu) and invites a user found by the search', async () => {

@@ -9,9 +9,8 @@ import zlib from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createUser, signIn } from './support/auth';
-import { describeLeaks, englishLeaks } from './support/english';
 import { startE2e, type E2eEnv } from './support/env';
-import { noHorizontalScroll, settled } from './support/page';
+import { noHorizontalScroll, settledShot, speaksChinese } from './support/page';
 
 const TITLE = '训练任务提交后一直排队';
 const DESCRIPTION = '今天上午提交的训练任务已经排队两个小时。\n截图里是任务列表的状态，请帮忙看看原因。';
@@ -75,15 +74,8 @@ describe('工单 journey', () => {
   const confirmPop = (p: Page) => p.locator('.ant-popconfirm:visible .ant-btn-primary').click();
 
   /** A screenshot once the page's fades are over (a shot mid-fade looks washed out). */
-  async function shot(p: Page, name: string) {
-    await settled(p).catch(() => undefined);
-    await env.shot(p, name);
-  }
+  const shot = (p: Page, name: string) => settledShot(env, p, name);
 
-  async function speaksChinese(p: Page, what: string) {
-    await settled(p).catch(() => undefined);
-    expect(describeLeaks(what, await englishLeaks(p))).toEqual([]);
-  }
 
   it('a user submits a work order with a screenshot and sees it 待处理 in the list', async () => {
     await user.goto('/console/workorder');

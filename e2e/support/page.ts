@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { describeLeaks, englishLeaks } from './english';
+import type { E2eEnv } from './env';
 
 /** Waits until no CSS animation or transition runs (antd's modal zoom, selection fades; endless spinners aside), for stable clicks and shots. */
 export async function settled(page: Page) {
@@ -42,3 +44,26 @@ async function measure(p: Page) {
   });
   return { scrollWidth, innerWidth, message: `${p.url()} scrolls sideways: scrollWidth ${scrollWidth} > innerWidth ${innerWidth}; widest: ${widest}` };
 }
+
+/** No English in the page once it settles (support/english.ts); `what` names the page in the failure. */
+export async function speaksChinese(p: Page, what: string) {
+  await settled(p).catch(() => undefined);
+  expect(describeLeaks(what, await englishLeaks(p))).toEqual([]);
+}
+
+/** A full-page screenshot once animations end (`env.shot`). */
+export async function settledShot(env: Pick<E2eEnv, 'shot'>, p: Page, name: string) {
+  await settled(p).catch(() => undefined);
+  await env.shot(p, name);
+}
+
+/** A full-page shot from the top, the pointer off every menu and tooltip (as a user reading the page). */
+export async function readingShot(env: Pick<E2eEnv, 'shot'>, p: Page, name: string) {
+  await p.evaluate(() => window.scrollTo(0, 0));
+  const size = p.viewportSize();
+  await p.mouse.move(2, (size?.height ?? 800) - 2);
+  await settledShot(env, p, name);
+}
+
+/** The header's 剩余算力 (标准卡时) as a number. */
+export const headerBalance = async (p: Page) => Number((await p.getByTestId('header-comp-power').getAttribute('data-value')) || 'NaN');
