@@ -40,6 +40,8 @@ export const RULES = {
   'asset.review': ['operator'],
   /** Push to the operators' public image namespace (they publish the public images), and decide users' requests to make an image public (审核). */
   'image.publish': ['operator'],
+  /** An image import (its progress): only whoever started it. */
+  'image.import.read': ['owner'],
   /** A user's compute-power balance. */
   'compPower.read': ['owner'],
   /** Give a user compute power for free (赠送). */

@@ -30,8 +30,9 @@ export class ImageRepository {
     await this.db.insertInto('image_imports').values(row).execute();
   }
 
-  findImport(ownerId: string, id: string) {
-    return this.db.selectFrom('image_imports').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
+  /** An import by id, whoever started it: the service asks the access module whether the caller may read it. */
+  findImport(id: string) {
+    return this.db.selectFrom('image_imports').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   runningImportsOf(ownerId: string) {

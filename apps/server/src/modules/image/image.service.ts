@@ -15,7 +15,7 @@ import {
 } from '@suanli/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CenterConfig } from '../../centers/centers';
-import { AppError, forbidden, invalid, notFound } from '../../errors';
+import { AppError, forbidden, invalid } from '../../errors';
 import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
 import type { Principal } from '../access/principal';
@@ -55,7 +55,7 @@ export interface ImageDeps {
   /** Login names of accounts (user module). */
   users: Pick<UserDirectory, 'username' | 'named'>;
   /** Who may push public images (the registry's login has no session: roles are read for it). */
-  access: Pick<AccessService, 'can' | 'rolesOf'>;
+  access: Pick<AccessService, 'can' | 'rolesOf' | 'found'>;
   archives: ArchiveFiles;
   centers: CenterConfig[];
   /** Where imports spool the archive's blobs while checking them (`<dataDir>/image-imports`). */
@@ -289,8 +289,7 @@ export class ImageService {
 
   async getImport(p: Principal, id: string): Promise<ImageImport> {
     this.need();
-    const row = await this.repo.findImport(p.userId, id);
-    if (!row) throw notFound('导入任务');
+    const row = this.deps.access.found(p, 'image.import.read', await this.repo.findImport(id), (r) => ({ ownerId: r.owner_id }), '导入任务');
     return toImport(row);
   }
 

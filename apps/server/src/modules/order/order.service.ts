@@ -73,7 +73,7 @@ export class OrderService {
     private readonly repo: OrderRepository,
     centers: CenterConfig[],
     private readonly payment: PaymentChannels,
-    private readonly access: Pick<AccessService, 'require' | 'found'>,
+    private readonly access: Pick<AccessService, 'require' | 'found' | 'owns'>,
     private readonly clock: () => number,
     private readonly notify: Notify,
     private readonly bus: EventBus,
@@ -178,7 +178,7 @@ export class OrderService {
     }
     const charge = row.status === 'PAID' ? await this.repo.chargeOfOrder(row.id) : undefined;
     // An operator reading another user's order sees who bought it.
-    const buyer = row.owner_id === p.userId ? undefined : (await this.buyers([row])).get(row.owner_id);
+    const buyer = this.access.owns(p, { ownerId: row.owner_id }) ? undefined : (await this.buyers([row])).get(row.owner_id);
     return { ...this.toOrder(row, buyer), chargeRecordId: charge?.id ?? null };
   }
 
