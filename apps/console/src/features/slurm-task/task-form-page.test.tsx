@@ -38,7 +38,7 @@ describe('Slurm task form from a template', () => {
     // 0 cards: the center's CPU type rather than its first (an accelerator).
     expect(screen.getByTestId('slurm-form-card-type').textContent).toContain('CPU 通用型');
     // The per-node bound follows the chosen card type's partition.
-    expect(screen.getByTestId('slurm-form').textContent).toContain('最多 32 张');
+    expect(screen.getByTestId('slurm-form').textContent).toContain('最多 32 核');
   });
 
   it('names each parameter in its Chinese validation message', async () => {

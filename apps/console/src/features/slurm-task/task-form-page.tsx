@@ -238,6 +238,7 @@ function SlurmTaskForm({ type }: { type: SlurmTaskType }) {
             cardTypes={{ options: cardTypes.map((t) => ({ value: t.id, label: cardTypeLabel(t) })), extra: '决定作业提交到的分区' }}
             bounds={bounds}
             cardTypeChosen={Boolean(cardTypeId)}
+            cores={cardTypes.some((t) => t.id === cardTypeId && isCpuType(t))}
             cards={{ min: 0, note: '0 表示仅用 CPU' }}
             nodes
           />

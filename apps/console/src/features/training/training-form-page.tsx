@@ -236,6 +236,7 @@ function TrainingForm({ type }: { type: TrainingType }) {
             cardTypes={{ options: cardTypes.map((t) => ({ value: t.id, label: auto ? t.name : cardTypeLabel(t) })), onChange: () => form.setFieldsValue({ imageId: undefined }) }}
             bounds={bounds}
             cardTypeChosen={Boolean(cardTypeId)}
+            cores={cardTypes.find((t) => t.id === cardTypeId)?.memoryGB === 0}
             cards={{ min: 1 }}
             nodes={distributed}
             nodesRule={({ getFieldValue }) => ({

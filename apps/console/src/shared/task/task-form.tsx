@@ -135,6 +135,8 @@ interface ResourceFieldsProps {
   /** The chosen card type's partition bounds (said below the fields once a card type is chosen). */
   bounds: { cards: number; nodes: number };
   cardTypeChosen: boolean;
+  /** The chosen card type is CPU-only: its "cards" are cores, counted in 核 (as 资源概览 and 智能调度 do). */
+  cores?: boolean;
   /** The fewest cards per node (0: CPU only, which `note` says). */
   cards: { min: number; note?: string };
   /** Whether the form asks for nodes (cards are then per node), and a rule of the family's own for them. */
@@ -143,10 +145,10 @@ interface ResourceFieldsProps {
 }
 
 /** 任务名称, 算力分中心, 卡型, (每节点)卡数 and 节点数, two to a row from 768 px. */
-export function ResourceFields({ family, centers, cardTypes, bounds, cardTypeChosen, cards, nodes, nodesRule }: ResourceFieldsProps) {
+export function ResourceFields({ family, centers, cardTypes, bounds, cardTypeChosen, cores, cards, nodes, nodesRule }: ResourceFieldsProps) {
   const id = (field: string) => `${family.testId}-form-${field}`;
   const cardsLabel = nodes ? '每节点卡数' : '卡数';
-  const cardsExtra = [cards.note, cardTypeChosen && `最多 ${bounds.cards} 张`].filter(Boolean).join('；') || undefined;
+  const cardsExtra = [cards.note, cardTypeChosen && `最多 ${bounds.cards} ${cores ? '核' : '张'}`].filter(Boolean).join('；') || undefined;
   return (
     <Row gutter={16}>
       <Col xs={24} md={12}>
