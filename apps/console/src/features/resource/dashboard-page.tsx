@@ -32,7 +32,11 @@ export function DashboardPage() {
       tooltip: { trigger: 'axis', valueFormatter: (v: number) => `${v}%` },
       legend: { type: 'scroll', top: 0 },
       grid: { left: 8, right: 16, top: 36, bottom: 8, containLabel: true },
-      xAxis: { type: 'time', axisLabel: { hideOverlap: true } },
+      // Samples are seconds apart: without these templates ECharts labels ticks down to the millisecond ("05:15:15 963").
+      xAxis: {
+        type: 'time',
+        axisLabel: { hideOverlap: true, formatter: { year: '{yyyy}', month: '{M}月', day: '{M}-{dd}', hour: '{HH}:{mm}', minute: '{HH}:{mm}', second: '{HH}:{mm}:{ss}', millisecond: '{HH}:{mm}:{ss}' } },
+      },
       yAxis: { type: 'value', min: 0, max: 100, axisLabel: { formatter: '{value}%' } },
       series: (util.data?.centers ?? []).map((c) => ({
         name: c.subCenterName,
