@@ -173,6 +173,7 @@ export const AssetFileEntry = Type.Object({
 });
 export type AssetFileEntry = Static<typeof AssetFileEntry>;
 export const AssetFileList = Type.Array(AssetFileEntry);
+export type AssetFileList = Static<typeof AssetFileList>;
 
 export const AssetReadme = Type.Object({
   /** Markdown source (the console renders it without raw HTML); empty when the version has no README. */
@@ -210,6 +211,7 @@ export const MountableVersion = Type.Object({
 });
 export type MountableVersion = Static<typeof MountableVersion>;
 export const MountableVersionList = Type.Array(MountableVersion);
+export type MountableVersionList = Static<typeof MountableVersionList>;
 export const MountableQuery = Type.Object({ subCenterId: Type.Optional(Type.String({ maxLength: 64 })) });
 export type MountableQuery = Static<typeof MountableQuery>;
 
@@ -221,11 +223,13 @@ export const AssetReview = Type.Object({
 });
 export type AssetReview = Static<typeof AssetReview>;
 export const AssetList = Type.Array(Asset);
+export type AssetList = Static<typeof AssetList>;
 
 export const AssetShareParams = Type.Object({ id: Id, userId: Id });
 export type AssetShareParams = Static<typeof AssetShareParams>;
 /** A version's file as bytes (`application/octet-stream`, not the envelope). */
 export const AssetFileBytes = Type.Unknown();
+export type AssetFileBytes = Static<typeof AssetFileBytes>;
 
 // ---- route descriptors (packages/contracts/src/route.ts) ------------------------------------------------
 

@@ -45,6 +45,7 @@ export const AdminCenter = Type.Object({
 });
 export type AdminCenter = Static<typeof AdminCenter>;
 export const AdminCenterList = Type.Array(AdminCenter);
+export type AdminCenterList = Static<typeof AdminCenterList>;
 
 /** `POST /centers/{id}/status`: the notice is required for 维护 and 下线. */
 export const CenterStatusBody = Type.Object({

@@ -3,7 +3,9 @@ import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
 
 /** Ids are strings; times are epoch milliseconds. */
 export const Id = Type.String({ minLength: 1, maxLength: 64 });
+export type Id = Static<typeof Id>;
 export const Millis = Type.Number();
+export type Millis = Static<typeof Millis>;
 
 export const EnvelopeMessage = Type.Object({ code: Type.Integer(), message: Type.String() });
 

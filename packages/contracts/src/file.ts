@@ -13,6 +13,7 @@ export const CHUNKS_MAX = 100_000;
 
 /** A user-visible path inside the caller's space: `/` is the home on that center. */
 export const UserPath = Type.String({ minLength: 1, maxLength: 4096 });
+export type UserPath = Static<typeof UserPath>;
 
 export const FileEntry = Type.Object({
   /** base64url of `path`. */
@@ -36,9 +37,12 @@ export const MkdirParams = Type.Object({ parentId: Type.String({ maxLength: 8192
 export const MkdirBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }) });
 
 export const Identifier = Type.String({ pattern: '^[A-Za-z0-9_-]{8,128}$' });
+export type Identifier = Static<typeof Identifier>;
 export const Sha256 = Type.String({ pattern: '^[0-9a-f]{64}$' });
+export type Sha256 = Static<typeof Sha256>;
 /** One path segment; '/', backslash, NUL, '.' and '..' are refused with 1308 by the service. */
 export const FileName = Type.String({ minLength: 1, maxLength: 255 });
+export type FileName = Static<typeof FileName>;
 
 export const ChunkStatusQuery = Type.Object({
   identifier: Identifier,
@@ -148,6 +152,7 @@ export type MoveCopyBody = Static<typeof MoveCopyBody>;
  * from it); the server registers it by hand (apps/server/src/file-service/stream-route.ts), not through `serve`.
  */
 export const Streamed = Type.Unknown({ description: '字节流或 NDJSON 进度行（非 JSON 信封）' });
+export type Streamed = Static<typeof Streamed>;
 
 /**
  * Calls of one center's file service (relative to its `fileServiceUrl`; api-contract.md "File service"),

@@ -54,7 +54,9 @@ export const SubCenterDetail = Type.Composite([
 export type SubCenterDetail = Static<typeof SubCenterDetail>;
 
 export const SubCenterList = Type.Array(SubCenter);
+export type SubCenterList = Static<typeof SubCenterList>;
 export const DictEntryList = Type.Array(DictEntry);
+export type DictEntryList = Static<typeof DictEntryList>;
 
 /** Public data of the platform, but still only for signed-in users. */
 export const FoundationApi = {

@@ -51,6 +51,7 @@ export const ImageRepository = Type.Object({
 });
 export type ImageRepository = Static<typeof ImageRepository>;
 export const ImageRepositoryList = Type.Array(ImageRepository);
+export type ImageRepositoryList = Static<typeof ImageRepositoryList>;
 
 export const ImageNameQuery = Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }) });
 export type ImageNameQuery = Static<typeof ImageNameQuery>;
@@ -135,6 +136,7 @@ export const ImagePublication = Type.Object({
 });
 export type ImagePublication = Static<typeof ImagePublication>;
 export const ImagePublicationList = Type.Array(ImagePublication);
+export type ImagePublicationList = Static<typeof ImagePublicationList>;
 
 /** Ask for a tag of one's own repository (`<namespace>/<repository>`) to be made public. */
 export const ImagePublicationCreate = ImageTagParams;

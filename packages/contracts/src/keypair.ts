@@ -47,6 +47,7 @@ export const KeyPair = Type.Object({
 });
 export type KeyPair = Static<typeof KeyPair>;
 export const KeyPairList = Type.Array(KeyPair);
+export type KeyPairList = Static<typeof KeyPairList>;
 
 export const KeyPairGenerate = Type.Object({
   name: KeyName,

@@ -46,6 +46,7 @@ export type ViewBody = Static<typeof ViewBody>;
 
 /** How many unviewed messages. */
 export const UnviewCount = Type.Integer();
+export type UnviewCount = Static<typeof UnviewCount>;
 
 export const MessageApi = {
   query: route<{ body: typeof MessageQueryBody; response: typeof MessagePage }>('POST', MESSAGE_BASE, '/query'),

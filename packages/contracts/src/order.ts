@@ -6,6 +6,7 @@ export const ORDER_BASE = '/gateway/order/api/v1';
 
 /** Compute power is a decimal string of 卡时 with two decimals. */
 export const CardHours = Type.String({ pattern: '^\\d+\\.\\d{2}$' });
+export type CardHours = Static<typeof CardHours>;
 
 export const CompPowerBucket = Type.Object({
   id: Id,
@@ -49,6 +50,7 @@ export function formatCardHours(cardSeconds: number): string {
  * shows and what Alipay's `total_amount` takes. Stored as integer 分.
  */
 export const Money = Type.String({ pattern: '^\\d+\\.\\d{2}$' });
+export type Money = Static<typeof Money>;
 
 /** Integer 分 → `元.角分`. */
 export function formatYuan(fen: number): string {
@@ -322,9 +324,12 @@ export type InsufficientCompPower = Static<typeof InsufficientCompPower>;
 // ---- route descriptors (route.ts): the order routes; compute power and records are still registered by hand ----
 
 export const ProductList = Type.Array(Product);
+export type ProductList = Static<typeof ProductList>;
 /** Alipay's notify: a flat form (verified by signature, not by shape); the answer is a plain word. */
 export const AlipayNotifyForm = Type.Record(Type.String(), Type.String());
+export type AlipayNotifyForm = Static<typeof AlipayNotifyForm>;
 export const PlainText = Type.String();
+export type PlainText = Static<typeof PlainText>;
 
 export const OrderApi = {
   products: route<{ params: typeof ProductParams; query: typeof ProductQuery; response: typeof ProductList }>('GET', ORDER_BASE, '/sub-center-card/:subCenterId/card-type'),

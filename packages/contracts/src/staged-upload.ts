@@ -31,6 +31,7 @@ export const StagedUpload = Type.Object({
 export type StagedUpload = Static<typeof StagedUpload>;
 
 export const StagedUploadList = Type.Array(StagedUpload);
+export type StagedUploadList = Static<typeof StagedUploadList>;
 /** In the body, like `DELETE /file`'s paths: an identifier may be longer than a URL parameter may (100). */
 export const StagedUploadRef = Type.Object({ identifier: Identifier });
 export type StagedUploadRef = Static<typeof StagedUploadRef>;

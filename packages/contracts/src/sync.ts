@@ -134,6 +134,7 @@ export type SyncPullLine =
   | { type: 'error'; code: number; message: string };
 
 export const SyncJobPage = Page(SyncJob);
+export type SyncJobPage = Static<typeof SyncJobPage>;
 
 export const SyncApi = {
   create: route<{ body: typeof SyncCreate; response: typeof SyncJob }>('POST', SYNC_BASE, '/syncs'),

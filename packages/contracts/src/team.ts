@@ -42,6 +42,7 @@ export const Team = Type.Object({
 });
 export type Team = Static<typeof Team>;
 export const TeamList = Type.Array(Team);
+export type TeamList = Static<typeof TeamList>;
 
 export const TeamMember = Type.Object({
   userId: Id,
@@ -66,6 +67,7 @@ export const TeamInvitation = Type.Object({
 });
 export type TeamInvitation = Static<typeof TeamInvitation>;
 export const TeamInvitationList = Type.Array(TeamInvitation);
+export type TeamInvitationList = Static<typeof TeamInvitationList>;
 
 export const TeamDetail = Type.Composite([
   Team,

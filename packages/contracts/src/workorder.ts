@@ -124,6 +124,7 @@ export type WorkOrderPage = Page<WorkOrder>;
 
 /** A screenshot's bytes (its sniffed image type, not the envelope). */
 export const WorkOrderAttachmentBytes = Type.Unknown();
+export type WorkOrderAttachmentBytes = Static<typeof WorkOrderAttachmentBytes>;
 
 // ---- route descriptors (packages/contracts/src/route.ts) ------------------------------------------------
 
