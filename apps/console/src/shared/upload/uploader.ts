@@ -16,13 +16,18 @@ import {
   chunkOffset,
   ErrorCode,
   expectedChunkLength,
-  FILE_API_PREFIX,
+  FileServiceApi,
+  FileTransferApi,
   HTTP_TIMEOUT_MS,
   SMALL_UPLOAD_MAX,
   UPLOAD_CONCURRENCY,
   errorMessage,
+  routeUrl,
+  type Route,
+  type RouteOutput,
   type ChunkStatus,
   type FileEntry,
+  type RouteTypes,
 } from '@suanli/contracts';
 import { RequestError, send } from '../http/transport';
 
@@ -124,7 +129,7 @@ export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
     timeoutMs = HTTP_TIMEOUT_MS,
     smallUploadMax = SMALL_UPLOAD_MAX,
   } = opts;
-  const api = `${baseUrl.replace(/\/+$/, '')}${FILE_API_PREFIX}`;
+  const api = baseUrl.replace(/\/+$/, '');
   const total = file.size;
 
   // One controller for the whole upload: the caller's signal, a failed chunk and an instant upload found
@@ -138,15 +143,16 @@ export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
     opts.onProgress?.({ loaded, total, percent: total === 0 ? 100 : Math.floor((loaded / total) * 100) });
 
   // ---- transport: the console's one transport, silent (the upload panel shows the failure) -------------
-  async function request<T>(method: string, path: string, init: { query?: Record<string, string>; body?: BodyInit; json?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+  // Method and URL from the file service's route descriptors (contracts/file.ts), the answer typed by them.
+  async function request<T extends RouteTypes>(route: Route<T>, init: { query?: Record<string, string>; body?: BodyInit; json?: unknown; signal?: AbortSignal } = {}): Promise<RouteOutput<T>> {
     const parent = init.signal ?? run.signal;
     if (parent.aborted) throw abortError();
     try {
       const answer = await send(
-        { method, url: `${api}${path}`, params: init.query, data: init.json ?? init.body, signal: parent, timeout: timeoutMs, token: opts.token, silent: true },
+        { method: route.method, url: api + routeUrl(route), params: init.query, data: init.json ?? init.body, signal: parent, timeout: timeoutMs, token: opts.token, silent: true },
         opts.fetch ? { fetch: opts.fetch } : undefined,
       );
-      return answer.data as T;
+      return answer.data as RouteOutput<T>;
     } catch (err) {
       if (parent.aborted || (err instanceof RequestError && err.kind === 'aborted')) throw abortError();
       throw err;
@@ -184,7 +190,7 @@ export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
       ...(hash ? { hash } : {}),
     });
     const getStatus = (hash?: string, signal?: AbortSignal) =>
-      withRetry(() => request<ChunkStatus>('GET', '/file/chunk/upload', { query: statusQuery(hash), signal }), signal);
+      withRetry(() => request(FileServiceApi.chunkStatus, { query: statusQuery(hash), signal }), signal);
 
     // Small files: the content hash is cheap, so learn it first and let the server short-circuit.
     if (total <= smallUploadMax) {
@@ -197,7 +203,7 @@ export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
         const form = new FormData();
         form.append('path', targetDir);
         form.append('file', file, file.name);
-        return request<FileEntry>('POST', '/file/upload', { body: form });
+        return request(FileTransferApi.upload, { body: form });
       });
       return done({ entry, instant: false, sentChunks: [], identifier });
     }
@@ -228,7 +234,7 @@ export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
       void hashPromise.then(async (h) => {
         if (!h || chunksPhase.signal.aborted || onServer.size >= totalChunks) return;
         try {
-          const s = await request<ChunkStatus>('GET', '/file/chunk/upload', { query: statusQuery(h), signal: chunksPhase.signal });
+          const s = await request(FileServiceApi.chunkStatus, { query: statusQuery(h), signal: chunksPhase.signal });
           if (s.skip && !chunksPhase.signal.aborted) {
             instant = s;
             chunksPhase.abort(abortError());
@@ -257,7 +263,7 @@ export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
         // the multipart sent is the same either way (a browser's Blob.slice gives a Blob: second branch).
         if (part instanceof File && part.name === file.name) form.append('file', part);
         else form.append('file', part, file.name);
-        return request<{ uploaded?: number[] }>('POST', '/file/chunk/upload', { body: form, signal: chunksPhase.signal });
+        return request(FileTransferApi.chunkUpload, { body: form, signal: chunksPhase.signal });
       }, chunksPhase.signal);
 
     // At most two passes: the second one repairs chunks the server reports missing at merge (e.g. cleaned
@@ -284,7 +290,7 @@ export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
       if (run.signal.aborted) throw abortError();
       try {
         const entry = await withRetry(() =>
-          request<FileEntry>('POST', '/file/chunk/merge', {
+          request(FileServiceApi.merge, {
             json: { identifier, filename: file.name, path: targetDir, totalChunks, totalSize: total, ...(hash ? { hash } : {}) },
           }),
         );
