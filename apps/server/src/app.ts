@@ -25,6 +25,7 @@ import { createKeypairModule } from './modules/keypair/keypair.module';
 import { createResourceModule } from './modules/resource/resource.module';
 import { createClusterAccountModule } from './modules/cluster-account/cluster-account.module';
 import { createCenterModule } from './modules/center/center.module';
+import { createOverviewModule } from './modules/overview/overview.module';
 import { createFoundationModule } from './modules/foundation/foundation.module';
 import { createMessageModule } from './modules/message/message.module';
 import { createOrderModule } from './modules/order/order.module';
@@ -194,6 +195,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const workorder = createWorkorderModule(ctx, task.queries);
   const team = createTeamModule(ctx);
   const userAdmin = createUserAdmin(ctx, user.service, (id) => task.usage.running(id));
+  const overview = createOverviewModule(ctx, {
+    running: () => task.usage.runningByCenter(),
+    days: (from, to) => order.records.platformDays(from, to),
+    states: () => center.service.availability(),
+  });
 
   /**
    * The modules the gateway serves and runs, in one list (docs/adding-a-module.md §7). Routes register in
@@ -225,6 +231,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     workorder.mount,
     team.mount,
     userAdmin.mount,
+    overview.mount,
     audit.mount,
     eshell.mount,
     realtime.mount,

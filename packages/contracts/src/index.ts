@@ -28,3 +28,4 @@ export * from './route';
 export * from './admin';
 export * from './diagnosis';
 export * from './center-admin';
+export * from './overview';

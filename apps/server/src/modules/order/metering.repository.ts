@@ -311,6 +311,18 @@ export class MeteringRepository {
     return rows.map((r) => ({ day: r.day, tasks: Number(r.tasks), cardSeconds: Number(r.n ?? 0) }));
   }
 
+  /** Everyone's drawn card-seconds per day (UTC+8 `YYYY-MM-DD`, both ends included) — 平台概览. */
+  async platformConsumeDays(fromDay: string, toDay: string): Promise<{ day: string; cardSeconds: number }[]> {
+    const rows = await this.db
+      .selectFrom('consume_records')
+      .select((eb) => ['day', eb.fn.sum<number>('card_seconds').as('n')])
+      .where('day', '>=', fromDay)
+      .where('day', '<=', toDay)
+      .groupBy('day')
+      .execute();
+    return rows.map((r) => ({ day: r.day, cardSeconds: Number(r.n ?? 0) }));
+  }
+
   /** Card-seconds per day, per center and per card type of the filtered records. */
   async consumeTotals(f: ConsumeFilter) {
     const [byDay, byCenter, byCardType, byTask] = await Promise.all([

@@ -76,6 +76,8 @@ export async function createOrderModule(
     orders,
     grants,
     reconciler,
+    /** Records' platform-wide per-day sums (平台概览). */
+    records: records as Pick<RecordService, 'platformDays'>,
     /** The task engine's TaskCompute: the gate, 已消耗, the final draw of a deleted task. */
     metering,
     /** The runner over the task module's meter source (one per app; the app calls it after each poll). */

@@ -247,6 +247,22 @@ export class OrderRepository {
     return { rows, total };
   }
 
+  /**
+   * Everyone's card-seconds per calendar day (UTC+8) and kind, created in [from, to) — 平台概览. `day` is
+   * the day's number since 1970 (as in `chargeDays`).
+   */
+  async platformChargeDays(from: number, to: number): Promise<{ day: number; kind: string; cardSeconds: number }[]> {
+    const day = sql<number>`(create_time + ${sql.lit(CST_MS)}) / ${sql.lit(DAY_MS)}`;
+    const rows = await this.db
+      .selectFrom('charge_records')
+      .select(['kind', day.as('day'), (eb) => eb.fn.sum<number>('card_seconds').as('seconds')])
+      .where('create_time', '>=', from)
+      .where('create_time', '<', to)
+      .groupBy(['kind', day])
+      .execute();
+    return rows.map((r) => ({ day: Number(r.day), kind: r.kind, cardSeconds: Number(r.seconds ?? 0) }));
+  }
+
   /** The owner's charges per calendar day (UTC+8) under the same filters, oldest day first. */
   async chargeDays(f: ChargeFilter): Promise<ChargeDayRow[]> {
     // Integer division on both engines (bigint on PostgreSQL, integer on SQLite; times are after 1970). The

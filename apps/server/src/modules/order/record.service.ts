@@ -25,6 +25,7 @@ import type { ChargeRow, OrderRepository } from './order.repository';
  * consumption totals per day, center and card type the charts show.
  */
 const DAY_MS = 24 * 3600_000;
+const CST_MS = 8 * 3600_000;
 
 export class RecordService {
   private readonly centers: Map<string, CenterConfig>;
@@ -93,6 +94,25 @@ export class RecordService {
       byCardType: t.byCardType.map((r) => ({ cardTypeId: r.card_type_id, cardTypeName: this.cardTypeName(r.card_type_id), ...sum(r.n) })),
       byTask: t.byTask.map((r) => ({ taskId: r.task_id, taskKind: r.task_kind, taskName: r.task_name ?? '', ...sum(r.n) })),
     };
+  }
+
+  /**
+   * Platform-wide card-seconds per calendar day (UTC+8) from `from` (a day's start) to `to` (exclusive):
+   * sold (credits of paid orders), granted, consumed — days without any are absent. The read port of 平台概览;
+   * its caller checks the operator's permission.
+   */
+  async platformDays(from: number, to: number): Promise<Map<string, { sold: number; granted: number; consumed: number }>> {
+    const iso = (ms: number) => new Date(ms + CST_MS).toISOString().slice(0, 10);
+    const [charges, consumes] = await Promise.all([this.orders.platformChargeDays(from, to), this.metering.platformConsumeDays(iso(from), iso(to - 1))]);
+    const out = new Map<string, { sold: number; granted: number; consumed: number }>();
+    const at = (day: string) => out.get(day) ?? out.set(day, { sold: 0, granted: 0, consumed: 0 }).get(day)!;
+    for (const c of charges) {
+      const d = at(new Date(c.day * DAY_MS).toISOString().slice(0, 10));
+      if (c.kind === 'order') d.sold += c.cardSeconds;
+      else d.granted += c.cardSeconds;
+    }
+    for (const c of consumes) at(c.day).consumed += c.cardSeconds;
+    return out;
   }
 
   // ---- shapes ------------------------------------------------------------------------------------------

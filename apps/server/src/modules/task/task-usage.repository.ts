@@ -35,6 +35,21 @@ export class TaskUsageRepository {
       .execute();
   }
 
+  /**
+   * Every center's tasks holding cards now (the same states as `running`), per card type: how many tasks and
+   * how many cards (cards per node × nodes) — 平台概览.
+   */
+  async runningByCenter(): Promise<{ subCenterId: string; cardTypeId: string; tasks: number; cards: number }[]> {
+    const rows = await this.db
+      .selectFrom('tasks')
+      .select((eb) => ['sub_center_id', 'card_type_id', eb.fn.countAll<number>().as('tasks'), eb.fn.sum<number>(eb('card_num', '*', eb.ref('node_num'))).as('cards')])
+      .where('state', 'in', ['STARTING', 'RUNNING', 'STOPPING'])
+      .groupBy(['sub_center_id', 'card_type_id'])
+      .execute();
+    // PostgreSQL answers counts and sums as strings.
+    return rows.map((r) => ({ subCenterId: r.sub_center_id, cardTypeId: r.card_type_id, tasks: Number(r.tasks), cards: Number(r.cards ?? 0) }));
+  }
+
   // ---- metering (ADR 0015): the order module's read port ------------------------------------------------
 
   /** A center's tasks holding their allocation now that have a start time (the scheduler's). */

@@ -26,6 +26,11 @@ export class UserDirectory {
     return this.users.statusOf(userId);
   }
 
+  /** How many accounts there are, by status, and how many were created at or after `since` (平台概览). */
+  counts(since: number) {
+    return this.users.counts(since);
+  }
+
   /** The names of these users by id (unknown ids are absent). */
   async names(ids: readonly string[]): Promise<Map<string, UserName>> {
     const rows = await this.users.namesOf([...ids]);

@@ -36,6 +36,17 @@ export class UserRepository {
     return (await this.statusById({ id }))[0]?.status;
   }
 
+  /** Accounts by status, and those created at or after `since` (平台概览). */
+  async counts(since: number): Promise<{ total: number; active: number; disabled: number; recent: number }> {
+    const [byStatus, recent] = await Promise.all([
+      this.db.selectFrom('users').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute(),
+      this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('create_time', '>=', since).executeTakeFirstOrThrow(),
+    ]);
+    // PostgreSQL answers counts as strings.
+    const of = (status: string) => byStatus.filter((r) => r.status === status).reduce((s, r) => s + Number(r.n), 0);
+    return { total: byStatus.reduce((s, r) => s + Number(r.n), 0), active: of('active'), disabled: of('disabled'), recent: Number(recent.n) };
+  }
+
   /** Usernames and nicknames of these users (those that exist). */
   namesOf(ids: string[]) {
     if (!ids.length) return Promise.resolve([]);
