@@ -71,6 +71,7 @@ export const OPERATOR_MENU: MenuGroup = {
   key: 'group-admin',
   label: '运营管理',
   children: [
+    { key: 'admin-overview', label: '平台概览', path: '/admin/overview' },
     { key: 'admin-users', label: '用户', path: '/admin/users' },
     { key: 'admin-orders', label: '订单', path: '/admin/orders' },
     { key: 'admin-centers', label: '分中心', path: '/admin/centers' },

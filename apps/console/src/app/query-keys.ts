@@ -20,6 +20,8 @@ export const queryKeys = {
     /** 运营管理 › 分中心 (also refreshed by `center.changed`). */
     centers: ['admin', 'centers'] as const,
     grants: (query: object) => ['admin', 'grants', query] as const,
+    /** 平台概览 over the last `days` days. */
+    overview: (days: number) => ['admin', 'overview', days] as const,
   },
   clusterAccounts: ['user', 'cluster-accounts'] as const,
   compPowers: (userId: string | undefined) => ['comp-powers', userId] as const,

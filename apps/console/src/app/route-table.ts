@@ -106,6 +106,7 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/public-data/detail/:type/:id', title: '公共资源详情', group: 'publicData', page: 'PublicDataDetailPage' },
 
   // 运营管理 (operators only; anyone else sees the no-permission page).
+  { path: '/admin/overview', menuKey: 'admin-overview', title: '平台概览', group: 'admin', page: 'AdminOverviewPage' },
   { path: '/admin/users', menuKey: 'admin-users', title: '用户', group: 'admin', page: 'AdminUsersPage' },
   { path: '/admin/users/:id', menuKey: 'admin-users', title: '用户详情', group: 'admin', page: 'AdminUserDetailPage' },
   { path: '/admin/reviews', menuKey: 'admin-reviews', title: '审核', group: 'admin', page: 'AdminReviewsPage' },
@@ -127,7 +128,7 @@ export const PLAIN_ROUTES: AppRoute[] = [
 /** Paths that only forward somewhere else. */
 export const REDIRECTS: { path: string; to: string }[] = [
   { path: '/public-data', to: '/public-data/dataset' },
-  { path: '/admin', to: '/admin/users' },
+  { path: '/admin', to: '/admin/overview' },
 ];
 
 /** The menu key of a route: explicit, else the first path segment (`/training/detail/x/1` → training). */

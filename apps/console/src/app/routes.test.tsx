@@ -56,6 +56,7 @@ const SPEC_PATHS: [path: string, menuKey: string][] = [
   ['/public-data/detail/dataset/2', 'public-data'],
   ['/user-agreement', 'user-agreement'],
   // 运营管理 (design/console.md: /admin, operators only).
+  ['/admin/overview', 'admin-overview'],
   ['/admin/users', 'admin-users'],
   ['/admin/users/7', 'admin-users'],
   ['/admin/reviews', 'admin-reviews'],

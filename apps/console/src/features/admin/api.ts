@@ -1,5 +1,6 @@
 import {
   AdminCenterApi,
+  AdminOverviewApi,
   AdminUserApi,
   AuditApi,
   RecordApi,
@@ -49,4 +50,9 @@ export function grantCompPower(body: GrantBody) {
 
 export function pageGrants(query: AdminGrantPageQuery) {
   return call(RecordApi.grants, { body: query });
+}
+
+/** 平台概览 over the last `days` calendar days (UTC+8). */
+export function getOverview(days: number) {
+  return call(AdminOverviewApi.get, { query: { days } });
 }

@@ -1,7 +1,8 @@
-/** The 运营管理 route group (/admin/users, /admin/users/:id, /admin/orders, /admin/centers, /admin/reviews, /admin/grants, /admin/audit-logs): operators only. */
+/** The 运营管理 route group (/admin/overview, /admin/users, /admin/users/:id, /admin/orders, /admin/centers, /admin/reviews, /admin/grants, /admin/audit-logs): operators only. */
 export { AdminAuditPage } from './admin-audit-page';
 export { AdminCentersPage } from './admin-centers-page';
 export { AdminGrantsPage } from './admin-grants-page';
+export { AdminOverviewPage } from './admin-overview-page';
 export { AdminOrdersPage } from './admin-orders-page';
 export { AdminUserDetailPage } from './admin-user-detail-page';
 export { AdminUsersPage } from './admin-users-page';
