@@ -4,8 +4,9 @@
  * buys a package by transfer; an operator confirms it; the form then shows 预计最多消耗; the running task's
  * detail shows 已消耗 rising and the header's 剩余算力 falling, live; 费用明细's 消费记录 lists the task, its chart
  * shows today, its detail links the task, and the CSV downloads as UTF-8 with a BOM. Then issue 20's 算力发放:
- * an operator grants the user 昇腾 卡时 and the user's header rises without a reload. Screenshots at 1440 and
- * 375: e2e/artifacts/billing-*-{1440,375}.png.
+ * an operator grants the user 昇腾 卡时 and the user's header rises without a reload; 平台概览 shows the day's
+ * figures and the running task's cards. Screenshots at 1440 and 375: e2e/artifacts/billing-*-{1440,375}.png,
+ * admin-overview-{1440,375}.png.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -197,6 +198,40 @@ describe('计费 journey (acceptance 4 of issue 19, 算力发放 of issue 20)', 
     const entry = operator.getByTestId('audit-row').filter({ hasText: '发放算力' }).first();
     await entry.waitFor();
     expect(await entry.innerText()).toContain(username);
+  });
+
+  it('平台概览: the operator reads today\'s sold, granted and consumed 卡时 and the running task\'s cards, at 1440 and 375', async () => {
+    // A second task holds the A100 cards while the operator reads the overview.
+    await fillForm(user);
+    await user.getByTestId('training-form-command').fill('sleep 120');
+    await user.getByTestId('training-form-submit').click();
+    await user.waitForURL(/\/console\/training\/detail\/train\//, { waitUntil: 'commit' });
+    await expect.poll(() => user.getByTestId('training-detail-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('RUNNING');
+
+    // 运营管理 opens on 平台概览.
+    await operator.goto('/console/admin');
+    await operator.waitForURL(/\/console\/admin\/overview$/);
+    const a100 = operator.locator('[data-testid="overview-center"][data-id="sz-a100"] [data-testid="overview-card-type"][data-id="a100-80g"]');
+    await expect.poll(() => a100.getByTestId('overview-card-usage').innerText(), { timeout: 15_000 }).toMatch(new RegExp(`^在用 ${CARDS} / \\d+ 张$`));
+    expect(await operator.getByTestId('overview-users').innerText()).toMatch(/用户总数\s*2\s*人/);
+    // Today: the 10 卡时 package sold, the 5 卡时 granted, what the first task drew (and the second so far).
+    const sums = await operator.getByTestId('overview-sums').innerText();
+    expect(sums).toMatch(/^售出卡时合计 10\.00\s*赠送卡时合计 5\.00\s*消耗卡时合计 \d+\.\d\d$/);
+    expect(Number(/消耗卡时合计 ([\d.]+)/.exec(sums)![1])).toBeGreaterThanOrEqual(0.02);
+    await operator.locator('[data-testid="overview-chart"][data-days="30"] [data-drawn="yes"] svg').waitFor();
+    await operator.getByTestId('overview-range').getByText('近 7 天').click();
+    await operator.locator('[data-testid="overview-chart"][data-days="7"] [data-drawn="yes"] svg').waitFor();
+    await speaksChinese(operator, '平台概览');
+    await shot(operator, 'admin-overview-1440');
+    await operator.setViewportSize({ width: 375, height: 812 });
+    try {
+      await operator.getByTestId('overview-center').first().waitFor();
+      await noHorizontalScroll(operator);
+      await speaksChinese(operator, '平台概览（手机）');
+      await shot(operator, 'admin-overview-375');
+    } finally {
+      await operator.setViewportSize({ width: 1440, height: 900 });
+    }
   });
 
   it('fits a 375 px phone: 消费记录 with its charts, its detail and 算力发放, nothing sideways', async () => {

@@ -91,7 +91,7 @@ function CenterUsage({ center }: { center: OverviewCenter }) {
 function DaysChart({ days }: { days: OverviewDay[] }) {
   const option = useMemo(
     () => ({
-      grid: { left: 8, right: 16, top: 48, bottom: 8, containLabel: true },
+      grid: { left: 8, right: 16, top: 56, bottom: 8, containLabel: true },
       legend: { top: 0, data: SERIES.map((s) => s.name) },
       tooltip: {
         trigger: 'axis',
@@ -104,10 +104,11 @@ function DaysChart({ days }: { days: OverviewDay[] }) {
       yAxis: { type: 'value', name: '卡时', nameTextStyle: { align: 'left' } },
       series: SERIES.map((s) => ({
         name: s.name,
-        type: 'line',
+        // Bars: a day is a sum of its own, not a point on a trend (most days of a young platform are empty).
+        type: 'bar',
         data: days.map((d) => Number(formatCardHours(d[s.of]))),
         itemStyle: { color: s.color },
-        symbolSize: 5,
+        barMaxWidth: 16,
       })),
     }),
     [days],
@@ -154,8 +155,12 @@ function Overview() {
         }
       >
         <Space orientation="vertical" size={12} style={{ width: '100%' }}>
-          <Typography.Text type="secondary" data-testid="overview-sums">
-            {SERIES.map((s) => `${s.name} ${sum(s.of)}`).join(' · ')}
+          <Typography.Text type="secondary" data-testid="overview-sums" style={{ display: 'flex', flexWrap: 'wrap', columnGap: 16 }}>
+            {SERIES.map((s) => (
+              <span key={s.of} style={{ whiteSpace: 'nowrap' }}>
+                {s.name}合计 {sum(s.of)}
+              </span>
+            ))}
           </Typography.Text>
           <DaysChart days={data.days} />
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>

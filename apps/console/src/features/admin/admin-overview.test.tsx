@@ -76,7 +76,7 @@ describe('运营管理 › 平台概览', () => {
     expect(within(gz).getByTestId('center-status').textContent).toBe('维护');
 
     expect(screen.getByTestId('overview-chart').dataset.days).toBe('30');
-    expect(screen.getByTestId('overview-sums').textContent).toBe('售出卡时 10.00 · 赠送卡时 12.00 · 消耗卡时 1.50');
+    expect(screen.getByTestId('overview-sums').textContent).toBe('售出卡时合计 10.00赠送卡时合计 12.00消耗卡时合计 1.50');
     expect(backend.calls).toContain('/gateway/admin/api/v1/overview?days=30');
 
     fireEvent.click(within(screen.getByTestId('overview-range')).getByText('近 7 天'));
