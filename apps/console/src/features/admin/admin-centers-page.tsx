@@ -24,6 +24,16 @@ export function CenterStatusTag({ status }: { status: SubCenterStatus }) {
   );
 }
 
+/** A center card's title: its name and its status (分中心, 平台概览). */
+export function CenterTitle({ name, status }: { name: string; status: SubCenterStatus }) {
+  return (
+    <Space size={8} wrap>
+      <span>{name}</span>
+      <CenterStatusTag status={status} />
+    </Space>
+  );
+}
+
 function Packages({ center }: { center: AdminCenter }) {
   const screens = useBreakpoint();
   const cardType = (id: string) => center.cardTypes.find((t) => t.id === id)?.name ?? id;
@@ -59,12 +69,7 @@ function CenterCard({ center, onStatus, onPackages }: { center: AdminCenter; onS
     <Card
       data-testid="center-card"
       data-id={center.id}
-      title={
-        <Space size={8} wrap>
-          <span>{center.name}</span>
-          <CenterStatusTag status={center.status} />
-        </Space>
-      }
+      title={<CenterTitle name={center.name} status={center.status} />}
     >
       <Space orientation="vertical" size={12} style={{ width: '100%' }}>
         <Typography.Text type="secondary">

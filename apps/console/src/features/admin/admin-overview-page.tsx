@@ -7,7 +7,7 @@ import { EChart } from '../../shared/charts/echart';
 import { formatTime } from '../../shared/time';
 import { PageContainer } from '../../shared/ui/page-container';
 import { PageLoading } from '../../shared/ui/page-loading';
-import { CenterStatusTag } from './admin-centers-page';
+import { CenterTitle } from './admin-centers-page';
 import { getOverview } from './api';
 import { OperatorOnly } from './operator-only';
 
@@ -63,12 +63,7 @@ function CenterUsage({ center }: { center: OverviewCenter }) {
       size="small"
       data-testid="overview-center"
       data-id={center.id}
-      title={
-        <Space size={8} wrap>
-          <span>{center.name}</span>
-          <CenterStatusTag status={center.status} />
-        </Space>
-      }
+      title={<CenterTitle name={center.name} status={center.status} />}
       extra={<Typography.Text type="secondary">运行中 {center.runningTasks} 个任务</Typography.Text>}
     >
       <Space orientation="vertical" size={10} style={{ width: '100%' }}>
