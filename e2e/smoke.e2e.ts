@@ -16,3 +16,23 @@ it('serves the console and lands an anonymous visitor on the login page with Chi
   await env.shot(page, '00-login');
   await context.close();
 });
+
+// The sign-in page is what every visitor loads first; its budget is in docs/performance.md (measured in full
+// by `npm run bundle -w bench`). A size, not a time: it does not depend on the machine's load. Session 14 found
+// it at 266.6 KiB because a module-level spread in the contracts package (`...ConsumeSum`) could not be
+// tree-shaken and brought TypeBox back; the second check names that cause directly.
+it('keeps the sign-in page within its first-load JS budget, without the schema library', async () => {
+  const { gzipSync } = await import('node:zlib');
+  const { page, context } = await env.newPage();
+  const scripts = new Map<string, Buffer>();
+  page.on('response', async (res) => {
+    if (res.request().resourceType() === 'script' && res.ok()) scripts.set(res.url(), await res.body());
+  });
+  await page.goto('/console/login', { waitUntil: 'networkidle' });
+  await page.getByTestId('login-submit').waitFor();
+  const bodies = [...scripts.values()];
+  const gzipKiB = bodies.reduce((sum, b) => sum + gzipSync(b, { level: 9 }).length, 0) / 1024;
+  expect(gzipKiB).toBeLessThanOrEqual(250);
+  expect(bodies.filter((b) => b.includes('TypeBox')).length).toBe(0);
+  await context.close();
+});

@@ -234,6 +234,7 @@ export type AssetFileBytes = Static<typeof AssetFileBytes>;
 // ---- route descriptors (packages/contracts/src/route.ts) ------------------------------------------------
 
 /** The calls both kinds share, under the kind's base and collection (`/datasets`, `/models`). */
+/* @__NO_SIDE_EFFECTS__ */
 function assetApi(base: string, c: string) {
   return {
     page: route<{ body: typeof AssetPageQuery; response: typeof AssetPage }>('POST', base, `${c}/action/page`),
@@ -260,10 +261,15 @@ function assetApi(base: string, c: string) {
 /** 数据集: served by the asset module under DATASET_BASE. */
 export const DatasetApi = assetApi(DATASET_BASE, '/datasets');
 /** 模型: the same calls under MODEL_BASE, and 登记为模型. */
-export const ModelApi = {
-  ...assetApi(MODEL_BASE, '/models'),
-  registerFromTask: route<{ body: typeof ModelFromTask; response: typeof AssetDetail }>('POST', MODEL_BASE, '/models/action/register-from-task'),
-};
+export const ModelApi = modelApi();
+// A function, not a module-level spread: a spread cannot be dropped from bundles that do not use it.
+/* @__NO_SIDE_EFFECTS__ */
+function modelApi() {
+  return {
+    ...assetApi(MODEL_BASE, '/models'),
+    registerFromTask: route<{ body: typeof ModelFromTask; response: typeof AssetDetail }>('POST', MODEL_BASE, '/models/action/register-from-task'),
+  };
+}
 export type AssetApi = typeof DatasetApi;
 
 /** The schemas of the shared calls, summaries naming the kind (`数据集` / `模型`). */

@@ -40,6 +40,8 @@ export interface Route<T extends RouteTypes = RouteTypes> {
   readonly types?: T;
 }
 
+/** A descriptor is plain data; calls of it are marked free of side effects so unused ones drop out of the console bundle. */
+/* @__NO_SIDE_EFFECTS__ */
 export function route<T extends RouteTypes>(method: Method, base: string, path: string, access: { role?: 'operator'; public?: boolean; bytes?: boolean } = {}): Route<T> {
   return { method, base, path, ...access };
 }
@@ -63,6 +65,7 @@ export type RouteOutput<T extends RouteTypes> = Static<T['response']>;
 export type TypesOf<R> = R extends Route<infer T> ? T : never;
 
 /** The URL of a call: the base, the path with its `:params` filled in (encoded). */
+/* @__NO_SIDE_EFFECTS__ */
 export function routeUrl(r: Route, params?: Record<string, string | number>): string {
   const path = r.path.replace(/:([A-Za-z_]\w*)/g, (_, name: string) => {
     const v = params?.[name];

@@ -14,6 +14,7 @@ export type TaskResubmitBody = Static<typeof TaskResubmitBody>;
  * under a base they only see that family's tasks. `resubmit` is the family's own on the server (it re-runs the
  * family's form rules).
  */
+/* @__NO_SIDE_EFFECTS__ */
 function taskApi(base: string) {
   return {
     page: route<{ body: typeof TaskPageQuery; response: typeof TaskPage }>('POST', base, '/tasks/action/page'),

@@ -19,6 +19,7 @@ export type PageGroup =
   | 'training'
   | 'storage'
   | 'auth'
+  | 'authForms'
   | 'userCenter'
   | 'image'
   | 'expense'
@@ -119,9 +120,9 @@ export const LAYOUT_ROUTES: AppRoute[] = [
 /** Routes on a plain page without the header and menu. */
 export const PLAIN_ROUTES: AppRoute[] = [
   { path: '/login', title: '登录', group: 'auth', page: 'LoginPage' },
-  { path: '/login/register', title: '注册', group: 'auth', page: 'RegisterPage' },
-  { path: '/login/find', title: '找回密码', group: 'auth', page: 'FindPasswordPage' },
-  { path: '/login/edit', title: '修改密码', group: 'auth', page: 'EditPasswordPage' },
+  { path: '/login/register', title: '注册', group: 'authForms', page: 'RegisterPage' },
+  { path: '/login/find', title: '找回密码', group: 'authForms', page: 'FindPasswordPage' },
+  { path: '/login/edit', title: '修改密码', group: 'authForms', page: 'EditPasswordPage' },
   { path: '/user-agreement', title: '用户协议', group: 'agreement', page: 'UserAgreementPage' },
 ];
 

@@ -10,7 +10,10 @@ import { LAYOUT_ROUTES, menuKeyOf, PLAIN_ROUTES, REDIRECTS, type AppRoute, type 
 const PAGE_GROUPS = {
   training: () => import('../features/training/routes'),
   storage: () => import('../features/storage/routes'),
+  // The sign-in page alone: what every visitor loads first (budget in docs/performance.md).
   auth: () => import('../features/auth/routes'),
+  // Register, find and change password: their forms (Segmented, Checkbox…) stay off the sign-in page.
+  authForms: () => import('../features/auth/form-routes'),
   userCenter: () => import('../features/user-center/routes'),
   image: () => import('../features/image/routes'),
   expense: () => import('../features/expense/routes'),

@@ -1,5 +1,2 @@
-/** The sign-in route group (/login, /login/register, /login/find, /login/edit). */
+/** The sign-in route (/login): its own chunk, the first page most visitors load. */
 export { LoginPage } from './login-page';
-export { RegisterPage } from './register-page';
-export { FindPasswordPage } from './find-password-page';
-export { EditPasswordPage } from './edit-password-page';
