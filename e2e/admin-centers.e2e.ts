@@ -94,6 +94,8 @@ describe('运营管理 › 分中心 journey', () => {
     await refused.waitFor();
     expect(await refused.innerText()).toContain('深圳算力分中心维护中，暂停提交任务和购买算力');
     expect(form.url()).toMatch(/\/console\/training\/task\/train/);
+    // The user's form, its selects used, says everything in Chinese (their option ids are not read out).
+    await speaksChinese(form, '训练任务表单');
     await shot(form, 'admin-centers-submit-refused-1440');
   });
 

@@ -21,6 +21,14 @@ async function uiTexts(page: Page): Promise<{ where: string; text: string }[]> {
       const cls = String(el.getAttribute('class') ?? '').split(/\s+/).filter(Boolean).slice(0, 2).join('.');
       return `${el.tagName.toLowerCase()}${id ? `[${id}]` : ''}${cls ? `.${cls}` : ''}`;
     };
+    const clippedToNothing = (el: Element) => {
+      for (let a: Element | null = el; a; a = a.parentElement) {
+        const r = a.getBoundingClientRect();
+        if (r.width * r.height === 0 && getComputedStyle(a).overflow === 'hidden') return true;
+        if (getComputedStyle(a).display === 'none') return true;
+      }
+      return false;
+    };
     const out: { where: string; text: string }[] = [];
     for (const el of Array.from(document.body.querySelectorAll('*'))) {
       if (el.closest(SKIP)) continue;
@@ -30,10 +38,13 @@ async function uiTexts(page: Page): Promise<{ where: string; text: string }[]> {
       }
       // A text area's text is what the user typed (or a script to edit), not UI.
       if (el.matches('textarea')) continue;
-      // An element that names itself (aria-label, checked above) and is not drawn: its content is neither
-      // seen nor read (rc-select's hidden listbox for screen readers holds the option values).
+      // Content under an element that names itself (aria-label, checked above) and clipped to nothing: it is
+      // neither seen nor read. rc-select keeps such a listbox for screen readers (a 0×0 box with overflow
+      // hidden) whose options hold the option values as text and their labels as aria-label; once the
+      // dropdown closes, the whole popup is display:none. An option without a string label has no aria-label,
+      // so its value is read out and still counted here.
       const named = el.closest('[aria-label]');
-      if (named && named.getClientRects().length > 0 && Array.from(named.getClientRects()).every((r) => r.width * r.height === 0)) continue;
+      if (named && clippedToNothing(el)) continue;
       for (const n of Array.from(el.childNodes)) {
         if (n.nodeType === Node.TEXT_NODE && n.textContent?.trim()) out.push({ where: describe(el), text: n.textContent.trim() });
       }
