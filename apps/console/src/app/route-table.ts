@@ -17,6 +17,8 @@ export interface AppRoute {
 /** The route groups, each its own chunk. */
 export type PageGroup =
   | 'training'
+  | 'trainingForm'
+  | 'trainingDetail'
   | 'storage'
   | 'auth'
   | 'authForms'
@@ -51,8 +53,8 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/training', title: '训练任务', group: 'training', page: 'TrainingListPage' },
   { path: '/training/develop', title: '交互式开发', group: 'training', page: 'TrainingDevelopPage' },
   { path: '/training/distributed', title: '分布式训练', group: 'training', page: 'TrainingDistributedPage' },
-  { path: '/training/task/:type', title: '创建训练任务', group: 'training', page: 'TrainingTaskPage' },
-  { path: '/training/detail/:type/:id', title: '训练任务详情', group: 'training', page: 'TrainingDetailPage' },
+  { path: '/training/task/:type', title: '创建训练任务', group: 'trainingForm', page: 'TrainingTaskPage' },
+  { path: '/training/detail/:type/:id', title: '训练任务详情', group: 'trainingDetail', page: 'TrainingDetailPage' },
 
   { path: '/storage', title: '存储管理', group: 'storage', page: 'StoragePage' },
   { path: '/storage/detail', title: '文件详情', group: 'storage', page: 'StorageDetailPage' },

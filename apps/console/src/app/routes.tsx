@@ -9,6 +9,9 @@ import { LAYOUT_ROUTES, menuKeyOf, PLAIN_ROUTES, REDIRECTS, type AppRoute, type 
 /** Where each route group's pages come from: one dynamic import, one chunk, per group. */
 const PAGE_GROUPS = {
   training: () => import('../features/training/routes'),
+  // The create form's fields (numbers, radios, folder pickers, the estimate) stay off the lists, the page after sign-in.
+  trainingForm: () => import('../features/training/form-routes'),
+  trainingDetail: () => import('../features/training/detail-routes'),
   storage: () => import('../features/storage/routes'),
   // The sign-in page alone: what every visitor loads first (budget in docs/performance.md).
   auth: () => import('../features/auth/routes'),

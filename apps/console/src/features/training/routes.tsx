@@ -1,4 +1,2 @@
-/** The training route group (/training, develop, distributed, task/:type, detail/:type/:id). */
-export { TrainingDetailPage } from './training-detail-page';
-export { TrainingTaskPage } from './training-form-page';
+/** The training lists (/training, develop, distributed): the page most users see right after signing in. */
 export { TrainingDevelopPage, TrainingDistributedPage, TrainingListPage } from './training-list-page';

@@ -6,7 +6,8 @@ import { renderTraining } from './test/render';
 import { DatasetDetailPage } from '../dataset/routes';
 import { ModelDetailPage } from '../model/routes';
 import { renderRoutes } from '../../test/render-routes';
-import { TrainingDetailPage, TrainingTaskPage } from './routes';
+import { TrainingDetailPage } from './detail-routes';
+import { TrainingTaskPage } from './form-routes';
 import { setupPageTests } from '../../test/page-test';
 import { choose, errors, input } from '../../test/ui';
 

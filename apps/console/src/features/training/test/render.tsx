@@ -1,5 +1,7 @@
 import { renderRoutes } from '../../../test/render-routes';
-import { TrainingDetailPage, TrainingDevelopPage, TrainingDistributedPage, TrainingListPage, TrainingTaskPage } from '../routes';
+import { TrainingDetailPage } from '../detail-routes';
+import { TrainingTaskPage } from '../form-routes';
+import { TrainingDevelopPage, TrainingDistributedPage, TrainingListPage } from '../routes';
 
 /** The training routes, opened at `url`. */
 export function renderTraining(url: string) {
