@@ -178,7 +178,9 @@ AccountingStorageHost=127.0.0.1
 AccountingStoragePort=$DBD_PORT
 # With slurmdbd, this names the munge socket used to talk to it (ours is not the default one).
 AccountingStoragePass=$M/munge.sock
-AccountingStorageEnforce=associations
+# limits/qos/safe: the platform holds a cluster account's jobs when its owner's compute power is gone (a
+# GrpTRES limit on the association, issue 25); with no limit set, nothing changes for a job.
+AccountingStorageEnforce=associations,limits,qos,safe
 AccountingStorageTRES=gres/gpu
 AccountingStoreFlags=job_comment
 JobAcctGatherType=jobacct_gather/linux
