@@ -178,7 +178,9 @@ AccountingStorageHost=127.0.0.1
 AccountingStoragePort=$DBD_PORT
 # With slurmdbd, this names the munge socket used to talk to it (ours is not the default one).
 AccountingStoragePass=$M/munge.sock
-AccountingStorageEnforce=associations
+# limits/qos/safe: the platform holds a cluster account's jobs when its owner's compute power is gone (a
+# GrpTRES limit on the association, issue 25); with no limit set, nothing changes for a job.
+AccountingStorageEnforce=associations,limits,qos,safe
 AccountingStorageTRES=gres/gpu
 AccountingStoreFlags=job_comment
 JobAcctGatherType=jobacct_gather/linux
@@ -194,6 +196,9 @@ MessageTimeout=10
 SchedulerParameters=bf_interval=2,sched_min_interval=100000
 NodeName=$NODE NodeHostname=$HOST NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000 Gres=gpu:$GRES:2 State=UNKNOWN
 PartitionName=$PART Nodes=$NODE Default=YES MaxTime=60 DefaultTime=10 State=UP
+# CPU-only jobs on oversubscribed cores (test-only): the metering fault test runs 20 jobs at once on this
+# one 2-CPU node. Cards (gres) are never shared, so the cards partition above behaves as before.
+PartitionName=$PART-share Nodes=$NODE Default=NO MaxTime=60 DefaultTime=10 OverSubscribe=FORCE:25 State=UP
 EOF
   chmod 644 "$C/slurm.conf" "$C/gres.conf"
 

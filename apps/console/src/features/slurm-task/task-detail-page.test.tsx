@@ -4,6 +4,8 @@ import { applyLiveEvent } from '../../app/live-updates';
 import { queryClient } from '../../app/query-client';
 import { createFakeSlurm, NUMPY_PI, task } from './test/fake-slurm';
 import { renderSlurm } from './test/render';
+import { renderRoutes } from '../../test/render-routes';
+import { SlurmTaskDetailPage } from './routes';
 import { setupPageTests } from '../../test/page-test';
 import { confirmPop, input } from '../../test/ui';
 
@@ -123,5 +125,17 @@ describe('Slurm task detail', () => {
     await confirmPop('确定删除该任务吗？');
     await waitFor(() => expect(router.state.location.pathname).toBe('/slurm-task'));
     expect(backend.tasks.has('5')).toBe(false);
+  });
+
+  it('links 已消耗 to the task’s own 消费记录 in 费用明细', async () => {
+    backend.put(task('5', { state: 'RUNNING', consumed: '1.07', jobId: '4242', startTime: Date.now() - 60_000, events: [{ state: 'RUNNING', reason: '', time: 1_700_000_000_000 }] }));
+    // 费用明细 stands in as a bare route: where the link leads is the assertion, not that page.
+    const router = renderRoutes({ '/slurm-task/detail/:type/:id': <SlurmTaskDetailPage />, '/expense': <p>费用明细</p> }, '/slurm-task/detail/custom/5');
+    await waitFor(() => expect(screen.getByTestId('slurm-detail-consumed').textContent).toBe('1.07 卡时'));
+    const link = screen.getByTestId('slurm-detail-consume-records');
+    expect(link.textContent).toBe('消费记录');
+    fireEvent.click(link);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/expense'));
+    expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({ tab: 'consume', taskId: '5' });
   });
 });

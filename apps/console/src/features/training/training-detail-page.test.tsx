@@ -1,9 +1,11 @@
-import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { applyLiveEvent } from '../../app/live-updates';
 import { queryClient } from '../../app/query-client';
 import { createFakeTraining, task } from './test/fake-training';
 import { renderTraining } from './test/render';
+import { renderRoutes } from '../../test/render-routes';
+import { TrainingDetailPage } from './routes';
 import { setupPageTests } from '../../test/page-test';
 import { confirmPop } from '../../test/ui';
 
@@ -90,6 +92,18 @@ describe('training task detail', () => {
     backend.put({ ...backend.tasks.get('5')!, consumed: '0.27' });
     act(() => applyLiveEvent(queryClient, { businessType: 'comp-power.changed', data: {} }));
     await waitFor(() => expect(screen.getByTestId('training-detail-consumed').textContent).toBe('0.27 卡时'));
+  });
+
+  it('links 已消耗 to the task’s own 消费记录 in 费用明细', async () => {
+    backend.put(task('5', { state: 'SUCCEEDED', consumed: '0.42', startTime: 1_700_000_000_000, endTime: 1_700_000_090_000, events: [{ state: 'SUCCEEDED', reason: '', time: 1_700_000_090_000 }] }));
+    // 费用明细 stands in as a bare route: where the link leads is the assertion, not that page.
+    const router = renderRoutes({ '/training/detail/:type/:id': <TrainingDetailPage />, '/expense': <p>费用明细</p> }, '/training/detail/train/5');
+    const link = await screen.findByTestId('training-detail-consume-records');
+    expect(link.textContent).toBe('消费记录');
+    expect(link.getAttribute('href')).toBe('/expense?tab=consume&taskId=5');
+    fireEvent.click(link);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/expense'));
+    expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({ tab: 'consume', taskId: '5' });
   });
 
   it('offers 删除 once the task ended, and leaves for the list after it', async () => {

@@ -3,7 +3,7 @@ import type { JobState, TaskDetail } from '@suanli/contracts';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Descriptions, Result, Row, Skeleton, Space, Typography, type DescriptionsProps } from 'antd';
 import type { ReactNode } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useBreakpoint } from '../hooks/use-breakpoint';
 import { HelpLink } from '../ui/help-link';
 import { MONO } from '../ui/mono';
@@ -162,7 +162,19 @@ export function taskFacts(task: TaskDetail, family: TaskFamily) {
       { key: 'startTime', label: '开始时间', children: formatTime(task.startTime) },
       { key: 'endTime', label: '结束时间', children: formatTime(task.endTime) },
       // Drawn from the owner's compute power so far; rises while it runs (each draw pushes comp-power.changed).
-      { key: 'consumed', label: '已消耗', children: <span data-testid={`${prefix}-detail-consumed`}>{task.consumed} 卡时</span> },
+      // Beside it, the task's own 消费记录 (费用明细 opens narrowed to this task by `taskId`).
+      {
+        key: 'consumed',
+        label: '已消耗',
+        children: (
+          <Space size="small" wrap>
+            <span data-testid={`${prefix}-detail-consumed`}>{task.consumed} 卡时</span>
+            <Link to={`/expense?tab=consume&taskId=${encodeURIComponent(task.id)}`} data-testid={`${prefix}-detail-consume-records`}>
+              消费记录
+            </Link>
+          </Space>
+        ),
+      },
     ],
     /** Why it waits and when it may start while queued; otherwise what its state says, if anything. */
     state:
