@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRAINING_BASE } from '@suanli/contracts';
+import { DATASET_BASE, SLURM_BASE, TRAINING_BASE } from '@suanli/contracts';
 import { createTestApp, type TestApp } from '../../../apps/server/test/harness';
 import { encryptPassword, call as injectCall, registerAndLogin } from '../../../apps/server/test/users';
 
@@ -152,6 +152,76 @@ describe('suanli CLI against a real gateway', () => {
       [failing.id, 'FAILED'],
     ]);
   }, 200_000);
+
+  it('slurm submit from a template and from a script; each followed to the end', async () => {
+    const tpl = await injectCall(t.app, 'POST', `${SLURM_BASE}/templates`, {
+      token: user.token,
+      payload: { name: '回显', description: '', category: '测试', script: '#!/bin/bash\necho "n=" {{n}}\necho done-$(( {{n}} * 2 ))\n', params: [{ name: 'n', label: '次数', type: 'number', required: true, min: 1, max: 100 }], defaults: { cardNum: 1, nodeNum: 1, maxDurationMinutes: 5 } },
+    });
+    expect(tpl.message.code, tpl.message.message).toBe(0);
+    const templates = await run(['slurm', 'templates']);
+    expect(templates.code, templates.stderr).toBe(0);
+    expect(templates.stdout).toMatch(new RegExp(`${tpl.data.id}\\s+回显\\s+测试\\s+我的\\s+n`));
+
+    const base = ['--center', 'sz-a100', '--card-type', 'cpu-std', '--cards', '1', '--json'];
+    const fromTemplate = await run(['slurm', 'submit', '--template', tpl.data.id, '--param', 'n=21', '--name', '模板作业', ...base]);
+    expect(fromTemplate.code, fromTemplate.stderr).toBe(0);
+    const a = JSON.parse(fromTemplate.stdout);
+    expect(a).toMatchObject({ kind: 'slurm', type: 'template', params: { n: 21 } });
+    const followA = await run(['task', 'logs', a.id, '-f', '--interval', '200'], { timeoutMs: 90_000 });
+    expect(followA.code, followA.stderr).toBe(0);
+    expect(followA.stdout).toContain('done-42');
+
+    fs.writeFileSync(path.join(work, 'job.sh'), '#!/bin/bash\necho "custom $((6 * 7))"\nexit 5\n');
+    const fromScript = await run(['slurm', 'submit', '--script', 'job.sh', '--name', '脚本作业', ...base]);
+    expect(fromScript.code, fromScript.stderr).toBe(0);
+    const b = JSON.parse(fromScript.stdout);
+    expect(b).toMatchObject({ kind: 'slurm', type: 'custom' });
+    const followB = await run(['task', 'logs', b.id, '-f', '--interval', '200'], { timeoutMs: 90_000 });
+    expect(followB.stdout).toContain('custom 42');
+    expect(followB.code).toBe(5);
+
+    // Both ways of giving a job at once is refused before anything is sent.
+    const both = await run(['slurm', 'submit', '--template', tpl.data.id, '--script', 'job.sh', '--name', 'x', ...base]);
+    expect(both).toMatchObject({ code: 1, stderr: '错误：请指定 --template <模板ID> 或 --script <脚本文件> 之一\n' });
+  }, 200_000);
+
+  it('dataset and model: list, and version create from a folder uploaded with the CLI (with a progress bar on a terminal)', async () => {
+    const local = path.join(work, 'digits.bin');
+    fs.writeFileSync(local, randomBytes(24 * 1024 * 1024));
+    // On a terminal (a pseudo-terminal made by util-linux `script`): the bar is redrawn in place.
+    // Not execFileSync: the gateway runs in this process and must keep answering.
+    const tty = await new Promise<string>((resolve, reject) => {
+      const child = spawn('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} upload ${JSON.stringify(local)} sz-a100:/data/mnist`, '/dev/null'], {
+        cwd: work,
+        env: { ...process.env, SUANLI_CONFIG_DIR: configDir },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let text = '';
+      child.stdout.on('data', (c) => (text += String(c)));
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`exit ${code}: ${text}`))));
+    });
+    expect(tty).toMatch(/\r上传 digits\.bin \[#+\.*\]/);
+    expect(tty).toMatch(/\[#{30}\] 100% 24\.0 MiB\/24\.0 MiB/);
+    expect(tty).toContain('已上传 /data/mnist/digits.bin，24.0 MiB');
+
+    const created = await injectCall(t.app, 'POST', `${DATASET_BASE}/datasets`, { token: user.token, payload: { name: '手写数字', source: { subCenterId: 'sz-a100', path: '/data/mnist' } } });
+    expect(created.message.code, created.message.message).toBe(0);
+    const list = await run(['dataset', 'list']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(new RegExp(`${created.data.id}\\s+手写数字\\s+1\\s`));
+    expect(await run(['model', 'list'])).toMatchObject({ code: 0, stdout: '暂无模型\n' });
+
+    const v = await run(['dataset', 'version', 'create', created.data.id, 'sz-a100:/data/mnist', '--note', '第二版', '--json']);
+    expect(v.code, v.stderr).toBe(0);
+    expect(JSON.parse(v.stdout)).toMatchObject({ version: 2, sourcePath: '/data/mnist', subCenterId: 'sz-a100' });
+    const missing = await run(['dataset', 'version', 'create', created.data.id, 'sz-a100:/no/such/dir']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^错误：[\u4e00-\u9fa5]/);
+    const json = JSON.parse((await run(['dataset', 'list', '--json'])).stdout);
+    expect(json.list[0]).toMatchObject({ id: created.data.id, versionCount: 2 });
+  }, 120_000);
 
   it('a 1 GiB upload killed with SIGKILL resumes from the staged chunks and lands byte for byte (sha256)', async () => {
     const size = 1024 * 1024 * 1024;
