@@ -268,5 +268,12 @@ describe('suanli CLI against a real gateway', () => {
     expect(got.digest('hex')).toBe(expected);
     fs.rmSync(back);
     fs.rmSync(local);
+
+    // logout ends the session on the server as well, and forgets the token here.
+    const { token } = JSON.parse(fs.readFileSync(path.join(configDir, 'config.json'), 'utf8'));
+    expect(await run(['logout'])).toMatchObject({ code: 0, stdout: '已退出登录\n' });
+    expect(JSON.parse(fs.readFileSync(path.join(configDir, 'config.json'), 'utf8'))).toEqual({ server });
+    expect((await injectCall(t.app, 'GET', 'user', { token })).message.code).not.toBe(0);
+    expect(await run(['whoami'])).toMatchObject({ code: 1, stderr: '错误：尚未登录：请先执行 suanli login\n' });
   }, 900_000);
 });
