@@ -206,6 +206,17 @@ describe('suanli CLI against a real gateway', () => {
     expect(tty).toMatch(/\[#{30}\] 100% 24\.0 MiB\/24\.0 MiB/);
     expect(tty).toContain('已上传 /data/mnist/digits.bin，24.0 MiB');
 
+    // A small file goes in one request: nothing to resume, and it says so.
+    fs.writeFileSync(path.join(work, 'labels.txt'), '0\n1\n2\n');
+    const small = await run(['upload', 'labels.txt', 'sz-a100:/data/mnist', '--json']);
+    expect(small.code, small.stderr).toBe(0);
+    expect(JSON.parse(small.stdout)).toMatchObject({ instant: false, resumedBytes: 0, entry: { path: '/data/mnist/labels.txt', size: 6 } });
+    const listed = JSON.parse((await run(['ls', 'sz-a100:/data/mnist', '--json'])).stdout);
+    expect(listed.map((e: { name: string; size: number }) => [e.name, e.size])).toEqual([
+      ['digits.bin', 24 * 1024 * 1024],
+      ['labels.txt', 6],
+    ]);
+
     const created = await injectCall(t.app, 'POST', `${DATASET_BASE}/datasets`, { token: user.token, payload: { name: '手写数字', source: { subCenterId: 'sz-a100', path: '/data/mnist' } } });
     expect(created.message.code, created.message.message).toBe(0);
     const list = await run(['dataset', 'list']);

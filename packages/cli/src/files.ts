@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
-import { FileServiceApi, FileTransferApi, FoundationApi, HTTP_TIMEOUT_MS, PAGE_SIZE_MAX, type FileEntry, type SubCenter } from '@suanli/contracts';
+import { CLIENT_TIMEOUT_MESSAGE, FileServiceApi, FileTransferApi, FoundationApi, HTTP_TIMEOUT_MS, PAGE_SIZE_MAX, SMALL_UPLOAD_MAX, type FileEntry, type SubCenter } from '@suanli/contracts';
 // The console's own uploader (chunked, resumable, retries) and the upload benchmark's Node transport of it:
 // the CLI sends exactly what the browser sends, through the same code.
 import { uploadFile } from '../../../apps/console/src/shared/upload/uploader';
@@ -58,7 +58,11 @@ async function sha256File(file: string, signal: AbortSignal): Promise<string> {
 export async function upload(fs_: Target, localFile: string, dir: string, opts: { quiet?: boolean } = {}) {
   const st = await fs.stat(localFile).catch(() => null);
   if (!st?.isFile()) throw new CliError(`本地文件不存在或不是文件：${localFile}`);
-  const file = await nodeFile(localFile);
+  // A small file goes in one request whose FormData re-wraps the file under its name, which copies a Blob's
+  // own bytes — and the disk-backed FileRange holds none (it would arrive empty). So it is read into memory;
+  // big files are read range by range from disk by the transport, as in the upload benchmark.
+  const file =
+    st.size <= SMALL_UPLOAD_MAX ? new File([await fs.readFile(localFile)], path.basename(localFile), { lastModified: st.mtimeMs }) : await nodeFile(localFile);
   const bar = opts.quiet ? null : progressReporter(`上传 ${path.basename(localFile)}`);
   let resumedFrom: number | undefined;
   try {
@@ -75,7 +79,9 @@ export async function upload(fs_: Target, localFile: string, dir: string, opts: 
       },
     });
     bar?.done();
-    return { ...result, resumedBytes: result.instant ? 0 : (resumedFrom ?? 0), size: st.size };
+    // A small file goes in one request (its only progress report is the end): nothing was resumed.
+    const resumedBytes = result.instant || st.size <= SMALL_UPLOAD_MAX ? 0 : (resumedFrom ?? 0);
+    return { ...result, resumedBytes, size: st.size };
   } catch (err) {
     bar?.done();
     if (err instanceof RequestError) throw new CliError(err.message, err.code);
@@ -86,15 +92,20 @@ export async function upload(fs_: Target, localFile: string, dir: string, opts: 
 /** Downloads one remote file (or a folder, as the service's zip) to `out` (a file, or a directory to put it in). */
 export async function download(fs_: Target, remote: string, out: string, opts: { quiet?: boolean } = {}) {
   let res: Response;
+  // The timeout bounds the wait for the answer's head only: a big file may take longer than that to arrive.
+  const headWait = new AbortController();
+  const timer = setTimeout(() => headWait.abort(), HTTP_TIMEOUT_MS);
   try {
     res = await fetch(urlOf(fs_, FileTransferApi.download), {
       method: FileTransferApi.download.method,
       headers: { ...headersOf(fs_), 'content-type': 'application/json' },
       body: JSON.stringify({ paths: [remote] }),
-      signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+      signal: headWait.signal,
     });
   } catch {
-    throw new CliError(`无法连接到文件服务 ${fs_.base}`);
+    throw new CliError(headWait.signal.aborted ? CLIENT_TIMEOUT_MESSAGE : `无法连接到文件服务 ${fs_.base}`);
+  } finally {
+    clearTimeout(timer);
   }
   const type = res.headers.get('content-type') ?? '';
   if (!res.ok || type.includes('application/json')) envelopeData(res, await res.json().catch(() => undefined));

@@ -96,8 +96,19 @@ export async function taskCommand([sub, id]: string[], opts: Opts, json: boolean
       const { api } = await taskFamily(g, id);
       const interval = int(opts.interval, '--interval', 1000);
       let offset = 0;
+      let failures = 0;
       for (;;) {
-        const log = await call(g, api.log, { params: { id }, query: { offset, limit: 256 * 1024 } });
+        let log;
+        try {
+          log = await call(g, api.log, { params: { id }, query: { offset, limit: 256 * 1024 } });
+          failures = 0;
+        } catch (err) {
+          // Following survives a short outage (a gateway restarting, a network blip): an answer without an
+          // envelope code is transport, not a refusal. Five in a row end it.
+          if (!opts.follow || !(err instanceof CliError) || err.code !== undefined || ++failures >= 5) throw err;
+          await sleep(interval * 2 ** failures);
+          continue;
+        }
         if (log.content) process.stdout.write(log.content);
         const moved = log.nextOffset > offset;
         offset = log.nextOffset;
