@@ -126,6 +126,8 @@ describe('suanli CLI against a real gateway', () => {
     const unknown = await run(['frobnicate']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('未知命令：frobnicate');
+    const option = await run(['task', 'list', '--bogus']);
+    expect(option).toMatchObject({ code: 1, stderr: '错误：参数错误：未知选项 --bogus\n执行 suanli --help 查看用法\n' });
   });
 
   it('task submit, then logs -f follows the log to the end and exits with the task’s result', async () => {

@@ -8,7 +8,7 @@ import { constants, publicEncrypt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { FoundationApi, UserApi } from '@suanli/contracts';
 import { call, CliError } from './api';
-import { gateway, OPTIONS, out, required, type Opts } from './args';
+import { gateway, OPTIONS, out, type Opts } from './args';
 import { readSaved, writeSaved, configFile } from './config';
 import { download, fileService, findCenter, listDir, parseRemote, upload } from './files';
 import { formatBytes, formatTime, printJson, table } from './output';
@@ -37,7 +37,7 @@ const HELP = `suanli ${VERSION} — 算力调度服务平台命令行工具
   task submit --name 名称 --card-type 卡型 --image 镜像 --command 命令
               [--center 分中心|auto] [--cards N] [--nodes N] [--type train|distributed]
               [--workdir /] [--env K=V]... [--duration 分钟]
-  task logs <任务ID> [-f]                                   查看日志；-f 持续跟踪到任务结束，退出码为任务结果
+  task logs <任务ID> [-f] [--interval 毫秒]                 查看日志；-f 持续跟踪到任务结束，退出码为任务结果
   task cancel <任务ID>                                      停止任务
 
 科学计算
@@ -120,7 +120,11 @@ async function run(argv: string[]): Promise<number> {
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new CliError(`参数错误：${(err as Error).message}\n执行 suanli --help 查看用法`);
+    // node:util's own texts are English: say it in Chinese, naming the option.
+    const e = err as { code?: string; message: string };
+    const opt = /'(-[^' ]+)/.exec(e.message)?.[1] ?? '';
+    const what = e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? `未知选项 ${opt}` : e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? `选项 ${opt} 缺少值或不需要值` : '参数无法识别';
+    throw new CliError(`参数错误：${what}\n执行 suanli --help 查看用法`);
   }
   const opts = parsed.values as Opts;
   const [cmd, ...args] = parsed.positionals;
@@ -165,7 +169,8 @@ async function run(argv: string[]): Promise<number> {
     }
     case 'ls': {
       const g = gateway(opts);
-      const r = parseRemote(args[0] ?? `${required(undefined, '<分中心>:<目录>')}`);
+      if (!args[0]) throw new CliError('用法：suanli ls <分中心>:<目录>');
+      const r = parseRemote(args[0]);
       const entries = await listDir(fileService(g, await findCenter(g, r.center)), r.path);
       if (json) printJson(entries);
       else out(table(['类型', '大小', '修改时间', '名称'], entries.map((e) => [e.type === 'dir' ? '目录' : e.type === 'link' ? '链接' : '文件', e.type === 'dir' ? '' : formatBytes(e.size), formatTime(e.updateTime), e.name])));
