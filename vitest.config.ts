@@ -35,7 +35,7 @@ export default defineConfig({
       {
         test: {
           name: 'server-api',
-          include: ['apps/server/src/**/*.api.test.ts', 'apps/server/src/**/*.int.test.ts'],
+          include: ['apps/server/src/**/*.api.test.ts', 'apps/server/src/**/*.int.test.ts', 'packages/cli/src/**/*.int.test.ts'],
           exclude: slurmTier,
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -152,6 +152,15 @@ describe('header', () => {
     expect(help.getAttribute('href')).toBe(HELP_DOC_URL);
   });
 
+  it('offers the command-line tool: its guide page with the downloads, in a new window', async () => {
+    renderHeader();
+    fireEvent.click(screen.getByTestId('header-avatar'));
+    const cli = await screen.findByTestId('user-menu-cli');
+    expect(cli.textContent).toBe('命令行工具');
+    expect(cli.getAttribute('href')).toBe('/guide/cli.html');
+    expect(cli.getAttribute('target')).toBe('_blank');
+  });
+
   it('剩余算力 shows 标准卡时 and opens 费用明细; its tooltip lists native 卡时 per bucket and links to 购买算力 and the guide', async () => {
     compItems = [
       { id: 'b1', subCenterId: 'sz', subCenterName: '深圳算力分中心', cardTypeId: 'a100', cardTypeName: 'NVIDIA A100 80G', granted: '10.00', remaining: '10.00', expireTime: 1, source: 'order', standardFactor: 1, standardRemaining: '10.00' },

@@ -1,4 +1,5 @@
 import {
+  CodeOutlined,
   CustomerServiceOutlined,
   LogoutOutlined,
   QuestionCircleOutlined,
@@ -23,7 +24,13 @@ interface UserMenuProps {
 
 const label = (key: UserMenuKey, text: string) => <span data-testid={`user-menu-${key}`}>{text}</span>;
 
-/** Avatar with the account menu: 个人信息, 工单系统, 团队管理, 帮助文档 (new window), 退出登录. */
+/**
+ * The command-line tool's page of the user guide: what each platform needs and the download, a file the
+ * gateway serves beside the guide (packages/cli, issue 24 item 4).
+ */
+export const CLI_PAGE_URL = '/guide/cli.html';
+
+/** Avatar with the account menu: 个人信息, 工单系统, 团队管理, 帮助文档 and 命令行工具 (new window), 退出登录. */
 export function UserMenu({ nickname, username, headImage, showName, onOpenChange, onSelect }: UserMenuProps) {
   const items: MenuProps['items'] = [
     {
@@ -49,6 +56,15 @@ export function UserMenu({ nickname, username, headImage, showName, onOpenChange
         </a>
       ),
     },
+    {
+      key: 'cli',
+      icon: <CodeOutlined />,
+      label: (
+        <a href={CLI_PAGE_URL} target="_blank" rel="noopener noreferrer" data-testid="user-menu-cli">
+          命令行工具
+        </a>
+      ),
+    },
     { type: 'divider' },
     { key: 'logout', icon: <LogoutOutlined />, danger: true, label: label('logout', '退出登录') },
   ];
@@ -61,8 +77,8 @@ export function UserMenu({ nickname, username, headImage, showName, onOpenChange
       menu={{
         items,
         onClick: ({ key }) => {
-          // The help entry is a real link that opens its own window.
-          if (key !== 'help' && key !== 'head') onSelect(key as UserMenuKey);
+          // The help and CLI entries are real links that open their own window.
+          if (key !== 'help' && key !== 'cli' && key !== 'head') onSelect(key as UserMenuKey);
         },
       }}
     >
