@@ -5,7 +5,7 @@ import { queryClient } from '../../app/query-client';
 import { createFakeTraining, task } from './test/fake-training';
 import { renderTraining } from './test/render';
 import { renderRoutes } from '../../test/render-routes';
-import { TrainingDetailPage } from './routes';
+import { TrainingDetailPage } from './detail-routes';
 import { setupPageTests } from '../../test/page-test';
 import { confirmPop } from '../../test/ui';
 
