@@ -136,6 +136,12 @@ export class LocalCenterStorage implements CenterStorage {
     await this.inHome(account, (space) => space.writeFile(segs, source, {}));
   }
 
+  async makeDir(account: string, userPath: string) {
+    const segs = parseNewPath(userPath);
+    if (!segs.length) throw invalid('path', '请指定目录');
+    await this.inHome(account, (space) => space.ensureDir(segs));
+  }
+
   // ---- the asset area -------------------------------------------------------------------------------------
 
   private get area() {
