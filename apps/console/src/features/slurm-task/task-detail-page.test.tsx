@@ -44,6 +44,8 @@ describe('Slurm task detail', () => {
     expect(info.textContent).toContain('无锡超算分中心');
     expect(info.textContent).toContain('仅 CPU × 2 节点');
     expect(info.textContent).toContain('/results');
+    // The folder opens in 文件管理 on the task's center.
+    expect(within(info).getByTestId('slurm-detail-workdir-open').getAttribute('href')).toBe('/storage?center=hpc-a&path=%2Fresults');
     expect(within(info).getByTestId('slurm-queue-reason').textContent).toBe('等待资源（Resources）');
     // Parameter values under the template's labels.
     await waitFor(() => expect(screen.getByTestId('slurm-detail-origin').textContent).toContain('NumPy 蒙特卡洛求 π'));
