@@ -131,6 +131,8 @@ describe('compute journeys', () => {
     expect(await workdir.inputValue()).toBe('');
     expect(await workdir.getAttribute('placeholder')).toBe('留空则新建本任务自己的目录 /tasks/<名称>-<编号>');
     await workdir.scrollIntoViewIfNeeded();
+    // The pointer off the top menu, so the shot shows the form and not a hovered submenu.
+    await page.mouse.move(700, 860);
     await env.shot(page, 'training-06-form-workdir-empty');
     await page.getByTestId('training-form-submit').click();
     await page.waitForURL(/\/console\/training\/detail\/train\//, { waitUntil: 'commit' });

@@ -75,7 +75,7 @@ describe('task folders and cancels from outside on real Slurm', () => {
     expect(fs.readFileSync(path.join(abs, 'result.txt'), 'utf8')).toBe('ok\n');
     expect(fs.existsSync(path.join(abs, `suanli-${task.id}.log`))).toBe(true);
     expect(fs.readdirSync(home).filter((n) => n.startsWith('suanli-'))).toEqual([]);
-  });
+  }, 90_000);
 
   it('a job cancelled by its own account says 用户在登录节点取消; by root 被管理员或调度系统取消', async () => {
     const own = await submit('自己取消', '#!/bin/bash\nsleep 300\n');
@@ -88,5 +88,5 @@ describe('task folders and cancels from outside on real Slurm', () => {
     await until(admin.id, 'STOPPED');
     expect((await detail(own.id)).reason).toBe('用户在登录节点取消（scancel）');
     expect((await detail(admin.id)).reason).toBe('被管理员或调度系统取消');
-  });
+  }, 150_000);
 });
