@@ -172,6 +172,14 @@ describe('web shell without LOCAL_SHELL', () => {
       expect(await page.getByTestId('eshell-local-note').count()).toBe(0);
       expect(await page.getByTestId('eshell-terminal').count()).toBe(0);
       expect(await page.getByText('没有可用的终端', { exact: true }).count()).toBe(1);
+      // Not a dead end (issue 22): what to use instead, and where to ask.
+      expect(await page.getByTestId('eshell-instead').innerText()).toContain('没有终端也可以');
+      await env.shot(page, 'eshell-none-1440');
+      await page.setViewportSize({ width: 375, height: 812 });
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+      await env.shot(page, 'eshell-none-375');
+      await page.getByTestId('eshell-instead').getByRole('link', { name: '存储管理' }).click();
+      await page.waitForURL(/\/console\/storage/, { waitUntil: 'commit' });
       expect(env.app.eshell.liveCount()).toBe(0);
     } finally {
       await context.close();

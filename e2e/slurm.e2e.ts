@@ -105,6 +105,8 @@ describe('科学计算 pages', () => {
     expect(events.at(-1)).toBe('SUCCEEDED');
     await page.getByTestId('slurm-detail-script-panel').getByText('作业脚本（由模板生成）').click();
     expect(await page.getByTestId('slurm-detail-script').textContent()).toContain("- 200000 42 120 float32 <<'PY'");
+    // The embedded default has no Slurm: the detail says so, with the local-N job id (issue 22 item 7).
+    expect(await page.getByTestId('slurm-detail-local').textContent()).toMatch(/未接入 Slurm 调度系统，本作业由平台直接在本机运行（作业号 local-\d+）/);
     await env.shot(page, 'slurm-03-detail-succeeded');
 
     await page.getByTestId('slurm-detail-save-template').click();

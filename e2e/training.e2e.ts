@@ -116,4 +116,58 @@ describe('compute journeys', () => {
     await env.shot(page, 'training-05-stopped');
     await context.close();
   });
+
+  it('a task without 工作目录 gets a folder of its own: its files land there, and 文件管理 opens it (issue 22)', async () => {
+    const { context, page } = await env.newPage();
+    await open(page);
+    await page.goto('/console/training/task/train');
+    await page.getByTestId('training-form-name').fill('文件夹示例');
+    await pick(page, 'training-form-center', '深圳算力分中心');
+    await pick(page, 'training-form-card-type', /NVIDIA A100 80G/);
+    await pick(page, 'training-form-image', /PyTorch 2.3/);
+    await page.getByTestId('training-form-command').fill('echo 结果 > result.txt');
+    // Left empty: the field says what the task gets instead.
+    const workdir = page.getByTestId('training-form-workdir');
+    expect(await workdir.inputValue()).toBe('');
+    expect(await workdir.getAttribute('placeholder')).toBe('留空则新建本任务自己的目录 /tasks/<名称>-<编号>');
+    await workdir.scrollIntoViewIfNeeded();
+    // The pointer off the top menu, so the shot shows the form and not a hovered submenu.
+    await page.mouse.move(700, 860);
+    await env.shot(page, 'training-06-form-workdir-empty');
+    await page.getByTestId('training-form-submit').click();
+    await page.waitForURL(/\/console\/training\/detail\/train\//, { waitUntil: 'commit' });
+    const taskId = page.url().split('/').at(-1)!;
+    await expect.poll(() => page.getByTestId('training-detail-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('SUCCEEDED');
+    const folder = `/tasks/文件夹示例-${taskId}`;
+    const info = page.getByTestId('training-detail-info');
+    expect(await info.textContent()).toContain(folder);
+
+    // On disk: everything of the task in its folder, nothing new in the home's root.
+    const home = (await env.app.ctx.clusterAccounts.ensure(userId, 'sz-a100')).homeDir;
+    expect(fs.readFileSync(path.join(home, folder, 'result.txt'), 'utf8')).toBe('结果\n');
+    expect(fs.existsSync(path.join(home, folder, `suanli-${taskId}.log`))).toBe(true);
+    expect(fs.existsSync(path.join(home, 'result.txt'))).toBe(false);
+    expect(fs.readdirSync(home).filter((n) => n.startsWith('suanli-'))).toEqual([]);
+    await page.getByTestId('training-detail-workdir-open').scrollIntoViewIfNeeded();
+    await env.shot(page, 'training-07-detail-workdir');
+
+    await page.getByTestId('training-detail-workdir-open').click();
+    await page.waitForURL(/\/console\/storage\?/, { waitUntil: 'commit' });
+    const table = page.getByTestId('storage-table');
+    // The table lists the task's folder: its output and its log.
+    const inFolder = fs.readdirSync(path.join(home, folder)).sort();
+    expect(inFolder).toEqual(expect.arrayContaining(['result.txt', `suanli-${taskId}.log`]));
+    await expect.poll(() => table.locator('[data-testid="storage-row"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-name')).sort()), { timeout: 15_000 }).toEqual(inFolder);
+    expect(await page.getByTestId('storage-breadcrumb').textContent()).toContain(`文件夹示例-${taskId}`);
+    await env.shot(page, 'training-08-storage-task-folder');
+    await page.setViewportSize({ width: 375, height: 812 });
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await env.shot(page, 'training-08-storage-task-folder-375');
+    await page.goBack();
+    await expect.poll(() => page.getByTestId('training-detail-info').textContent(), { timeout: 15_000 }).toContain(folder);
+    await page.getByTestId('training-detail-workdir-open').scrollIntoViewIfNeeded();
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await env.shot(page, 'training-07-detail-workdir-375');
+    await context.close();
+  });
 });

@@ -93,6 +93,15 @@ export function centerStorageContract(subject: () => ContractSubject, raceSecond
     // A folder is no file.
     expect(await storage.readFile(account, '/logs', 0, 10)).toBeNull();
     expect(await storage.openFile(account, '/logs')).toBeNull();
+
+    // A folder made with its missing parents (a task's working folder); again is fine; over a file refused.
+    await storage.makeDir(account, '/tasks/训练 1-abc');
+    await storage.makeDir(account, '/tasks/训练 1-abc');
+    expect(fs.statSync(path.join(home(account), 'tasks/训练 1-abc')).isDirectory()).toBe(true);
+    expect(fs.statSync(path.join(home(account), 'tasks/训练 1-abc')).uid).toBe(fs.statSync(home(account)).uid);
+    expect(await storage.stat(account, '/tasks/训练 1-abc')).toMatchObject({ type: 'dir' });
+    expect(await codeOf(storage.makeDir(account, '/empty/sub'))).toBeGreaterThan(1000);
+    expect(await codeOf(storage.makeDir(account, '/'))).toBe(1005);
   });
 
   it('never follows a link and never leaves the home: links are reported or refused (1308), bad paths and accounts refused', async () => {
@@ -111,6 +120,8 @@ export function centerStorageContract(subject: () => ContractSubject, raceSecond
       expect(await codeOf(storage.readFile(account, '/secret-link', 0, 100))).toBe(1308);
       expect(await codeOf(storage.openFile(account, '/secret-link'))).toBe(1308);
       expect(await codeOf(storage.writeFile(account, '/out/new.txt', Readable.from([Buffer.from('x')])))).toBe(1308);
+      expect(await codeOf(storage.makeDir(account, '/out/new/dir'))).toBe(1308);
+      expect(await codeOf(storage.makeDir(account, '/../escape'))).toBe(1308);
       expect(await codeOf(storage.snapshot(account, '/out', assetId, versionId, () => {}))).toBe(1308);
       // `..` is refused, never resolved (also where it would stay inside).
       for (const p of ['/../x', '/logs/../../etc/passwd', '..']) expect(await codeOf(storage.stat(account, p)), p).toBe(1308);

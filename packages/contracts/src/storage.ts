@@ -105,6 +105,8 @@ export const StorageApi = {
   /** Makes the account's home exist. */
   ensureHome: route<{ body: typeof StorageAccountBody; response: typeof Null }>('POST', FILE_API_PREFIX, '/storage/home'),
   stat: route<{ body: typeof StorageHomePath; response: typeof StorageStat }>('POST', FILE_API_PREFIX, '/storage/home/stat'),
+  /** Makes a folder of the home with its missing parents (a task's working folder). */
+  makeDir: route<{ body: typeof StorageHomePath; response: typeof Null }>('POST', FILE_API_PREFIX, '/storage/home/dir'),
   /** The folders of the asset area. */
   assetDirs: route<{ response: typeof StorageAssetDirs }>('GET', FILE_API_PREFIX, '/storage/assets'),
   hasAssetDir: route<{ body: typeof StorageAsset; response: typeof Bool }>('POST', FILE_API_PREFIX, '/storage/assets/exists'),
@@ -121,6 +123,7 @@ export const StorageApi = {
 export const StorageApiSchemas: SchemasOf<typeof StorageApi> = {
   ensureHome: { summary: '网关：确保集群账号的家目录存在', body: StorageAccountBody, response: Null },
   stat: { summary: '网关：家目录中条目的 lstat（不跟随链接）', body: StorageHomePath, response: StorageStat },
+  makeDir: { summary: '网关：在家目录中建立目录（含缺少的上级目录）', body: StorageHomePath, response: Null },
   assetDirs: { summary: '网关：数据区中的资产目录', response: StorageAssetDirs },
   hasAssetDir: { summary: '网关：资产目录是否存在', body: StorageAsset, response: Bool },
   applyAccess: { summary: '网关：设置资产目录的访问权限（ACL）', body: StorageAccessBody, response: Bool },

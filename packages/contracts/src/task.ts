@@ -56,6 +56,20 @@ export type ImageId = Static<typeof ImageId>;
 export const TaskPath = Type.String({ minLength: 1, maxLength: 1024, pattern: '^/' });
 export type TaskPath = Static<typeof TaskPath>;
 
+/** Where a task's own working folders live in the owner's home (issue 22 problem 2). */
+export const TASKS_FOLDER = '/tasks';
+
+/**
+ * The working folder a task gets when its form leaves 工作目录 empty: `/tasks/<name>-<id>`, made by the
+ * platform as the user. The name keeps letters, digits, `_`, `.` and `-` (anything else becomes `-`, at most 40
+ * characters, never a leading dot); the task id makes it unique. The console uses it to tell a task's own
+ * folder from one the user chose (a copy gets a folder of its own again).
+ */
+export function taskFolder(name: string, id: string): string {
+  const slug = [...name.normalize('NFC').replace(/[^\p{L}\p{N}_.-]+/gu, '-')].slice(0, 40).join('').replace(/^[-.]+|-+$/g, '');
+  return `${TASKS_FOLDER}/${slug ? `${slug}-` : ''}${id}`;
+}
+
 export const EnvVar = Type.Object({
   name: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' }),
   value: Type.String({ maxLength: 4096 }),
@@ -106,7 +120,8 @@ export const TrainingTaskCreate = Type.Object({
   nodeNum: Type.Integer({ minimum: 1, maximum: 64, default: 1 }),
   imageId: ImageId,
   command: Type.String({ minLength: 1, maxLength: TASK_COMMAND_MAX }),
-  workDir: TaskPath,
+  /** Absent: the task's own folder `taskFolder(name, id)`, made for it. */
+  workDir: Type.Optional(TaskPath),
   env: Type.Array(EnvVar, { maxItems: TASK_ENV_MAX, default: [] }),
   maxDurationMinutes: Type.Integer({ minimum: 1, maximum: TASK_MAX_DURATION_MINUTES, default: TASK_DEFAULT_DURATION_MINUTES }),
   /** 数据集 / 模型 versions to mount read-only (they must be on the task's center). */
@@ -353,7 +368,8 @@ export const SlurmTaskCreate = Type.Object({
   /** Cards per node (0 on a CPU partition … or for a CPU-only run). */
   cardNum: Type.Integer({ minimum: 0, maximum: 64 }),
   nodeNum: Type.Integer({ minimum: 1, maximum: 64, default: 1 }),
-  workDir: TaskPath,
+  /** Absent: the task's own folder `taskFolder(name, id)`, made for it. */
+  workDir: Type.Optional(TaskPath),
   env: Type.Array(EnvVar, { maxItems: TASK_ENV_MAX, default: [] }),
   maxDurationMinutes: Type.Integer({ minimum: 1, maximum: TASK_MAX_DURATION_MINUTES, default: TASK_DEFAULT_DURATION_MINUTES }),
   clientRequestId: Type.Optional(ClientRequestId),

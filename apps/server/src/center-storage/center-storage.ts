@@ -64,6 +64,11 @@ export interface CenterStorage {
   openFile(account: string, userPath: string): Promise<OpenedStream | null>;
   /** Writes a file (made with its missing folders; replaced when it exists). */
   writeFile(account: string, userPath: string, source: Readable): Promise<void>;
+  /**
+   * Makes the folder `userPath` with its missing parents, as the account (an existing folder is fine; a file
+   * or link on the way is refused: 1302/1308). A task's own working folder is made this way.
+   */
+  makeDir(account: string, userPath: string): Promise<void>;
 
   // ---- the asset area (ADR 0008, 0013) --------------------------------------------------------------------
 

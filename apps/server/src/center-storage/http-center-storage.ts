@@ -92,6 +92,10 @@ export class HttpCenterStorage implements CenterStorage {
     await envelopeData(await toResponse(res), this.opts.centerName);
   }
 
+  async makeDir(account: string, userPath: string) {
+    await this.call(StorageApi.makeDir, { account, path: userPath });
+  }
+
   // ---- the asset area -------------------------------------------------------------------------------------
 
   async assetDirs(): Promise<string[]> {

@@ -136,6 +136,21 @@ export class LocalCenterStorage implements CenterStorage {
     await this.inHome(account, (space) => space.writeFile(segs, source, {}));
   }
 
+  async makeDir(account: string, userPath: string) {
+    const segs = parseNewPath(userPath);
+    if (!segs.length) throw invalid('path', '请指定目录');
+    await this.inHome(account, async (space) => {
+      for (let i = 1; i <= segs.length; i++) {
+        const at = segs.slice(0, i);
+        if ((await space.stat(at))?.type === 'dir') continue;
+        await space.ensureDir(at); // refuses a file or a link on the way
+        // In process as root (a center whose accounts are real users), a new folder is the account's like the
+        // rest of its home — its jobs write there; a worker running as the account made it its own already.
+        await space.giveToAccount(at);
+      }
+    });
+  }
+
   // ---- the asset area -------------------------------------------------------------------------------------
 
   private get area() {

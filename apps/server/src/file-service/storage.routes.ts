@@ -55,6 +55,7 @@ export async function storageRoutes(
         {
           ensureHome: { options, handler: async (req) => ok(await storage.ensureHome(req.body.account).then(() => null)) },
           stat: { options, handler: async (req) => ok(await storage.stat(req.body.account, req.body.path)) },
+          makeDir: { options, handler: async (req) => ok(await storage.makeDir(req.body.account, req.body.path).then(() => null)) },
           assetDirs: { options, handler: async () => ok(await storage.assetDirs()) },
           hasAssetDir: { options, handler: async (req) => ok(await storage.hasAssetDir(req.body.assetId)) },
           applyAccess: {

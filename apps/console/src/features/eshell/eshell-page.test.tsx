@@ -54,6 +54,14 @@ describe('Shell工具 page', () => {
     await waitFor(() => expect(screen.getByText('没有可用的终端')).toBeTruthy());
     expect(screen.queryByTestId('eshell-terminal')).toBeNull();
     expect(screen.queryByTestId('eshell-local-note')).toBeNull();
+    // Not a dead end: what to use instead, and where to ask.
+    const instead = screen.getByTestId('eshell-instead');
+    expect(instead.textContent).toContain('没有终端也可以');
+    expect([...instead.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['存储管理', '/storage'],
+      ['任务管理', '/slurm-task'],
+      ['提交工单', '/workorder'],
+    ]);
   });
 
   it('says where a local terminal runs in words a user knows (no product jargon such as 嵌入式默认)', async () => {

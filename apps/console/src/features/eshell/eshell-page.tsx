@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ShellCenter } from '@suanli/contracts';
 import { Alert, Card, Empty, Select, Skeleton, Tabs } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { queryKeys } from '../../app/query-keys';
 import { PageContainer } from '../../shared/ui/page-container';
 import { AccessRecords } from './access-records';
@@ -117,6 +117,13 @@ export function EshellPage() {
           />
         )}
         {!centers.isLoading && tabs.length === 0 && <Empty description={usable.length ? '点击“新建终端”打开一个终端' : '没有可用的终端'} />}
+        {!centers.isLoading && !usable.length && (
+          // Issue 22: without a terminal the page was a dead end; what the user can do instead, and whom to ask.
+          <div data-testid="eshell-instead" style={{ textAlign: 'center', color: 'rgba(0,0,0,0.65)' }}>
+            没有终端也可以：在<Link to="/storage">存储管理</Link>中上传、下载和编辑文件，在<Link to="/slurm-task">任务管理</Link>
+            中提交 Slurm 作业并查看日志；确需命令行时请<Link to="/workorder">提交工单</Link>。
+          </div>
+        )}
       </Card>
       <AccessRecords />
     </PageContainer>

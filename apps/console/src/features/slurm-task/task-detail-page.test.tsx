@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { applyLiveEvent } from '../../app/live-updates';
 import { queryClient } from '../../app/query-client';
 import { createFakeSlurm, NUMPY_PI, task } from './test/fake-slurm';
@@ -46,6 +46,10 @@ describe('Slurm task detail', () => {
     expect(info.textContent).toContain('无锡超算分中心');
     expect(info.textContent).toContain('仅 CPU × 2 节点');
     expect(info.textContent).toContain('/results');
+    // The folder opens in 文件管理 on the task's center.
+    expect(within(info).getByTestId('slurm-detail-workdir-open').getAttribute('href')).toBe('/storage?center=hpc-a&path=%2Fresults');
+    // A center with Slurm: no note about running locally.
+    expect(screen.queryByTestId('slurm-detail-local')).toBeNull();
     expect(within(info).getByTestId('slurm-queue-reason').textContent).toBe('等待资源（Resources）');
     // Parameter values under the template's labels.
     await waitFor(() => expect(screen.getByTestId('slurm-detail-origin').textContent).toContain('NumPy 蒙特卡洛求 π'));
@@ -137,5 +141,14 @@ describe('Slurm task detail', () => {
     fireEvent.click(link);
     await waitFor(() => expect(router.state.location.pathname).toBe('/expense'));
     expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({ tab: 'consume', taskId: '5' });
+  });
+
+  it('says when the job ran on the platform itself instead of Slurm (the embedded default)', async () => {
+    backend = createFakeSlurm({ schedulerKind: 'local' });
+    vi.stubGlobal('fetch', vi.fn(backend.fetch));
+    backend.put(task('6', { name: '本机作业', command: SCRIPT, jobId: 'local-12', state: 'SUCCEEDED' }));
+    renderSlurm('/slurm-task/detail/custom/6');
+    const note = await screen.findByTestId('slurm-detail-local');
+    expect(note.textContent).toContain('未接入 Slurm 调度系统，本作业由平台直接在本机运行（作业号 local-12）');
   });
 });

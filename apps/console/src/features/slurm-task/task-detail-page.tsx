@@ -1,12 +1,13 @@
 import { SaveOutlined } from '@ant-design/icons';
 import type { SlurmTemplate, TaskDetail } from '@suanli/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Collapse, Typography, type DescriptionsProps } from 'antd';
+import { Alert, Button, Collapse, Typography, type DescriptionsProps } from 'antd';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { queryKeys } from '../../app/query-keys';
 import { ResubmitTask, useTaskActions } from '../../shared/task/task-actions';
 import { TaskDetailFrame, TaskFactsCard, taskFacts, TaskProgress, useTaskDetail } from '../../shared/task/task-detail';
+import { centerDetailQuery } from '../../shared/task/task-form';
 import { MONO } from '../../shared/ui/mono';
 import { getTemplate } from '../slurm-template/api';
 import { resourcesText } from '../slurm-template/template-view';
@@ -31,6 +32,8 @@ export function SlurmTaskDetailPage() {
     staleTime: 60_000,
   });
   const [saving, setSaving] = useState(false);
+  const subCenterId = detail.data?.subCenterId;
+  const center = useQuery({ ...centerDetailQuery(subCenterId ?? ''), enabled: Boolean(subCenterId) });
 
   return (
     <TaskDetailFrame
@@ -49,6 +52,16 @@ export function SlurmTaskDetailPage() {
     >
       {(t) => (
         <>
+          {center.data?.schedulerKind === 'local' && (
+            // Issue 22 item 7: a job id like local-12 is not Slurm's; say why, as the form does.
+            <Alert
+              type="info"
+              showIcon
+              data-testid="slurm-detail-local"
+              title={`${t.subCenterName}未接入 Slurm 调度系统，本作业由平台直接在本机运行（作业号 ${t.jobId ?? '—'}）`}
+              description="脚本中的 SLURM_JOB_ID、SLURM_NTASKS、SLURM_CPUS_ON_NODE 等变量由平台设置；分区、服务质量等调度选项不生效。"
+            />
+          )}
           <TaskFactsCard items={describe(t, template.data)} testId="slurm-detail-info" />
           <ParamValues task={t} template={template.data} />
           <Collapse

@@ -86,7 +86,6 @@ describe('Slurm task form from a template', () => {
       cardTypeId: 'cpu-std',
       cardNum: 0,
       nodeNum: 2,
-      workDir: '/',
       env: [{ name: 'OMP_NUM_THREADS', value: '4' }],
       maxDurationMinutes: 120,
       clientRequestId: expect.stringMatching(/^[0-9a-f]{32}$/),

@@ -9,7 +9,7 @@ import { queryKeys } from '../../app/query-keys';
 import { dayjs } from '../../shared/dayjs';
 import { CostEstimate } from '../../shared/task/cost-estimate';
 import { EnvList } from '../../shared/task/env-list';
-import { cardTypeLabel, centerDetailQuery, centerOptions, DurationField, durationOf, nameWithSuffix, partitionBounds, ResourceFields, TaskFormActions, taskPayload, UnknownTaskType, useCreateTask, WorkDirField, type TaskFormValues } from '../../shared/task/task-form';
+import { cardTypeLabel, centerDetailQuery, centerOptions, DurationField, durationOf, nameWithSuffix, partitionBounds, ResourceFields, TaskFormActions, TASK_FOLDER_HINT, taskPayload, UnknownTaskType, useCreateTask, WorkDirField, type TaskFormValues } from '../../shared/task/task-form';
 import { MONO } from '../../shared/ui/mono';
 import { PageContainer } from '../../shared/ui/page-container';
 import { getTemplate } from '../slurm-template/api';
@@ -156,7 +156,7 @@ function SlurmTaskForm({ type }: { type: SlurmTaskType }) {
         initialValues={{
           cardNum: 0,
           nodeNum: 1,
-          workDir: '/',
+          workDir: '',
           env: [],
           ...durationOf(TASK_DEFAULT_DURATION_MINUTES),
           ...(fromTemplate ? {} : { script: STARTER_CUSTOM_SCRIPT }),
@@ -253,8 +253,8 @@ function SlurmTaskForm({ type }: { type: SlurmTaskType }) {
               style={{ marginBottom: 16 }}
             />
           )}
-          <WorkDirField extra="作业在此目录下运行，输出文件也写在这里；/ 表示您在该分中心的个人目录。">
-            <FolderInput center={center} testId="slurm-form-workdir" />
+          <WorkDirField extra="作业在此目录下运行，输出文件也写在这里；留空时平台为本作业新建一个目录；/ 表示您在该分中心的个人目录。">
+            <FolderInput center={center} testId="slurm-form-workdir" placeholder={TASK_FOLDER_HINT} />
           </WorkDirField>
           <Form.Item label="环境变量">
             <EnvList testIdPrefix="slurm-form" />

@@ -52,7 +52,10 @@ describe('training task form', () => {
     const reason = await screen.findByTestId('training-placement-reason');
     expect(reason.textContent).toBe('智能调度：深圳算力分中心现有 30 张空闲的NVIDIA A100 80G，可立即满足 1 张的需求');
     expect(screen.getByTestId('training-placement-center').textContent).toBe('深圳算力分中心');
-    expect(backend.callsTo('/placement', 'POST').at(-1)!.body).toMatchObject({ cardTypeId: 'a100-80g', cardNum: 1, nodeNum: 1, workDir: '/' });
+    expect(backend.callsTo('/placement', 'POST').at(-1)!.body).toEqual({ cardTypeId: 'a100-80g', cardNum: 1, nodeNum: 1 });
+    // 工作目录 left empty: the task gets a folder of its own, which the field says.
+    expect(input('training-form-workdir').value).toBe('');
+    expect(input('training-form-workdir').placeholder).toBe('留空则新建本任务自己的目录 /tasks/<名称>-<编号>');
 
     // Only images that run on the card's vendor are offered.
     await choose('training-form-image', 'PyTorch 2.3 (CUDA 12.1)');
@@ -76,7 +79,6 @@ describe('training task form', () => {
       nodeNum: 1,
       imageId: 'pytorch-2.3-cuda12',
       command: 'python train.py',
-      workDir: '/',
       env: [{ name: 'EPOCHS', value: '3' }],
       maxDurationMinutes: 60,
       mounts: [],
@@ -106,6 +108,14 @@ describe('training task form', () => {
       env: [{ name: 'EPOCHS', value: '3' }],
       maxDurationMinutes: 180,
     });
+  });
+
+  it('a copy of a task that ran in its own folder gets a folder of its own again', async () => {
+    backend.put(task('7', { name: '旧任务', subCenterId: 'gz-ascend', subCenterName: '广州算力分中心', cardTypeId: 'ascend-910b', imageId: 'mindspore-2.3-cann8', command: 'python ms.py', workDir: '/tasks/旧任务-7' }));
+    renderTraining('/training/task/train?from=7');
+    await waitFor(() => expect(input('training-form-name').value).toBe('旧任务-副本'));
+    expect(input('training-form-command').value).toBe('python ms.py');
+    expect(input('training-form-workdir').value).toBe('');
   });
 
   describe('a submission whose answer is lost (network error)', () => {

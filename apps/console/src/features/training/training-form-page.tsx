@@ -19,7 +19,7 @@ import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
 import { CostEstimate } from '../../shared/task/cost-estimate';
 import { EnvList } from '../../shared/task/env-list';
-import { cardTypeLabel, centerDetailQuery, centerOptions, DurationField, durationOf, nameWithSuffix, partitionBounds, ResourceFields, TaskFormActions, taskPayload, UnknownTaskType, useCreateTask, WorkDirField, type TaskFormValues } from '../../shared/task/task-form';
+import { cardTypeLabel, centerDetailQuery, centerOptions, DurationField, durationOf, nameWithSuffix, partitionBounds, ResourceFields, TaskFormActions, TASK_FOLDER_HINT, taskPayload, copiedWorkDir, UnknownTaskType, useCreateTask, WorkDirField, type TaskFormValues } from '../../shared/task/task-form';
 import { MONO } from '../../shared/ui/mono';
 import { PageContainer } from '../../shared/ui/page-container';
 import { MountPicker } from '../asset/mount-picker';
@@ -45,7 +45,7 @@ const DEFAULTS: Partial<FormValues> = {
   subCenterId: AUTO_PLACEMENT,
   cardNum: 1,
   nodeNum: 1,
-  workDir: '/',
+  workDir: '',
   env: [],
   duration: TASK_DEFAULT_DURATION_MINUTES,
   durationUnit: 'minute',
@@ -82,7 +82,7 @@ function valuesFrom(task: TaskDetail): Partial<FormValues> {
     nodeNum: task.nodeNum,
     imageId: task.imageId,
     command: task.command,
-    workDir: task.workDir || '/',
+    workDir: copiedWorkDir(task),
     env: task.env,
     datasets: task.mounts.filter((m) => m.kind === 'dataset').map(({ kind, assetId, versionId }) => ({ kind, assetId, versionId })),
     models: task.mounts.filter((m) => m.kind === 'model').map(({ kind, assetId, versionId }) => ({ kind, assetId, versionId })),
@@ -266,8 +266,8 @@ function TrainingForm({ type }: { type: TrainingType }) {
               data-testid="training-form-command"
             />
           </Form.Item>
-          <WorkDirField extra="任务在此目录下启动；/ 表示您在该分中心的个人目录。">
-            <FolderInput center={storageCenter} testId="training-form-workdir" />
+          <WorkDirField extra="任务在此目录下启动；留空时平台为本任务新建一个目录，日志和输出都在其中；/ 表示您在该分中心的个人目录。">
+            <FolderInput center={storageCenter} testId="training-form-workdir" placeholder={TASK_FOLDER_HINT} />
           </WorkDirField>
           <Form.Item label="数据集" name="datasets" extra="只读挂载；任务中按选择顺序以 $SUANLI_DATASET_1、$SUANLI_DATASET_2… 给出其目录。">
             <MountPicker kind="dataset" centerId={auto ? undefined : subCenterId} />

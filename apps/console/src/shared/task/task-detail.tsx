@@ -186,7 +186,20 @@ export function taskFacts(task: TaskDetail, family: TaskFamily) {
         : task.reason
           ? [{ key: 'reason', label: '状态说明', children: <span data-testid={`${prefix}-detail-reason`}>{task.reason}</span> }]
           : [],
-    workDir: { key: 'workDir', label: '工作目录', span: 'filled', children: <MonoText text={task.workDir} /> },
+    // The folder in 文件管理 on the task's center: where its outputs and log are.
+    workDir: {
+      key: 'workDir',
+      label: '工作目录',
+      span: 'filled',
+      children: (
+        <Space size={[12, 0]} wrap>
+          <MonoText text={task.workDir} />
+          <Link to={`/storage?${new URLSearchParams({ center: task.subCenterId, path: task.workDir })}`} data-testid={`${prefix}-detail-workdir-open`}>
+            在文件管理中打开
+          </Link>
+        </Space>
+      ),
+    },
     env: {
       key: 'env',
       label: '环境变量',

@@ -19,7 +19,7 @@ describe('task form helpers', () => {
     expect(durationOf(120)).toEqual({ duration: 2, durationUnit: 'hour' });
     expect(durationOf(90)).toEqual({ duration: 90, durationUnit: 'minute' });
     const v = { name: ' 作业 ', subCenterId: 'c', cardTypeId: 't', cardNum: 0, nodeNum: 2, workDir: '  ', env: [{ name: ' A ', value: '' }], duration: 3, durationUnit: 'hour' as const };
-    expect(taskPayload(v)).toEqual({ name: '作业', subCenterId: 'c', cardTypeId: 't', cardNum: 0, nodeNum: 2, workDir: '/', env: [{ name: 'A', value: '' }], maxDurationMinutes: 180 });
+    expect(taskPayload(v)).toEqual({ name: '作业', subCenterId: 'c', cardTypeId: 't', cardNum: 0, nodeNum: 2, workDir: undefined, env: [{ name: 'A', value: '' }], maxDurationMinutes: 180 });
   });
 
   it('keeps a derived name within the limit', () => {

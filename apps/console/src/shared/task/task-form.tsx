@@ -3,6 +3,7 @@ import {
   FoundationApi,
   TASK_MAX_DURATION_MINUTES,
   TASK_NAME_MAX,
+  taskFolder,
   type CardType,
   type EnvVar,
   type SubCenter,
@@ -44,7 +45,7 @@ export function durationOf(minutes: number): Pick<TaskFormValues, 'duration' | '
   return minutes % 60 === 0 ? { duration: minutes / 60, durationUnit: 'hour' } : { duration: minutes, durationUnit: 'minute' };
 }
 
-/** What every family's create call takes from the shared fields (trimmed; `/` for an empty directory). */
+/** What every family's create call takes from the shared fields (trimmed; no 工作目录 when empty: the task's own folder). */
 export function taskPayload(v: TaskFormValues) {
   return {
     name: v.name.trim(),
@@ -52,7 +53,7 @@ export function taskPayload(v: TaskFormValues) {
     cardTypeId: v.cardTypeId!,
     cardNum: v.cardNum,
     nodeNum: v.nodeNum,
-    workDir: v.workDir.trim() || '/',
+    workDir: v.workDir?.trim() || undefined,
     env: (v.env ?? []).map((e) => ({ name: e.name.trim(), value: e.value ?? '' })),
     maxDurationMinutes: v.duration * UNIT_MINUTES[v.durationUnit],
   };
@@ -193,10 +194,20 @@ export function ResourceFields({ family, centers, cardTypes, bounds, cardTypeCho
   );
 }
 
-/** 工作目录, checked as the server does; the input is the family's folder picker of the chosen center (`/` is the home). */
+/** The empty 工作目录's placeholder: what the task gets instead. */
+export const TASK_FOLDER_HINT = '留空则新建本任务自己的目录 /tasks/<名称>-<编号>';
+
+/** A copy's 工作目录: empty (a folder of its own again) when the old task ran in its own folder. */
+export const copiedWorkDir = (task: { id: string; name: string; workDir: string }) => (task.workDir === taskFolder(task.name, task.id) ? '' : task.workDir);
+
+/**
+ * 工作目录, checked as the server does; the input is the family's folder picker of the chosen center (`/` is the
+ * home). Left empty, the task gets a folder of its own (`taskFolder`: /tasks/<名称>-<编号>), which the
+ * placeholder `TASK_FOLDER_HINT` says.
+ */
 export function WorkDirField({ extra, children }: { extra: string; children: ReactNode }) {
   return (
-    <Form.Item label="工作目录" name="workDir" rules={[{ required: true }, { pattern: /^\//, message: '工作目录须以 / 开头（/ 表示个人目录）' }, { max: 1024 }]} extra={extra}>
+    <Form.Item label="工作目录" name="workDir" rules={[{ pattern: /^\//, message: '工作目录须以 / 开头（/ 表示个人目录）' }, { max: 1024 }]} extra={extra}>
       {children}
     </Form.Item>
   );

@@ -41,11 +41,21 @@ const ENDED_REASON: Record<string, string> = {
 };
 
 /**
- * A Slurm job → the platform's status. A PENDING job's `startTime` is the backfill estimate (in the
+ * Who ended a cancelled job, as accounting recorded it: the job's own account (its owner's `scancel` on the
+ * login node — a stop in the console never gets here, the state engine says 用户停止), or anyone else (root,
+ * SlurmUser, an operator: 管理员或调度系统). Unknown (the controller's record, no requester) stays `Cancelled`.
+ */
+function cancelReason(job: SlurmJob, owner: string | undefined): string {
+  if (!job.cancelledBy || !owner) return 'Cancelled';
+  return job.cancelledBy === owner ? 'CancelledByOwner' : 'CancelledByAdmin';
+}
+
+/**
+ * A Slurm job → the platform's status. `owner` (the task's account) tells who cancelled a cancelled job. A PENDING job's `startTime` is the backfill estimate (in the
  * future), a running job's `endTime` is its limit: both are reported only where they mean what JobStatus
  * says. A job accounting still calls PREEMPTED (it left the controller without being requeued) ended.
  */
-export function slurmJobStatus(job: SlurmJob, nowMs: number): JobStatus | undefined {
+export function slurmJobStatus(job: SlurmJob, nowMs: number, owner?: string): JobStatus | undefined {
   let phase: JobPhase | undefined = PHASE[job.state];
   if (!phase) return undefined;
   if (job.state === 'PREEMPTED' && job.from === 'accounting') phase = 'FAILED';
@@ -53,7 +63,7 @@ export function slurmJobStatus(job: SlurmJob, nowMs: number): JobStatus | undefi
   const exitCode = !ended ? undefined : job.signal ? 128 + job.signal : job.exitCode;
   let reason: string | undefined;
   if (phase === 'QUEUED') reason = job.reason || (job.state === 'PREEMPTED' ? 'Preempted' : undefined);
-  else if (phase === 'STOPPED') reason = 'Cancelled';
+  else if (phase === 'STOPPED') reason = cancelReason(job, owner);
   else if (phase === 'FAILED') reason = ENDED_REASON[job.state] ?? (job.exitCode ? 'NonZeroExitCode' : job.reason || 'NonZeroExitCode');
   const ms = (s: number | null) => (s === null ? null : s * 1000);
   const status: JobStatus = { jobId: job.jobId, phase };

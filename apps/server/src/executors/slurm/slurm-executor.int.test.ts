@@ -229,7 +229,7 @@ describe('SlurmExecutor on real slurmrestd v0.0.38 clusters', () => {
   );
 
   it.concurrent(
-    'cancel stops a running job (STOPPED, Cancelled) and is idempotent',
+    'cancel stops a running job (STOPPED, cancelled by its own account as accounting records) and is idempotent',
     () =>
       onA(async () => {
         const spec = specFor(ca, { script: '#!/bin/bash\nsleep 300\n' });
@@ -239,7 +239,8 @@ describe('SlurmExecutor on real slurmrestd v0.0.38 clusters', () => {
         await ea.cancel(ref);
         await ea.cancel(ref);
         const { last } = await until(ea, ref, ['STOPPED', 'FAILED', 'SUCCEEDED']);
-        expect(last).toMatchObject({ phase: 'STOPPED', reason: 'Cancelled' });
+        // The executor cancels as the job's account: accounting names it (the state engine says 用户停止).
+        expect(last).toMatchObject({ phase: 'STOPPED', reason: 'CancelledByOwner' });
         await ea.cancel(ref);
         // A job id Slurm never had: nothing to cancel, no error.
         await ea.cancel({ ...ref, jobId: '99999999' });

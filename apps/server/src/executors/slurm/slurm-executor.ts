@@ -31,6 +31,8 @@ export const jobName = (taskId: string) => `suanli-${taskId}`;
 export const jobComment = (taskId: string) => `suanli:${taskId}`;
 
 /** PATH and the login variables a job gets besides the spec's (slurmrestd starts from an empty environment). */
+/** How long a cancelled job's end waits for accounting to name who cancelled it (then it ends without). */
+const CANCEL_REQUESTER_WAIT_MS = 30_000;
 const BASE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** Single-quotes a word for bash. */
@@ -157,19 +159,32 @@ export class SlurmExecutor implements Executor {
     const live = new Map((await this.adapter.controllerJobs(this.call, jobs[0].account.name)).map((j) => [j.jobId, j]));
     this.cancelStrays(jobs, live.values());
     const missing: JobRef[] = [];
+    // Cancelled jobs the controller still holds: only accounting knows who cancelled them.
+    const cancelled: JobRef[] = [];
     for (const ref of jobs) {
       const j = live.get(ref.jobId);
-      const status = j && tagged(j, ref) ? slurmJobStatus(j, now) : undefined;
+      const status = j && tagged(j, ref) ? slurmJobStatus(j, now, ref.account.name) : undefined;
+      if (status?.phase === 'STOPPED') cancelled.push(ref);
       if (status) out.set(ref.jobId, status);
       else missing.push(ref);
     }
-    if (missing.length) {
-      const ended = await this.adapter.accountingJobs(this.call, missing[0].account.name, { cluster: this.cfg.cluster, jobIds: missing.map((r) => r.jobId) });
+    const asked = [...missing, ...cancelled];
+    if (asked.length) {
+      const ended = await this.adapter.accountingJobs(this.call, asked[0].account.name, { cluster: this.cfg.cluster, jobIds: asked.map((r) => r.jobId) });
+      // The newest record of the id that carries the task's tags (a requeued job has several).
+      const record = (ref: JobRef) => ended.filter((e) => e.jobId === ref.jobId && tagged(e, ref)).sort((a, b) => (b.submitTime ?? 0) - (a.submitTime ?? 0))[0];
       for (const ref of missing) {
-        // The newest record of the id that carries the task's tags (a requeued job has several).
-        const j = ended.filter((e) => e.jobId === ref.jobId && tagged(e, ref)).sort((a, b) => (b.submitTime ?? 0) - (a.submitTime ?? 0))[0];
-        const status = j ? slurmJobStatus(j, now) : undefined;
+        const j = record(ref);
+        const status = j ? slurmJobStatus(j, now, ref.account.name) : undefined;
         if (status) out.set(ref.jobId, status);
+      }
+      for (const ref of cancelled) {
+        const j = record(ref);
+        const status = j?.state === 'CANCELLED' ? slurmJobStatus(j, now, ref.account.name) : undefined;
+        if (status?.reason && status.reason !== 'Cancelled') out.set(ref.jobId, { ...out.get(ref.jobId)!, reason: status.reason });
+        // slurmdbd learns of the end a moment after the controller: a fresh cancel waits a poll or two for
+        // the requester instead of ending without it (the controller keeps the job for minutes).
+        else if (now - (out.get(ref.jobId)!.endTime ?? 0) < CANCEL_REQUESTER_WAIT_MS) out.delete(ref.jobId);
       }
     }
     await this.addHosts(out, jobs[0].account.name);

@@ -100,6 +100,14 @@ describe('v0.0.38 accounting jobs (dbv0.0.38)', () => {
     expect(v0038AccountingJob(db({ comment: { job: null } })).comment).toBeNull();
     // A PREEMPTED job that left the controller was not requeued: it ended.
     expect(slurmJobStatus(v0038AccountingJob(db({ state: { current: 'PREEMPTED' } })), 0)).toMatchObject({ phase: 'FAILED', reason: 'Preempted' });
+    // Who cancelled (sacct's `CANCELLED by <uid>`): the job's own account, anyone else, or not known.
+    const cancelled = (by: unknown) => v0038AccountingJob(db({ state: { current: 'CANCELLED' }, user: 'acc0001', kill_request_user: by }));
+    expect(cancelled('acc0001').cancelledBy).toBe('acc0001');
+    expect(slurmJobStatus(cancelled('acc0001'), 0, 'acc0001')).toMatchObject({ phase: 'STOPPED', reason: 'CancelledByOwner' });
+    expect(slurmJobStatus(cancelled('root'), 0, 'acc0001')).toMatchObject({ phase: 'STOPPED', reason: 'CancelledByAdmin' });
+    expect(slurmJobStatus(cancelled('slurm'), 0, 'acc0001')).toMatchObject({ phase: 'STOPPED', reason: 'CancelledByAdmin' });
+    expect(cancelled(null).cancelledBy).toBeUndefined();
+    expect(slurmJobStatus(cancelled(null), 0, 'acc0001')).toMatchObject({ phase: 'STOPPED', reason: 'Cancelled' });
   });
 });
 

@@ -70,6 +70,8 @@ export interface SlurmJob {
   /** gres per node as requested, `name:type:count` (`''` for none). */
   gresPerNode: string;
   from: 'controller' | 'accounting';
+  /** Who asked for the cancel (accounting's kill_request_user, sacct's `CANCELLED by <uid>`); absent when unknown. */
+  cancelledBy?: string;
 }
 
 export interface SlurmGres {
@@ -246,6 +248,7 @@ export function v0038AccountingJob(j: any): SlurmJob {
     nodes: j.nodes && j.nodes !== 'None assigned' ? String(j.nodes) : '',
     gresPerNode: gres ? `${gres.name}:${gres.count}` : '',
     from: 'accounting',
+    ...(typeof j.kill_request_user === 'string' && j.kill_request_user ? { cancelledBy: j.kill_request_user } : {}),
   };
 }
 

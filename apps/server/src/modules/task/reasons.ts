@@ -40,6 +40,9 @@ const PENDING: Record<string, string> = {
 const ENDED: Record<string, string> = {
   TimeLimit: '超时',
   Cancelled: '在平台外被取消（管理员、调度系统或登录节点上的 scancel）',
+  // Who cancelled, when accounting knows (sacct's `CANCELLED by <uid>`, slurmrestd's kill_request_user).
+  CancelledByOwner: '用户在登录节点取消（scancel）',
+  CancelledByAdmin: '被管理员或调度系统取消',
   JobLaunchFailure: '调度系统未能在节点上启动作业，请重试；多次出现请提交工单',
   LaunchFailRequeue: '调度系统启动作业失败，已重新排队',
   BatchHostFail: '运行批处理脚本的节点故障',

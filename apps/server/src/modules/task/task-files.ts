@@ -48,6 +48,11 @@ export class TaskFiles {
     return dir;
   }
 
+  /** Makes `userPath` (a folder of the account's home, with its missing parents) as the account. */
+  async makeDir(home: Pick<TaskRow, 'sub_center_id' | 'account'>, userPath: string): Promise<void> {
+    await this.storage.of(home.sub_center_id).makeDir(home.account, userPath);
+  }
+
   /** Whether the account has `workDir` (a user path) on the center. */
   async holdsDir(home: Pick<TaskRow, 'sub_center_id' | 'account'>, workDir: string): Promise<boolean> {
     try {

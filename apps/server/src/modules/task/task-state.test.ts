@@ -45,6 +45,10 @@ describe('nextState (job_states)', () => {
     const outside = nextState('RUNNING', { jobId: '1', phase: 'STOPPED', reason: 'Cancelled' });
     expect(outside).toEqual({ state: 'STOPPED', reason: '在平台外被取消（管理员、调度系统或登录节点上的 scancel）' });
     expect(nextState('QUEUED', { jobId: '1', phase: 'STOPPED' })?.reason).toBe(outside!.reason);
+    // Who, when accounting names the requester.
+    expect(nextState('RUNNING', { jobId: '1', phase: 'STOPPED', reason: 'CancelledByOwner' })).toEqual({ state: 'STOPPED', reason: '用户在登录节点取消（scancel）' });
+    expect(nextState('RUNNING', { jobId: '1', phase: 'STOPPED', reason: 'CancelledByAdmin' })).toEqual({ state: 'STOPPED', reason: '被管理员或调度系统取消' });
+    expect(nextState('STOPPING', { jobId: '1', phase: 'STOPPED', reason: 'CancelledByOwner' })?.reason).toBe('用户停止');
     expect(nextState('RUNNING', { jobId: '1', phase: 'FAILED', reason: 'JobLaunchFailure' })?.reason).toBe('调度系统未能在节点上启动作业，请重试；多次出现请提交工单');
     expect(nextState('RUNNING', { jobId: '1', phase: 'FAILED', reason: 'NodeDown' })?.reason).toBe('作业所在节点故障');
   });

@@ -3,6 +3,7 @@ import {
   CLIENT_REQUEST_TTL_MS,
   ErrorCode,
   isTerminal,
+  taskFolder,
   type EnvVar,
   type JobState,
   type Task,
@@ -35,7 +36,8 @@ export interface NewTask {
   imageId: string;
   /** Start command (training) or the rendered sbatch script (slurm). */
   command: string;
-  workDir: string;
+  /** A folder of the owner's home that must exist; absent: the task's own folder (`taskFolder`), made for it. */
+  workDir?: string;
   env: EnvVar[];
   maxDurationMinutes: number;
   templateId?: string | null;
@@ -80,7 +82,7 @@ export class TaskService {
     private readonly transitions: TaskTransitions,
     private readonly jobs: JobSpecs,
     private readonly queries: Pick<TaskQueries, 'owned' | 'toTask' | 'centers'>,
-    private readonly files: Pick<TaskFiles, 'requireDir'>,
+    private readonly files: Pick<TaskFiles, 'requireDir' | 'makeDir'>,
     private readonly clusterAccounts: Pick<ClusterAccountService, 'ensure'>,
     private readonly clock: () => number,
     private readonly log: { warn: (o: object, msg: string) => void },
@@ -141,9 +143,13 @@ export class TaskService {
     // Every kind of task is created here: none is stored without compute power for its first period (2507).
     await this.compute.gate(p.userId, center.id, cardType.id, t.cardNum, t.nodeNum);
     const account = await this.clusterAccounts.ensure(p.userId, center.id);
-    const workDir = await this.files.requireDir({ sub_center_id: center.id, account: account.account }, t.workDir, 'workDir');
     const now = this.clock();
     const id = newId(now);
+    const home = { sub_center_id: center.id, account: account.account };
+    // Without a folder of the user's choice a task gets its own (issue 22): its outputs, log and the files
+    // its tools leave beside them stay together there instead of piling up in the home's root.
+    if (t.workDir === undefined) await this.files.makeDir(home, taskFolder(t.name.trim(), id));
+    const workDir = await this.files.requireDir(home, t.workDir ?? taskFolder(t.name.trim(), id), 'workDir');
     const row: TaskRow = {
       id,
       owner_id: p.userId,
@@ -216,7 +222,8 @@ export class TaskService {
       nodeNum: r.node_num,
       imageId: r.image_id,
       command: r.command,
-      workDir: r.work_dir,
+      // A task's own folder is its own: the same parameters again get a new one.
+      workDir: r.work_dir === taskFolder(r.name, r.id) ? undefined : r.work_dir,
       env: JSON.parse(r.env) as EnvVar[],
       maxDurationMinutes: r.max_duration_min,
       templateId: r.template_id,
