@@ -18,6 +18,7 @@ import { formatFileSize } from '@suanli/contracts';
 import type { CDPSession, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, signIn } from './support/auth';
+import { downloadedFile } from './support/chromium';
 import { startE2e, type E2eEnv } from './support/env';
 import { noHorizontalScroll, settled } from './support/page';
 
@@ -324,7 +325,7 @@ describe('存储管理 in Chromium', () => {
     expect(download.suggestedFilename()).toBe('说明文档.txt');
     const ticketUrl = new RegExp(`^${env.baseUrl}/file-service/${CENTER}/api/v1/file/download/t/[A-Za-z0-9_-]{43}$`);
     expect(download.url()).toMatch(ticketUrl);
-    const got = fs.readFileSync((await download.path())!);
+    const got = fs.readFileSync(await downloadedFile(download));
     expect(got.equals(Buffer.from(bytesOf(README)))).toBe(true);
     await page.getByText('说明文档.txt 已开始下载', { exact: false }).waitFor();
 
@@ -335,7 +336,7 @@ describe('存储管理 in Chromium', () => {
     const [big] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId('storage-download').click()]);
     expect(big.suggestedFilename()).toBe(BIG.name);
     expect(big.url()).toMatch(ticketUrl);
-    const bigPath = (await big.path())!;
+    const bigPath = await downloadedFile(big);
     expect(fs.statSync(bigPath).size).toBe(BIG.size);
     expect(await sha256File(bigPath)).toBe(sha256(bytesOf(BIG)));
     page.off('request', watch);
