@@ -9,8 +9,19 @@ const slurmTier = ['apps/server/src/executors/slurm/**/*.int.test.ts', 'apps/ser
  * executors/slurm/ and `*.slurm.int.test.ts` run against two real Slurm clusters) and e2e
  * (`e2e/**\/*.e2e.ts`, real Chromium against the built console).
  */
+/**
+ * Test files at once. Vitest's default is one less than the cores — on this 2-core machine that is ONE, so the
+ * api tier ran its ~170 files one after another although most of their time is spent waiting (sockets, child
+ * processes, databases, timers). Each file has its own databases, data dirs and ports, so three at a time is
+ * safe (issue 26). TEST_WORKERS overrides it (TEST_WORKERS=1: the old one-at-a-time run).
+ */
+const workers = Number(process.env.TEST_WORKERS) || 3;
+/** e2e files at once (one Chromium and one built console for all, each file its own gateway and data dir). */
+const e2eWorkers = Number(process.env.TEST_E2E_WORKERS) || 2;
+
 export default defineConfig({
   test: {
+    maxWorkers: workers,
     /**
      * React DOM's scheduler can still run a passive-effects flush of a console test after vitest tore that
      * file's happy-dom environment down (its tasks come from Node's setImmediate, which the environment does
@@ -61,11 +72,17 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.e2e.ts'],
+          // One Chromium for the tier; each file connects to it (support/chromium.ts).
+          globalSetup: ['e2e/support/chromium-server.ts'],
           // A failed journey leaves screenshots of its open pages in e2e/artifacts/failed/.
           setupFiles: ['e2e/support/failure-shots.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // Files share nothing (each starts its own gateway on a free port, data dir and database; deploy.e2e's
+          // fixed ports are used by no other file), so two run at a time. After the other projects (a project
+          // with its own maxWorkers needs its own group when every project runs in one vitest).
+          maxWorkers: e2eWorkers,
+          sequence: { groupOrder: 1 },
           // What a person sees after a click arrives through a server round trip and a re-render; on a loaded
           // 2-core machine that passed vitest's 1 s default for expect.poll (the unread badge after 全部已读).
           expect: { poll: { timeout: 10_000, interval: 100 } },

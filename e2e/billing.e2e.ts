@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createUser, signIn } from './support/auth';
+import { downloadedFile } from './support/chromium';
 import { englishWords } from './support/english';
 import { startE2e, type E2eEnv } from './support/env';
 import { headerBalance, noHorizontalScroll, readingShot, speaksChinese } from './support/page';
@@ -162,7 +163,7 @@ describe('计费 journey (acceptance 4 of issue 19, 算力发放 of issue 20)', 
 
     const [download] = await Promise.all([user.waitForEvent('download'), user.getByTestId('consume-export').click()]);
     expect(download.suggestedFilename()).toMatch(/^消费记录-\d{8}-\d{4}\.csv$/);
-    const bytes = fs.readFileSync((await download.path())!);
+    const bytes = fs.readFileSync(await downloadedFile(download));
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = bytes.subarray(3).toString('utf8').split('\r\n');
     expect(lines[0]).toBe('日期,任务名称,任务类别,任务编号,算力分中心,卡型,计费卡数,开始时间,结束时间,消耗卡时,消耗卡秒,消费记录编号');

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRAINING_BASE } from '@suanli/contracts';
 import { seedPublicAssets } from '../apps/server/src/modules/asset/public-seed';
 import { createOperator, createUser, signIn } from './support/auth';
+import { downloadedFile } from './support/chromium';
 import { startE2e, type E2eEnv } from './support/env';
 
 describe('数据集 journey', () => {
@@ -119,7 +120,7 @@ describe('数据集 journey', () => {
       const row = page.getByTestId('asset-files').locator('tr').filter({ hasText: 'labels.csv' });
       await row.waitFor();
       const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: /下载/ }).click()]);
-      return fs.readFileSync((await download.path())!, 'utf8');
+      return fs.readFileSync(await downloadedFile(download), 'utf8');
     };
     expect(await labelsOf('v1')).toBe('id,label\n1,5\n2,0\n3,4\n');
     expect(await labelsOf('v2')).toBe('id,label\n1,5\n2,0\n3,4\n4,9\n');

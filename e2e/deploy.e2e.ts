@@ -15,13 +15,14 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_BASE, USER_BASE } from '@suanli/contracts';
 import { loadCentersFile } from '../apps/server/src/centers/centers-file';
 import { FileServiceEnv, GatewayEnv, readEnv } from '../apps/server/src/env';
 import { encryptWith } from '../apps/server/test/rsa';
 import { signIn } from './support/auth';
+import { openBrowser } from './support/chromium';
 import { ARTIFACTS, browsers } from './support/env';
 import { noHorizontalScroll } from './support/page';
 
@@ -63,10 +64,7 @@ beforeAll(async () => {
   });
   if (up.status !== 0) throw new Error(`deploy/local-up.sh failed (exit ${up.status ?? up.signal}):\n${up.stdout}\n${up.stderr}`);
   dep = JSON.parse(fs.readFileSync(path.join(WORK, 'deployment.json'), 'utf8')) as Deployment;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await openBrowser();
   browsers.add(browser);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
 });

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createUser, signIn } from './support/auth';
+import { downloadedFile } from './support/chromium';
 import { englishWords } from './support/english';
 import { startE2e, type E2eEnv } from './support/env';
 import { headerBalance, noHorizontalScroll, readingShot, settled, speaksChinese } from './support/page';
@@ -134,7 +135,7 @@ describe('购买算力 journey', () => {
 
     const [download] = await Promise.all([user.waitForEvent('download'), user.getByTestId('charge-export').click()]);
     expect(download.suggestedFilename()).toMatch(/^充值记录-\d{8}-\d{4}\.csv$/);
-    const bytes = fs.readFileSync((await download.path())!);
+    const bytes = fs.readFileSync(await downloadedFile(download));
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = bytes.subarray(3).toString('utf8').split('\r\n');
     expect(lines[0]).toBe('充值时间,订单编号,算力分中心,卡型,卡时,金额（元）,支付方式,充值记录编号');

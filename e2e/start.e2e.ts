@@ -4,9 +4,9 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort } from '../apps/server/test/process';
+import { openBrowser } from './support/chromium';
 import { ARTIFACTS } from './support/env';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -58,10 +58,7 @@ it('logs in with curl + openssl pkeyutl (PKCS#1 v1.5); a wrong password answers 
 });
 
 it('the demo account signs in through Chromium', async () => {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await openBrowser();
   try {
     const page = await browser.newPage({ baseURL: base, viewport: { width: 1440, height: 900 } });
     await page.goto('/');

@@ -18,6 +18,7 @@ import { formatFileSize } from '@suanli/contracts';
 import type { CDPSession, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, signIn } from './support/auth';
+import { downloadedFile } from './support/chromium';
 import { startE2e, type E2eEnv } from './support/env';
 import { noHorizontalScroll, settled } from './support/page';
 
@@ -324,7 +325,7 @@ describe('存储管理 in Chromium', () => {
     expect(download.suggestedFilename()).toBe('说明文档.txt');
     const ticketUrl = new RegExp(`^${env.baseUrl}/file-service/${CENTER}/api/v1/file/download/t/[A-Za-z0-9_-]{43}$`);
     expect(download.url()).toMatch(ticketUrl);
-    const got = fs.readFileSync((await download.path())!);
+    const got = fs.readFileSync(await downloadedFile(download));
     expect(got.equals(Buffer.from(bytesOf(README)))).toBe(true);
     await page.getByText('说明文档.txt 已开始下载', { exact: false }).waitFor();
 
@@ -335,7 +336,7 @@ describe('存储管理 in Chromium', () => {
     const [big] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId('storage-download').click()]);
     expect(big.suggestedFilename()).toBe(BIG.name);
     expect(big.url()).toMatch(ticketUrl);
-    const bigPath = (await big.path())!;
+    const bigPath = await downloadedFile(big);
     expect(fs.statSync(bigPath).size).toBe(BIG.size);
     expect(await sha256File(bigPath)).toBe(sha256(bytesOf(BIG)));
     page.off('request', watch);
@@ -382,10 +383,16 @@ describe('存储管理 in Chromium', () => {
     const original = service.uploads.uploadChunk;
     const received: { phase: string; chunk: number; ok: boolean }[] = [];
     let inFlight = 0;
+    // Once 40 % of the chunks are stored, the first page load's next ones are held until the reload cuts
+    // them: the throttle alone left it to timing, and on a loaded machine the whole file was stored before the
+    // reload landed (13 of 13 chunks, issue 26).
+    const minStored = Math.ceil(totalChunks * 0.4);
     service.uploads.uploadChunk = async function (this: typeof service.uploads, ...args: Parameters<typeof original>) {
       const tagged = phase;
       inFlight++;
       try {
+        while (tagged === 'before' && phase === 'before' && received.filter((r) => r.ok).length >= minStored) await new Promise((r) => setTimeout(r, 20));
+        if (tagged === 'before' && phase === 'after') throw new Error('cut by the reload');
         const result = await original.apply(this, args);
         received.push({ phase: tagged, chunk: args[1].chunkNumber, ok: true });
         return result;
@@ -403,7 +410,6 @@ describe('存储管理 in Chromium', () => {
       await page.locator(`[data-testid="upload-row"][data-name="${name}"]`).waitFor();
 
       // Wait until the service holds at least 40 % of the chunks (its completion markers on disk).
-      const minStored = Math.ceil(totalChunks * 0.4);
       await expect
         .poll(() => [...stagedUploads().values()].find((u) => u.totalSize === size)?.chunks.length ?? 0, { timeout: 60_000, interval: 100 })
         .toBeGreaterThanOrEqual(minStored);

@@ -53,6 +53,12 @@ if (problems.length) {
   process.exit(1);
 }
 
+/** Work started beside the tiers (the Slurm tier, the build): stopped when the run fails before waiting on it. */
+const besides = new Set();
+process.on('exit', () => {
+  for (const child of besides) child.kill('SIGINT');
+});
+
 function run(label, cmd, args) {
   console.log(`\n━━ ${label} ━━ ${cmd} ${args.join(' ')}`);
   const r = spawnSync(cmd, args, { stdio: 'inherit' });
@@ -62,27 +68,47 @@ function run(label, cmd, args) {
   }
 }
 
+/** Runs a command beside the next steps, its output to test-results/<name>.log; resolves with its exit code. */
+function beside(cmd, args, name) {
+  fs.mkdirSync('test-results', { recursive: true });
+  const log = fs.openSync(`test-results/${name}.log`, 'w');
+  const child = spawn(cmd, args, { stdio: ['ignore', log, log] });
+  besides.add(child);
+  return new Promise((resolve) =>
+    child.on('exit', (code) => {
+      besides.delete(child);
+      resolve(code ?? 1);
+    }),
+  );
+}
+
 // Every run also leaves per-file durations in test-results/ (issue 26: where the suite's time goes);
 // `node scripts/test-times.mjs` summarises them.
 const timings = (name) => ['--reporter=default', '--reporter=json', `--outputFile.json=test-results/${name}.json`];
 
 // The Slurm files mostly wait on jobs. Vitest runs a project with `fileParallelism: false` after the parallel
-// group, so inside one vitest process they never overlap the api tier. TEST_SLURM_BESIDE=1 runs them in a
-// second vitest process beside it (output in test-results/slurm.log, printed when it ends); Linux users are
-// created under one lock by both (apps/server/test/posix-users.ts, scripts/slurm/users.sh). Still on trial.
-const beside = process.env.TEST_SLURM_BESIDE === '1' && want('api');
+// group, so inside one vitest process they never overlap the api tier: they run in a second vitest process
+// beside it (output in test-results/slurm.log, printed when it ends); Linux users are created under one lock by
+// both (apps/server/test/posix-users.ts, scripts/slurm/users.sh). TEST_SLURM_BESIDE=0 runs them after the
+// others in one process, as before (issue 26).
+const slurmBeside = process.env.TEST_SLURM_BESIDE !== '0' && want('api');
 let slurmDone = null;
-if (beside) {
-  fs.mkdirSync('test-results', { recursive: true });
-  const log = fs.openSync('test-results/slurm.log', 'w');
+if (slurmBeside) {
   console.log('\n━━ Slurm integration tier, beside the others ━━ output: test-results/slurm.log');
-  const child = spawn('npx', ['vitest', 'run', '--project', 'server-slurm', ...timings('slurm')], { stdio: ['ignore', log, log] });
-  slurmDone = new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+  slurmDone = beside('npx', ['vitest', 'run', '--project', 'server-slurm', ...timings('slurm')], 'slurm');
+}
+
+// The console and user guide build (for the e2e tier) runs beside the tests before it: they spend most of
+// their time waiting, the build is ~1 min of CPU. Output in test-results/build.log, printed when it ends.
+let buildDone = null;
+if (want('e2e') && tiers.length !== 1) {
+  console.log('\n━━ console + user guide build, beside the others ━━ output: test-results/build.log');
+  buildDone = beside('npm', ['run', 'build'], 'build');
 }
 
 const projects = [];
 if (want('unit')) projects.push('contracts', 'server-unit', 'console', 'bench');
-if (want('api')) projects.push('server-api', ...(beside ? [] : ['server-slurm']));
+if (want('api')) projects.push('server-api', ...(slurmBeside ? [] : ['server-slurm']));
 if (projects.length) run('unit + api + integration', 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), ...timings('vitest')]);
 if (slurmDone) {
   const code = await slurmDone;
@@ -93,7 +119,14 @@ if (slurmDone) {
   }
 }
 if (want('e2e')) {
-  run('console + user guide build', 'npm', ['run', 'build']);
+  if (buildDone) {
+    const code = await buildDone;
+    console.log(`\n━━ console + user guide build ━━\n${fs.readFileSync('test-results/build.log', 'utf8')}`);
+    if (code !== 0) {
+      console.error('✗ console + user guide build failed');
+      process.exit(code);
+    }
+  } else run('console + user guide build', 'npm', ['run', 'build']);
   run('e2e (Chromium)', 'npx', ['vitest', 'run', '--project', 'e2e', ...timings('e2e')]);
 }
 console.log('\n✓ all requested tiers passed');

@@ -2,26 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildApp } from '../../apps/server/src/app';
 import type { Config } from '../../apps/server/src/config';
+import { openBrowser } from './chromium';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 export const ARTIFACTS = path.join(repoRoot, 'e2e/artifacts');
 /** The Chromium instances of the running file (support/failure-shots.ts photographs their pages). */
 export const browsers = new Set<Browser>();
-
-/** Flags from quality.md: no background networking on these closed machines, a fresh profile per run. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export interface E2eEnv {
   app: FastifyInstance;
@@ -71,7 +60,7 @@ export async function startE2e(overrides: Partial<Config> = {}): Promise<E2eEnv>
   config.allowedOrigins.push(baseUrl);
   config.publicUrl = baseUrl;
 
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await openBrowser();
   browsers.add(browser);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
 

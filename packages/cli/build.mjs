@@ -9,7 +9,10 @@ import { build } from 'esbuild';
 
 const here = import.meta.dirname;
 const pkg = JSON.parse(fs.readFileSync(path.join(here, 'package.json'), 'utf8'));
-const outfile = path.join(here, 'dist/suanli.mjs');
+// `--outfile FILE` builds elsewhere: the CLI's test builds into its own folder, so a `npm run build` running
+// beside the tests (scripts/test.mjs) never rewrites the file the test reads.
+const outAt = process.argv.indexOf('--outfile');
+const outfile = outAt > 0 ? path.resolve(process.argv[outAt + 1]) : path.join(here, 'dist/suanli.mjs');
 
 await build({
   entryPoints: [path.join(here, 'src/main.ts')],

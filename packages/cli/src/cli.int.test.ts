@@ -24,6 +24,8 @@ interface Ran {
 describe('suanli CLI against a real gateway', () => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'suanli-cli-'));
   const guideDir = path.join(work, 'guide');
+  // The CLI built for this test alone (not packages/cli/dist, which a build beside the tests may rewrite).
+  const builtCli = path.join(work, 'build/suanli.mjs');
   const configDir = path.join(work, 'config');
   let t: TestApp;
   let server: string;
@@ -54,7 +56,7 @@ describe('suanli CLI against a real gateway', () => {
   beforeAll(async () => {
     // What `npm run build` does for the CLI and the guide: the bundle lands in the built guide's downloads.
     execFileSync(process.execPath, [path.join(repoRoot, 'scripts/build-guide.mjs'), guideDir], { stdio: 'ignore' });
-    execFileSync(process.execPath, [path.join(repoRoot, 'packages/cli/build.mjs'), '--copy-to', path.join(guideDir, 'downloads')], { stdio: 'ignore' });
+    execFileSync(process.execPath, [path.join(repoRoot, 'packages/cli/build.mjs'), '--outfile', builtCli, '--copy-to', path.join(guideDir, 'downloads')], { stdio: 'ignore' });
     t = await createTestApp('sqlite', { guideDist: guideDir });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
@@ -76,7 +78,7 @@ describe('suanli CLI against a real gateway', () => {
     fs.mkdirSync(bin);
     cli = path.join(bin, 'suanli.mjs');
     fs.writeFileSync(cli, Buffer.from(await res.arrayBuffer()));
-    expect(fs.readFileSync(cli).equals(fs.readFileSync(path.join(repoRoot, 'packages/cli/dist/suanli.mjs')))).toBe(true);
+    expect(fs.readFileSync(cli).equals(fs.readFileSync(builtCli))).toBe(true);
 
     const v = await run(['--version']);
     expect(v).toMatchObject({ code: 0, stdout: `${version}\n` });

@@ -249,7 +249,10 @@ describe.each(engines)('cross-center sync across a gateway restart (%s)', (engin
       await pg?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // Its own waits allow 60 s (the resumed copy of 256–384 MiB, sha256 of both sides), so its timeout covers
+    // them: on a loaded machine vitest's 30 s cut it off mid-copy, its body went on beside the next tests (the
+    // replicas test's spies held their copies) and three tests failed (issue 26).
+  }, 120_000);
 });
 
 /**
@@ -329,7 +332,10 @@ describe.each(engines)('cross-center sync across gateway replicas (%s)', (engine
       await pg?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // Its own waits allow 60 s (the resumed copy of 256–384 MiB, sha256 of both sides), so its timeout covers
+    // them: on a loaded machine vitest's 30 s cut it off mid-copy, its body went on beside the next tests (the
+    // replicas test's spies held their copies) and three tests failed (issue 26).
+  }, 120_000);
 });
 
 /**
