@@ -1,4 +1,5 @@
 import {
+  teamOfPayer,
   ErrorCode,
   ORDER_PAY_WINDOW_MS,
   formatCardHours,
@@ -29,6 +30,7 @@ import type { AuditTrail } from '../audit/audit.service';
 import type { CenterService } from '../center/center.service';
 import type { CenterPackageRow } from '../center/center.repository';
 import type { UserDirectory } from '../user/user-directory';
+import type { TeamPayers } from '../team/team.service';
 import type { AlipayChannel } from './alipay';
 import type { AlipayReconciler } from './alipay-reconciler';
 import type { OfflinePayment } from '../../centers/centers';
@@ -81,6 +83,8 @@ export class OrderService {
     private readonly users: Pick<UserDirectory, 'contacts' | 'named'>,
     private readonly catalogue: OrderCatalogue,
     private readonly audit: AuditTrail,
+    /** Teams as buyers (ADR 0017). */
+    private readonly teams?: Pick<TeamPayers, 'payer'>,
   ) {
     this.centers = new Map(centers.map((c) => [c.id, c]));
   }
@@ -111,6 +115,9 @@ export class OrderService {
     const sold = await this.sellable(body.productId);
     if (!sold) throw invalid('productId', '算力卡不存在或已下架');
     await this.catalogue.requireOpen(sold.center.id);
+    // For a team: its owner or an admin buys (1205 for a non-member, 1020 for a member); the buyer pays.
+    const team = body.teamId ? await this.teams?.payer(p, body.teamId, 'team.manage') : undefined;
+    if (body.teamId && !team) throw new AppError(ErrorCode.NOT_FOUND, '团队不存在');
     for (let attempt = 0; ; attempt++) {
       const now = this.clock();
       const row: OrderRow = {
@@ -133,6 +140,7 @@ export class OrderService {
         pay_time: null,
         expire_time: now + ORDER_PAY_WINDOW_MS,
         update_time: now,
+        payer_id: team?.payer ?? null,
       };
       if (await this.repo.insert(row)) return this.toOrder(row);
       // Another order took this number a moment ago: the next one is free.
@@ -359,6 +367,7 @@ export class OrderService {
   private toOrder(r: OrderRow, buyer?: OrderBuyer): Order {
     return {
       id: r.id,
+      teamId: teamOfPayer(r.payer_id),
       orderNo: r.order_no,
       productId: r.product_id,
       productName: r.product_name,
