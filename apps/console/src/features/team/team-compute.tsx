@@ -2,6 +2,7 @@ import { type ConsumeRecord, type TeamDetail, type TeamUsage } from '@suanli/con
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Empty, InputNumber, List, Skeleton, Space, Statistic, Table, Typography } from 'antd';
 import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
 import { EChart } from '../../shared/charts/echart';
@@ -80,7 +81,18 @@ export function TeamCompute({ team }: { team: TeamDetail }) {
 
   return (
     <>
-      <Card size="small" title="团队算力" data-testid="team-compute">
+      <Card
+        size="small"
+        title="团队算力"
+        data-testid="team-compute"
+        extra={
+          manages && (
+            <Link to={`/pay?teamId=${encodeURIComponent(team.id)}`} data-testid="team-buy">
+              为团队购买算力
+            </Link>
+          )
+        }
+      >
         {balance.isLoading ? (
           <Skeleton active paragraph={{ rows: 2 }} />
         ) : (

@@ -189,6 +189,7 @@ describe('team detail', () => {
     renderAt('/team/detail/t1');
     expect((await screen.findByTestId('team-balance')).textContent).toContain('12.50');
     expect(screen.getByText(/剩余 12.50 卡时/)).toBeTruthy();
+    expect(screen.getByTestId('team-buy').getAttribute('href')).toBe('/pay?teamId=t1');
     const table = await screen.findByTestId('team-usage-table');
     expect(table.textContent).toContain('7.50');
     expect(await screen.findByTestId('team-usage-chart')).toBeTruthy();
@@ -209,6 +210,7 @@ describe('team detail', () => {
     expect(table.textContent).toContain('10 卡时');
     expect(table.textContent).toContain('不限');
     expect(within(table).queryByTestId('team-limit-input')).toBeNull();
+    expect(screen.queryByTestId('team-buy')).toBeNull();
   });
 
   it('says so when the team does not exist or the caller is not a member, and a live event re-reads the team', async () => {
