@@ -2,8 +2,10 @@
  * 团队管理 in a real Chromium against the real gateway: an owner creates a team and invites a user found by
  * the search; the invitee accepts from 消息中心 (接受 on the invitation message) and lands on the team; the
  * owner's open team page shows the new member without a reload; the member sees the team with the 成员 role
- * and leaves it. Pages read Chinese and fit a 375 px phone. Screenshots:
- * e2e/artifacts/team-{list,detail,invite,message}-{1440,375}.png.
+ * and leaves it; before that the member runs a task paid by the team (付费方) and the owner sees the member's
+ * usage this month and sets their limit. Pages read Chinese and fit a 375 px phone. Screenshots:
+ * e2e/artifacts/team-{list,detail,invite,message}-{1440,375}.png, team-payer-1440.png, team-compute-1440.png (团队算力;
+ * at 375 it is part of team-detail-375.png).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -138,7 +140,6 @@ describe('团队 journey', () => {
     await row.getByTestId('team-limit-save').click();
     await owner.locator('.ant-message-notice').filter({ hasText: '每月限额已设为 20 卡时' }).waitFor();
     await speaksChinese(owner, '团队详情（团队算力）');
-    await owner.getByTestId('team-compute').scrollIntoViewIfNeeded();
     await shot(owner, 'team-compute-1440');
   });
 
@@ -159,8 +160,6 @@ describe('团队 journey', () => {
     await noHorizontalScroll(owner);
     await speaksChinese(owner, '团队详情 375');
     await shot(owner, 'team-detail-375');
-    await owner.getByTestId('team-usage-table').scrollIntoViewIfNeeded();
-    await shot(owner, 'team-compute-375');
     await owner.setViewportSize({ width: 1440, height: 900 });
     await invitee.setViewportSize({ width: 1440, height: 900 });
   });
