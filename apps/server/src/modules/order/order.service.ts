@@ -30,7 +30,6 @@ import type { AuditTrail } from '../audit/audit.service';
 import type { CenterService } from '../center/center.service';
 import type { CenterPackageRow } from '../center/center.repository';
 import type { UserDirectory } from '../user/user-directory';
-import type { TeamPayers } from '../team/team.service';
 import type { AlipayChannel } from './alipay';
 import type { AlipayReconciler } from './alipay-reconciler';
 import type { OfflinePayment } from '../../centers/centers';
@@ -83,8 +82,7 @@ export class OrderService {
     private readonly users: Pick<UserDirectory, 'contacts' | 'named'>,
     private readonly catalogue: OrderCatalogue,
     private readonly audit: AuditTrail,
-    /** Teams as buyers (ADR 0017). */
-    private readonly teams?: Pick<TeamPayers, 'payer'>,
+    private readonly teams: { payer(p: Principal, teamId: string, action: 'team.manage'): Promise<{ payer: string }> }, // for a team its owner/admins buy, paying themselves (1205 non-member, 1020 member; ADR 0017)
   ) {
     this.centers = new Map(centers.map((c) => [c.id, c]));
   }
@@ -115,9 +113,7 @@ export class OrderService {
     const sold = await this.sellable(body.productId);
     if (!sold) throw invalid('productId', '算力卡不存在或已下架');
     await this.catalogue.requireOpen(sold.center.id);
-    // For a team: its owner or an admin buys (1205 for a non-member, 1020 for a member); the buyer pays.
-    const team = body.teamId ? await this.teams?.payer(p, body.teamId, 'team.manage') : undefined;
-    if (body.teamId && !team) throw new AppError(ErrorCode.NOT_FOUND, '团队不存在');
+    const team = body.teamId ? await this.teams.payer(p, body.teamId, 'team.manage') : undefined;
     for (let attempt = 0; ; attempt++) {
       const now = this.clock();
       const row: OrderRow = {
