@@ -2,14 +2,25 @@
  * 团队管理 in a real Chromium against the real gateway: an owner creates a team and invites a user found by
  * the search; the invitee accepts from 消息中心 (接受 on the invitation message) and lands on the team; the
  * owner's open team page shows the new member without a reload; the member sees the team with the 成员 role
- * and leaves it. Pages read Chinese and fit a 375 px phone. Screenshots:
- * e2e/artifacts/team-{list,detail,invite,message}-{1440,375}.png.
+ * and leaves it; before that the member runs a task paid by the team (付费方) and the owner sees the member's
+ * usage this month and sets their limit. Pages read Chinese and fit a 375 px phone. Screenshots:
+ * e2e/artifacts/team-{list,detail,invite,message}-{1440,375}.png, team-payer-1440.png, team-compute-1440.png (团队算力;
+ * at 375 it is part of team-detail-375.png).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, signIn } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 import { noHorizontalScroll, settledShot, speaksChinese } from './support/page';
+import { teamPayer } from '@suanli/contracts';
+
+/** Opens an antd Select and picks the visible option whose text matches. */
+async function pick(page: Page, testId: string, text: RegExp | string) {
+  await page.getByTestId(testId).click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first().click();
+}
 
 const NAME = '蛋白质结构课题组';
 const DESCRIPTION = '结构预测与分子动力学，共享数据与算力。';
@@ -28,6 +39,9 @@ describe('团队 journey', () => {
     inviteeName = i.user.username;
     ({ page: owner } = await env.newPage());
     ({ page: invitee } = await env.newPage());
+    // The member's work directory for the team-paid task.
+    const acc = await env.app.ctx.clusterAccounts.ensure(i.user.id, 'sz-a100');
+    fs.mkdirSync(path.join(acc.homeDir, 'work'), { recursive: true });
     await signIn(owner, o.user.username, o.password);
     await signIn(invitee, i.user.username, i.password);
   });
@@ -85,6 +99,48 @@ describe('团队 journey', () => {
     await expect.poll(() => owner.getByTestId('team-pending').count()).toBe(0);
     await speaksChinese(owner, '团队详情');
     await shot(owner, 'team-detail-1440');
+  });
+
+  it('the member runs a task paid by the team (付费方); the owner sees the member\'s usage this month and sets a limit', async () => {
+    // The team's compute power as an operator-confirmed purchase leaves it (order.api/team-compute tests cover the buying).
+    const teamId = teamUrl.split('/').pop()!;
+    const now = Date.now();
+    await env.app.ctx.db
+      .insertInto('comp_power_buckets')
+      .values({ id: `e2e-team-${now}`, owner_id: teamPayer(teamId), sub_center_id: 'sz-a100', card_type_id: 'a100-80g', granted: 100 * 3600, remaining: 100 * 3600, expire_time: now + 30 * 24 * 3600_000, source: 'order', create_time: now })
+      .execute();
+    await invitee.goto('/console/training/task/train');
+    await invitee.getByTestId('training-form-name').fill('团队付费任务');
+    await pick(invitee, 'training-form-center', '深圳算力分中心');
+    await pick(invitee, 'training-form-card-type', /NVIDIA A100 80G/);
+    await pick(invitee, 'training-form-image', /PyTorch 2.3/);
+    // 8 cards for ~10 s: 80 card-seconds, 0.02 卡时 — enough to read above 0.00.
+    await invitee.locator('[data-testid="training-form-card-num"] input, input[data-testid="training-form-card-num"]').first().fill('8');
+    await invitee.getByTestId('training-form-command').fill('echo 团队付费; sleep 10');
+    await pick(invitee, 'training-form-payer', `团队：${NAME}（成员）`);
+    // (No speaksChinese here: the opened center/card-type Selects leave their option values — auto, gz-ascend,
+    // cpu-std — in antd's accessible listbox; a finding of the training form, noted in plan 21.)
+    await shot(invitee, 'team-payer-1440');
+    await invitee.getByTestId('training-form-submit').click();
+    await invitee.waitForURL(/\/console\/training\/detail\/train\//, { waitUntil: 'commit' });
+    const state = invitee.getByTestId('training-detail-state');
+    await expect.poll(() => state.getAttribute('data-state'), { timeout: 40_000 }).toBe('SUCCEEDED');
+    await env.app.metering.pass('sz-a100');
+
+    await owner.goto(teamUrl);
+    const table = owner.getByTestId('team-usage-table');
+    await table.waitFor();
+    const row = table.locator('tr').filter({ hasText: inviteeName });
+    await expect.poll(async () => Number((await row.locator('td').nth(1).innerText()).trim()), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => owner.locator('[data-testid="team-usage-chart"][data-drawn="yes"] svg').count()).toBeGreaterThan(0);
+    await owner.getByTestId('team-record').filter({ hasText: '团队付费任务' }).waitFor();
+    // The Statistic reads its title, then the figure.
+    expect(Number(/(\d+\.\d{2})\s*$/.exec(await owner.getByTestId('team-balance').innerText())?.[1])).toBeLessThanOrEqual(99.98);
+    await row.locator('[data-testid="team-limit-input"] input, input[data-testid="team-limit-input"]').first().fill('20');
+    await row.getByTestId('team-limit-save').click();
+    await owner.locator('.ant-message-notice').filter({ hasText: '每月限额已设为 20 卡时' }).waitFor();
+    await speaksChinese(owner, '团队详情（团队算力）');
+    await shot(owner, 'team-compute-1440');
   });
 
   it('the member sees the team on 团队管理 with its role; list and detail fit a 375 px phone', async () => {

@@ -156,7 +156,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const executors = new Map(centers.map((c) => [c.id, createExecutor(c, { dataDir: config.dataDir, local: config.compute?.local })]));
   // Compute power before the task engine: every submit passes its gate, and tasks are metered after each poll
   // of their center by the replica leading it (ADR 0015).
-  const order = await createOrderModule(ctx, center.service);
+  // Teams before compute power: a team pays for its members' tasks and buys packages (ADR 0017).
+  const team = createTeamModule(ctx);
+  const order = await createOrderModule(ctx, center.service, team.service);
   // A task's image: a public one of the catalogue, or a private one named by its registry reference. The
   // modules after it get the task module typed down to the narrow port each declares (AssetTasks,
   // TrainingModuleTasks, SlurmModuleTasks, the work orders' names, the resource dashboard's usage).
@@ -193,7 +195,6 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   task.afterPoll((id) => resource.service.sample(id));
   const eshell = createEshellModule(ctx, accessLog.service, realtime.guards, keypair.service);
   const workorder = createWorkorderModule(ctx, task.queries);
-  const team = createTeamModule(ctx);
   const userAdmin = createUserAdmin(ctx, user.service, (id) => task.usage.running(id));
   const overview = createOverviewModule(ctx, {
     running: () => task.usage.runningByCenter(),

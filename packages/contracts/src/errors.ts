@@ -102,6 +102,7 @@ export const ErrorCode = {
   TEAM_INVITATION_CLOSED: 2604,
   TEAM_OWNER_MUST_TRANSFER: 2605,
   TEAM_NOT_MEMBER: 2606,
+  TEAM_MEMBER_LIMIT: 2607,
   /** Work orders, 2700–2799. */
   WORKORDER_CLOSED: 2701,
   WORKORDER_STATE: 2702,
@@ -216,6 +217,7 @@ export const ERROR_MESSAGES: Record<number, string> = {
   2604: '邀请已失效（已接受、已拒绝、已撤回或已过期）',
   2605: '团队所有者需先转让团队才能退出',
   2606: '该用户不是团队成员',
+  2607: '已达到团队为您设置的本月算力限额',
   2701: '工单已关闭，无法继续回复',
   2702: '工单当前状态不允许此操作',
   2703: '未关闭的工单已达上限，请先关闭已解决的工单',

@@ -92,6 +92,8 @@ export const ORDER_PAY_WINDOW_MS = 30 * 60_000;
 
 export const Order = Type.Object({
   id: Id,
+  /** Bought for this team (ADR 0017); absent or null: for the buyer. */
+  teamId: Type.Optional(Type.Union([Id, Type.Null()])),
   /** `DD` + yyyyMMdd (UTC+8) + digits: what users quote to operators and on a bank transfer. */
   orderNo: Type.String(),
   productId: Id,
@@ -130,6 +132,8 @@ export type OrderDetail = Static<typeof OrderDetail>;
 export const OrderPre = Type.Object({
   productId: Id,
   quantity: Type.Integer({ minimum: 1, maximum: ORDER_QUANTITY_MAX }),
+  /** Buy for a team (its owner or an admin; ADR 0017): the buyer pays, the compute power is the team's. */
+  teamId: Type.Optional(Id),
 });
 export type OrderPre = Static<typeof OrderPre>;
 
@@ -245,6 +249,9 @@ export const ConsumeRecord = Type.Object({
   compPowerId: Id,
   createTime: Millis,
   updateTime: Millis,
+  /** A team's record: the member who ran the task (ADR 0017). */
+  userId: Type.Optional(Id),
+  username: Type.Optional(Type.String()),
 });
 export type ConsumeRecord = Static<typeof ConsumeRecord>;
 
@@ -254,6 +261,8 @@ export const RecordPageQuery = Type.Composite([
   Type.Object({
     /** 充值记录 (orders paid), 消费记录 (tasks' draws) or 赠送记录 (grants). */
     type: Type.Union(RECORD_TYPES.map((t) => Type.Literal(t))),
+    /** A team's records instead of the caller's (any member may read them; ADR 0017). */
+    teamId: Type.Optional(Id),
     subCenterId: Type.Optional(Id),
     /** consume and grant records. */
     cardTypeId: Type.Optional(Id),
@@ -277,6 +286,8 @@ export type RecordPage = Page<ChargeRecord | ConsumeRecord | GrantRecord>;
 
 /** Filters of the consumption totals (the charts of 费用明细); the same meaning as in RecordPageQuery. */
 export const ConsumeStatsQuery = Type.Object({
+  /** A team's consumption instead of the caller's (members; ADR 0017). */
+  teamId: Type.Optional(Id),
   subCenterId: Type.Optional(Id),
   cardTypeId: Type.Optional(Id),
   taskId: Type.Optional(Id),
@@ -298,6 +309,26 @@ export const ConsumeStats = Type.Object({
   byTask: Type.Array(Type.Composite([Type.Object({ taskId: Id, taskKind: Type.String(), taskName: Type.String() }), ConsumeSum])),
 });
 export type ConsumeStats = Static<typeof ConsumeStats>;
+
+/** 团队详情: each member's team-paid usage this calendar month (UTC+8), per card type, with their limit. */
+export const TeamUsageQuery = Type.Object({ teamId: Id });
+export type TeamUsageQuery = Static<typeof TeamUsageQuery>;
+export const TeamUsage = Type.Object({
+  /** `yyyy-MM` (UTC+8). */
+  month: Type.String(),
+  cardTypes: Type.Array(Type.Object({ cardTypeId: Id, cardTypeName: Type.String() })),
+  members: Type.Array(
+    Type.Object({
+      userId: Id,
+      username: Type.String(),
+      total: CardHours,
+      /** The monthly limit in 卡时; null: none. */
+      limitCardHours: Type.Union([Type.Integer(), Type.Null()]),
+      byCardType: Type.Array(Type.Composite([Type.Object({ cardTypeId: Id, cardTypeName: Type.String() }), ConsumeSum])),
+    }),
+  ),
+});
+export type TeamUsage = Static<typeof TeamUsage>;
 
 /** An operator's grant (赠送) of compute power to a user, named by username. */
 export const GRANT_CARD_HOURS_MAX = 100_000;

@@ -14,6 +14,8 @@ import {
   RecordPage,
   RecordPageQuery,
   RecordStatsQuery,
+  TeamUsage,
+  TeamUsageQuery,
 } from './order';
 import { route, type SchemasOf } from './route';
 
@@ -59,6 +61,8 @@ export const RecordApi = {
   daily: route<{ body: typeof RecordStatsQuery; response: typeof RecordDays }>('POST', ORDER_BASE, '/records/action/daily'),
   charge: route<{ params: typeof IdParams; response: typeof ChargeRecord }>('GET', ORDER_BASE, '/records/charge/:id'),
   consume: route<{ params: typeof IdParams; response: typeof ConsumeRecord }>('GET', ORDER_BASE, '/records/consume/:id'),
+  teamCompPowers: route<{ params: typeof IdParams; response: typeof CompPowers }>('GET', ORDER_BASE, '/comp-powers/team/:id'),
+  teamUsage: route<{ body: typeof TeamUsageQuery; response: typeof TeamUsage }>('POST', ORDER_BASE, '/records/consume/action/team-usage'),
 };
 
 export const RecordApiSchemas: SchemasOf<typeof RecordApi> = {
@@ -70,4 +74,6 @@ export const RecordApiSchemas: SchemasOf<typeof RecordApi> = {
   daily: { summary: '按日汇总（充值：笔数、卡时、金额；消费：任务数、卡时；按东八区自然日）', body: RecordStatsQuery, response: RecordDays },
   charge: { summary: '充值记录详情', params: IdParams, response: ChargeRecord },
   consume: { summary: '消费记录详情（一个任务在一天内从一份算力扣减的合计）', params: IdParams, response: ConsumeRecord },
+  teamCompPowers: { summary: '团队剩余算力（卡时；团队成员可见）', params: IdParams, response: CompPowers },
+  teamUsage: { summary: '团队成员本月用量（团队付费的任务，按卡型；含每月限额；团队成员可见）', body: TeamUsageQuery, response: TeamUsage },
 };

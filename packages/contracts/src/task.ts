@@ -127,6 +127,8 @@ export const TrainingTaskCreate = Type.Object({
   /** 数据集 / 模型 versions to mount read-only (they must be on the task's center). */
   mounts: Type.Optional(Type.Array(TaskMountInput, { maxItems: TASK_MOUNTS_MAX })),
   clientRequestId: Type.Optional(ClientRequestId),
+  /** 付费方: a team the caller belongs to pays (ADR 0017); absent: the caller. */
+  payerTeamId: Type.Optional(Id),
 });
 export type TrainingTaskCreate = Static<typeof TrainingTaskCreate>;
 
@@ -170,6 +172,8 @@ export type TaskEvent = Static<typeof TaskEvent>;
 /** One task of either family as lists and details show it. */
 export const Task = Type.Object({
   id: Id,
+  /** 付费方: the team paying for it (ADR 0017); absent or null: its owner. */
+  payerTeamId: Type.Optional(Type.Union([Id, Type.Null()])),
   kind: TaskKind,
   /** train/develop/distributed, or template/custom. */
   type: Type.String(),
@@ -373,6 +377,8 @@ export const SlurmTaskCreate = Type.Object({
   env: Type.Array(EnvVar, { maxItems: TASK_ENV_MAX, default: [] }),
   maxDurationMinutes: Type.Integer({ minimum: 1, maximum: TASK_MAX_DURATION_MINUTES, default: TASK_DEFAULT_DURATION_MINUTES }),
   clientRequestId: Type.Optional(ClientRequestId),
+  /** 付费方: a team the caller belongs to pays (ADR 0017); absent: the caller. */
+  payerTeamId: Type.Optional(Id),
 });
 export type SlurmTaskCreate = Static<typeof SlurmTaskCreate>;
 

@@ -23,6 +23,17 @@ export const TEAM_INVITATION_TTL_MS = 7 * 24 * 3600_000;
 /** The message an invitation arrives as (`businessId` is the invitation's id): 消息中心 offers 接受 / 拒绝 on it. */
 export const TEAM_INVITATION_BUSINESS_TYPE = 'team.invitation';
 export const TEAM_NAME_MAX = 64;
+
+/**
+ * A team as a payer (ADR 0017): its buckets, orders' credits, team-paid tasks and their consume records name
+ * the team in the owner/payer column as `team:<teamId>`; a user id never starts so.
+ */
+export const TEAM_PAYER_PREFIX = 'team:';
+export const teamPayer = (teamId: string) => `${TEAM_PAYER_PREFIX}${teamId}`;
+/** The team id of a payer, or null for a user (or none). */
+export const teamOfPayer = (payer: string | null | undefined): string | null => (payer?.startsWith(TEAM_PAYER_PREFIX) ? payer.slice(TEAM_PAYER_PREFIX.length) : null);
+/** The largest monthly limit a member may be given, in 卡时. */
+export const TEAM_MEMBER_LIMIT_MAX = 1_000_000;
 export const TEAM_DESCRIPTION_MAX = 500;
 
 const Role = Type.Union(TEAM_ROLES.map((r) => Type.Literal(r)));
@@ -50,6 +61,8 @@ export const TeamMember = Type.Object({
   nickname: Type.String(),
   role: Role,
   joinTime: Millis,
+  /** Monthly card-hour limit on team-paid tasks (ADR 0017); null: none. */
+  limitCardHours: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
 });
 export type TeamMember = Static<typeof TeamMember>;
 
@@ -103,6 +116,13 @@ export interface TeamChanged {
   teamId: string;
 }
 
+/**
+ * A member's monthly card-hour limit on team-paid tasks (all card types together); absent: no limit. (Not a
+ * null: the server's validator coerces a null to 0 for an integer, which would block the member instead.)
+ */
+export const TeamMemberLimit = Type.Object({ cardHours: Type.Optional(Type.Integer({ minimum: 0, maximum: TEAM_MEMBER_LIMIT_MAX })) });
+export type TeamMemberLimit = Static<typeof TeamMemberLimit>;
+
 export const TeamApi = {
   list: route<{ response: typeof TeamList }>('GET', TEAM_BASE, '/teams'),
   create: route<{ body: typeof TeamCreate; response: typeof Team }>('POST', TEAM_BASE, '/teams'),
@@ -119,6 +139,7 @@ export const TeamApi = {
   accept: route<{ params: typeof IdParams; response: typeof Team }>('POST', TEAM_BASE, '/invitations/:id/accept'),
   decline: route<{ params: typeof IdParams; response: typeof Null }>('POST', TEAM_BASE, '/invitations/:id/decline'),
   cancel: route<{ params: typeof IdParams; response: typeof Null }>('POST', TEAM_BASE, '/invitations/:id/cancel'),
+  setLimit: route<{ params: typeof TeamMemberParams; body: typeof TeamMemberLimit; response: typeof Null }>('POST', TEAM_BASE, '/teams/:id/members/:userId/limit'),
 };
 
 export const TeamApiSchemas: SchemasOf<typeof TeamApi> = {
@@ -137,4 +158,5 @@ export const TeamApiSchemas: SchemasOf<typeof TeamApi> = {
   accept: { summary: '接受邀请（仅被邀请人）', params: IdParams, response: Team },
   decline: { summary: '拒绝邀请（仅被邀请人）', params: IdParams, response: Null },
   cancel: { summary: '撤回邀请（所有者、管理员）', params: IdParams, response: Null },
+  setLimit: { summary: '设置成员每月算力限额（卡时，所有卡型合计；不传为不限；所有者、管理员）', params: TeamMemberParams, body: TeamMemberLimit, response: Null },
 };

@@ -155,6 +155,10 @@ export const queryKeys = {
     invitations: ['team', 'invitations'] as const,
     invitation: (id: string) => ['team', 'invitation', id] as const,
     users: (keyword: string) => ['team', 'users', keyword] as const,
+    /** 团队算力 (ADR 0017): the team's balance, its members' usage this month, its records. */
+    compute: (id: string) => ['team', 'compute', id] as const,
+    usage: (id: string) => ['team', 'usage', id] as const,
+    records: (id: string) => ['team', 'records', id] as const,
   },
   /** 密钥对: the caller's keys with their installs. */
   keypairs: ['keypairs'] as const,

@@ -143,6 +143,8 @@ export interface TasksTable {
   end_time: number | null;
   /** 1 once the owner was warned that 最长运行时长 is near (develop tasks). */
   expiry_warned: number;
+  /** Whose buckets it draws from: null = the owner, `team:<id>` = a team (migration 0033, ADR 0017). */
+  payer_id?: string | null;
   /** 1 while the task waits (CREATED) for a mounted version to be synced to its center (ADR 0010 §8). */
   waiting_data: number;
   /**
@@ -444,6 +446,8 @@ export interface OrdersTable {
   pay_time: number | null;
   expire_time: number;
   update_time: number;
+  /** Who the compute power goes to: null = the buyer, `team:<id>` = a team (migration 0033, ADR 0017). */
+  payer_id?: string | null;
 }
 
 /** What a payment credited: one per order (unique order_id), with the bucket it created. */
@@ -498,6 +502,8 @@ export interface ConsumeRecordsTable {
   node_num: number;
   comp_power_id: string;
   day: string;
+  /** Who ran the task (a team's records: the member); null = the owner (migration 0033). */
+  user_id?: string | null;
   card_seconds: number;
   elapsed_from: number;
   elapsed_to: number;
@@ -581,6 +587,16 @@ export interface TeamInvitationsTable {
   answer_time: number | null;
 }
 
+/** A member's monthly card-hour limit on team-paid tasks (migration 0033, ADR 0017). */
+export interface TeamMemberLimitsTable {
+  team_id: string;
+  user_id: string;
+  /** Card-seconds per calendar month (UTC+8), all card types together. */
+  card_seconds: number;
+  set_by: string;
+  update_time: number;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -624,4 +640,5 @@ export interface Database {
   teams: TeamsTable;
   team_members: TeamMembersTable;
   team_invitations: TeamInvitationsTable;
+  team_member_limits: TeamMemberLimitsTable;
 }

@@ -13,7 +13,7 @@ export function listProducts(subCenterId: string, cardTypeId: string) {
 
 /** Creates the UNPAID order; the server computes the amount (the body carries no price). */
 export function preOrder(body: OrderPre) {
-  return call(OrderApi.pre, { body: { productId: body.productId, quantity: body.quantity } });
+  return call(OrderApi.pre, { body: { productId: body.productId, quantity: body.quantity, ...(body.teamId ? { teamId: body.teamId } : {}) } });
 }
 
 export function pageOrders(query: OrderPageQuery) {

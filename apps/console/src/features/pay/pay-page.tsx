@@ -156,6 +156,8 @@ const PAY_HELP = <HelpLink type="billing" text="购买或支付遇到问题？" 
 export function PayPage() {
   const [params, setParams] = useSearchParams();
   const orderId = params.get('orderId');
+  // 团队详情's 为团队购买 (ADR 0017): the order is the buyer's, the compute power goes to the team.
+  const teamId = params.get('teamId') ?? undefined;
   const centers = useQuery({ queryKey: queryKeys.billing.centers, queryFn: fetchCenters, staleTime: 60_000 });
   const [centerId, setCenterId] = useState<string>();
   const [cardTypeId, setCardTypeId] = useState<string>();
@@ -178,7 +180,7 @@ export function PayPage() {
   const client = useQueryClient();
   const navigate = useNavigate();
   const submit = useMutation({
-    mutationFn: () => preOrder({ productId: productId!, quantity }),
+    mutationFn: () => preOrder({ productId: productId!, quantity, teamId }),
     onSuccess: (o) => {
       client.setQueryData(queryKeys.billing.order(o.id), { ...o, chargeRecordId: null });
       void client.invalidateQueries({ queryKey: queryKeys.billing.root });
@@ -199,6 +201,7 @@ export function PayPage() {
     <PageContainer title="购买算力" description="选择分中心与卡型的算力卡，提交订单后选择支付方式。算力按卡时计，支付后计入剩余算力。">
       <Card>
         <Space orientation="vertical" size="large" style={{ width: '100%' }}>
+          {teamId && <Alert type="info" showIcon title="为团队购买：由您支付，算力计入团队，团队成员提交任务时可选择由团队付费。" data-testid="pay-for-team" />}
           <Row gutter={[16, 16]}>
             <Col xs={24} sm={12}>
               <div style={{ marginBottom: 6 }}>算力分中心</div>

@@ -1,5 +1,5 @@
 /** 团队 calls (TEAM_BASE) and the user search of the invite dialog, one function per call. */
-import { TeamApi, UserApi, type TeamCreate, type TeamUpdate } from '@suanli/contracts';
+import { RecordApi, TeamApi, UserApi, type TeamCreate, type TeamUpdate } from '@suanli/contracts';
 import { call } from '../../app/request';
 
 export const listTeams = () => call(TeamApi.list);
@@ -19,3 +19,10 @@ export const declineInvitation = (id: string) => call(TeamApi.decline, { params:
 export const cancelInvitation = (id: string) => call(TeamApi.cancel, { params: { id } });
 /** Accounts matching a keyword (username or nickname), for choosing whom to invite. */
 export const searchUsers = (keyword: string) => call(UserApi.list, { body: { pageNum: 1, pageSize: 10, keyword } });
+/** 团队算力 (ADR 0017): balance, members' usage this month, records; limits set by owners and admins. */
+export const teamCompPowers = (id: string) => call(RecordApi.teamCompPowers, { params: { id } });
+export const teamUsage = (teamId: string) => call(RecordApi.teamUsage, { body: { teamId } });
+export const teamConsumeRecords = (teamId: string) => call(RecordApi.page, { body: { type: 'consume', teamId, pageNum: 1, pageSize: 10 } });
+/** `cardHours` undefined: no limit. */
+export const setMemberLimit = (id: string, userId: string, cardHours: number | undefined) =>
+  call(TeamApi.setLimit, { params: { id, userId }, body: cardHours === undefined ? {} : { cardHours } });

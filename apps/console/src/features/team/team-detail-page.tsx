@@ -11,6 +11,7 @@ import { formatTime } from '../../shared/time';
 import { PageContainer } from '../../shared/ui/page-container';
 import { cancelInvitation, dissolveTeam, getTeam, leaveTeam, removeMember, setMemberRole, transferTeam, updateTeam } from './api';
 import { InviteModal } from './invite-modal';
+import { TeamCompute } from './team-compute';
 import { RoleTag } from './team-list-page';
 
 /** What the caller's role lets them do to one member (the server decides again; this only hides buttons). */
@@ -198,6 +199,7 @@ export function TeamDetailPage() {
             }}
           />
         </Card>
+        <TeamCompute team={team} />
         {manages && (
           <Card size="small" title="待回应的邀请">
             <List

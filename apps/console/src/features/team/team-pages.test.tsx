@@ -20,6 +20,30 @@ function fakeBackend() {
     const body = typeof init.body === 'string' ? JSON.parse(init.body) : init.body;
     const p = url.pathname.replace('/gateway/team/api/v1', '');
     calls.push({ method, path: p, body });
+    // 团队算力 (order module): the team's balance, members' usage this month, its records.
+    if (url.pathname.includes('/comp-powers/team/'))
+      return ok({
+        userId: 'team:t1',
+        total: '12.50',
+        standardTotal: '12.50',
+        items: [{ id: 'b1', subCenterId: 'sz', subCenterName: '深圳算力分中心', cardTypeId: 'a100', cardTypeName: 'NVIDIA A100 80G', granted: '20.00', remaining: '12.50', expireTime: 1_800_000_000_000, source: 'order', standardFactor: 1, standardRemaining: '12.50' }],
+      });
+    if (url.pathname.endsWith('/records/consume/action/team-usage'))
+      return ok({
+        month: '2026-11',
+        cardTypes: [{ cardTypeId: 'a100', cardTypeName: 'NVIDIA A100 80G' }],
+        members: [
+          { userId: 'u1', username: 'alice', total: '0.00', limitCardHours: null, byCardType: [] },
+          { userId: 'u3', username: 'dave', total: '7.50', limitCardHours: 10, byCardType: [{ cardTypeId: 'a100', cardTypeName: 'NVIDIA A100 80G', cardHours: '7.50', cardSeconds: 27000 }] },
+        ],
+      });
+    if (url.pathname.endsWith('/records/action/page'))
+      return ok({
+        list: [{ id: 'r1', taskId: 'k1', taskKind: 'training', taskName: '蛋白折叠', subCenterId: 'sz', subCenterName: '深圳算力分中心', cardTypeId: 'a100', cardTypeName: 'NVIDIA A100 80G', cardNum: 1, nodeNum: 1, billedCards: 1, day: '2026-11-27', startTime: 1, endTime: 2, cardHours: '7.50', cardSeconds: 27000, compPowerId: 'b1', createTime: 1, updateTime: 2, userId: 'u3' }],
+        total: 1,
+        pageNum: 1,
+        pageSize: 10,
+      });
     if (url.pathname.endsWith('/user/list')) return ok({ list: [{ id: 'u9', username: 'carol', nickname: '卡罗', headImage: null }], total: 1, pageNum: 1, pageSize: 10 });
     if (p === '/teams' && method === 'GET') return ok(teams.map(({ members: _m, invitations: _i, ...t }) => t));
     if (p === '/teams' && method === 'POST') {
@@ -158,6 +182,35 @@ describe('team detail', () => {
     fireEvent.click(await screen.findByText('卡罗（carol）', {}, { timeout: 3000 }));
     fireEvent.click(screen.getByTestId('team-invite-ok'));
     await waitFor(() => expect(backend.calls.find((c) => c.path === '/teams/t1/invitations')?.body).toEqual({ username: 'carol' }));
+  });
+
+  it('shows the team\'s compute power, members\' usage this month with limits, and records naming who ran them; the owner sets a limit', async () => {
+    backend.teams.push(team('t1'));
+    renderAt('/team/detail/t1');
+    expect((await screen.findByTestId('team-balance')).textContent).toContain('12.50');
+    expect(screen.getByText(/剩余 12.50 卡时/)).toBeTruthy();
+    expect(screen.getByTestId('team-buy').getAttribute('href')).toBe('/pay?teamId=t1');
+    const table = await screen.findByTestId('team-usage-table');
+    expect(table.textContent).toContain('7.50');
+    expect(await screen.findByTestId('team-usage-chart')).toBeTruthy();
+    const record = await screen.findByTestId('team-record');
+    expect(record.textContent).toContain('蛋白折叠');
+    expect(record.textContent).toContain('dave');
+    const inputs = within(table).getAllByTestId('team-limit-input');
+    expect(inputs).toHaveLength(2);
+    fireEvent.change(inputs[0].querySelector('input') ?? inputs[0], { target: { value: '5' } });
+    fireEvent.click(within(table).getAllByTestId('team-limit-save')[0]);
+    await waitFor(() => expect(backend.calls.find((c) => c.path === '/teams/t1/members/u1/limit')?.body).toEqual({ cardHours: 5 }));
+  });
+
+  it('a member sees the limits but cannot change them', async () => {
+    backend.teams.push(team('t1', { myRole: 'member' }));
+    renderAt('/team/detail/t1');
+    const table = await screen.findByTestId('team-usage-table');
+    expect(table.textContent).toContain('10 卡时');
+    expect(table.textContent).toContain('不限');
+    expect(within(table).queryByTestId('team-limit-input')).toBeNull();
+    expect(screen.queryByTestId('team-buy')).toBeNull();
   });
 
   it('says so when the team does not exist or the caller is not a member, and a live event re-reads the team', async () => {

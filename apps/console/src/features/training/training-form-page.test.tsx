@@ -86,6 +86,22 @@ describe('training task form', () => {
     });
   });
 
+  it('付费方: 个人 by default (nothing sent); a team the user belongs to is sent as payerTeamId', async () => {
+    const router = renderTraining('/training/task/train');
+    await screen.findByTestId('training-form');
+    expect(screen.getByTestId('training-form-payer').textContent).toContain('个人');
+    await waitFor(() => expect(backend.callsTo('/sub-centers/action/list')).not.toHaveLength(0));
+    fireEvent.change(input('training-form-name'), { target: { value: '团队付费' } });
+    await choose('training-form-card-type', 'NVIDIA A100 80G');
+    await screen.findByTestId('training-placement-reason');
+    await choose('training-form-image', 'PyTorch 2.3 (CUDA 12.1)');
+    fireEvent.change(input('training-form-command'), { target: { value: 'python train.py' } });
+    await choose('training-form-payer', '团队：蛋白质组（成员）');
+    submit();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/training/detail/train/100'));
+    expect(backend.callsTo('/training/api/v1/tasks', 'POST')[0].body).toMatchObject({ name: '团队付费', payerTeamId: 'tm1' });
+  });
+
   it('prefills 复制并重新提交 from the old task and keeps its center', async () => {
     backend.put(task('7', { name: '旧任务', subCenterId: 'gz-ascend', subCenterName: '广州算力分中心', cardTypeId: 'ascend-910b', imageId: 'mindspore-2.3-cann8', command: 'python ms.py', workDir: '/code', maxDurationMinutes: 180, cardNum: 4 }));
     const router = renderTraining('/training/task/train?from=7');

@@ -18,6 +18,7 @@ import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
 import { call, RequestError } from '../../app/request';
 import { PageContainer } from '../ui/page-container';
+import { PayerField } from './payer-field';
 import { useSubmissionId } from './submission';
 import type { TaskFamily } from './task-family';
 
@@ -35,6 +36,8 @@ export interface TaskFormValues {
   env: EnvVar[];
   duration: number;
   durationUnit: DurationUnit;
+  /** 付费方: a team id, or '' for 个人 (PayerField). */
+  payerTeamId?: string;
 }
 
 type DurationUnit = 'minute' | 'hour';
@@ -56,6 +59,7 @@ export function taskPayload(v: TaskFormValues) {
     workDir: v.workDir?.trim() || undefined,
     env: (v.env ?? []).map((e) => ({ name: e.name.trim(), value: e.value ?? '' })),
     maxDurationMinutes: v.duration * UNIT_MINUTES[v.durationUnit],
+    ...(v.payerTeamId ? { payerTeamId: v.payerTeamId } : {}),
   };
 }
 
@@ -190,6 +194,9 @@ export function ResourceFields({ family, centers, cardTypes, bounds, cardTypeCho
           </Form.Item>
         </Col>
       )}
+      <Col xs={24} md={12}>
+        <PayerField family={family} />
+      </Col>
     </Row>
   );
 }

@@ -1,3 +1,5 @@
+import { notFound } from '../../errors';
+import type { TeamPayers } from '../team/team.service';
 import { formatCardHours, type CompPowerSource, type CompPowers } from '@suanli/contracts';
 import { FACTOR_SCALE, type CenterConfig } from '../../centers/centers';
 import type { AccessService } from '../access/access.service';
@@ -15,6 +17,7 @@ export class CompPowerService {
     private readonly clock: () => number,
     /** The welcome grant (when the deployment gives one) comes before the first figure a user sees. */
     private readonly welcome: (userId: string) => Promise<void> = async () => {},
+    private readonly teams?: Pick<TeamPayers, 'payer'>,
   ) {
     this.centers = new Map(centers.map((c) => [c.id, c]));
   }
@@ -23,6 +26,16 @@ export class CompPowerService {
     // Only one's own balance; team balances will come with teams and their roles (a rule in access.policy.ts).
     this.access.require(p, 'compPower.read', { ownerId: userId });
     await this.welcome(userId);
+    return this.balanceOf(userId);
+  }
+
+  /** A team's balance (ADR 0017): any member reads it; 1205 for anyone else. */
+  async ofTeam(p: Principal, teamId: string): Promise<CompPowers> {
+    if (!this.teams) throw notFound('团队');
+    return this.balanceOf((await this.teams.payer(p, teamId, 'team.read')).payer);
+  }
+
+  private async balanceOf(userId: string): Promise<CompPowers> {
     const rows = await this.repo.usable(userId, this.clock());
     let totalSeconds = 0;
     // Standard card-seconds × FACTOR_SCALE, in BigInt: factors have at most 4 decimals, so this is exact.

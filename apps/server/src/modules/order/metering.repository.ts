@@ -217,6 +217,7 @@ export class MeteringRepository {
       ['node_num', 'integer'],
       ['comp_power_id', 'text'],
       ['day', 'text'],
+      ['user_id', 'text'],
       ['card_seconds', 'bigint'],
       ['elapsed_from', 'bigint'],
       ['elapsed_to', 'bigint'],
@@ -227,7 +228,7 @@ export class MeteringRepository {
     ];
     const names = sql.join(cols.map(([c]) => sql.ref(c)));
     const picked = sql.join(cols.map(([c]) => sql.ref(`v.${c}`)));
-    const v = rowsOf(this.engine, cols, rows.map((r) => cols.map(([c]) => r[c])));
+    const v = rowsOf(this.engine, cols, rows.map((r) => cols.map(([c]) => r[c] ?? null)));
     const least = (c: string) => sql`CASE WHEN excluded.${sql.ref(c)} < consume_records.${sql.ref(c)} THEN excluded.${sql.ref(c)} ELSE consume_records.${sql.ref(c)} END`;
     const greatest = (c: string) => sql`CASE WHEN excluded.${sql.ref(c)} > consume_records.${sql.ref(c)} THEN excluded.${sql.ref(c)} ELSE consume_records.${sql.ref(c)} END`;
     // `WHERE true`: SQLite reads `ON CONFLICT` after a bare FROM as a join's ON.
@@ -309,6 +310,48 @@ export class MeteringRepository {
       .execute();
     // PostgreSQL answers counts and sums of bigint as strings.
     return rows.map((r) => ({ day: r.day, tasks: Number(r.tasks), cardSeconds: Number(r.n ?? 0) }));
+  }
+
+  // ---- team compute power (ADR 0017) --------------------------------------------------------------------
+
+  /** Card-seconds a user's tasks drew from a payer's (a team's) buckets since `fromDay` (UTC+8, inclusive). */
+  async monthUsed(payer: string, userId: string, fromDay: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('consume_records')
+      .select((eb) => eb.fn.sum<number>('card_seconds').as('n'))
+      .where('owner_id', '=', payer)
+      .where('user_id', '=', userId)
+      .where('day', '>=', fromDay)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** The same per (payer, user) of these payers, keyed `payer|user`. */
+  async monthUsedBy(payers: string[], fromDay: string): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    for (const part of chunks(payers)) {
+      const rows = await this.db
+        .selectFrom('consume_records')
+        .select((eb) => ['owner_id', 'user_id', eb.fn.sum<number>('card_seconds').as('n')])
+        .where('owner_id', 'in', part)
+        .where('day', '>=', fromDay)
+        .groupBy(['owner_id', 'user_id'])
+        .execute();
+      for (const r of rows) out.set(`${r.owner_id}|${r.user_id}`, Number(r.n ?? 0));
+    }
+    return out;
+  }
+
+  /** A payer's draws since `fromDay` per member and card type (团队详情's usage). */
+  async usageByMember(payer: string, fromDay: string) {
+    const rows = await this.db
+      .selectFrom('consume_records')
+      .select((eb) => ['user_id', 'card_type_id', eb.fn.sum<number>('card_seconds').as('n')])
+      .where('owner_id', '=', payer)
+      .where('day', '>=', fromDay)
+      .groupBy(['user_id', 'card_type_id'])
+      .execute();
+    return rows.map((r) => ({ userId: r.user_id ?? '', cardTypeId: r.card_type_id, cardSeconds: Number(r.n ?? 0) }));
   }
 
   /** Everyone's drawn card-seconds per day (UTC+8 `YYYY-MM-DD`, both ends included) — 平台概览. */

@@ -102,7 +102,7 @@ export class MeteringRunner {
     const stopped: string[] = [];
     for (const t of r.empty) {
       try {
-        if (await this.source.stopUnderpowered(t.id)) stopped.push(t.id);
+        if (await this.source.stopUnderpowered(t.id, t.stopReason)) stopped.push(t.id);
       } catch (err) {
         this.log.warn({ err, taskId: t.id }, 'metering: stopping an underpowered task failed; the next pass tries again');
       }

@@ -1,10 +1,12 @@
-import { ErrorCode, formatCardHours, isTerminal, type InsufficientCompPower, type JobState } from '@suanli/contracts';
+import { ErrorCode, formatCardHours, isTerminal, teamOfPayer, type InsufficientCompPower, type JobState } from '@suanli/contracts';
 import type { CenterConfig } from '../../centers/centers';
 import { AppError } from '../../errors';
 import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
-import type { MeterTask, TaskCompute } from '../task/task-compute';
-import { billedCards, drawOrder, elapsedSeconds, planDraw, planReturn, type PlanBucket } from './metering-plan';
+import type { Principal } from '../access/principal';
+import { TEAM_STOP_PREFIX, type MeterTask, type TaskCompute } from '../task/task-compute';
+import type { TeamPayers } from '../team/team.service';
+import { billedCards, dayOf, drawOrder, elapsedSeconds, planDraw, planReturn, type PlanBucket } from './metering-plan';
 import type { Advance, ConsumeRow, MeterRow, MeteringRepository } from './metering.repository';
 import { BATCH } from './metering.repository';
 
@@ -19,8 +21,11 @@ export interface MeterOutcome {
   metered: number;
   /** Card-seconds drawn (net of returns). */
   drawn: number;
-  /** Tasks still running whose matching compute power is used up: to be stopped. */
-  empty: MeterTask[];
+  /**
+   * Tasks still running to be stopped: their matching compute power is used up, or (team-paid, ADR 0017) the
+   * member reached their monthly limit or left the team — then `stopReason` says so.
+   */
+  empty: (MeterTask & { stopReason?: string })[];
 }
 
 interface Log {
@@ -46,19 +51,40 @@ export class MeteringService implements TaskCompute {
     /** The welcome grant, given (once) before the gate looks at the balance. */
     private readonly welcome: (ownerId: string) => Promise<void>,
     readonly periodMs: number,
+    /** Teams as payers (ADR 0017): membership, the member's limit. */
+    private readonly teams?: TeamPayers,
   ) {
     this.centers = new Map(centers.map((c) => [c.id, c]));
   }
 
   // ---- TaskCompute ---------------------------------------------------------------------------------------
 
-  async gate(ownerId: string, subCenterId: string, cardTypeId: string, cardNum: number, nodeNum: number): Promise<void> {
-    await this.welcome(ownerId);
+  async gate(ownerId: string, subCenterId: string, cardTypeId: string, cardNum: number, nodeNum: number, team?: { principal: Principal; teamId: string }): Promise<string | null> {
     const now = this.clock();
     const cards = billedCards(cardNum, nodeNum);
     const need = cards * Math.ceil(this.periodMs / 1000);
-    const balance = await this.repo.balance(ownerId, subCenterId, cardTypeId, now);
-    if (balance >= need) return;
+    let payer = ownerId;
+    let teamName = '';
+    if (team) {
+      if (!this.teams) throw new AppError(ErrorCode.NOT_FOUND, '团队不存在');
+      // A non-member (also one who left or was removed) gets 1205, as for a missing team.
+      const t = await this.teams.payer(team.principal, team.teamId, 'team.read');
+      payer = t.payer;
+      teamName = t.name;
+      if (t.limit !== null) {
+        const used = await this.repo.monthUsed(payer, ownerId, monthStartDay(now));
+        if (used + need > t.limit) {
+          throw new AppError(
+            ErrorCode.TEAM_MEMBER_LIMIT,
+            `已达到团队「${t.name}」为您设置的每月限额 ${formatCardHours(t.limit)} 卡时（本月已用 ${formatCardHours(used)} 卡时），无法以团队付费提交，请联系团队所有者或管理员`,
+          );
+        }
+      }
+    } else {
+      await this.welcome(ownerId);
+    }
+    const balance = await this.repo.balance(payer, subCenterId, cardTypeId, now);
+    if (balance >= need) return team ? payer : null;
     const center = this.centers.get(subCenterId);
     const data: InsufficientCompPower = {
       subCenterId,
@@ -71,7 +97,7 @@ export class MeteringService implements TaskCompute {
     const period = this.periodMs % 60_000 === 0 ? `${this.periodMs / 60_000} 分钟` : `${Math.ceil(this.periodMs / 1000)} 秒`;
     throw new AppError(
       ErrorCode.COMP_POWER_INSUFFICIENT,
-      `算力不足：${data.subCenterName} ${data.cardTypeName} 剩余 ${data.balance} 卡时，本任务（${cards} 卡）每个计费周期（${period}）需 ${data.need} 卡时，请先购买算力`,
+      `算力不足：${teamName ? `团队「${teamName}」在 ` : ''}${data.subCenterName} ${data.cardTypeName} 剩余 ${data.balance} 卡时，本任务（${cards} 卡）每个计费周期（${period}）需 ${data.need} 卡时，${teamName ? '请团队所有者或管理员购买算力' : '请先购买算力'}`,
       200,
       data,
     );
@@ -106,7 +132,7 @@ export class MeteringService implements TaskCompute {
       for (const m of await this.repo.meters(fresh.map((t) => t.id))) meters.set(m.task_id, m);
     }
     // One owner's tasks together, so a batch reads each owner's buckets once; ids in one order on every replica.
-    const sorted = [...tasks].sort((a, b) => (a.owner_id < b.owner_id ? -1 : a.owner_id > b.owner_id ? 1 : a.id < b.id ? -1 : 1));
+    const sorted = [...tasks].sort((a, b) => (payerOf(a) < payerOf(b) ? -1 : payerOf(a) > payerOf(b) ? 1 : a.id < b.id ? -1 : 1));
     const touched = new Set<string>();
     for (let i = 0; i < sorted.length; i += BATCH) {
       const batch = sorted.slice(i, i + BATCH);
@@ -128,7 +154,31 @@ export class MeteringService implements TaskCompute {
       }
     }
     for (const owner of touched) await this.bus.publish(owner, { businessType: 'comp-power.changed', data: {} });
+    await this.teamStops(tasks, now, out);
     return out;
+  }
+
+  /**
+   * Team-paid tasks still running (ADR 0017) whose member left the team, or whose member's team-paid usage
+   * this month reached their limit, join the tasks to stop — the same stop as for used-up compute power.
+   */
+  private async teamStops(tasks: MeterTask[], now: number, out: MeterOutcome): Promise<void> {
+    const paid = tasks.filter((t) => t.state === 'RUNNING' && teamOfPayer(t.payer_id) && !out.empty.some((e) => e.id === t.id));
+    if (!paid.length || !this.teams) return;
+    const standing = await this.teams.standing(paid.map((t) => ({ teamId: teamOfPayer(t.payer_id)!, userId: t.owner_id })));
+    const used = await this.repo.monthUsedBy([...new Set(paid.map((t) => t.payer_id!))], monthStartDay(now));
+    for (const t of paid) {
+      const s = standing.get(`${teamOfPayer(t.payer_id)}|${t.owner_id}`);
+      if (!s) continue;
+      if (!s.member) {
+        out.empty.push({ ...t, stopReason: `${TEAM_STOP_PREFIX}您已不是团队「${s.teamName}」的成员，团队不再为此任务付费` });
+        continue;
+      }
+      const u = used.get(`${t.payer_id}|${t.owner_id}`) ?? 0;
+      if (s.limit !== null && u >= s.limit) {
+        out.empty.push({ ...t, stopReason: `${TEAM_STOP_PREFIX}本月已用 ${formatCardHours(u)} 卡时，达到团队「${s.teamName}」为您设置的每月限额 ${formatCardHours(s.limit)} 卡时` });
+      }
+    }
   }
 
   private async meterBatch(batch: MeterTask[], meters: Map<string, MeterRow>, now: number, touched: Set<string>): Promise<MeterOutcome> {
@@ -148,7 +198,7 @@ export class MeteringService implements TaskCompute {
     if (work.length || running.length) {
       await this.repo.transaction(async (trx) => {
         const pools = new Map<string, PlanBucket[]>();
-        for (const b of await this.repo.usableBuckets(trx, batch.map((t) => t.owner_id), now)) {
+        for (const b of await this.repo.usableBuckets(trx, batch.map(payerOf), now)) {
           const key = poolKey(b.owner_id, b.sub_center_id, b.card_type_id);
           if (!pools.has(key)) pools.set(key, []);
           pools.get(key)!.push({ id: b.id, expireTime: Number(b.expire_time), remaining: Number(b.remaining) });
@@ -160,7 +210,7 @@ export class MeteringService implements TaskCompute {
         for (const { task, meter, target, final } of work) {
           const from = Number(meter.metered);
           const cards = billedCards(task.card_num, task.node_num);
-          const plan = planDraw(task.start_time, from, target, cards, pools.get(poolKey(task.owner_id, task.sub_center_id, task.card_type_id)) ?? []);
+          const plan = planDraw(task.start_time, from, target, cards, pools.get(poolKey(payerOf(task), task.sub_center_id, task.card_type_id)) ?? []);
           let drawn = 0;
           for (const d of plan.draws) {
             drawn += d.cardSeconds;
@@ -169,7 +219,9 @@ export class MeteringService implements TaskCompute {
             const prev = records.get(key);
             records.set(key, {
               id: prev?.id ?? newId(now),
-              owner_id: task.owner_id,
+              // A team-paid task's records are the team's; `user_id` names who ran it (ADR 0017).
+              owner_id: payerOf(task),
+              user_id: task.owner_id,
               task_id: task.id,
               task_kind: task.kind,
               task_name: task.name,
@@ -199,7 +251,7 @@ export class MeteringService implements TaskCompute {
         // Still running with nothing left to draw from: stopped by the caller (after the commit).
         for (const t of running) {
           if (t.state !== 'RUNNING') continue;
-          const left = (pools.get(poolKey(t.owner_id, t.sub_center_id, t.card_type_id)) ?? []).reduce((s, b) => s + b.remaining, 0);
+          const left = (pools.get(poolKey(payerOf(t), t.sub_center_id, t.card_type_id)) ?? []).reduce((s, b) => s + b.remaining, 0);
           if (left <= 0) out.empty.push(t);
         }
       });
@@ -236,6 +288,14 @@ export class MeteringService implements TaskCompute {
 }
 
 const poolKey = (owner: string, center: string, cardType: string) => `${owner}|${center}|${cardType}`;
+
+/** Whose buckets a task draws from: its payer (a team, ADR 0017), else its owner. */
+const payerOf = (t: MeterTask) => t.payer_id ?? t.owner_id;
+
+/** The first day (UTC+8, `yyyy-MM-01`) of the month `ms` is in: a member's limit counts from there. */
+export function monthStartDay(ms: number): string {
+  return `${dayOf(ms).slice(0, 7)}-01`;
+}
 
 /** Card-seconds → 卡时 rounded up to the hundredth (a need is never shown smaller than it is). */
 function cardHoursUp(cardSeconds: number): string {

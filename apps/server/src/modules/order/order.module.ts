@@ -14,6 +14,7 @@ import { MeteringService } from './metering.service';
 import { OrderRepository } from './order.repository';
 import { orderRoutes } from './order.routes';
 import { OrderService, type OrderCatalogue } from './order.service';
+import type { TeamPayers } from '../team/team.service';
 import { recordRoutes } from './records.routes';
 import { RecordService } from './record.service';
 
@@ -33,13 +34,15 @@ export async function createOrderModule(
   deps: Pick<AppContext, 'db' | 'engine' | 'centers' | 'offlinePayment' | 'clock' | 'config' | 'notify' | 'bus' | 'log' | 'access' | 'userDirectory' | 'audit'>,
   /** The center module: the packages on sale, and whether a center takes orders (运营管理 › 分中心). */
   catalogue: OrderCatalogue,
+  /** Teams as payers and buyers (ADR 0017; the team module is built before this one). */
+  teams: TeamPayers,
   opts: { reconciler?: ReconcilerOptions } = {},
 ) {
   const m = deps.config.metering ?? {};
   const compPowerRepo = new CompPowerRepository(deps.db);
   const grants = new GrantService(compPowerRepo, deps.centers, deps.userDirectory, deps.access, deps.clock, deps.notify, deps.bus, deps.log, deps.audit, m.welcomeGrant);
   const welcome = (userId: string) => grants.welcome(userId);
-  const compPowers = new CompPowerService(compPowerRepo, deps.centers, deps.access, deps.clock, welcome);
+  const compPowers = new CompPowerService(compPowerRepo, deps.centers, deps.access, deps.clock, welcome, teams);
   const orderRepo = new OrderRepository(deps.db);
   const alipay = deps.config.alipay ? await AlipayChannel.create(deps.config.alipay) : undefined;
   // The reconciler credits through the service (the one exactly-once credit); the service asks it on reads.
@@ -58,10 +61,11 @@ export async function createOrderModule(
     deps.userDirectory,
     catalogue,
     deps.audit,
+    teams,
   );
   const meteringRepo = new MeteringRepository(deps.db, deps.engine);
-  const metering = new MeteringService(meteringRepo, deps.centers, deps.clock, deps.bus, deps.log, welcome, m.periodMs ?? METERING_PERIOD_MS);
-  const records = new RecordService(orderRepo, meteringRepo, deps.centers, deps.access);
+  const metering = new MeteringService(meteringRepo, deps.centers, deps.clock, deps.bus, deps.log, welcome, m.periodMs ?? METERING_PERIOD_MS, teams);
+  const records = new RecordService(orderRepo, meteringRepo, deps.centers, deps.clock, deps.access, teams);
   const mount: ModuleMount = {
     name: 'order',
     routes: [

@@ -182,7 +182,8 @@ export class OrderRepository {
         .insertInto('comp_power_buckets')
         .values({
           id: ids.bucketId,
-          owner_id: order.owner_id,
+          // Bought for a team (ADR 0017): the bucket and its charge record are the team's.
+          owner_id: order.payer_id ?? order.owner_id,
           sub_center_id: order.sub_center_id,
           card_type_id: order.card_type_id,
           granted: seconds,
@@ -196,7 +197,7 @@ export class OrderRepository {
         .insertInto('charge_records')
         .values({
           id: ids.chargeId,
-          owner_id: order.owner_id,
+          owner_id: order.payer_id ?? order.owner_id,
           order_id: order.id,
           order_no: order.order_no,
           amount: Number(order.amount),

@@ -1,4 +1,5 @@
 import {
+  teamOfPayer,
   ErrorCode,
   ORDER_PAY_WINDOW_MS,
   formatCardHours,
@@ -81,6 +82,7 @@ export class OrderService {
     private readonly users: Pick<UserDirectory, 'contacts' | 'named'>,
     private readonly catalogue: OrderCatalogue,
     private readonly audit: AuditTrail,
+    private readonly teams: { payer(p: Principal, teamId: string, action: 'team.manage'): Promise<{ payer: string }> }, // for a team its owner/admins buy, paying themselves (1205 non-member, 1020 member; ADR 0017)
   ) {
     this.centers = new Map(centers.map((c) => [c.id, c]));
   }
@@ -111,6 +113,7 @@ export class OrderService {
     const sold = await this.sellable(body.productId);
     if (!sold) throw invalid('productId', '算力卡不存在或已下架');
     await this.catalogue.requireOpen(sold.center.id);
+    const team = body.teamId ? await this.teams.payer(p, body.teamId, 'team.manage') : undefined;
     for (let attempt = 0; ; attempt++) {
       const now = this.clock();
       const row: OrderRow = {
@@ -133,6 +136,7 @@ export class OrderService {
         pay_time: null,
         expire_time: now + ORDER_PAY_WINDOW_MS,
         update_time: now,
+        payer_id: team?.payer ?? null,
       };
       if (await this.repo.insert(row)) return this.toOrder(row);
       // Another order took this number a moment ago: the next one is free.
@@ -359,6 +363,7 @@ export class OrderService {
   private toOrder(r: OrderRow, buyer?: OrderBuyer): Order {
     return {
       id: r.id,
+      teamId: teamOfPayer(r.payer_id),
       orderNo: r.order_no,
       productId: r.product_id,
       productName: r.product_name,

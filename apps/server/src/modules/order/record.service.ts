@@ -11,7 +11,12 @@ import {
   type RecordPage,
   type RecordPageQuery,
   type RecordStatsQuery,
+  type TeamUsage,
 } from '@suanli/contracts';
+import { notFound } from '../../errors';
+import type { TeamPayers } from '../team/team.service';
+import { dayOf } from './metering-plan';
+import { monthStartDay } from './metering.service';
 import type { CenterConfig } from '../../centers/centers';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
@@ -34,17 +39,55 @@ export class RecordService {
     private readonly orders: OrderRepository,
     private readonly metering: MeteringRepository,
     centers: CenterConfig[],
+    private readonly clock: () => number,
     private readonly access: Pick<AccessService, 'found'>,
+    /** Teams' records and usage (ADR 0017): any member reads them. */
+    private readonly teams?: Pick<TeamPayers, 'payer' | 'usageMembers'>,
   ) {
     this.centers = new Map(centers.map((c) => [c.id, c]));
   }
 
+  /** Whose records: the caller's, or with `teamId` the team's (a member's read; 1205 for anyone else). */
+  private async ownerOf(p: Principal, teamId: string | undefined): Promise<string> {
+    if (!teamId) return p.userId;
+    if (!this.teams) throw notFound('团队');
+    return (await this.teams.payer(p, teamId, 'team.read')).payer;
+  }
+
+  /** 团队详情: each member's team-paid card-seconds this month (UTC+8) per card type, and their limit. */
+  async teamUsage(p: Principal, teamId: string): Promise<TeamUsage> {
+    if (!this.teams) throw notFound('团队');
+    const { payer, members } = await this.teams.usageMembers(p, teamId);
+    const now = this.clock();
+    const rows = await this.metering.usageByMember(payer, monthStartDay(now));
+    const cardTypeIds = [...new Set(rows.map((r) => r.cardTypeId))].sort();
+    const cardTypes = cardTypeIds.map((id) => ({ cardTypeId: id, cardTypeName: this.cardTypeName(id) }));
+    // Members first, then anyone who drew this month and has left since (their usage still counts).
+    const people = [...members, ...[...new Set(rows.map((r) => r.userId))].filter((u) => !members.some((m) => m.userId === u)).map((u) => ({ userId: u, username: '', limit: null }))];
+    return {
+      month: dayOf(now).slice(0, 7),
+      cardTypes,
+      members: people.map((m) => {
+        const mine = rows.filter((r) => r.userId === m.userId);
+        const total = mine.reduce((s, r) => s + r.cardSeconds, 0);
+        return {
+          userId: m.userId,
+          username: m.username,
+          total: formatCardHours(total),
+          limitCardHours: m.limit === null ? null : Math.floor(m.limit / 3600),
+          byCardType: mine.map((r) => ({ cardTypeId: r.cardTypeId, cardTypeName: this.cardTypeName(r.cardTypeId), cardHours: formatCardHours(r.cardSeconds), cardSeconds: r.cardSeconds })),
+        };
+      }),
+    };
+  }
+
   async page(p: Principal, q: RecordPageQuery): Promise<RecordPage> {
+    const ownerId = await this.ownerOf(p, q.teamId);
     const offset = (q.pageNum - 1) * q.pageSize;
     const at = { pageNum: q.pageNum, pageSize: q.pageSize };
     if (q.type === 'consume') {
       const { rows, total } = await this.metering.consumePage(
-        { ownerId: p.userId, subCenterId: q.subCenterId, cardTypeId: q.cardTypeId, taskId: q.taskId, startTime: q.startTime, endTime: q.endTime },
+        { ownerId, subCenterId: q.subCenterId, cardTypeId: q.cardTypeId, taskId: q.taskId, startTime: q.startTime, endTime: q.endTime },
         offset,
         q.pageSize,
       );
@@ -52,7 +95,7 @@ export class RecordService {
     }
     const kind = q.type === 'grant' ? 'grant' : 'order';
     const { rows, total } = await this.orders.chargePage(
-      { ownerId: p.userId, kind, subCenterId: q.subCenterId, cardTypeId: q.cardTypeId, startTime: q.startTime, endTime: q.endTime },
+      { ownerId, kind, subCenterId: q.subCenterId, cardTypeId: q.cardTypeId, startTime: q.startTime, endTime: q.endTime },
       offset,
       q.pageSize,
     );
@@ -64,12 +107,13 @@ export class RecordService {
    * (count, 卡时, amount), or consumption (count = tasks that drew that day, 卡时).
    */
   async days(p: Principal, q: RecordStatsQuery): Promise<RecordDay[]> {
+    const ownerId = await this.ownerOf(p, q.teamId);
     if (q.type === 'consume') {
-      const days = await this.metering.consumeDays({ ownerId: p.userId, subCenterId: q.subCenterId, cardTypeId: q.cardTypeId, taskId: q.taskId, startTime: q.startTime, endTime: q.endTime });
+      const days = await this.metering.consumeDays({ ownerId, subCenterId: q.subCenterId, cardTypeId: q.cardTypeId, taskId: q.taskId, startTime: q.startTime, endTime: q.endTime });
       return days.map((d) => ({ day: d.day, count: d.tasks, cardHours: formatCardHours(d.cardSeconds) }));
     }
     const kind = q.type === 'grant' ? 'grant' : 'order';
-    const days = await this.orders.chargeDays({ ownerId: p.userId, kind, subCenterId: q.subCenterId, cardTypeId: q.cardTypeId, startTime: q.startTime, endTime: q.endTime });
+    const days = await this.orders.chargeDays({ ownerId, kind, subCenterId: q.subCenterId, cardTypeId: q.cardTypeId, startTime: q.startTime, endTime: q.endTime });
     return days.map((d) => ({ day: new Date(d.day * DAY_MS).toISOString().slice(0, 10), count: d.count, cardHours: formatCardHours(d.cardSeconds), amount: formatYuan(d.amount) }));
   }
 
@@ -83,7 +127,8 @@ export class RecordService {
   }
 
   async consumeStats(p: Principal, q: ConsumeStatsQuery): Promise<ConsumeStats> {
-    const t = await this.metering.consumeTotals({ ownerId: p.userId, ...q });
+    const { teamId, ...filters } = q;
+    const t = await this.metering.consumeTotals({ ownerId: await this.ownerOf(p, teamId), ...filters });
     const sum = (n: number | string | null) => ({ cardHours: formatCardHours(Number(n ?? 0)), cardSeconds: Number(n ?? 0) });
     const totalSeconds = t.byDay.reduce((s, r) => s + Number(r.n ?? 0), 0);
     return {
@@ -183,6 +228,7 @@ export class RecordService {
       compPowerId: r.comp_power_id,
       createTime: Number(r.create_time),
       updateTime: Number(r.update_time),
+      ...(r.user_id && r.user_id !== r.owner_id ? { userId: r.user_id } : {}),
     };
   }
 }

@@ -29,6 +29,8 @@ export function recordRoutes({ compPowers, records, grants }: RecordServices): F
         daily: async (req) => ok(await records.days(principal(req), req.body)),
         charge: async (req) => ok(await records.charge(principal(req), req.params.id)),
         consume: async (req) => ok(await records.consume(principal(req), req.params.id)),
+        teamCompPowers: async (req) => ok(await compPowers.ofTeam(principal(req), req.params.id)),
+        teamUsage: async (req) => ok(await records.teamUsage(principal(req), req.body.teamId)),
       },
       ['order'],
     );

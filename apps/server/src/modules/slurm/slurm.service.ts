@@ -69,6 +69,7 @@ export class SlurmService {
       templateId: template?.id ?? null,
       params,
       clientRequestId: body.clientRequestId,
+      payerTeamId: body.payerTeamId,
     });
   }
 

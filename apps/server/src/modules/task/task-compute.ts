@@ -3,10 +3,14 @@
  * order module owns the buckets, the meters and the consume records. Neither reads the other's tables.
  */
 
+import type { Principal } from '../access/principal';
+
 /** A task as metering sees it (read through the task module's port, TaskUsageRepository). */
 export interface MeterTask {
   id: string;
   owner_id: string;
+  /** Whose buckets it draws from: null = the owner, `team:<id>` = a team (ADR 0017). */
+  payer_id?: string | null;
   kind: string;
   name: string;
   state: string;
@@ -23,9 +27,11 @@ export interface MeterTask {
 export interface TaskCompute {
   /**
    * The gate: refuses (2507, naming center, card type, balance and need) a submit whose matching compute
-   * power cannot cover its first metering period.
+   * power cannot cover its first metering period. With `team` the team pays (ADR 0017): the caller
+   * must be a member (1205 otherwise) within their monthly limit (2607); answers the payer to store
+   * (`team:<id>`, or null for the caller's own buckets).
    */
-  gate(ownerId: string, subCenterId: string, cardTypeId: string, cardNum: number, nodeNum: number): Promise<void>;
+  gate(ownerId: string, subCenterId: string, cardTypeId: string, cardNum: number, nodeNum: number, team?: { principal: Principal; teamId: string }): Promise<string | null>;
   /** Card-seconds drawn for the task so far (已消耗). */
   consumed(taskId: string): Promise<number>;
   /** The final draw of an ended task, before its row goes (a deleted task is still paid for). */
@@ -41,8 +47,17 @@ export interface TaskMeterSource {
   /** These tasks, wherever they are (absent: deleted). */
   byIds(ids: string[]): Promise<MeterTask[]>;
   /** Stops a RUNNING task whose compute power ran out: it ends UNDERPOWERED once the scheduler ends it. */
-  stopUnderpowered(taskId: string): Promise<boolean>;
+  stopUnderpowered(taskId: string, reason?: string): Promise<boolean>;
 }
 
 /** The reason a task stopped for lack of compute power carries, first while STOPPING, then UNDERPOWERED. */
 export const UNDERPOWERED_REASON = '算力已用完，任务已停止。请购买算力后重新提交';
+
+/**
+ * The start of a reason for a team-paid task stopped by metering (ADR 0017): the member's monthly limit was
+ * reached, or they left the team. It ends UNDERPOWERED like a task out of compute power, keeping its reason.
+ */
+export const TEAM_STOP_PREFIX = '团队付费已停止：';
+
+/** Whether a STOPPING task's reason says metering stopped it (so it ends UNDERPOWERED, not STOPPED). */
+export const isMeteringStop = (reason: string) => reason === UNDERPOWERED_REASON || reason.startsWith(TEAM_STOP_PREFIX);

@@ -3,6 +3,7 @@ import {
   ErrorCode,
   formatCardHours,
   isTerminal,
+  teamOfPayer,
   type EnvVar,
   type JobState,
   type Page,
@@ -192,6 +193,7 @@ export class TaskQueries {
     const num = (v: number | null) => (v === null ? null : Number(v));
     return {
       id: r.id,
+      payerTeamId: teamOfPayer(r.payer_id),
       kind: r.kind as TaskKind,
       type: r.type,
       name: r.name,

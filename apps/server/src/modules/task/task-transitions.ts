@@ -5,7 +5,7 @@ import { notFound } from '../../errors';
 import { JobRefused, type Executor, type JobStatus } from '../../executors/executor';
 import type { EventBus } from '../../realtime/bus';
 import type { JobSpecs } from './job-spec';
-import { UNDERPOWERED_REASON } from './task-compute';
+import { isMeteringStop, TEAM_STOP_PREFIX } from './task-compute';
 import type { TaskFiles } from './task-files';
 import { nextState } from './task-state';
 import type { TaskRepository, TaskRow } from './task.repository';
@@ -158,7 +158,7 @@ export class TaskTransitions {
 
   private async apply(row: TaskRow, status: JobStatus | undefined) {
     // A stop metering asked for (TaskService.stopUnderpowered) ends UNDERPOWERED, not STOPPED.
-    const t = nextState(row.state as JobState, status, row.state === 'STOPPING' && row.reason === UNDERPOWERED_REASON ? 'underpowered' : 'user');
+    const t = nextState(row.state as JobState, status, row.state === 'STOPPING' && isMeteringStop(row.reason) ? 'underpowered' : 'user');
     if (!status) return;
     // Where the running job is reached, as the scheduler says (the IDE proxy's only target).
     if (status.phase === 'RUNNING' && status.host && status.host !== row.exec_host && (!t || t.state === row.state)) {
@@ -178,7 +178,8 @@ export class TaskTransitions {
     // Settled without an exit code (from accounting, whose dbv0.0.38 exit codes are wrong for failures): the
     // job's own record of it, if its wrapper got to write one.
     let exitCode = status.exitCode ?? row.exit_code;
-    let reason = t.reason;
+    // A team-paid task stopped at the member's limit (or after they left) keeps the reason naming it.
+    let reason = t.state === 'UNDERPOWERED' && row.reason.startsWith(TEAM_STOP_PREFIX) ? row.reason : t.reason;
     if (ended && exitCode == null) {
       exitCode = await this.files.exitCode(row);
       if (exitCode != null && t.state === 'FAILED' && status.reason === 'NonZeroExitCode') reason = `退出码 ${exitCode}`;

@@ -3,7 +3,7 @@ import type { Db } from '../../db/db';
 import type { MeterTask } from './task-compute';
 
 /** What metering reads of a task (task-compute.ts, MeterTask). */
-const METER_COLUMNS = ['id', 'owner_id', 'kind', 'name', 'state', 'sub_center_id', 'card_type_id', 'card_num', 'node_num', 'start_time', 'end_time'] as const;
+const METER_COLUMNS = ['id', 'owner_id', 'payer_id', 'kind', 'name', 'state', 'sub_center_id', 'card_type_id', 'card_num', 'node_num', 'start_time', 'end_time'] as const;
 
 /**
  * What other modules may read about a user's use of compute (the resource dashboard): the tasks holding cards

@@ -72,7 +72,7 @@ export function createTaskModule(
       running: (centerId) => usage.meterRunning(centerId),
       endedSince: (centerId, since) => usage.meterEndedSince(centerId, since),
       byIds: (ids) => usage.meterByIds(ids),
-      stopUnderpowered: (taskId) => service.stopUnderpowered(taskId),
+      stopUnderpowered: (taskId, reason) => service.stopUnderpowered(taskId, reason),
     } satisfies TaskMeterSource,
     poller,
     executors,

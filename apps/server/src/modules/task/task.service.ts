@@ -4,6 +4,7 @@ import {
   ErrorCode,
   isTerminal,
   taskFolder,
+  teamOfPayer,
   type EnvVar,
   type JobState,
   type Task,
@@ -51,6 +52,8 @@ export interface NewTask {
   waitingFor?: string;
   /** The console's id of this submission: the same id again (within a day) answers the first task. */
   clientRequestId?: string;
+  /** 付费方: a team the caller belongs to pays (ADR 0017); absent: the caller. */
+  payerTeamId?: string;
 }
 
 /**
@@ -141,7 +144,7 @@ export class TaskService {
     if (t.cardNum > cardType.cardsPerNode) throw new AppError(ErrorCode.CARDS_EXCEED_NODE, `每节点卡数超出上限：${cardType.name} 每节点最多 ${cardType.cardsPerNode} 张`);
     if (t.nodeNum > cardType.nodes) throw new AppError(ErrorCode.NODES_EXCEED_CENTER, `节点数超出上限：${cardType.name} 共 ${cardType.nodes} 个节点`);
     // Every kind of task is created here: none is stored without compute power for its first period (2507).
-    await this.compute.gate(p.userId, center.id, cardType.id, t.cardNum, t.nodeNum);
+    const payer = await this.compute.gate(p.userId, center.id, cardType.id, t.cardNum, t.nodeNum, t.payerTeamId ? { principal: p, teamId: t.payerTeamId } : undefined);
     const account = await this.clusterAccounts.ensure(p.userId, center.id);
     const now = this.clock();
     const id = newId(now);
@@ -185,6 +188,7 @@ export class TaskService {
       waiting_data: t.waitingFor ? 1 : 0,
       exec_host: null,
       client_request_id: t.clientRequestId ?? null,
+      payer_id: payer,
     };
     if (t.clientRequestId) await this.repo.releaseClientRequest(p.userId, t.clientRequestId, now - CLIENT_REQUEST_TTL_MS);
     if (!(await this.repo.insert(row))) {
@@ -229,6 +233,8 @@ export class TaskService {
       templateId: r.template_id,
       params: r.params ? (JSON.parse(r.params) as Record<string, string | number>) : null,
       mounts: mountsOf(r),
+      // 重新提交 charges the same payer again (checked again at the gate: the caller may have left the team).
+      payerTeamId: teamOfPayer(r.payer_id) ?? undefined,
     };
   }
 
@@ -269,10 +275,10 @@ export class TaskService {
    * cancelled; it ends UNDERPOWERED when the scheduler reports the end (task-state.ts; the poll retries the
    * cancel).
    */
-  async stopUnderpowered(id: string): Promise<boolean> {
+  async stopUnderpowered(id: string, reason = UNDERPOWERED_REASON): Promise<boolean> {
     const row = await this.repo.get(id);
     if (!row || row.state !== 'RUNNING') return false;
-    if (!(await this.transitions.move(row, { state: 'STOPPING', reason: UNDERPOWERED_REASON }))) return false;
+    if (!(await this.transitions.move(row, { state: 'STOPPING', reason }))) return false;
     await this.transitions.cancel(row).catch((err: unknown) => this.log.warn({ err, taskId: id }, 'cancel failed; the poller retries'));
     return true;
   }

@@ -69,7 +69,7 @@ describe.each(engines)('team api (%s)', (engine) => {
     expect((await create(b, '蛋白质组')).message.code).toBe(0);
     expect(((await send('GET', '/teams', a)).data as Team[]).map((x) => x.name)).toEqual(['蛋白质组']);
     const d = (await detail(a, res.data.id)).data as TeamDetail;
-    expect(d.members).toEqual([{ userId: a.id, username: a.username, nickname: '昵称a', role: 'owner', joinTime: expect.any(Number) }]);
+    expect(d.members).toEqual([{ userId: a.id, username: a.username, nickname: '昵称a', role: 'owner', joinTime: expect.any(Number), limitCardHours: null }]);
   });
 
   it('refuses bad input with 1005 naming the field, and requests without a token with 10133', async () => {

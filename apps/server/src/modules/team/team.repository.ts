@@ -69,6 +69,43 @@ export class TeamRepository {
     return this.db.selectFrom('team_members').selectAll().where('team_id', '=', teamId).orderBy('join_time').orderBy('user_id').execute();
   }
 
+  // ---- team compute power (ADR 0017) ----
+
+  /** Members' monthly limits (card-seconds) of a team, by user. */
+  async limits(teamId: string): Promise<Map<string, number>> {
+    const rows = await this.db.selectFrom('team_member_limits').select(['user_id', 'card_seconds']).where('team_id', '=', teamId).execute();
+    return new Map(rows.map((r) => [r.user_id, Number(r.card_seconds)]));
+  }
+
+  /** Sets (or with null clears) a member's monthly limit. */
+  async setLimit(teamId: string, userId: string, cardSeconds: number | null, setBy: string, now: number): Promise<void> {
+    if (cardSeconds === null) {
+      await this.db.deleteFrom('team_member_limits').where('team_id', '=', teamId).where('user_id', '=', userId).execute();
+      return;
+    }
+    await this.db
+      .insertInto('team_member_limits')
+      .values({ team_id: teamId, user_id: userId, card_seconds: cardSeconds, set_by: setBy, update_time: now })
+      .onConflict((oc) => oc.columns(['team_id', 'user_id']).doUpdateSet({ card_seconds: cardSeconds, set_by: setBy, update_time: now }))
+      .execute();
+  }
+
+  /** For (team, user) pairs: the team's name, whether the user is a member, and their limit (metering's check). */
+  async standing(pairs: { teamId: string; userId: string }[]) {
+    const teamIds = [...new Set(pairs.map((x) => x.teamId))];
+    if (!teamIds.length) return { names: new Map<string, string>(), members: new Set<string>(), limits: new Map<string, number>() };
+    const [teams, members, limits] = await Promise.all([
+      this.db.selectFrom('teams').select(['id', 'name']).where('id', 'in', teamIds).execute(),
+      this.db.selectFrom('team_members').select(['team_id', 'user_id']).where('team_id', 'in', teamIds).execute(),
+      this.db.selectFrom('team_member_limits').select(['team_id', 'user_id', 'card_seconds']).where('team_id', 'in', teamIds).execute(),
+    ]);
+    return {
+      names: new Map(teams.map((t) => [t.id, t.name])),
+      members: new Set(members.map((m) => `${m.team_id}|${m.user_id}`)),
+      limits: new Map(limits.map((l) => [`${l.team_id}|${l.user_id}`, Number(l.card_seconds)])),
+    };
+  }
+
   member(teamId: string, userId: string): Promise<MemberRow | undefined> {
     return this.db.selectFrom('team_members').selectAll().where('team_id', '=', teamId).where('user_id', '=', userId).executeTakeFirst();
   }

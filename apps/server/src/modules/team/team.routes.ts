@@ -28,6 +28,7 @@ export function teamRoutes(teams: TeamService): FastifyPluginAsyncTypebox {
         accept: async (req) => ok(await teams.accept(principal(req), req.params.id)),
         decline: async (req) => ok(await teams.decline(principal(req), req.params.id)),
         cancel: async (req) => ok(await teams.cancel(principal(req), req.params.id)),
+        setLimit: async (req) => ok(await teams.setLimit(principal(req), req.params.id, req.params.userId, req.body.cardHours ?? null)),
       },
       ['team'],
     );

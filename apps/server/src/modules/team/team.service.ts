@@ -2,6 +2,7 @@ import {
   ErrorCode,
   TEAM_INVITATION_BUSINESS_TYPE,
   TEAM_INVITATION_TTL_MS,
+  teamPayer,
   WS_TEAM_CHANGED,
   type Team,
   type TeamCreate,
@@ -23,6 +24,25 @@ import type { UserDirectory } from '../user/user-directory';
 import type { InvitationRow, TeamRepository, TeamWithRole } from './team.repository';
 
 const TEAM = '团队';
+
+/** A team as the payer of a task or an order (ADR 0017). */
+export interface TeamPayer {
+  /** `team:<id>`: the owner key of the team's buckets and records. */
+  payer: string;
+  teamId: string;
+  name: string;
+  /** The caller's monthly limit in card-seconds; null: none. */
+  limit: number | null;
+}
+
+export interface TeamStanding {
+  teamName: string;
+  member: boolean;
+  limit: number | null;
+}
+
+/** What the order module asks of teams (built before it in app.ts). */
+export type TeamPayers = Pick<TeamService, 'payer' | 'usageMembers' | 'standing'>;
 const INVITATION = '邀请';
 
 /**
@@ -60,13 +80,13 @@ export class TeamService {
 
   async detail(p: Principal, id: string): Promise<TeamDetail> {
     const team = await this.readable(p, id);
-    const members = await this.repo.members(id);
+    const [members, limits] = await Promise.all([this.repo.members(id), this.repo.limits(id)]);
     const manages = this.access.can(p, 'team.manage', resourceOf(team, p));
     const invitations = manages ? await this.repo.pendingOf(id, this.clock()) : [];
     const names = await this.users.names([team.owner_id, ...members.map((m) => m.user_id), ...invitations.flatMap((i) => [i.invitee_id, i.inviter_id])]);
     return {
       ...toTeam(team, names.get(team.owner_id)?.username ?? ''),
-      members: members.map((m) => ({ userId: m.user_id, username: names.get(m.user_id)?.username ?? '', nickname: names.get(m.user_id)?.nickname ?? '', role: m.role as TeamRole, joinTime: Number(m.join_time) })),
+      members: members.map((m) => ({ userId: m.user_id, username: names.get(m.user_id)?.username ?? '', nickname: names.get(m.user_id)?.nickname ?? '', role: m.role as TeamRole, joinTime: Number(m.join_time), limitCardHours: limitHours(limits.get(m.user_id)) })),
       invitations: invitations.map((i) => this.toInvitation(i, team.name, names)),
     };
   }
@@ -244,6 +264,50 @@ export class TeamService {
     };
   }
 
+  // ---- team compute power (ADR 0017): the port the order module reads ------------------------------------
+
+  /**
+   * The team as a payer for the caller: `team.read` (any member: charge a task, read balance, records and
+   * usage) or `team.manage` (owners and admins: buy). 1205 for a non-member (nothing about the team is told),
+   * 1020 for a member without the right. Answers the payer key, the team's name and the caller's monthly
+   * limit in card-seconds (null: none).
+   */
+  async payer(p: Principal, teamId: string, action: 'team.read' | 'team.manage'): Promise<TeamPayer> {
+    const team = await this.readable(p, teamId);
+    this.access.require(p, action, resourceOf(team, p));
+    const limit = (await this.repo.limits(teamId)).get(p.userId);
+    return { payer: teamPayer(teamId), teamId, name: team.name, limit: limit ?? null };
+  }
+
+  /** The members (with names and limits) for 团队详情's usage; any member may read it. */
+  async usageMembers(p: Principal, teamId: string): Promise<{ payer: string; members: { userId: string; username: string; limit: number | null }[] }> {
+    await this.readable(p, teamId);
+    const [members, limits] = await Promise.all([this.repo.members(teamId), this.repo.limits(teamId)]);
+    const names = await this.users.names(members.map((m) => m.user_id));
+    return { payer: teamPayer(teamId), members: members.map((m) => ({ userId: m.user_id, username: names.get(m.user_id)?.username ?? '', limit: limits.get(m.user_id) ?? null })) };
+  }
+
+  /** Sets a member's monthly card-hour limit (owners and admins; the member must be in the team: 2606). */
+  async setLimit(p: Principal, teamId: string, userId: string, cardHours: number | null): Promise<null> {
+    const team = await this.readable(p, teamId);
+    this.access.require(p, 'team.manage', resourceOf(team, p));
+    if (!(await this.repo.member(teamId, userId))) throw new AppError(ErrorCode.TEAM_NOT_MEMBER);
+    await this.repo.setLimit(teamId, userId, cardHours === null ? null : cardHours * 3600, p.userId, this.clock());
+    await this.changed(teamId);
+    return null;
+  }
+
+  /** Metering's check of running team-paid tasks: is the user still a member, and their limit. */
+  async standing(pairs: { teamId: string; userId: string }[]): Promise<Map<string, TeamStanding>> {
+    const s = await this.repo.standing(pairs);
+    const out = new Map<string, TeamStanding>();
+    for (const { teamId, userId } of pairs) {
+      const key = `${teamId}|${userId}`;
+      out.set(key, { teamName: s.names.get(teamId) ?? '', member: s.members.has(key), limit: s.limits.get(key) ?? null });
+    }
+    return out;
+  }
+
   /** `team.changed` to every member now, and to `also` (an invitee, a member who just left). */
   private async changed(teamId: string, also: readonly string[] = []): Promise<void> {
     const members = (await this.repo.members(teamId)).map((m) => m.user_id);
@@ -278,4 +342,9 @@ function cleanName(name: string): string {
   const n = name.trim();
   if (!n) throw invalid('name', '不能为空');
   return n;
+}
+
+/** A stored limit (card-seconds) in whole 卡时 as set; null: none. */
+function limitHours(cardSeconds: number | undefined): number | null {
+  return cardSeconds === undefined ? null : Math.floor(cardSeconds / 3600);
 }

@@ -78,6 +78,7 @@ export class TrainingService {
       mounts,
       waitingFor,
       clientRequestId: body.clientRequestId,
+      payerTeamId: body.payerTeamId,
     });
     // A request that lost the race to an identical one: the winner starts the copies.
     if (created) await startCopies();

@@ -3,7 +3,7 @@
  * has: creating a task with 智能调度, the image catalogue, mountable datasets and models (and their detail pages,
  * for 用于训练), the metrics file and SSH into a develop task. The real services have their own api tests.
  */
-import { TRAINING_BASE, type AssetDetail, type AssetKind, type AssetVersion, type MountableVersion, type ImageItem, type MetricPoint, type Placement, type SubCenter, type TaskDetail, type TrainingTaskCreate } from '@suanli/contracts';
+import { TEAM_BASE, TRAINING_BASE, type AssetDetail, type AssetKind, type AssetVersion, type MountableVersion, type ImageItem, type MetricPoint, type Placement, type SubCenter, type TaskDetail, type TrainingTaskCreate } from '@suanli/contracts';
 import { createFakeTasks, envelope, newTask, T0 } from '../../../test/fake-tasks';
 
 const CENTERS: SubCenter[] = [
@@ -122,6 +122,8 @@ export function createFakeTraining() {
     partitions: (c) => c.cardTypes.map((t) => ({ name: t.id, cardTypeId: t.id, nodes: 4, cardsPerNode: 8, cpusPerCard: 8, memoryGBPerCard: 64 })),
     folders: ['code'],
     routes: ({ method, url, body, path, route }) => {
+      // 付费方's choices: alice is a member of one team.
+      if (url.pathname === `${TEAM_BASE}/teams`) return envelope([{ id: 'tm1', name: '蛋白质组', description: '', ownerId: 'u2', ownerName: 'bob', myRole: 'member', memberCount: 2, createTime: T0 }]);
       const mountable = /\/(dataset|model)s\/action\/mountable$/.exec(path);
       if (mountable) return envelope(MOUNTABLE.filter((v) => ASSETS.find((a) => a.id === v.assetId)!.kind === mountable[1]));
       const asset = /\/(?:dataset|model)s\/([^/]+)$/.exec(path);

@@ -1,0 +1,207 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode, ORDER_BASE, TEAM_BASE, formatCardHours, teamPayer, type Team, type TeamInvitation } from '@suanli/contracts';
+import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
+import { meteringKit, sleep } from '../../../test/metering';
+import { TEAM_STOP_PREFIX } from '../task/task-compute';
+
+const DAY = 24 * 3600_000;
+
+interface User {
+  id: string;
+  username: string;
+  token: string;
+}
+
+/**
+ * Team compute power (issue 21 item 3, ADR 0017) on both engines: the team buys (owner/admin), a member's task
+ * paid by the team draws the team's buckets once, the member's monthly limit refuses a submit and stops a
+ * running task, a member who left can no longer charge the team, and no one outside reads anything of it.
+ * Real clock; metering passes are called directly (a period long enough that none runs on its own).
+ */
+describe.each(engines)('team compute power (%s)', (engine) => {
+  let t: TestApp;
+  let op: User;
+  let seq = 0;
+  const k = meteringKit(() => t);
+
+  const user = async (tag: string): Promise<User> => {
+    const username = `tc_${tag}_${seq++}_${randomBytes(2).toString('hex')}`;
+    const created = await t.app.users.createAccount({ username, password: 'Passw0rd-test', nickname: tag });
+    const { token } = await k.user(created!.id);
+    return { id: created!.id, username, token };
+  };
+  const team = async (method: 'GET' | 'POST' | 'DELETE', path: string, u: User, payload?: unknown) =>
+    body(await t.app.inject({ method, url: `${TEAM_BASE}${path}`, headers: { token: u.token }, payload: payload as object }));
+  const order = async (method: 'GET' | 'POST', path: string, u: User, payload?: unknown) =>
+    body(await t.app.inject({ method, url: `${ORDER_BASE}${path}`, headers: { token: u.token }, payload: payload as object }));
+
+  /** A team: owner, admin, member (through invitations), and a stranger. */
+  const teamOf = async () => {
+    const [owner, admin, member, stranger] = [await user('own'), await user('adm'), await user('mem'), await user('str')];
+    const created = (await team('POST', '/teams', owner, { name: `课题组${seq}` })).data as Team;
+    for (const u of [admin, member]) {
+      const inv = (await team('POST', `/teams/${created.id}/invitations`, owner, { username: u.username })).data as TeamInvitation;
+      expect((await team('POST', `/invitations/${inv.id}/accept`, u)).message.code).toBe(0);
+    }
+    expect((await team('POST', `/teams/${created.id}/members/${admin.id}/role`, owner, { role: 'admin' })).message.code).toBe(0);
+    return { id: created.id, name: created.name, owner, admin, member, stranger };
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(engine, { clock: Date.now, metering: { periodMs: 600_000 } });
+    op = await user('op');
+    await t.app.ctx.access.grant(op.id, 'operator');
+  });
+  afterAll(() => t.close());
+
+  it('owners and admins buy for the team (the buyer pays, the bucket is the team\'s); members 1020, strangers 1205, nothing written', async () => {
+    const g = await teamOf();
+    const pre = (u: User) => order('POST', '/orders/pre', u, { productId: 'sz-a100-10h', quantity: 1, teamId: g.id });
+    expect((await pre(g.member)).message.code).toBe(ErrorCode.NO_PERMISSION);
+    expect((await pre(g.stranger)).message.code).toBe(ErrorCode.NOT_FOUND);
+    const bought = await pre(g.admin);
+    expect(bought.message.code, bought.message.message).toBe(0);
+    expect(bought.data.teamId).toBe(g.id);
+    expect((await order('POST', `/orders/${bought.data.id}/confirm`, op)).message.code).toBe(0);
+    // The team's balance, read by any member; the admin's own balance is untouched.
+    for (const u of [g.owner, g.admin, g.member]) {
+      const b = await order('GET', `/comp-powers/team/${g.id}`, u);
+      expect(b.message.code).toBe(0);
+      expect(b.data.total).toBe('10.00');
+    }
+    expect((await order('GET', `/comp-powers/${g.admin.id}`, g.admin)).data.total).toBe('0.00');
+    const strangerRead = await order('GET', `/comp-powers/team/${g.id}`, g.stranger);
+    expect(strangerRead).toEqual({ message: { code: ErrorCode.NOT_FOUND, message: expect.any(String) }, data: null });
+    // The charge record is the team's: members see it under the team, the stranger gets 1205.
+    const charges = await order('POST', '/records/action/page', g.member, { type: 'charge', teamId: g.id, pageNum: 1, pageSize: 10 });
+    expect(charges.data.total).toBe(1);
+    expect((await order('POST', '/records/action/page', g.stranger, { type: 'charge', teamId: g.id, pageNum: 1, pageSize: 10 })).message.code).toBe(ErrorCode.NOT_FOUND);
+    const rows = await t.app.ctx.db.selectFrom('comp_power_buckets').select('owner_id').where('owner_id', 'in', [teamPayer(g.id), g.admin.id]).execute();
+    expect(rows.map((r) => r.owner_id)).toEqual([teamPayer(g.id)]);
+  });
+
+  it('a member\'s task paid by the team draws the team\'s buckets once, never the member\'s own; a stranger cannot charge it', async () => {
+    const g = await teamOf();
+    const teamBucket = await k.bucket(teamPayer(g.id), 100 * 3600, 30 * DAY);
+    const ownBucket = await k.bucket(g.member.id, 100 * 3600, 30 * DAY);
+    expect((await k.submit(g.stranger.token, { payerTeamId: g.id })).message.code).toBe(ErrorCode.NOT_FOUND);
+    const res = await k.submit(g.member.token, { payerTeamId: g.id, command: 'sleep 2' });
+    expect(res.message.code, res.message.message).toBe(0);
+    expect(res.data.payerTeamId).toBe(g.id);
+    const id = res.data.id as string;
+    const d = await k.until(g.member.token, id, ['SUCCEEDED']);
+    await Promise.all([t.app.metering.pass('sz-a100'), t.app.metering.pass('sz-a100')]);
+    await t.app.metering.pass('sz-a100');
+    const total = k.expected(d, 1);
+    expect(total).toBeGreaterThanOrEqual(2);
+    expect(await k.remaining(teamBucket)).toBe(100 * 3600 - total);
+    expect(await k.remaining(ownBucket)).toBe(100 * 3600);
+    const records = await k.records(id);
+    expect(records.every((r) => r.owner_id === teamPayer(g.id) && r.user_id === g.member.id)).toBe(true);
+    expect(records.reduce((s, r) => s + Number(r.card_seconds), 0)).toBe(total);
+    // The member's own 消费记录 do not show it; the team's do, naming who ran it.
+    expect((await k.records$(g.member.token, { taskId: id })).data.total).toBe(0);
+    const teamRecords = (await k.records$(g.owner.token, { taskId: id, teamId: g.id })).data;
+    expect(teamRecords.list.map((r: { userId?: string }) => r.userId)).toEqual(records.map(() => g.member.id));
+    // 团队详情's usage: this month, per card type, for every member; strangers 1205.
+    const usage = await order('POST', '/records/consume/action/team-usage', g.owner, { teamId: g.id });
+    expect(usage.message.code).toBe(0);
+    const mine = usage.data.members.find((m: { userId: string }) => m.userId === g.member.id);
+    expect(mine).toMatchObject({ username: g.member.username, total: formatCardHours(total), limitCardHours: null });
+    expect(mine.byCardType).toEqual([{ cardTypeId: 'a100-80g', cardTypeName: 'NVIDIA A100 80G', cardHours: formatCardHours(total), cardSeconds: total }]);
+    expect(usage.data.members.find((m: { userId: string }) => m.userId === g.owner.id).total).toBe('0.00');
+    expect((await order('POST', '/records/consume/action/team-usage', g.stranger, { teamId: g.id })).message.code).toBe(ErrorCode.NOT_FOUND);
+    // Without the team's compute power the gate names the team.
+    const empty = await teamOf();
+    const refused = await k.submit(empty.member.token, { payerTeamId: empty.id });
+    expect(refused.message.code).toBe(ErrorCode.COMP_POWER_INSUFFICIENT);
+    expect(refused.message.message).toContain(`团队「${empty.name}」`);
+  }, 30_000);
+
+  it('the member limit: set by owners/admins only; a submit past it is refused (2607 naming it); a running task reaching it is stopped', async () => {
+    const g = await teamOf();
+    await k.bucket(teamPayer(g.id), 100 * 3600, 30 * DAY);
+    const setLimit = (u: User, who: User, cardHours: number | null) => team('POST', `/teams/${g.id}/members/${who.id}/limit`, u, cardHours === null ? {} : { cardHours });
+    expect((await setLimit(g.member, g.member, 5)).message.code).toBe(ErrorCode.NO_PERMISSION);
+    expect((await setLimit(g.stranger, g.member, 5)).message.code).toBe(ErrorCode.NOT_FOUND);
+    expect((await setLimit(g.admin, g.stranger, 5)).message.code).toBe(ErrorCode.TEAM_NOT_MEMBER);
+    expect((await setLimit(g.admin, g.member, 0)).message.code).toBe(0);
+    const detail = (await team('GET', `/teams/${g.id}`, g.member)).data;
+    expect(detail.members.find((m: { userId: string }) => m.userId === g.member.id).limitCardHours).toBe(0);
+    const refused = await k.submit(g.member.token, { payerTeamId: g.id });
+    expect(refused.message.code).toBe(ErrorCode.TEAM_MEMBER_LIMIT);
+    expect(refused.message.message).toBe(`已达到团队「${g.name}」为您设置的每月限额 0.00 卡时（本月已用 0.00 卡时），无法以团队付费提交，请联系团队所有者或管理员`);
+    // The admin's own tasks paid by the team are not limited.
+    const adminTask = await k.submit(g.admin.token, { payerTeamId: g.id, command: 'true' });
+    expect(adminTask.message.code, adminTask.message.message).toBe(0);
+
+    // A limit of 1 卡时, with the month's usage just under it: the submit passes, the pass after it stops the task.
+    expect((await setLimit(g.owner, g.member, 1)).message.code).toBe(0);
+    const res = await k.submit(g.member.token, { payerTeamId: g.id, command: 'exec sleep 60' });
+    expect(res.message.code, res.message.message).toBe(0);
+    const id = res.data.id as string;
+    await k.until(g.member.token, id, ['RUNNING']);
+    await sleep(1100);
+    // Earlier usage this month (another of the member's team-paid tasks) brings them to the limit.
+    const now = t.app.ctx.clock();
+    await t.app.ctx.db
+      .insertInto('consume_records')
+      .values({
+        id: `rec-${seq++}`,
+        owner_id: teamPayer(g.id),
+        user_id: g.member.id,
+        task_id: `earlier-${seq}`,
+        task_kind: 'training',
+        task_name: '更早的任务',
+        sub_center_id: 'sz-a100',
+        card_type_id: 'a100-80g',
+        card_num: 1,
+        node_num: 1,
+        comp_power_id: 'b-earlier',
+        day: new Date(now + 8 * 3600_000).toISOString().slice(0, 10),
+        card_seconds: 3600,
+        elapsed_from: 0,
+        elapsed_to: 3600,
+        start_time: now - 3600_000,
+        end_time: now,
+        create_time: now,
+        update_time: now,
+      })
+      .execute();
+    const pass = await t.app.metering.pass('sz-a100');
+    expect(pass.stopped).toContain(id);
+    const d = await k.until(g.member.token, id, ['UNDERPOWERED'], 15_000);
+    expect(d.reason.startsWith(TEAM_STOP_PREFIX)).toBe(true);
+    expect(d.reason).toContain(`达到团队「${g.name}」为您设置的每月限额 1.00 卡时`);
+    // Cleared: the member submits again.
+    expect((await setLimit(g.admin, g.member, null)).message.code).toBe(0);
+    const again = await k.submit(g.member.token, { payerTeamId: g.id, command: 'true' });
+    expect(again.message.code, again.message.message).toBe(0);
+  }, 40_000);
+
+  it('a member who leaves (or is removed) can no longer charge the team: refused at submit, their running team-paid task stopped', async () => {
+    const g = await teamOf();
+    await k.bucket(teamPayer(g.id), 100 * 3600, 30 * DAY);
+    const res = await k.submit(g.member.token, { payerTeamId: g.id, command: 'exec sleep 60' });
+    expect(res.message.code, res.message.message).toBe(0);
+    const id = res.data.id as string;
+    await k.until(g.member.token, id, ['RUNNING']);
+    expect((await team('POST', `/teams/${g.id}/leave`, g.member)).message.code).toBe(0);
+    expect((await k.submit(g.member.token, { payerTeamId: g.id })).message.code).toBe(ErrorCode.NOT_FOUND);
+    expect((await order('GET', `/comp-powers/team/${g.id}`, g.member)).message.code).toBe(ErrorCode.NOT_FOUND);
+    await sleep(1100);
+    const pass = await t.app.metering.pass('sz-a100');
+    expect(pass.stopped).toContain(id);
+    const d = await k.until(g.member.token, id, ['UNDERPOWERED'], 15_000);
+    expect(d.reason).toBe(`${TEAM_STOP_PREFIX}您已不是团队「${g.name}」的成员，团队不再为此任务付费`);
+    // What it ran while a member is paid by the team, once.
+    const drawn = Number((await k.meter(id))!.drawn);
+    expect(drawn).toBeGreaterThanOrEqual(1);
+    // Removed by an admin: the same.
+    const h = await teamOf();
+    await k.bucket(teamPayer(h.id), 100 * 3600, 30 * DAY);
+    expect((await team('DELETE', `/teams/${h.id}/members/${h.member.id}`, h.admin)).message.code).toBe(0);
+    expect((await k.submit(h.member.token, { payerTeamId: h.id })).message.code).toBe(ErrorCode.NOT_FOUND);
+  }, 40_000);
+});
