@@ -27,6 +27,7 @@ import * as m0028 from './0028_audit';
 import * as m0029 from './0029_center_settings';
 import * as m0031 from './0031_publication_review';
 import * as m0032 from './0032_team';
+import * as m0035 from './0035_task_evidence';
 
 /** Every migration, in order. One set for both engines; keep column types portable (see schema.ts). */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,6 @@ export const migrations: Record<string, Migration> = {
   // 0030 was reserved for a parallel branch and is unused.
   '0031_publication_review': m0031,
   '0032_team': m0032,
+  // 0033–0034 belong to work on parallel branches.
+  '0035_task_evidence': m0035,
 };

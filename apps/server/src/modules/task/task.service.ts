@@ -179,6 +179,9 @@ export class TaskService {
       waiting_data: t.waitingFor ? 1 : 0,
       exec_host: null,
       client_request_id: t.clientRequestId ?? null,
+      reason_code: null,
+      exit_signal: null,
+      job_usage: null,
     };
     if (t.clientRequestId) await this.repo.releaseClientRequest(p.userId, t.clientRequestId, now - CLIENT_REQUEST_TTL_MS);
     if (!(await this.repo.insert(row))) {
