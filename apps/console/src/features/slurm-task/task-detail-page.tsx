@@ -1,10 +1,13 @@
 import { SaveOutlined } from '@ant-design/icons';
-import type { SlurmTemplate, TaskDetail } from '@suanli/contracts';
-import { useQuery } from '@tanstack/react-query';
+import type { DiagnosisChange, SlurmTemplate, TaskDetail } from '@suanli/contracts';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Button, Collapse, Typography, type DescriptionsProps } from 'antd';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
+import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
+import { DiagnosisCard, EfficiencyCard } from '../../shared/task/diagnosis-card';
+import { newSubmissionId } from '../../shared/task/submission';
 import { ResubmitTask, useTaskActions } from '../../shared/task/task-actions';
 import { TaskDetailFrame, TaskFactsCard, taskFacts, TaskProgress, useTaskDetail } from '../../shared/task/task-detail';
 import { MONO } from '../../shared/ui/mono';
@@ -31,6 +34,17 @@ export function SlurmTaskDetailPage() {
     staleTime: 60_000,
   });
   const [saving, setSaving] = useState(false);
+  // 按建议重新提交: at once, as 重新提交 does, with the diagnosis's change (one submission id per page: a retry
+  // after a lost answer is answered with the task it made).
+  const navigate = useNavigate();
+  const [requestId] = useState(newSubmissionId);
+  const applyChange = useMutation({
+    mutationFn: (change: DiagnosisChange) => SLURM.calls.resubmit(id, requestId, change),
+    onSuccess: (t) => {
+      toast.success(`已按建议重新提交，生成了新的任务（原任务：${detail.data?.name ?? id}）`);
+      void navigate(SLURM.detailPath(t));
+    },
+  });
 
   return (
     <TaskDetailFrame
@@ -49,7 +63,9 @@ export function SlurmTaskDetailPage() {
     >
       {(t) => (
         <>
+          <DiagnosisCard task={t} family={SLURM} apply={(c) => applyChange.mutate(c)} applying={applyChange.isPending} canApply={() => true} />
           <TaskFactsCard items={describe(t, template.data)} testId="slurm-detail-info" />
+          <EfficiencyCard task={t} family={SLURM} />
           <ParamValues task={t} template={template.data} />
           <Collapse
             data-testid="slurm-detail-script-panel"
