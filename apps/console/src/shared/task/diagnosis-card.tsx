@@ -41,7 +41,7 @@ export function DiagnosisCard({
         )
       }
     >
-      <Space direction="vertical" size={12} style={{ width: '100%' }}>
+      <Space orientation="vertical" size={12} style={{ width: '100%' }}>
         <Typography.Text strong style={{ fontSize: 16 }} data-testid={`${p}-diagnosis-title`}>
           {d.title}
         </Typography.Text>
@@ -62,7 +62,7 @@ export function DiagnosisCard({
             ))}
           </ul>
         </div>
-        <Alert type="info" showIcon icon={<BulbOutlined />} message={d.suggestion} data-testid={`${p}-diagnosis-suggestion`} />
+        <Alert type="info" showIcon icon={<BulbOutlined />} title={d.suggestion} data-testid={`${p}-diagnosis-suggestion`} />
         {change && <Typography.Text type="secondary">将创建一个新任务：{changeText(change)}，其余参数与原任务相同。</Typography.Text>}
       </Space>
     </Card>
@@ -125,7 +125,7 @@ export function EfficiencyCard({ task, family }: { task: TaskDetail; family: Pic
           },
         ]}
       />
-      {f.hint && <Alert style={{ marginTop: 12 }} type="warning" showIcon message={f.hint} data-testid={`${p}-efficiency-hint`} />}
+      {f.hint && <Alert style={{ marginTop: 12 }} type="warning" showIcon title={f.hint} data-testid={`${p}-efficiency-hint`} />}
     </Card>
   );
 }
