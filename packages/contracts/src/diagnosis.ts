@@ -46,3 +46,26 @@ export const Diagnosis = Type.Object({
   change: Type.Optional(DiagnosisChange),
 });
 export type Diagnosis = Static<typeof Diagnosis>;
+
+/**
+ * seff-like report of an ended task (issue 23 item 3): CPU efficiency (CPU time ÷ elapsed × CPUs), peak memory
+ * ÷ requested, card-hours allocated. A figure the center did not report is null. Accelerator use is reported
+ * by no center yet (`acceleratorReported: false`: the console says so).
+ */
+export const Efficiency = Type.Object({
+  elapsedSeconds: Type.Number(),
+  cpus: Type.Union([Type.Integer(), Type.Null()]),
+  cpuSeconds: Type.Union([Type.Number(), Type.Null()]),
+  /** 0–1 (may pass 1 a little when the job used more cores than it was given). */
+  cpuEfficiency: Type.Union([Type.Number(), Type.Null()]),
+  maxRssMB: Type.Union([Type.Integer(), Type.Null()]),
+  requestedMemMB: Type.Union([Type.Integer(), Type.Null()]),
+  /** Peak ÷ requested, 0–1+. */
+  memoryEfficiency: Type.Union([Type.Number(), Type.Null()]),
+  /** 卡时 allocated (cards × elapsed hours), two decimals. */
+  cardHours: Type.String(),
+  acceleratorReported: Type.Boolean(),
+  /** One concrete hint for a task that used little of what it asked for, in Chinese. */
+  hint: Type.Union([Type.String(), Type.Null()]),
+});
+export type Efficiency = Static<typeof Efficiency>;

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, Millis, PageQuery } from './common';
+import { Diagnosis, DiagnosisChange, Efficiency } from './diagnosis';
 
 /**
  * Compute: the task families (training, slurm) share one state machine (`job_states`, design/domain.md),
@@ -220,6 +221,10 @@ export const TaskDetail = Type.Composite([
     events: Type.Array(TaskEvent),
     /** 已消耗: compute power drawn for the task so far, a 卡时 string (ADR 0015); rises while it runs. */
     consumed: Type.String({ pattern: '^\\d+\\.\\d{2}$' }),
+    /** Why a FAILED or STOPPED task ended and what to change (issue 23); null otherwise or when nothing is known. */
+    diagnosis: Type.Union([Diagnosis, Type.Null()]),
+    /** What an ended task used of what it asked for (issue 23 item 3); null until it has ended after running. */
+    efficiency: Type.Union([Efficiency, Type.Null()]),
   }),
 ]);
 export type TaskDetail = Static<typeof TaskDetail>;
@@ -236,7 +241,11 @@ export const TaskPageQuery = Type.Composite([
 export type TaskPageQuery = Static<typeof TaskPageQuery>;
 
 /** 重新提交 (`POST /tasks/{id}/resubmit`): the submission's id, as for a new task. */
-export const TaskResubmit = Type.Object({ clientRequestId: Type.Optional(ClientRequestId) });
+export const TaskResubmit = Type.Object({
+  clientRequestId: Type.Optional(ClientRequestId),
+  /** 按建议重新提交: the diagnosis's change applied to the old parameters (issue 23). */
+  change: Type.Optional(DiagnosisChange),
+});
 export type TaskResubmit = Static<typeof TaskResubmit>;
 
 /** A window of a task's log: bytes [offset, nextOffset) decoded as UTF-8. Follow by asking again from nextOffset. */

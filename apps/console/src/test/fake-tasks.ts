@@ -59,6 +59,8 @@ export function newTask(id: string, basics: TaskBasics, patch: Partial<TaskDetai
     mounts: [],
     events: [{ state: 'CREATED', reason: '', time: T0 }],
     consumed: '0.00',
+    diagnosis: null,
+    efficiency: null,
     ...basics,
     ...patch,
   };
@@ -66,7 +68,7 @@ export function newTask(id: string, basics: TaskBasics, patch: Partial<TaskDetai
 
 /** A task as lists and changes return it (without its events and consumption). */
 export const withoutEvents = (t: TaskDetail): Task => {
-  const { events: _events, consumed: _consumed, ...rest } = t;
+  const { events: _events, consumed: _consumed, diagnosis: _diagnosis, efficiency: _efficiency, ...rest } = t;
   return rest;
 };
 

@@ -157,6 +157,12 @@ export interface TasksTable {
    * after a day, when the id may name a new task): a retried submission answers this task.
    */
   client_request_id: string | null;
+  /** The scheduler's own reason code of the end (`OutOfMemory`, `TimeLimit`…), for the diagnosis (issue 23). */
+  reason_code: string | null;
+  /** The signal that ended the job, when known (9 = SIGKILL). */
+  exit_signal: number | null;
+  /** JSON of the executor's JobUsage at the end (peak memory, CPU time…), or null when it gave none. */
+  job_usage: string | null;
 }
 
 /** One-minute, single-use tickets of 打开 (ADR 0014): exchanging one deletes its row. */

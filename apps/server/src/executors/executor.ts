@@ -85,6 +85,25 @@ export interface JobStatus {
    * NodeAddr; local: loopback). The IDE proxy connects there and nowhere else (ADR 0014).
    */
   host?: string;
+  /** The signal that ended the job's main process, when the scheduler says (ended jobs; 9 = SIGKILL). */
+  signal?: number | null;
+  /** What the job used, when it has ended and the scheduler accounts for it (issue 23's evidence). */
+  usage?: JobUsage;
+}
+
+/**
+ * What an ended job used (Slurm: sacct's MaxRSS, ReqMem, TotalCPU, AllocCPUS; local: the supervisor's
+ * accounting). Every figure may be missing: the diagnosis and the efficiency report skip what they lack.
+ */
+export interface JobUsage {
+  /** Peak resident memory (Slurm: the largest step's MaxRSS; local: the job's process group), MiB. */
+  maxRssMB?: number;
+  /** Memory the job was given per node, MiB (unknown for a local job without `#SBATCH --mem`). */
+  requestedMemMB?: number;
+  /** User + system CPU time of the job, seconds. */
+  cpuSeconds?: number;
+  /** CPUs allocated to the job. */
+  cpus?: number;
 }
 
 /** One job to ask about: its id and the task/account it belongs to (tokens are minted per account). */

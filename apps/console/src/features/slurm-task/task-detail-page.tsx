@@ -1,10 +1,13 @@
 import { SaveOutlined } from '@ant-design/icons';
-import type { SlurmTemplate, TaskDetail } from '@suanli/contracts';
-import { useQuery } from '@tanstack/react-query';
+import type { DiagnosisChange, SlurmTemplate, TaskDetail } from '@suanli/contracts';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Collapse, Typography, type DescriptionsProps } from 'antd';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
+import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
+import { DiagnosisCard, EfficiencyCard } from '../../shared/task/diagnosis-card';
+import { newSubmissionId } from '../../shared/task/submission';
 import { ResubmitTask, useTaskActions } from '../../shared/task/task-actions';
 import { TaskDetailFrame, TaskFactsCard, taskFacts, TaskProgress, useTaskDetail } from '../../shared/task/task-detail';
 import { centerDetailQuery } from '../../shared/task/task-form';
@@ -34,6 +37,17 @@ export function SlurmTaskDetailPage() {
   const [saving, setSaving] = useState(false);
   const subCenterId = detail.data?.subCenterId;
   const center = useQuery({ ...centerDetailQuery(subCenterId ?? ''), enabled: Boolean(subCenterId) });
+  // 按建议重新提交: at once, as 重新提交 does, with the diagnosis's change (one submission id per page: a retry
+  // after a lost answer is answered with the task it made).
+  const navigate = useNavigate();
+  const [requestId] = useState(newSubmissionId);
+  const applyChange = useMutation({
+    mutationFn: (change: DiagnosisChange) => SLURM.calls.resubmit(id, requestId, change),
+    onSuccess: (t) => {
+      toast.success(`已按建议重新提交，生成了新的任务（原任务：${detail.data?.name ?? id}）`);
+      void navigate(SLURM.detailPath(t));
+    },
+  });
 
   return (
     <TaskDetailFrame
@@ -62,7 +76,9 @@ export function SlurmTaskDetailPage() {
               description="脚本中的 SLURM_JOB_ID、SLURM_NTASKS、SLURM_CPUS_ON_NODE 等变量由平台设置；分区、服务质量等调度选项不生效。"
             />
           )}
+          <DiagnosisCard task={t} family={SLURM} apply={(c) => applyChange.mutate(c)} applying={applyChange.isPending} canApply={() => true} />
           <TaskFactsCard items={describe(t, template.data)} testId="slurm-detail-info" />
+          <EfficiencyCard task={t} family={SLURM} />
           <ParamValues task={t} template={template.data} />
           <Collapse
             data-testid="slurm-detail-script-panel"

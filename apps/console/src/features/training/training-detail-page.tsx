@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { queryKeys } from '../../app/query-keys';
 import { useTaskActions } from '../../shared/task/task-actions';
+import { DiagnosisCard, EfficiencyCard } from '../../shared/task/diagnosis-card';
 import { MonoText, TaskDetailFrame, TaskFactsCard, taskFacts, TaskProgress, useTaskDetail } from '../../shared/task/task-detail';
 import { formatDuration, formatTime } from '../../shared/time';
 import { MONO } from '../../shared/ui/mono';
@@ -47,7 +48,16 @@ export function TrainingDetailPage() {
         <>
           {t.startTime && !t.endTime && t.state !== 'STOPPING' && <ExpiryNotice task={t} now={now} />}
           {t.type === 'develop' && t.state === 'RUNNING' && <SshCard task={t} />}
+          <DiagnosisCard
+            task={t}
+            family={TRAINING}
+            // The training form has no memory field: only a longer limit or other cards are applied (the form,
+            // pre-filled with the change, opens for a look before submitting).
+            canApply={(c) => Boolean(c.maxDurationMinutes || c.cardNum != null)}
+            apply={(c) => navigate(`${copyPath(t)}&change=${encodeURIComponent(JSON.stringify(c))}`)}
+          />
           <TaskFactsCard items={describe(t)} testId="training-detail-info" />
+          <EfficiencyCard task={t} family={TRAINING} />
           <TaskProgress task={t} family={TRAINING} />
           <MetricsPanel taskId={t.id} state={t.state} />
         </>

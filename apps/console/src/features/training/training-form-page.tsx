@@ -7,6 +7,7 @@ import {
   type CardType,
   type ImageItem,
   type SubCenter,
+  type DiagnosisChange,
   type TaskDetail,
   type TaskMountInput,
   type TrainingType,
@@ -90,6 +91,20 @@ function valuesFrom(task: TaskDetail): Partial<FormValues> {
   };
 }
 
+/** 按建议重新提交 (issue 23): `&change=<DiagnosisChange JSON>` over the copied values (a longer limit, other cards). */
+function suggested(raw: string | null): Partial<FormValues> {
+  if (!raw) return {};
+  try {
+    const c = JSON.parse(raw) as DiagnosisChange;
+    return {
+      ...(typeof c.maxDurationMinutes === 'number' ? durationOf(c.maxDurationMinutes) : {}),
+      ...(typeof c.cardNum === 'number' ? { cardNum: c.cardNum } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
 export function TrainingTaskPage() {
   const { type } = useParams();
   if (!isTrainingType(type)) return <UnknownTaskType title="创建训练任务" hint="请从训练任务列表中选择要创建的任务类型。" />;
@@ -138,8 +153,8 @@ function TrainingForm({ type }: { type: TrainingType }) {
   useEffect(() => {
     if (!source.data || filled.current) return;
     filled.current = true;
-    form.setFieldsValue(valuesFrom(source.data));
-  }, [source.data, form]);
+    form.setFieldsValue({ ...valuesFrom(source.data), ...suggested(search.get('change')) });
+  }, [source.data, form, search]);
 
   // A card type the newly chosen center does not offer is cleared (and with it the image).
   useEffect(() => {

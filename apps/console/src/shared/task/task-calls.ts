@@ -1,4 +1,4 @@
-import type { TaskApi, TaskLogQuery, TaskMetricsQuery, TaskPageQuery } from '@suanli/contracts';
+import type { DiagnosisChange, TaskApi, TaskLogQuery, TaskMetricsQuery, TaskPageQuery } from '@suanli/contracts';
 import { call } from '../../app/request';
 import { saveBlob } from '../http/browser-download';
 
@@ -12,8 +12,12 @@ export function taskCalls(api: TaskApi) {
     page: (query: TaskPageQuery, opts: { silent?: boolean } = {}) => call(api.page, { body: query }, { silent: opts.silent }),
     get: (id: string, opts: { silent?: boolean } = {}) => call(api.detail, { params: { id } }, { silent: opts.silent }),
     stop: (id: string) => call(api.stop, { params: { id } }),
-    /** A new task with the same parameters on the same center; the same `clientRequestId` again answers the task it made. */
-    resubmit: (id: string, clientRequestId?: string) => call(api.resubmit, { params: { id }, body: { clientRequestId } }),
+    /**
+     * A new task with the same parameters on the same center; the same `clientRequestId` again answers the task
+     * it made. `change`: 按建议重新提交, the diagnosis's change applied to the parameters.
+     */
+    resubmit: (id: string, clientRequestId?: string, change?: DiagnosisChange) =>
+      call(api.resubmit, { params: { id }, body: change ? { clientRequestId, change } : { clientRequestId } }),
     remove: (id: string) => call(api.remove, { params: { id } }),
     readLog: (id: string, query: TaskLogQuery, opts: { silent?: boolean } = {}) => call(api.log, { params: { id }, query }, { silent: opts.silent }),
     readMetrics: (id: string, query: TaskMetricsQuery, opts: { silent?: boolean } = {}) =>

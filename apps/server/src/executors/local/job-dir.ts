@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { JobSpec, JobStatus } from '../executor';
+import type { JobSpec, JobStatus, JobUsage } from '../executor';
 import { readOr } from './host';
 import type { Alloc } from './inventory';
 
@@ -21,6 +21,11 @@ import type { Alloc } from './inventory';
  *       pid                    the job's process group id (written by the supervisor)
  *       exit                   `<code> <endEpochMs>`, written by the supervisor (temp + mv) when the job ends
  *       cancel | timeout       epoch ms a stop was asked (user cancel / time limit): the end's reason
+ *       limits                 {memMB?, cpus}: the job's memory limit (its script's #SBATCH --mem) and CPUs
+ *       mem-limit              the memory limit in MiB, for the supervisor (absent: none)
+ *       peak-rss               peak resident memory of the job's session, KiB (the supervisor's samples)
+ *       oom                    epoch ms the supervisor killed the job for going over mem-limit
+ *       cpu                    bash `times` of the supervisor: its second line is the job's CPU time (`<user> <sys>`)
  */
 
 export interface StartRecord {
@@ -80,13 +85,35 @@ export function readJob(dir: string, id: string, clock: () => number): LocalJob 
  * Without one — supervisor and job gone (host reboot, supervisor killed) — the end is unknown: NodeFail.
  */
 export function endStatus(job: LocalJob, exit: string | undefined, now: number): JobStatus {
-  const base = { jobId: job.id, startTime: job.start?.time ?? null, nodes: job.start?.nodes };
+  const base = { jobId: job.id, startTime: job.start?.time ?? null, nodes: job.start?.nodes, usage: readUsage(job.dir) };
   if (exit === undefined) return { ...base, phase: 'FAILED', reason: 'NodeFail', exitCode: null, endTime: now };
   const [codeText, endText] = exit.trim().split(/\s+/);
   const exitCode = Number(codeText);
   const endTime = Number(endText) || now;
-  if (job.stop?.kind === 'cancel') return { ...base, phase: 'STOPPED', reason: 'Cancelled', exitCode, endTime };
-  if (job.stop?.kind === 'timeout') return { ...base, phase: 'FAILED', reason: 'TimeLimit', exitCode, endTime };
+  // bash's 128 + n: the job's leader was ended by signal n.
+  const signal = exitCode > 128 && exitCode < 128 + 65 ? exitCode - 128 : null;
+  if (job.stop?.kind === 'cancel') return { ...base, phase: 'STOPPED', reason: 'Cancelled', exitCode, signal, endTime };
+  if (fs.existsSync(path.join(job.dir, 'oom'))) return { ...base, phase: 'FAILED', reason: 'OutOfMemory', exitCode, signal, endTime };
+  if (job.stop?.kind === 'timeout') return { ...base, phase: 'FAILED', reason: 'TimeLimit', exitCode, signal, endTime };
   if (exitCode === 0) return { ...base, phase: 'SUCCEEDED', exitCode, endTime };
-  return { ...base, phase: 'FAILED', reason: 'NonZeroExitCode', exitCode, endTime };
+  return { ...base, phase: 'FAILED', reason: 'NonZeroExitCode', exitCode, signal, endTime };
+}
+
+/** The limits the job was started with and what its supervisor measured (files above); missing parts are left out. */
+export function readUsage(dir: string): JobUsage | undefined {
+  const usage: JobUsage = {};
+  const limits = readOr(path.join(dir, 'limits'));
+  if (limits) {
+    const l = JSON.parse(limits) as { memMB?: number; cpus?: number };
+    if (l.memMB) usage.requestedMemMB = l.memMB;
+    if (l.cpus) usage.cpus = l.cpus;
+  }
+  const peak = Number(readOr(path.join(dir, 'peak-rss')));
+  if (peak > 0) usage.maxRssMB = Math.round(peak / 1024);
+  const cpu = readOr(path.join(dir, 'cpu'))?.trim().split('\n')[1];
+  if (cpu) {
+    const secs = [...cpu.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, m) => sum + Number(m[1]) * 60 + Number(m[2]), 0);
+    usage.cpuSeconds = Math.round(secs * 100) / 100;
+  }
+  return Object.keys(usage).length ? usage : undefined;
 }

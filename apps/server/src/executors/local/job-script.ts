@@ -20,9 +20,26 @@ d="$1"
 setsid bash "$d/job.sh" >>"$2" 2>&1 </dev/null &
 job=$!
 echo "$job" >"$d/pid.tmp" && mv -f "$d/pid.tmp" "$d/pid"
+# What the job uses (issue 23): its session's resident memory, sampled, with the peak kept in peak-rss (KiB);
+# over mem-limit (MiB, the script's #SBATCH --mem) the group is killed as Slurm's cgroup would, and oom says so.
+limit=0; [ -f "$d/mem-limit" ] && limit=$(( $(<"$d/mem-limit") * 1024 ))
+(
+  peak=0
+  while kill -0 -- "-$job" 2>/dev/null; do
+    rss=$(ps -o rss= -s "$job" 2>/dev/null | awk '{s+=$1} END {print s+0}')
+    if [ "$rss" -gt "$peak" ]; then peak=$rss; echo "$peak" >"$d/peak-rss"; fi
+    if [ "$limit" -gt 0 ] && [ "$rss" -gt "$limit" ]; then date +%s%3N >"$d/oom"; kill -KILL -- "-$job" 2>/dev/null; break; fi
+    sleep 0.3
+  done
+) &
+sampler=$!
 wait "$job"
 code=$?
+# CPU time of the job: the children this shell has reaped (the sampler is not yet one of them). \`times\` runs in
+# this shell itself (a command substitution's subshell would report its own, empty, children).
+times >"$d/cpu"
 kill -KILL -- "-$job" 2>/dev/null
+kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null
 echo "$code $(date +%s%3N)" >"$d/exit.tmp" && mv -f "$d/exit.tmp" "$d/exit"
 `;
 
@@ -147,6 +164,21 @@ export function slurmEnv(jobId: string, spec: JobSpec, type: CenterCardType, nod
   // srun here (Open MPI fails in ras_base_allocate): they are told to start the ranks themselves.
   Object.assign(env, { OMPI_MCA_plm: '^slurm', OMPI_MCA_ras: '^slurm', OMPI_MCA_ess: '^slurm', HYDRA_BOOTSTRAP: 'fork', I_MPI_HYDRA_BOOTSTRAP: 'fork' });
   return env;
+}
+
+/**
+ * The memory a batch job may use on its node (its script's `#SBATCH --mem`, or `--mem-per-cpu` × its CPUs —
+ * the supervisor enforces it as Slurm's cgroup would) and its CPUs (the efficiency report's denominator).
+ * Training workers have no memory limit here.
+ */
+export function jobLimits(spec: JobSpec, type: CenterCardType): { memMB?: number; cpus: number } {
+  const perNode = isAccelerator(type) ? spec.cardsPerNode * type.cpusPerCard : spec.cardsPerNode;
+  const cpus = Math.max(1, perNode) * spec.nodes;
+  if (spec.launch !== 'batch') return { cpus };
+  const sb = parseSbatchOptions(spec.script);
+  const memMB = sb.memoryPerNodeMB ?? (sb.memoryPerCpuMB ? sb.memoryPerCpuMB * Math.max(1, perNode) : undefined);
+  // `--mem=0` (all of the node's memory) reads as 1 MiB: no limit, as for a script without one.
+  return memMB && memMB > 1 ? { memMB, cpus } : { cpus };
 }
 
 /** Shell single-quoting. */

@@ -6,7 +6,7 @@ import { JobRefused, type CardCapacity, type Executor, type JobAccount, type Job
 import { cmdlineHas, freePort, readOr, signal, writeAtomic } from './host';
 import { fit, usage, type Alloc } from './inventory';
 import { endStatus, readJob, type LocalJob } from './job-dir';
-import { jobScript, SUPERVISOR } from './job-script';
+import { jobLimits, jobScript, SUPERVISOR } from './job-script';
 
 /**
  * The embedded default executor (`scheduler.kind: local`): jobs run as process groups on this host against a
@@ -289,6 +289,9 @@ export class LocalExecutor implements Executor {
       return;
     }
     fs.writeFileSync(path.join(job.dir, 'job.sh'), jobScript(job, type, alloc, nodes, masterPort, this.center.imageLauncher), { mode: 0o700 });
+    const limits = jobLimits(job.spec, type);
+    writeAtomic(path.join(job.dir, 'limits'), JSON.stringify(limits));
+    if (limits.memMB) writeAtomic(path.join(job.dir, 'mem-limit'), String(limits.memMB));
     job.start = { time: this.clock(), alloc, nodes, masterPort };
     writeAtomic(path.join(job.dir, 'start'), JSON.stringify(job.start));
     const child = spawn('bash', [path.join(this.stateDir, 'supervise.sh'), job.dir, job.spec.outputPath], {

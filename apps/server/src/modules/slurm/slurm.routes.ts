@@ -25,6 +25,6 @@ export function slurmRoutes(slurm: SlurmService, templates: SlurmTemplateService
       },
       ['slurm'],
     );
-    await app.register(taskRoutes('slurm', tasks, (p, id, clientRequestId) => slurm.resubmit(p, id, clientRequestId)));
+    await app.register(taskRoutes('slurm', tasks, (p, id, clientRequestId, change) => slurm.resubmit(p, id, clientRequestId, change)));
   };
 }

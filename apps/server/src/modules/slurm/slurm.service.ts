@@ -1,7 +1,8 @@
-import { AUTO_PLACEMENT, type SlurmTaskCreate, type Task } from '@suanli/contracts';
+import { AUTO_PLACEMENT, type DiagnosisChange, type SlurmTaskCreate, type Task } from '@suanli/contracts';
 import { invalid } from '../../errors';
 import type { Principal } from '../access/principal';
 import { checkTaskInput, type TaskService } from '../task/task.service';
+import { withChange } from '../task/diagnosis/task-diagnosis';
 import type { Placer } from '../training/placement';
 import type { SlurmTemplateService } from './slurm-template.service';
 import { checkScript, renderTemplate } from './template-render';
@@ -74,7 +75,8 @@ export class SlurmService {
   }
 
   /** The same script and resources again, on the same center, as a new task (`clientRequestId` as for create). */
-  async resubmit(p: Principal, id: string, clientRequestId?: string): Promise<Task> {
-    return this.tasks.create(p, { ...(await this.tasks.parameters(p, 'slurm', id)), clientRequestId });
+  async resubmit(p: Principal, id: string, clientRequestId?: string, change?: DiagnosisChange): Promise<Task> {
+    // 按建议重新提交 (issue 23): the diagnosis's change (more memory in the script, a longer limit) applied.
+    return this.tasks.create(p, { ...withChange(await this.tasks.parameters(p, 'slurm', id), change), clientRequestId });
   }
 }

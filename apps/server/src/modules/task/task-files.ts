@@ -84,6 +84,37 @@ export class TaskFiles {
     return { stream: opened.stream, size: opened.size, name: path.posix.basename(row.log_path) };
   }
 
+  /**
+   * The log's last `lines` lines with their 1-based numbers in the whole log (issue 23's evidence). The log is
+   * read through once to count its lines (only its last 64 KiB are kept); none when there is no log.
+   */
+  async logTail(row: TaskFileRow, lines = 60): Promise<{ line: number; text: string }[]> {
+    const opened = await this.storage
+      .of(row.sub_center_id)
+      .openFile(row.account, row.log_path)
+      .catch(() => null);
+    if (!opened) return [];
+    const KEEP = 64 * 1024;
+    let newlines = 0;
+    let total = 0;
+    let keep = Buffer.alloc(0);
+    let last = 10;
+    for await (const chunk of opened.stream as AsyncIterable<Buffer>) {
+      for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) newlines++;
+      total += chunk.length;
+      last = chunk[chunk.length - 1] ?? last;
+      keep = Buffer.concat([keep, chunk]);
+      if (keep.length > KEEP) keep = keep.subarray(keep.length - KEEP);
+    }
+    if (total === 0) return [];
+    const parts = keep.toString('utf8').split('\n');
+    if (last === 10) parts.pop(); // the log ends with a newline: no line after it
+    if (total > keep.length) parts.shift(); // the first kept line is cut
+    const lineCount = newlines + (last === 10 ? 0 : 1);
+    const tail = parts.slice(-lines);
+    return tail.map((text, i) => ({ line: lineCount - tail.length + 1 + i, text }));
+  }
+
   /** Training curves: complete JSON lines of numbers after `offset`, at most METRICS_MAX_POINTS per answer. */
   async readMetrics(row: TaskFileRow, offset: number): Promise<TaskMetrics> {
     const { bytes } = await this.readFile(row, metricsPath(row), offset, this.metricsReadBytes);

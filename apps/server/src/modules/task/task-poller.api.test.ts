@@ -140,6 +140,9 @@ describe.each(engines)('a task left CREATED by a dead gateway (%s)', (engine) =>
       waiting_data: 0,
       exec_host: null,
       client_request_id: null,
+      reason_code: null,
+      exit_signal: null,
+      job_usage: null,
       ...over,
     };
     expect(await t.app.tasks.repository.insert(row)).toBe(true);

@@ -4,6 +4,7 @@ import {
   formatCardHours,
   isTerminal,
   teamOfPayer,
+  type Diagnosis,
   type EnvVar,
   type JobState,
   type Page,
@@ -23,6 +24,7 @@ import type { AccessService } from '../access/access.service';
 import type { Action } from '../access/access.policy';
 import type { Caller, Principal } from '../access/principal';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
+import { diagnosisOf, efficiencyOf } from './diagnosis/task-diagnosis';
 import { mountsOf, type ImageLookup } from './job-spec';
 import type { TaskCompute } from './task-compute';
 import type { TaskFiles } from './task-files';
@@ -71,8 +73,27 @@ export class TaskQueries {
       ...this.toTask(row),
       events: events.map((e) => ({ state: e.state as JobState, reason: e.reason, time: Number(e.time) })),
       consumed: formatCardHours(await this.compute.consumed(id)),
+      diagnosis: await this.diagnosis(row),
+      efficiency: efficiencyOf(row),
     };
   }
+
+  /**
+   * Why a FAILED/STOPPED task ended (issue 23): from the stored evidence and the log's last lines. An ended
+   * task's never changes, so it is kept (bounded) instead of reading the log on every detail.
+   */
+  private async diagnosis(row: TaskRow): Promise<Diagnosis | null> {
+    if (row.state !== 'FAILED' && row.state !== 'STOPPED') return null;
+    const key = `${row.id}:${row.update_time}`;
+    const known = this.diagnoses.get(key);
+    if (known !== undefined) return known;
+    const d = diagnosisOf(row, await this.files.logTail(row).catch(() => []));
+    if (this.diagnoses.size >= 500) this.diagnoses.delete(this.diagnoses.keys().next().value!);
+    this.diagnoses.set(key, d);
+    return d;
+  }
+
+  private readonly diagnoses = new Map<string, Diagnosis | null>();
 
   async readLog(p: Principal, kind: TaskKind, id: string, q: TaskLogQuery): Promise<TaskLog> {
     return this.files.readLog(await this.owned(p, kind, id), q);

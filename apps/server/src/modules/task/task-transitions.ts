@@ -191,6 +191,8 @@ export class TaskTransitions {
       start_time: row.start_time ?? (t.state === 'RUNNING' ? (status.startTime ?? now) : ended ? (status.startTime ?? null) : null),
       end_time: ended ? (status.endTime ?? now) : null,
       exit_code: exitCode,
+      // The evidence of issue 23's diagnosis and efficiency report: the scheduler's own words and figures.
+      ...(ended ? { reason_code: row.state === 'STOPPING' ? null : (status.reason ?? null), exit_signal: status.signal ?? null, job_usage: status.usage ? JSON.stringify(status.usage) : null } : {}),
       exec_host: status.phase === 'RUNNING' ? (status.host ?? row.exec_host) : row.exec_host,
     });
   }

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { SlurmTaskApi, taskApiSchemas, TrainingTaskApi, type Task, type TaskKind } from '@suanli/contracts';
+import { SlurmTaskApi, taskApiSchemas, TrainingTaskApi, type DiagnosisChange, type Task, type TaskKind } from '@suanli/contracts';
 import { ok } from '../../lib/reply';
 import { serve } from '../../lib/serve';
 import { principal } from '../../plugins/auth';
@@ -17,7 +17,7 @@ export interface TaskCalls {
  * (training: TrainingTaskApi, slurm: SlurmTaskApi). `resubmit` is the family's own (it re-runs the family's
  * form rules).
  */
-export function taskRoutes(kind: TaskKind, { queries, service }: TaskCalls, resubmit: (p: ReturnType<typeof principal>, id: string, clientRequestId?: string) => Promise<Task>): FastifyPluginAsyncTypebox {
+export function taskRoutes(kind: TaskKind, { queries, service }: TaskCalls, resubmit: (p: ReturnType<typeof principal>, id: string, clientRequestId?: string, change?: DiagnosisChange) => Promise<Task>): FastifyPluginAsyncTypebox {
   return async (app) => {
     serve(
       app,
@@ -27,7 +27,7 @@ export function taskRoutes(kind: TaskKind, { queries, service }: TaskCalls, resu
         page: async (req) => ok(await queries.page(principal(req), kind, req.body)),
         detail: async (req) => ok(await queries.detail(principal(req), kind, req.params.id)),
         stop: async (req) => ok(await service.stop(principal(req), kind, req.params.id)),
-        resubmit: async (req) => ok(await resubmit(principal(req), req.params.id, req.body?.clientRequestId)),
+        resubmit: async (req) => ok(await resubmit(principal(req), req.params.id, req.body?.clientRequestId, req.body?.change)),
         remove: async (req) => ok(await service.remove(principal(req), kind, req.params.id)),
         log: async (req) => ok(await queries.readLog(principal(req), kind, req.params.id, req.query)),
         downloadLog: async (req, reply) => {

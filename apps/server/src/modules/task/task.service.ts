@@ -189,6 +189,9 @@ export class TaskService {
       exec_host: null,
       client_request_id: t.clientRequestId ?? null,
       payer_id: payer,
+      reason_code: null,
+      exit_signal: null,
+      job_usage: null,
     };
     if (t.clientRequestId) await this.repo.releaseClientRequest(p.userId, t.clientRequestId, now - CLIENT_REQUEST_TTL_MS);
     if (!(await this.repo.insert(row))) {

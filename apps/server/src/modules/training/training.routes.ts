@@ -29,6 +29,6 @@ export function trainingRoutes(training: TrainingService, tasks: TrainingRouteTa
       },
       ['training'],
     );
-    await app.register(taskRoutes('training', tasks, (p, id, clientRequestId) => training.resubmit(p, id, clientRequestId)));
+    await app.register(taskRoutes('training', tasks, (p, id, clientRequestId, change) => training.resubmit(p, id, clientRequestId, change)));
   };
 }

@@ -1,8 +1,9 @@
-import { AUTO_PLACEMENT, ErrorCode, type ImageItem, type ImageQuery, type Placement, type PlacementQuery, type Task, type TrainingTaskCreate } from '@suanli/contracts';
+import { AUTO_PLACEMENT, ErrorCode, type DiagnosisChange, type ImageItem, type ImageQuery, type Placement, type PlacementQuery, type Task, type TrainingTaskCreate } from '@suanli/contracts';
 import { AppError, invalid } from '../../errors';
 import type { TaskMount, TaskMountInput } from '@suanli/contracts';
 import type { Principal } from '../access/principal';
 import { checkTaskInput, type TaskService } from '../task/task.service';
+import { withChange } from '../task/diagnosis/task-diagnosis';
 import type { ImageCatalogue } from './image-catalogue';
 import type { Placer } from './placement';
 
@@ -86,10 +87,11 @@ export class TrainingService {
   }
 
   /** The same parameters again, on the same center, as a new task (`clientRequestId` as for create). */
-  async resubmit(p: Principal, id: string, clientRequestId?: string): Promise<Task> {
+  async resubmit(p: Principal, id: string, clientRequestId?: string, change?: DiagnosisChange): Promise<Task> {
     const first = clientRequestId ? await this.tasks.submitted(p, 'training', clientRequestId) : undefined;
     if (first) return first;
-    const t = await this.tasks.parameters(p, 'training', id);
+    // 按建议重新提交 (issue 23): the diagnosis's change (a longer limit) applied.
+    const t = withChange(await this.tasks.parameters(p, 'training', id), change);
     // Access to a mounted version is checked again: a share may have been withdrawn since.
     const { mounts, waitingFor, startCopies } = await this.resolveMounts.resolve(p, (t.mounts ?? []).map(({ kind, assetId, versionId }) => ({ kind, assetId, versionId })), t.subCenterId);
     const { task, created } = await this.tasks.createOnce(p, { ...t, mounts, waitingFor, clientRequestId });
