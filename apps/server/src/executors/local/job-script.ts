@@ -25,7 +25,9 @@ echo "$job" >"$d/pid.tmp" && mv -f "$d/pid.tmp" "$d/pid"
 limit=0; [ -f "$d/mem-limit" ] && limit=$(( $(<"$d/mem-limit") * 1024 ))
 (
   peak=0
-  while kill -0 -- "-$job" 2>/dev/null; do
+  # While the job's leader lives: its pid exists from the fork, while its process group exists only once setsid
+  # ran in the child — a sampler asking for the group first could find none and stop before sampling anything.
+  while kill -0 "$job" 2>/dev/null; do
     rss=$(ps -o rss= -s "$job" 2>/dev/null | awk '{s+=$1} END {print s+0}')
     if [ "$rss" -gt "$peak" ]; then peak=$rss; echo "$peak" >"$d/peak-rss"; fi
     if [ "$limit" -gt 0 ] && [ "$rss" -gt "$limit" ]; then date +%s%3N >"$d/oom"; kill -KILL -- "-$job" 2>/dev/null; break; fi
