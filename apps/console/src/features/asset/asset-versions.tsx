@@ -24,7 +24,7 @@ const STATE: Record<AssetVersion['state'], { color: string; text: string }> = {
 function VersionState({ v }: { v: AssetVersion }) {
   if (v.state !== 'creating') return <Tag color={STATE[v.state].color}>{STATE[v.state].text}</Tag>;
   return (
-    <Space direction="vertical" size={0} style={{ minWidth: 140 }}>
+    <Space orientation="vertical" size={0} style={{ minWidth: 140 }}>
       <Tag color="processing">生成中</Tag>
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         已复制 {formatFileSize(v.copiedBytes)}
@@ -37,7 +37,7 @@ function VersionState({ v }: { v: AssetVersion }) {
 export function VersionCards({ versions, actions }: { versions: AssetVersion[]; actions: (v: AssetVersion) => ReactNode }) {
   if (!versions.length) return <Empty description="还没有版本" />;
   return (
-    <Space direction="vertical" style={{ width: '100%' }} data-testid="asset-versions">
+    <Space orientation="vertical" style={{ width: '100%' }} data-testid="asset-versions">
       {versions.map((v) => (
         <Card key={v.id} size="small">
           <Space wrap>

@@ -79,7 +79,7 @@ export function EshellPage() {
           type={usable.length ? 'info' : 'warning'}
           showIcon
           data-testid="eshell-note"
-          message={usable.length ? '部分分中心暂不能打开终端' : '当前没有可用的终端'}
+          title={usable.length ? '部分分中心暂不能打开终端' : '当前没有可用的终端'}
           description={notes.map((c) => `${c.centerName}：${c.note}`).join('；')}
         />
       )}
@@ -88,7 +88,7 @@ export function EshellPage() {
           type="info"
           showIcon
           data-testid="eshell-local-note"
-          message="终端运行在平台所在的服务器上，以您在该分中心的账号登录，打开后位于您的主目录中。"
+          title="终端运行在平台所在的服务器上，以您在该分中心的账号登录，打开后位于您的主目录中。"
         />
       )}
       <Card styles={{ body: { padding: 12 } }}>

@@ -72,14 +72,14 @@ export function ImageImportCard({ namespace }: { namespace: string }) {
         <div style={{ marginTop: 16, maxWidth: 560 }} data-testid="image-import-status">
           <Progress percent={imp.percent} status={STATUS[imp.state]} data-testid="image-import-progress" />
           {imp.state === 'failed' ? (
-            <Alert type="error" showIcon message="导入失败" description={imp.message} data-testid="image-import-error" />
+            <Alert type="error" showIcon title="导入失败" description={imp.message} data-testid="image-import-error" />
           ) : imp.state === 'succeeded' ? (
             <Alert
               type="success"
               showIcon
-              message={imp.message}
+              title={imp.message}
               description={
-                <Space direction="vertical" size={0}>
+                <Space orientation="vertical" size={0}>
                   <Typography.Text copyable={{ text: imp.digest }} style={{ fontFamily: 'monospace', fontSize: 12 }}>
                     {imp.digest}
                   </Typography.Text>

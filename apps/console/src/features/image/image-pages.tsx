@@ -73,7 +73,7 @@ export function ImageListPage() {
                   scroll={{ x: 720 }}
                   data-testid="image-public"
                   columns={[
-                    { title: '名称', dataIndex: 'name', render: (n: string, i) => (<Space direction="vertical" size={0}><b>{n}</b><Typography.Text type="secondary">{i.description}</Typography.Text></Space>) },
+                    { title: '名称', dataIndex: 'name', render: (n: string, i) => (<Space orientation="vertical" size={0}><b>{n}</b><Typography.Text type="secondary">{i.description}</Typography.Text></Space>) },
                     { title: '框架', dataIndex: 'framework', width: 110 },
                     { title: '加速库', dataIndex: 'accelerator', width: 120, render: (s: string) => s || 'CPU' },
                     { title: '适用卡型厂商', dataIndex: 'cardVendors', width: 200, render: (v: string[]) => v.map((x) => <Tag key={x}>{vendorLabel(x)}</Tag>) },
@@ -85,12 +85,12 @@ export function ImageListPage() {
               key: 'mine',
               label: '我的镜像',
               children: !offered ? (
-                <Alert type="info" showIcon message={NOT_OFFERED} description={NOT_OFFERED_HINT} data-testid="image-no-registry" />
+                <Alert type="info" showIcon title={NOT_OFFERED} description={NOT_OFFERED_HINT} data-testid="image-no-registry" />
               ) : registry.isError ? (
                 <Alert
                   type="warning"
                   showIcon
-                  message={UNREACHABLE}
+                  title={UNREACHABLE}
                   action={
                     <Button size="small" onClick={() => void registry.refetch()} data-testid="image-registry-retry">
                       重试
@@ -176,7 +176,7 @@ export function PrivateImageFormPage() {
       <Card title="1. 镜像仓库密码">
         <Typography.Paragraph type="secondary">用于 docker login；与登录密码不同，仅在生成时显示一次，平台只保存其摘要。</Typography.Paragraph>
         {password ? (
-          <Alert type="success" showIcon message="新的镜像仓库密码（请立即保存）" description={<Code testId="image-password">{password}</Code>} style={{ marginBottom: 12 }} />
+          <Alert type="success" showIcon title="新的镜像仓库密码（请立即保存）" description={<Code testId="image-password">{password}</Code>} style={{ marginBottom: 12 }} />
         ) : null}
         <Popconfirm
           title={hasCredential ? '重置后旧密码立即失效，确定重置？' : '生成镜像仓库密码？'}

@@ -54,11 +54,11 @@ export function KeypairCreatePage() {
     return (
       <PageContainer title="创建密钥对" description="密钥对已生成。">
         <Card data-testid="kp-generated">
-          <Space direction="vertical" size={16} style={{ width: '100%' }}>
+          <Space orientation="vertical" size={16} style={{ width: '100%' }}>
             <Alert
               type="warning"
               showIcon
-              message="请立即下载并妥善保存私钥"
+              title="请立即下载并妥善保存私钥"
               description="私钥只在此显示这一次，平台不保存。离开本页后无法再次下载，只能删除后重新生成。保存后请将文件权限设为仅自己可读（chmod 600）。"
             />
             <div>

@@ -73,7 +73,7 @@ export function KeypairListPage() {
           </Empty>
         </Card>
       ) : (
-        <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="kp-list">
+        <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="kp-list">
           {keys.data.map((k) => (
             <Card
               key={k.id}
@@ -105,7 +105,7 @@ export function KeypairListPage() {
                 </Popconfirm>
               }
             >
-              <Space direction="vertical" size={10} style={{ width: '100%' }}>
+              <Space orientation="vertical" size={10} style={{ width: '100%' }}>
                 <div>
                   <Typography.Text type="secondary">指纹：</Typography.Text>
                   <Typography.Text code copyable style={{ overflowWrap: 'anywhere' }} data-testid="kp-fingerprint">

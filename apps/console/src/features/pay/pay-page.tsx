@@ -86,14 +86,14 @@ function PayStep({ order }: { order: Order }) {
         ) : null}
       </Descriptions>
       {order.status !== 'UNPAID' ? (
-        <Alert style={{ marginTop: 16 }} type="info" showIcon message="该订单已不能支付。" action={<Link to="/order">查看订单</Link>} />
+        <Alert style={{ marginTop: 16 }} type="info" showIcon title="该订单已不能支付。" action={<Link to="/order">查看订单</Link>} />
       ) : transfer ? (
         <Alert
           style={{ marginTop: 16 }}
           type="success"
           showIcon
           data-testid="pay-transfer"
-          message="请按以下信息线下转账，运维人员确认到账后算力自动到账"
+          title="请按以下信息线下转账，运维人员确认到账后算力自动到账"
           description={
             <Descriptions column={1} size="small">
               <Descriptions.Item label="开户银行">{transfer.bankName}</Descriptions.Item>

@@ -37,7 +37,7 @@ export function ResourcePage() {
       {overview.isPending ? (
         <Spin />
       ) : (
-        <Space direction="vertical" size={16} style={{ width: '100%' }}>
+        <Space orientation="vertical" size={16} style={{ width: '100%' }}>
           <Row gutter={[16, 16]}>
             <Col xs={12} md={6}>
               <Card size="small">
@@ -84,7 +84,7 @@ function CenterCard({ center: c }: { center: ResourceCenter }) {
       }
       extra={<Typography.Text type="secondary">{c.sampledAt ? `更新于 ${formatTime(c.sampledAt).slice(11)}` : '等待首次采样'}</Typography.Text>}
     >
-      <Space direction="vertical" size={16} style={{ width: '100%' }}>
+      <Space orientation="vertical" size={16} style={{ width: '100%' }}>
         {c.cardTypes.map((t) => (
           <div key={t.cardTypeId} data-testid="res-cardtype" data-cardtype={t.cardTypeId} data-total={t.total} data-allocated={t.allocated}>
             <Space size={8} wrap style={{ marginBottom: 4 }}>

@@ -96,7 +96,7 @@ export function TeamCompute({ team }: { team: TeamDetail }) {
         {balance.isLoading ? (
           <Skeleton active paragraph={{ rows: 2 }} />
         ) : (
-          <Space direction="vertical" style={{ width: '100%' }}>
+          <Space orientation="vertical" style={{ width: '100%' }}>
             <Statistic title="剩余算力（卡时）" value={balance.data?.total ?? '0.00'} data-testid="team-balance" />
             {balance.data?.items.length ? (
               <List
@@ -123,7 +123,7 @@ export function TeamCompute({ team }: { team: TeamDetail }) {
         {usage.isLoading || !usage.data ? (
           <Skeleton active paragraph={{ rows: 4 }} />
         ) : (
-          <Space direction="vertical" style={{ width: '100%' }} size={12}>
+          <Space orientation="vertical" style={{ width: '100%' }} size={12}>
             <UsageChart usage={usage.data} />
             <Table
               size="small"

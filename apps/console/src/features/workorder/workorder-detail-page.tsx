@@ -121,7 +121,7 @@ function ReplyBox({ order, owner }: { order: WorkOrderDetail; owner: boolean }) 
   return (
     <Form<ReplyValues> form={form} layout="vertical" onFinish={submit} data-testid="wo-reply-form">
       {order.state === 'RESOLVED' && owner ? (
-        <Alert type="success" showIcon style={{ marginBottom: 12 }} message="运维人员已将此工单标记为已解决。如问题仍未解决，可继续回复，工单将重新进入处理中。" />
+        <Alert type="success" showIcon style={{ marginBottom: 12 }} title="运维人员已将此工单标记为已解决。如问题仍未解决，可继续回复，工单将重新进入处理中。" />
       ) : null}
       <Form.Item
         name="content"
@@ -255,7 +255,7 @@ export function WorkorderDetailPage() {
       </Card>
       <Card styles={{ body: { padding: screens.sm ? 24 : 12 } }}>
         {closed ? (
-          <Alert type="info" showIcon message="工单已关闭，无法继续回复。如有新问题，请重新提交工单。" data-testid="wo-closed" />
+          <Alert type="info" showIcon title="工单已关闭，无法继续回复。如有新问题，请重新提交工单。" data-testid="wo-closed" />
         ) : (
           <ReplyBox order={order} owner={owner} />
         )}

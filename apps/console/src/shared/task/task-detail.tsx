@@ -100,7 +100,7 @@ export function TaskDetailFrame({ detail, actions, title, listPath, lead, trail,
         <Alert
           type="error"
           showIcon
-          message={task.state === 'SUBMIT_FAILED' ? '任务未能提交' : '任务运行失败'}
+          title={task.state === 'SUBMIT_FAILED' ? '任务未能提交' : '任务运行失败'}
           description={<HelpLink type="task" taskId={task.id} text="原因见下方的状态说明与运行日志。需要帮助时，可提交工单，运维人员能直接查看这个任务。" testId={`${testId}-detail-help`} />}
         />
       ) : null}

@@ -295,7 +295,7 @@ export function UnderpoweredNotice({ family, error }: { family: TaskFamily; erro
       type="warning"
       showIcon
       style={{ marginBottom: 16 }}
-      message={error.message}
+      title={error.message}
       action={
         <Link to="/pay" data-testid={`${family.testId}-form-buy`}>
           购买算力

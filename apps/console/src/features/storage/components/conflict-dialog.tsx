@@ -32,7 +32,7 @@ export function askConflict(modal: ModalApi, names: string[]): Promise<ConflictC
         </Flex>
       ),
       closable: true,
-      maskClosable: false,
+      mask: { closable: false },
       onCancel: () => finish(null),
       footer: (
         <Flex justify="flex-end" gap={8} wrap style={{ marginTop: 16 }}>
