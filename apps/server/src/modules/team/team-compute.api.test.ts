@@ -63,7 +63,12 @@ describe.each(engines)('team compute power (%s)', (engine) => {
     const bought = await pre(g.admin);
     expect(bought.message.code, bought.message.message).toBe(0);
     expect(bought.data.teamId).toBe(g.id);
+    const told: string[] = [];
+    const off = t.app.ctx.bus.subscribe((userId, e) => void (e.businessType === 'comp-power.changed' && told.push(userId)));
     expect((await order('POST', `/orders/${bought.data.id}/confirm`, op)).message.code).toBe(0);
+    off();
+    // Every member sees the team's balance, so every member is told it moved (the buyer once).
+    expect(told.sort()).toEqual([g.owner.id, g.admin.id, g.member.id].sort());
     // The team's balance, read by any member; the admin's own balance is untouched.
     for (const u of [g.owner, g.admin, g.member]) {
       const b = await order('GET', `/comp-powers/team/${g.id}`, u);
@@ -91,8 +96,14 @@ describe.each(engines)('team compute power (%s)', (engine) => {
     expect(res.data.payerTeamId).toBe(g.id);
     const id = res.data.id as string;
     const d = await k.until(g.member.token, id, ['SUCCEEDED']);
+    // Who is told the balance moved: every member of the team (any member reads its balance), the member who
+    // ran it among them; not the stranger.
+    const told: string[] = [];
+    const off = t.app.ctx.bus.subscribe((userId, e) => void (e.businessType === 'comp-power.changed' && told.push(userId)));
     await Promise.all([t.app.metering.pass('sz-a100'), t.app.metering.pass('sz-a100')]);
     await t.app.metering.pass('sz-a100');
+    off();
+    expect([...new Set(told)].sort()).toEqual([g.owner.id, g.admin.id, g.member.id].sort());
     const total = k.expected(d, 1);
     expect(total).toBeGreaterThanOrEqual(2);
     expect(await k.remaining(teamBucket)).toBe(100 * 3600 - total);

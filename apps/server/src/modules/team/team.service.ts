@@ -42,7 +42,7 @@ export interface TeamStanding {
 }
 
 /** What the order module asks of teams (built before it in app.ts). */
-export type TeamPayers = Pick<TeamService, 'payer' | 'usageMembers' | 'standing'>;
+export type TeamPayers = Pick<TeamService, 'payer' | 'usageMembers' | 'standing' | 'memberIds'>;
 const INVITATION = '邀请';
 
 /**
@@ -306,6 +306,14 @@ export class TeamService {
       out.set(key, { teamName: s.names.get(teamId) ?? '', member: s.members.has(key), limit: s.limits.get(key) ?? null });
     }
     return out;
+  }
+
+  /**
+   * Everyone who sees a team's compute power — every member (`team.read`: 团队详情's 团队算力, the task forms'
+   * 预计最多消耗) — so metering and crediting can tell them with `comp-power.changed` when it moves.
+   */
+  async memberIds(teamId: string): Promise<string[]> {
+    return (await this.repo.members(teamId)).map((m) => m.user_id);
   }
 
   /** `team.changed` to every member now, and to `also` (an invitee, a member who just left). */
