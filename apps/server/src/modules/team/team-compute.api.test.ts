@@ -191,6 +191,31 @@ describe.each(engines)('team compute power (%s)', (engine) => {
     expect(again.message.code, again.message.message).toBe(0);
   }, 40_000);
 
+  it('a member\'s limit row goes when they leave or are removed (and with a dissolved team); rejoining starts without one', async () => {
+    const g = await teamOf();
+    const limitRows = async (teamId: string) =>
+      (await t.app.ctx.db.selectFrom('team_member_limits').select(['user_id', 'card_seconds']).where('team_id', '=', teamId).orderBy('user_id').execute()).map((r) => ({ user_id: r.user_id, card_seconds: Number(r.card_seconds) }));
+    for (const u of [g.admin, g.member]) expect((await team('POST', `/teams/${g.id}/members/${u.id}/limit`, g.owner, { cardHours: 7 })).message.code).toBe(0);
+    expect((await limitRows(g.id)).map((r) => r.user_id).sort()).toEqual([g.admin.id, g.member.id].sort());
+    // Leaving: the member's row goes, the admin's stays.
+    expect((await team('POST', `/teams/${g.id}/leave`, g.member)).message.code).toBe(0);
+    expect(await limitRows(g.id)).toEqual([{ user_id: g.admin.id, card_seconds: 7 * 3600 }]);
+    // Rejoining: no limit (the usage read says 不限).
+    const inv = (await team('POST', `/teams/${g.id}/invitations`, g.owner, { username: g.member.username })).data as TeamInvitation;
+    expect((await team('POST', `/invitations/${inv.id}/accept`, g.member)).message.code).toBe(0);
+    const usage = await order('POST', '/records/consume/action/team-usage', g.owner, { teamId: g.id });
+    expect(usage.data.members.find((m: { userId: string }) => m.userId === g.member.id).limitCardHours).toBeNull();
+    // Removed by the owner: the admin's row goes with them.
+    expect((await team('DELETE', `/teams/${g.id}/members/${g.admin.id}`, g.owner)).message.code).toBe(0);
+    expect(await limitRows(g.id)).toEqual([]);
+    // A refused removal (the owner, 1020) leaves the rows alone; dissolving the team removes the rest.
+    expect((await team('POST', `/teams/${g.id}/members/${g.owner.id}/limit`, g.owner, { cardHours: 3 })).message.code).toBe(0);
+    expect((await team('DELETE', `/teams/${g.id}/members/${g.owner.id}`, g.member)).message.code).toBe(ErrorCode.NO_PERMISSION);
+    expect((await limitRows(g.id)).map((r) => r.user_id)).toEqual([g.owner.id]);
+    expect((await team('DELETE', `/teams/${g.id}`, g.owner)).message.code).toBe(0);
+    expect(await limitRows(g.id)).toEqual([]);
+  });
+
   it('a member who leaves (or is removed) can no longer charge the team: refused at submit, their running team-paid task stopped', async () => {
     const g = await teamOf();
     await k.bucket(teamPayer(g.id), 100 * 3600, 30 * DAY);

@@ -118,8 +118,13 @@ export class TeamRepository {
 
   /** Removes a membership only if its role still is one of `roles`. */
   async removeMember(teamId: string, userId: string, roles: readonly TeamRole[]): Promise<boolean> {
-    const r = await this.db.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', '=', userId).where('role', 'in', roles).executeTakeFirst();
-    return Number(r.numDeletedRows) === 1;
+    // The member's monthly limit goes with the membership (ADR 0017): someone who rejoins starts without one.
+    return this.db.transaction().execute(async (tx) => {
+      const r = await tx.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', '=', userId).where('role', 'in', roles).executeTakeFirst();
+      if (Number(r.numDeletedRows) !== 1) return false;
+      await tx.deleteFrom('team_member_limits').where('team_id', '=', teamId).where('user_id', '=', userId).execute();
+      return true;
+    });
   }
 
   /**
@@ -151,6 +156,7 @@ export class TeamRepository {
       if (Number(r.numDeletedRows) !== 1) return false;
       await tx.deleteFrom('team_members').where('team_id', '=', teamId).execute();
       await tx.deleteFrom('team_invitations').where('team_id', '=', teamId).execute();
+      await tx.deleteFrom('team_member_limits').where('team_id', '=', teamId).execute();
       return true;
     });
   }
