@@ -86,6 +86,47 @@ describe.each(engines)('team compute power (%s)', (engine) => {
     expect(rows.map((r) => r.owner_id)).toEqual([teamPayer(g.id)]);
   });
 
+  it('an operator grants a team compute power by its name (owner\'s username when names repeat): the team\'s bucket, audited, members told', async () => {
+    const g = await teamOf();
+    const grant = (payload: object) => order('POST', '/comp-powers/grant', op, { subCenterId: 'sz-a100', cardTypeId: 'a100-80g', cardHours: 6, validDays: 30, reason: '课题支持', ...payload });
+    // Exactly one recipient: a user or a team.
+    expect((await grant({})).message.code).toBe(ErrorCode.PARAM_INVALID);
+    expect((await grant({ username: g.member.username, teamName: g.name })).message.code).toBe(ErrorCode.PARAM_INVALID);
+    expect((await grant({ teamName: `${g.name}-无此团队` })).message.code).toBe(ErrorCode.NOT_FOUND);
+    // Not an operator: refused.
+    expect((await order('POST', '/comp-powers/grant', g.owner, { teamName: g.name, subCenterId: 'sz-a100', cardTypeId: 'a100-80g', cardHours: 6, validDays: 30, reason: 'x' })).message.code).toBe(ErrorCode.NO_PERMISSION);
+
+    const told: string[] = [];
+    const off = t.app.ctx.bus.subscribe((userId, e) => void (e.businessType === 'comp-power.changed' && told.push(userId)));
+    const res = await grant({ teamName: g.name });
+    off();
+    expect(res.message.code, res.message.message).toBe(0);
+    expect(told.sort()).toEqual([g.owner.id, g.admin.id, g.member.id].sort());
+    const balance = await order('GET', `/comp-powers/team/${g.id}`, g.member);
+    expect(balance.data.total).toBe('6.00');
+    expect(balance.data.items).toMatchObject([{ id: res.data.compPowerId, source: 'grant', remaining: '6.00' }]);
+    expect((await order('GET', `/comp-powers/${g.owner.id}`, g.owner)).data.total).toBe('0.00');
+    // The owner is told; the audit entry names the team (and its owner), what was given and why.
+    const msgs = await t.app.ctx.db.selectFrom('messages').select(['title', 'content']).where('user_id', '=', g.owner.id).where('title', 'like', '%赠送%').execute();
+    expect(msgs).toEqual([{ title: `团队「${g.name}」获得赠送算力`, content: `团队「${g.name}」获得赠送算力：深圳算力分中心 NVIDIA A100 80G 6.00 卡时，有效期 30 天（课题支持）。` }]);
+    const audit = await t.app.ctx.db.selectFrom('audit_log').selectAll().where('target_id', '=', g.id).execute();
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ action: 'compPower.grant', target_type: 'team', target_name: `${g.name}（${g.owner.username}）`, actor_id: op.id, reason: '课题支持' });
+    // 算力发放's list names the team.
+    const list = await order('POST', '/comp-powers/grants/action/page', op, { pageNum: 1, pageSize: 5 });
+    expect(list.data.list[0]).toMatchObject({ id: res.data.id, userId: teamPayer(g.id), teamId: g.id, teamName: g.name, username: '', grantedByName: op.username });
+
+    // Another owner's team of the same name: the name alone is ambiguous (1001 naming teamOwner); with the owner it is not.
+    const other = await user('own2');
+    const twin = (await team('POST', '/teams', other, { name: g.name })).data as Team;
+    const ambiguous = await grant({ teamName: g.name });
+    expect(ambiguous.message.code).toBe(ErrorCode.PARAM_INVALID);
+    expect(ambiguous.message.message).toContain('teamOwner');
+    expect((await grant({ teamName: g.name, teamOwner: other.username, cardHours: 2 })).message.code).toBe(0);
+    expect((await order('GET', `/comp-powers/team/${twin.id}`, other)).data.total).toBe('2.00');
+    expect((await order('GET', `/comp-powers/team/${g.id}`, g.owner)).data.total).toBe('6.00');
+  });
+
   it('a member\'s task paid by the team draws the team\'s buckets once, never the member\'s own; a stranger cannot charge it', async () => {
     const g = await teamOf();
     const teamBucket = await k.bucket(teamPayer(g.id), 100 * 3600, 30 * DAY);

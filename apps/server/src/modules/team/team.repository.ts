@@ -40,6 +40,17 @@ export class TeamRepository {
     return rows.map((r) => ({ ...r, member_count: Number(r.member_count) }));
   }
 
+  /** Teams of this exact name (names are unique per owner only), for operators' 算力发放; and names by id. */
+  named(name: string): Promise<TeamRow[]> {
+    return this.db.selectFrom('teams').selectAll().where('name', '=', name).orderBy('id').execute();
+  }
+
+  async names(ids: readonly string[]): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows = await this.db.selectFrom('teams').select(['id', 'name']).where('id', 'in', [...ids]).execute();
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
   /** Creates the team with its owner as the first member; false when the owner already has a team of that name. */
   async create(team: TeamRow): Promise<boolean> {
     try {

@@ -42,7 +42,7 @@ export interface TeamStanding {
 }
 
 /** What the order module asks of teams (built before it in app.ts). */
-export type TeamPayers = Pick<TeamService, 'payer' | 'usageMembers' | 'standing' | 'memberIds'>;
+export type TeamPayers = Pick<TeamService, 'payer' | 'usageMembers' | 'standing' | 'memberIds' | 'named' | 'names'>;
 const INVITATION = '邀请';
 
 /**
@@ -314,6 +314,18 @@ export class TeamService {
    */
   async memberIds(teamId: string): Promise<string[]> {
     return (await this.repo.members(teamId)).map((m) => m.user_id);
+  }
+
+  /**
+   * Operators' 算力发放 to a team (the grant service checks `compPower.grant`): the teams of this name, with
+   * their owners' ids; and teams' names by id for the grants list (a dissolved team is missing).
+   */
+  async named(name: string): Promise<{ id: string; name: string; ownerId: string }[]> {
+    return (await this.repo.named(name)).map((t) => ({ id: t.id, name: t.name, ownerId: t.owner_id }));
+  }
+
+  names(ids: readonly string[]): Promise<Map<string, string>> {
+    return this.repo.names(ids);
   }
 
   /** `team.changed` to every member now, and to `also` (an invitee, a member who just left). */
