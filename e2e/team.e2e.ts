@@ -118,8 +118,14 @@ describe('团队 journey', () => {
     await invitee.locator('[data-testid="training-form-card-num"] input, input[data-testid="training-form-card-num"]').first().fill('8');
     await invitee.getByTestId('training-form-command').fill('echo 团队付费; sleep 10');
     await pick(invitee, 'training-form-payer', `团队：${NAME}（成员）`);
-    // (No speaksChinese here: the opened center/card-type Selects leave their option values — auto, gz-ascend,
-    // cpu-std — in antd's accessible listbox; a finding of the training form, noted in plan 21.)
+    // 预计最多消耗 reads the team's balance (100 卡时 on 深圳 A100), not the member's own (none).
+    const estimate = invitee.getByTestId('training-form-estimate');
+    await expect.poll(() => estimate.getAttribute('data-payer')).toBe('team');
+    await expect.poll(() => estimate.getAttribute('data-state')).toBe('covered');
+    expect(await estimate.innerText()).toContain(`团队「${NAME}」在 深圳算力分中心 · NVIDIA A100 80G 剩余 100.00 卡时`);
+    // The form with its Selects opened and closed: no English shown or read out (the checker reads rc-select's
+    // clipped accessible listbox as its labels now).
+    await speaksChinese(invitee, '训练任务表单（付费方 团队）');
     await shot(invitee, 'team-payer-1440');
     await invitee.getByTestId('training-form-submit').click();
     await invitee.waitForURL(/\/console\/training\/detail\/train\//, { waitUntil: 'commit' });

@@ -333,7 +333,11 @@ export type TeamUsage = Static<typeof TeamUsage>;
 /** An operator's grant (赠送) of compute power to a user, named by username. */
 export const GRANT_CARD_HOURS_MAX = 100_000;
 export const GrantBody = Type.Object({
-  username: Type.String({ minLength: 1, maxLength: 64 }),
+  /** The recipient: a user by login name, or a team by `teamName` — exactly one of the two (else 1001). */
+  username: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  /** 发放给团队 (ADR 0017): the team's name; with `teamOwner` (its owner's login name) when several teams share it. */
+  teamName: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  teamOwner: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   subCenterId: Id,
   cardTypeId: Id,
   cardHours: Type.Integer({ minimum: 1, maximum: GRANT_CARD_HOURS_MAX }),

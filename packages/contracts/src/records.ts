@@ -31,6 +31,9 @@ export const AdminGrant = Type.Composite([
     grantedByName: Type.String(),
     /** When the bucket it made expires. */
     expireTime: Millis,
+    /** Given to a team (ADR 0017): its id and name (`userId` is then the team's payer key, names empty). */
+    teamId: Type.Optional(Id),
+    teamName: Type.Optional(Type.String()),
   }),
 ]);
 export type AdminGrant = Static<typeof AdminGrant>;
@@ -67,7 +70,7 @@ export const RecordApi = {
 
 export const RecordApiSchemas: SchemasOf<typeof RecordApi> = {
   compPowers: { summary: '本人剩余算力（卡时）', params: CompPowersParams, response: CompPowers },
-  grant: { summary: '发放算力（运营人员，按用户名；写审计日志）', body: GrantBody, response: GrantRecord },
+  grant: { summary: '发放算力（运营人员，按用户名或团队名称；写审计日志）', body: GrantBody, response: GrantRecord },
   grants: { summary: '最近的算力发放（运营人员，可按用户名筛选）', body: AdminGrantPageQuery, response: AdminGrantPage },
   page: { summary: '充值记录 / 消费记录 / 赠送记录（按分中心、卡型、任务、时间筛选）', body: RecordPageQuery, response: RecordPage },
   consumeStats: { summary: '消费统计：按日、分中心、卡型汇总（卡时）', body: ConsumeStatsQuery, response: ConsumeStats },

@@ -41,6 +41,15 @@ describe('live events in the query cache', () => {
     expect(client.getQueryState(queryKeys.training.list({}))?.isInvalidated).toBe(false);
   });
 
+  it('comp-power.changed refreshes a team\'s 团队算力, usage and records (a team-paid draw), not its members or the list', () => {
+    const client = new QueryClient();
+    for (const key of [queryKeys.team.compute('tm1'), queryKeys.team.usage('tm1'), queryKeys.team.records('tm1'), queryKeys.team.detail('tm1'), queryKeys.team.list]) client.setQueryData(key, {});
+    applyLiveEvent(client, { businessType: 'comp-power.changed', data: {} });
+    for (const key of [queryKeys.team.compute('tm1'), queryKeys.team.usage('tm1'), queryKeys.team.records('tm1')]) expect(client.getQueryState(key)?.isInvalidated).toBe(true);
+    expect(client.getQueryState(queryKeys.team.detail('tm1'))?.isInvalidated).toBe(false);
+    expect(client.getQueryState(queryKeys.team.list)?.isInvalidated).toBe(false);
+  });
+
   it('a first fetch still in flight when its task changes is asked again, not joined', async () => {
     // The page opened just before the task started: the server answered the list's first read with QUEUED,
     // but the answer arrives after the event. Joining that fetch would keep QUEUED on screen.

@@ -43,6 +43,9 @@ export function applyLiveEvent(client: QueryClient, event: WsEvent): void {
       refresh(client, { queryKey: queryKeys.billing.root });
       // A metering draw: an open task detail's 已消耗 rises with it.
       for (const root of Object.values(queryKeys.tasksRoot)) refresh(client, { queryKey: root, predicate: (q) => q.queryKey[1] === 'detail' });
+      // A team's balance moved (a team-paid draw, a credit; every member is told, ADR 0017): 团队算力, members'
+      // usage and records on 团队详情, and 预计最多消耗 with 付费方 团队 (same key).
+      refresh(client, { queryKey: queryKeys.team.root, predicate: (q) => ['compute', 'usage', 'records'].includes(q.queryKey[1] as string) });
       break;
     case 'asset.version.changed':
       // Progress and the end of a copy: the lists and details of that kind (files and README of a ready

@@ -102,6 +102,8 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
   const faults: { loseAnswers: number; refuse?: { code: number; message: string; data?: unknown } } = { loseAnswers: 0 };
   /** The caller's compute-power buckets (the header's call; the forms' 预计最多消耗 reads them). Tests fill it. */
   const buckets: CompPowerBucket[] = [];
+  /** A team's buckets by team id (付费方 团队: the forms' 预计最多消耗 reads them). Tests fill it. */
+  const teamBuckets = new Map<string, CompPowerBucket[]>();
   /** A submitting call as the server answers it: the task its clientRequestId already made, else a new one. */
   const submitOnce = (clientRequestId: string | undefined, make: () => TaskDetail): Response => {
     const known = clientRequestId ? submissions.get(clientRequestId) : undefined;
@@ -190,6 +192,8 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
     if (answer) return answer;
 
     if (path.endsWith('/sub-centers/action/list')) return envelope(centers);
+    const team = /\/comp-powers\/team\/([^/]+)$/.exec(path);
+    if (team) return envelope({ userId: `team:${team[1]}`, total: '0.00', standardTotal: '0.00', items: teamBuckets.get(decodeURIComponent(team[1])) ?? [] });
     if (path.includes('/comp-powers/')) return envelope({ userId: 'u1', total: '0.00', standardTotal: '0.00', items: buckets });
     let m = /\/sub-centers\/([^/]+)\/detail$/.exec(path);
     if (m) {
@@ -217,6 +221,7 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
     submitOnce,
     faults,
     buckets,
+    teamBuckets,
     put: (t: TaskDetail) => tasks.set(t.id, t),
     callsTo: (suffix: string, method?: string) => calls.filter((c) => c.url.pathname.endsWith(suffix) && (!method || c.method === method)),
   };

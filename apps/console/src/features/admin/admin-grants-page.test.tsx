@@ -28,7 +28,8 @@ function fakeBackend() {
     }
     if (p.endsWith('/comp-powers/grant')) {
       const b = body as GrantBody;
-      if (b.username !== 'bob') return ok(null, 1205, '用户不存在');
+      if (b.teamName && b.teamName !== '蛋白质组') return ok(null, 1205, '团队不存在');
+      if (!b.teamName && b.username !== 'bob') return ok(null, 1205, '用户不存在');
       const g: AdminGrant = {
         id: `g${grants.length + 1}`,
         cardHours: `${b.cardHours}.00`,
@@ -44,6 +45,8 @@ function fakeBackend() {
         nickname: 'bob昵称',
         grantedByName: 'alice',
         expireTime: 1_800_000_000_000 + b.validDays * 86400_000,
+        // To a team: the team's payer key and name, no user names.
+        ...(b.teamName ? { userId: 'team:tm1', username: '', nickname: '', teamId: 'tm1', teamName: b.teamName } : {}),
       };
       grants.unshift(g);
       return ok(g);
@@ -101,6 +104,34 @@ describe('运营管理 › 算力发放', () => {
     expect(within(row).getByTestId('grant-row-user').getAttribute('href')).toBe('/admin/users/id-bob');
     // The form is ready for the next grant.
     await waitFor(() => expect(input('grant-username').value).toBe(''));
+  });
+
+  it('发放对象 团队: by the team\'s name (and its owner when names repeat); the list names the team', async () => {
+    renderAt();
+    await screen.findByTestId('grant-form');
+    fireEvent.click(within(screen.getByTestId('grant-to')).getByText('团队'));
+    await waitFor(() => expect(screen.queryByTestId('grant-username')).toBeNull());
+    // The team's name is required in its place.
+    fireEvent.click(screen.getByTestId('grant-submit'));
+    await waitFor(() => expect(errors()).toContain('请输入要发放算力的团队名称'));
+    expect(errors()).not.toContain('请输入要发放算力的用户名');
+    fireEvent.change(input('grant-team-name'), { target: { value: ' 蛋白质组 ' } });
+    fireEvent.change(input('grant-team-owner'), { target: { value: 'bob' } });
+    await choose('grant-center', '深圳算力分中心');
+    await waitFor(() => expect(screen.getByTestId('grant-card-type').className).not.toContain('ant-select-disabled'));
+    await choose('grant-card-type', 'NVIDIA A100 80G');
+    fireEvent.change(input('grant-hours'), { target: { value: '6' } });
+    fireEvent.change(input('grant-reason'), { target: { value: '课题支持' } });
+    fireEvent.click(screen.getByTestId('grant-submit'));
+    const summary = await screen.findByTestId('grant-summary');
+    expect(summary.textContent).toContain('团队「蛋白质组」（所有者 bob）');
+    fireEvent.click(screen.getByTestId('grant-confirm'));
+    await waitFor(() => expect(grantCalls()).toHaveLength(1));
+    expect(grantCalls()[0].body).toEqual({ teamName: '蛋白质组', teamOwner: 'bob', subCenterId: 'sz', cardTypeId: 'a100', cardHours: 6, validDays: 30, reason: '课题支持' });
+    expect(await screen.findByText('已向 团队「蛋白质组」（所有者 bob） 发放 深圳算力分中心 NVIDIA A100 80G 6.00 卡时')).toBeTruthy();
+    const row = await screen.findByTestId('grant-row');
+    expect(within(row).getByTestId('grant-row-team').textContent).toBe('团队：蛋白质组');
+    expect(within(row).queryByTestId('grant-row-user')).toBeNull();
   });
 
   it('asks for every field in Chinese and sends nothing while one is missing', async () => {

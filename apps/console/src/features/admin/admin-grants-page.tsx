@@ -1,6 +1,6 @@
 import { GRANT_CARD_HOURS_MAX, type AdminGrant, type AdminGrantPageQuery, type GrantBody } from '@suanli/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { AutoComplete, Button, Card, Descriptions, Form, Input, InputNumber, Modal, Select, Typography, type ButtonProps, type TableColumnsType } from 'antd';
+import { AutoComplete, Button, Card, Descriptions, Form, Input, InputNumber, Modal, Radio, Select, Typography, type ButtonProps, type TableColumnsType } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from '../../app/feedback';
@@ -30,12 +30,26 @@ function useUserSuggestions(text: string) {
   return (users.data?.list ?? []).map((u) => ({ value: u.username, label: `${u.username}${u.nickname && u.nickname !== u.username ? `（${u.nickname}）` : ''}` }));
 }
 
+/** The form's values: the body, and whether it goes to a user or (ADR 0017) a team. */
+type GrantValues = GrantBody & { to: 'user' | 'team' };
+/** Whom the confirmation and the toast name. */
+const recipientOf = (b: GrantBody) => (b.teamName ? `团队「${b.teamName}」${b.teamOwner ? `（所有者 ${b.teamOwner}）` : ''}` : (b.username ?? ''));
+
+/** The body of what the form holds: only the chosen recipient's fields, trimmed. */
+function bodyOf({ to, ...v }: GrantValues): GrantBody {
+  const common = { subCenterId: v.subCenterId, cardTypeId: v.cardTypeId, cardHours: v.cardHours, validDays: v.validDays, reason: v.reason.trim() };
+  if (to === 'user') return { ...common, username: (v.username ?? '').trim() };
+  const owner = v.teamOwner?.trim();
+  return { ...common, teamName: (v.teamName ?? '').trim(), ...(owner ? { teamOwner: owner } : {}) };
+}
+
 /** The form: whom, which compute, how much, for how long and why; a confirmation repeats it before it is given. */
 function GrantForm() {
   const client = useQueryClient();
   const screens = useBreakpoint();
-  const [form] = Form.useForm<GrantBody>();
+  const [form] = Form.useForm<GrantValues>();
   const [pending, setPending] = useState<GrantBody | null>(null);
+  const to = (Form.useWatch('to', form) as GrantValues['to'] | undefined) ?? 'user';
   const username = Form.useWatch('username', form) ?? '';
   const centerId = Form.useWatch('subCenterId', form);
   const suggestions = useUserSuggestions(username);
@@ -48,7 +62,7 @@ function GrantForm() {
   const grant = useMutation({
     mutationFn: grantCompPower,
     onSuccess: (r, b) => {
-      toast.success(`已向 ${b.username} 发放 ${r.subCenterName} ${r.cardTypeName} ${r.cardHours} 卡时`);
+      toast.success(`已向 ${recipientOf(b)} 发放 ${r.subCenterName} ${r.cardTypeName} ${r.cardHours} 卡时`);
       void client.invalidateQueries({ queryKey: queryKeys.admin.root });
       setPending(null);
       form.resetFields();
@@ -56,18 +70,39 @@ function GrantForm() {
   });
   return (
     <Card title="发放算力" style={{ marginBottom: 16 }}>
-      <Form<GrantBody>
+      <Form<GrantValues>
         form={form}
         layout={screens.md ? 'horizontal' : 'vertical'}
         labelCol={screens.md ? { flex: '110px' } : undefined}
         style={{ maxWidth: 640 }}
-        initialValues={{ validDays: DEFAULT_DAYS }}
-        onFinish={(v) => setPending({ ...v, username: v.username.trim(), reason: v.reason.trim() })}
+        initialValues={{ validDays: DEFAULT_DAYS, to: 'user' }}
+        onFinish={(v) => setPending(bodyOf(v))}
         data-testid="grant-form"
       >
-        <Form.Item name="username" label="用户名" rules={[{ required: true, whitespace: true, message: '请输入要发放算力的用户名' }]} extra="输入用户名、昵称、手机号或邮箱查找账号">
-          <AutoComplete options={suggestions} placeholder="用户名" maxLength={64} data-testid="grant-username" />
+        <Form.Item name="to" label="发放对象">
+          <Radio.Group
+            optionType="button"
+            options={[
+              { value: 'user', label: '用户' },
+              { value: 'team', label: '团队' },
+            ]}
+            data-testid="grant-to"
+          />
         </Form.Item>
+        {to === 'user' ? (
+          <Form.Item name="username" label="用户名" rules={[{ required: true, whitespace: true, message: '请输入要发放算力的用户名' }]} extra="输入用户名、昵称、手机号或邮箱查找账号">
+            <AutoComplete options={suggestions} placeholder="用户名" maxLength={64} data-testid="grant-username" />
+          </Form.Item>
+        ) : (
+          <>
+            <Form.Item name="teamName" label="团队名称" rules={[{ required: true, whitespace: true, message: '请输入要发放算力的团队名称' }]} extra="算力进入团队，团队成员以团队付费提交任务时使用">
+              <Input placeholder="团队名称" maxLength={64} data-testid="grant-team-name" />
+            </Form.Item>
+            <Form.Item name="teamOwner" label="团队所有者" extra="有多个同名团队时，填写团队所有者的用户名">
+              <Input placeholder="所有者用户名（可选）" maxLength={64} data-testid="grant-team-owner" />
+            </Form.Item>
+          </>
+        )}
         <Form.Item name="subCenterId" label="算力分中心" rules={[{ required: true, message: '请选择算力分中心' }]}>
           <Select
             placeholder="选择分中心"
@@ -113,7 +148,7 @@ function GrantForm() {
         {pending && (
           <>
             <Descriptions column={1} size="small" bordered data-testid="grant-summary">
-              <Descriptions.Item label="用户">{pending.username}</Descriptions.Item>
+              <Descriptions.Item label={pending.teamName ? '团队' : '用户'}>{recipientOf(pending)}</Descriptions.Item>
               <Descriptions.Item label="算力">
                 {names(pending).center} · {names(pending).cardType}
               </Descriptions.Item>
@@ -124,7 +159,7 @@ function GrantForm() {
               </Descriptions.Item>
             </Descriptions>
             <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
-              发放后立即到账，用户会收到消息；此操作记入审计日志，不能撤回。
+              发放后立即到账，{pending.teamName ? '团队所有者' : '用户'}会收到消息；此操作记入审计日志，不能撤回。
             </Typography.Paragraph>
           </>
         )}
@@ -137,15 +172,20 @@ function GrantForm() {
 function GrantList() {
   const screens = useBreakpoint();
   const list = usePagedList<AdminGrantPageQuery, AdminGrant>({ key: queryKeys.admin.grants, fetch: pageGrants });
-  const user = (g: AdminGrant) => (
+  const user = (g: AdminGrant) =>
+    g.teamId ? (
+      <span style={{ overflowWrap: 'anywhere' }} data-testid="grant-row-team">
+        团队：{g.teamName || '已解散的团队'}
+      </span>
+    ) : (
     <Link to={userPath(g.userId)} style={{ overflowWrap: 'anywhere' }} data-testid="grant-row-user">
       {g.username || g.userId}
     </Link>
-  );
+    );
   const columns: TableColumnsType<AdminGrant> = screens.md
     ? [
         { title: '发放时间', dataIndex: 'createTime', key: 'createTime', width: 170, render: (v: number) => formatTime(v) },
-        { title: '用户', key: 'user', width: 140, render: (_v, g) => user(g) },
+        { title: '用户 / 团队', key: 'user', width: 140, render: (_v, g) => user(g) },
         { title: '分中心 · 卡型', key: 'center', width: 200, render: (_v, g) => `${g.subCenterName} · ${g.cardTypeName}` },
         { title: '卡时', dataIndex: 'cardHours', key: 'cardHours', width: 90 },
         { title: '到期时间', dataIndex: 'expireTime', key: 'expireTime', width: 170, render: (v: number) => formatTime(v) },
@@ -192,11 +232,11 @@ function GrantList() {
   );
 }
 
-/** 运营管理 › 算力发放 (/admin/grants): give a user compute power with a reason and an expiry; recent grants below. */
+/** 运营管理 › 算力发放 (/admin/grants): give a user or a team compute power with a reason and an expiry; recent grants below. */
 export function AdminGrantsPage() {
   return (
     <OperatorOnly title={TITLE}>
-      <PageContainer title={TITLE} description="向用户发放指定分中心、卡型的卡时，写明有效期和原因。发放立即到账并通知用户，每次发放都记入审计日志。">
+      <PageContainer title={TITLE} description="向用户或团队发放指定分中心、卡型的卡时，写明有效期和原因。发放立即到账并通知用户（团队则通知其所有者），每次发放都记入审计日志。">
         <GrantForm />
         <ListCard>
           <Typography.Title level={5} style={{ marginTop: 0 }}>

@@ -63,6 +63,44 @@ describe('预计最多消耗 in the training forms', () => {
     expect(estimate().textContent).toContain('仅剩 99.00 卡时，运行满最长时长还差 21.00 卡时');
   });
 
+  it('付费方 团队: the team\'s balance, not the caller\'s own; back to 个人 reads the own balance again', async () => {
+    backend.buckets.push(bucket('sz-a100', 'a100-80g', '99.00'));
+    backend.teamBuckets.set('tm1', [bucket('sz-a100', 'a100-80g', '0.40'), bucket('gz-ascend', 'a100-80g', '50.00')]);
+    renderTraining('/training/task/train');
+    await screen.findByTestId('training-form');
+    await choose('training-form-card-type', 'NVIDIA A100 80G');
+    await waitFor(() => expect(estimate().getAttribute('data-state')).toBe('covered'));
+    expect(estimate().getAttribute('data-payer')).toBe('personal');
+    expect(estimate().textContent).toContain('深圳算力分中心 · NVIDIA A100 80G 剩余 99.00 卡时');
+
+    await choose('training-form-payer', '团队：蛋白质组（成员）');
+    // The team's bucket on 深圳 (0.40; its 广州 bucket does not count), short of the 1.00 a full run needs.
+    await waitFor(() => expect(estimate().getAttribute('data-state')).toBe('short'));
+    expect(estimate().getAttribute('data-payer')).toBe('team');
+    expect(estimate().textContent).toContain('剩余算力不足：团队「蛋白质组」在 深圳算力分中心 · NVIDIA A100 80G 仅剩 0.40 卡时，运行满最长时长还差 0.60 卡时');
+    // A plain member cannot buy for the team: no link, who to ask instead.
+    expect(screen.queryByTestId('training-form-estimate-buy')).toBeNull();
+    expect(estimate().textContent).toContain('请联系团队所有者或管理员为团队购买算力');
+    expect(backend.calls.some((c) => c.url.pathname.endsWith('/comp-powers/team/tm1'))).toBe(true);
+
+    await choose('training-form-payer', '个人');
+    await waitFor(() => expect(estimate().getAttribute('data-payer')).toBe('personal'));
+    expect(estimate().getAttribute('data-state')).toBe('covered');
+    expect(estimate().textContent).toContain('剩余 99.00 卡时');
+  });
+
+  it('付费方 团队 of which the caller is an admin: 为团队购买算力 leads to /pay?teamId=', async () => {
+    backend.teamBuckets.set('tm2', []);
+    renderTraining('/training/task/train');
+    await screen.findByTestId('training-form');
+    await choose('training-form-card-type', 'NVIDIA A100 80G');
+    await choose('training-form-payer', '团队：计算化学（管理员）');
+    await waitFor(() => expect(estimate().getAttribute('data-state')).toBe('short'));
+    expect(estimate().textContent).toContain('团队「计算化学」在 深圳算力分中心 · NVIDIA A100 80G 仅剩 0.00 卡时');
+    expect(screen.getByTestId('training-form-estimate-buy').getAttribute('href')).toBe('/pay?teamId=tm2');
+    expect(screen.getByTestId('training-form-estimate-buy').textContent).toBe('为团队购买算力');
+  });
+
   it('distributed: × nodes', async () => {
     renderTraining('/training/task/distributed');
     await screen.findByTestId('training-form');

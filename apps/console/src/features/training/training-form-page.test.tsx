@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ErrorCode } from '@suanli/contracts';
 import { describe, expect, it } from 'vitest';
 import { createFakeTraining, PRIVATE_IMAGES, task } from './test/fake-training';
@@ -124,6 +124,30 @@ describe('training task form', () => {
       env: [{ name: 'EPOCHS', value: '3' }],
       maxDurationMinutes: 180,
     });
+  });
+
+  it('复制并重新提交 keeps 付费方: the old task\'s team is chosen and sent again', async () => {
+    backend.put(task('7', { name: '团队任务', payerTeamId: 'tm1' }));
+    const router = renderTraining('/training/task/train?from=7');
+    await waitFor(() => expect(input('training-form-name').value).toBe('团队任务-副本'));
+    await waitFor(() => expect(screen.getByTestId('training-form-payer').textContent).toContain('团队：蛋白质组（成员）'));
+    submit();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/training/detail/train/100'));
+    expect(backend.callsTo('/training/api/v1/tasks', 'POST')[0].body).toMatchObject({ name: '团队任务-副本', payerTeamId: 'tm1' });
+  });
+
+  it('复制并重新提交 of a personally paid task stays 个人; of a team the user has left names it so', async () => {
+    backend.put(task('7', { name: '个人任务', payerTeamId: null }));
+    renderTraining('/training/task/train?from=7');
+    await waitFor(() => expect(input('training-form-name').value).toBe('个人任务-副本'));
+    expect(screen.getByTestId('training-form-payer').textContent).toContain('个人');
+    cleanup();
+
+    backend.put(task('8', { name: '旧团队任务', payerTeamId: 'gone' }));
+    renderTraining('/training/task/train?from=8');
+    await waitFor(() => expect(input('training-form-name').value).toBe('旧团队任务-副本'));
+    await waitFor(() => expect(screen.getByTestId('training-form-payer').textContent).toContain('原付费团队（您已不是该团队成员，请改选）'));
+    expect(screen.getByTestId('training-form-payer').textContent).not.toContain('gone');
   });
 
   it('a copy of a task that ran in its own folder gets a folder of its own again', async () => {

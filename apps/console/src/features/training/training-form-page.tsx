@@ -19,6 +19,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
 import { CostEstimate } from '../../shared/task/cost-estimate';
+import { PERSONAL_PAYER } from '../../shared/task/payer-field';
 import { EnvList } from '../../shared/task/env-list';
 import { cardTypeLabel, centerDetailQuery, centerOptions, DurationField, durationOf, nameWithSuffix, partitionBounds, ResourceFields, TaskFormActions, TASK_FOLDER_HINT, taskPayload, copiedWorkDir, UnknownTaskType, useCreateTask, WorkDirField, type TaskFormValues } from '../../shared/task/task-form';
 import { MONO } from '../../shared/ui/mono';
@@ -73,7 +74,10 @@ function cardTypesOf(centers: SubCenter[], centerId: string | undefined): CardTy
   return [...byId.values()];
 }
 
-/** 复制并重新提交: the old task's parameters under a new name; 智能调度 again when it was placed that way. */
+/**
+ * 复制并重新提交: the old task's parameters under a new name; 智能调度 again when it was placed that way; the
+ * same 付费方 (as the API's 重新提交 keeps it — the gate asks again at submission).
+ */
 function valuesFrom(task: TaskDetail): Partial<FormValues> {
   return {
     name: nameWithSuffix(task.name, '-副本'),
@@ -88,6 +92,7 @@ function valuesFrom(task: TaskDetail): Partial<FormValues> {
     datasets: task.mounts.filter((m) => m.kind === 'dataset').map(({ kind, assetId, versionId }) => ({ kind, assetId, versionId })),
     models: task.mounts.filter((m) => m.kind === 'model').map(({ kind, assetId, versionId }) => ({ kind, assetId, versionId })),
     ...durationOf(task.maxDurationMinutes),
+    payerTeamId: task.payerTeamId ?? PERSONAL_PAYER,
   };
 }
 

@@ -1,8 +1,11 @@
 import { Alert, Form, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import type { CSSProperties } from 'react';
 import { Link } from 'react-router';
-import type { SubCenter } from '@suanli/contracts';
+import { RecordApi, TeamApi, type SubCenter } from '@suanli/contracts';
 import { useCompPowers } from '../../app/comp-power';
+import { queryKeys } from '../../app/query-keys';
+import { call } from '../../app/request';
 import { useUserStore } from '../../app/stores/user-store';
 import { estimateCost } from './cost';
 import type { TaskFamily } from './task-family';
@@ -27,8 +30,10 @@ interface CostEstimateProps {
 
 /**
  * 预计最多消耗 in every task form: cards × nodes × the maximum run time in 卡时 (the form's own fields), and what
- * remains of the matching balance — same center and card type, from the compute-power answer the header
- * already has — after it; a warning with 购买算力 when it does not cover. The server decides at submission.
+ * remains of the matching balance — same center and card type — after it; a warning with 购买算力 when it does
+ * not cover. The balance is the payer's (ADR 0017): the caller's own (the header's answer) for 个人, the team's
+ * (the read 团队详情 uses, same query key, so both refresh together) when 付费方 is a team. The server decides
+ * at submission.
  */
 export function CostEstimate({ family, centers, centerId, nodeNum, style }: CostEstimateProps) {
   const form = Form.useFormInstance();
@@ -37,8 +42,19 @@ export function CostEstimate({ family, centers, centerId, nodeNum, style }: Cost
   const nodeField = Form.useWatch('nodeNum', form) as unknown;
   const duration = Form.useWatch('duration', form) as unknown;
   const unit = (Form.useWatch('durationUnit', form) as keyof typeof UNIT_MINUTES | undefined) ?? 'minute';
+  const payerTeamId = (Form.useWatch('payerTeamId', form) as string | undefined) || undefined;
   const userId = useUserStore((s) => s.userInfo?.id);
-  const powers = useCompPowers(userId);
+  const own = useCompPowers(userId);
+  const teamPowers = useQuery({
+    queryKey: queryKeys.team.compute(payerTeamId ?? ''),
+    queryFn: () => call(RecordApi.teamCompPowers, { params: { id: payerTeamId! } }),
+    enabled: Boolean(payerTeamId),
+    staleTime: 0,
+  });
+  // The same list 付费方 offers (one cached query): the team's name and whether the caller may buy for it.
+  const teams = useQuery({ queryKey: queryKeys.team.list, queryFn: () => call(TeamApi.list), enabled: Boolean(payerTeamId) });
+  const team = payerTeamId ? teams.data?.find((t) => t.id === payerTeamId) : undefined;
+  const powers = payerTeamId ? teamPowers : own;
   const nodes = nodeNum ?? nodeField;
   const testId = `${family.testId}-form-estimate`;
 
@@ -48,7 +64,9 @@ export function CostEstimate({ family, centers, centerId, nodeNum, style }: Cost
   const center = centers.find((c) => c.id === centerId);
   const cardTypeName = (center ?? centers.find((c) => c.cardTypes.some((t) => t.id === cardTypeId)))?.cardTypes.find((t) => t.id === cardTypeId)?.name ?? cardTypeId;
   const cost = estimateCost({ cardNum, nodeNum: nodes, minutes: duration * UNIT_MINUTES[unit], centerId: center ? centerId : undefined, cardTypeId, items: powers.data?.items ?? [] });
-  const where = center ? `${center.name} · ${cardTypeName}` : cardTypeName;
+  const place = center ? `${center.name} · ${cardTypeName}` : cardTypeName;
+  const where = payerTeamId ? `团队「${team?.name ?? ''}」在 ${place}` : place;
+  const buysForTeam = team?.myRole === 'owner' || team?.myRole === 'admin';
   const need = (
     <>
       预计最多消耗{' '}
@@ -59,7 +77,7 @@ export function CostEstimate({ family, centers, centerId, nodeNum, style }: Cost
     </>
   );
   const state = !center || cost.have === null || !powers.data ? 'unknown' : cost.short ? 'short' : 'covered';
-  const common = { style, 'data-testid': testId, 'data-state': state, 'data-need': cost.need } as const;
+  const common = { style, 'data-testid': testId, 'data-state': state, 'data-need': cost.need, 'data-payer': payerTeamId ? 'team' : 'personal' } as const;
 
   if (state === 'short')
     return (
@@ -70,11 +88,26 @@ export function CostEstimate({ family, centers, centerId, nodeNum, style }: Cost
         title={need}
         description={
           <span>
-            剩余算力不足：{where} 仅剩 <span data-testid={`${testId}-have`}>{cost.have}</span> 卡时，运行满最长时长还差 {cost.short} 卡时。请先
-            <Link to="/pay" data-testid={`${testId}-buy`}>
-              购买算力
-            </Link>
-            ，或减少卡数、节点数或最长运行时长。
+            剩余算力不足：{where} 仅剩 <span data-testid={`${testId}-have`}>{cost.have}</span> 卡时，运行满最长时长还差 {cost.short} 卡时。
+            {!payerTeamId ? (
+              <>
+                请先
+                <Link to="/pay" data-testid={`${testId}-buy`}>
+                  购买算力
+                </Link>
+                ，或减少卡数、节点数或最长运行时长。
+              </>
+            ) : buysForTeam ? (
+              <>
+                请先
+                <Link to={`/pay?teamId=${encodeURIComponent(payerTeamId)}`} data-testid={`${testId}-buy`}>
+                  为团队购买算力
+                </Link>
+                ，或改为个人付费，或减少卡数、节点数或最长运行时长。
+              </>
+            ) : (
+              '请联系团队所有者或管理员为团队购买算力，或改为个人付费，或减少卡数、节点数或最长运行时长。'
+            )}
           </span>
         }
       />

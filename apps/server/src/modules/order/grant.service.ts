@@ -1,13 +1,14 @@
-import { formatCardHours, type AdminGrantPage, type AdminGrantPageQuery, type GrantBody, type GrantRecord } from '@suanli/contracts';
+import { formatCardHours, teamOfPayer, teamPayer, type AdminGrantPage, type AdminGrantPageQuery, type GrantBody, type GrantRecord } from '@suanli/contracts';
 import type { CenterConfig } from '../../centers/centers';
 import type { Notify } from '../../context';
-import { notFound } from '../../errors';
+import { invalid, notFound } from '../../errors';
 import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
 import type { InTx } from '../../db/db';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
 import type { AuditTrail } from '../audit/audit.service';
+import type { TeamPayers } from '../team/team.service';
 import type { UserDirectory } from '../user/user-directory';
 import type { CompPowerRepository } from './comp-power.repository';
 
@@ -59,6 +60,8 @@ export class GrantService {
     private readonly log: Log,
     private readonly audit: AuditTrail,
     private readonly welcomeGrant?: WelcomeGrant,
+    /** 算力发放 to a team (ADR 0017): teams by name, their members (told of the credit), names for the list. */
+    private readonly teams?: Pick<TeamPayers, 'named' | 'names' | 'memberIds'>,
   ) {
     this.centers = new Map(centers.map((c) => [c.id, c]));
   }
@@ -100,13 +103,13 @@ export class GrantService {
   }
 
   /**
-   * `POST /comp-powers/grant` (算力发放): an operator gives a user (by username) compute power; one audit entry
-   * (`compPower.grant`) in the grant's transaction, then the user is told and their balance pushed.
+   * `POST /comp-powers/grant` (算力发放): an operator gives a user (by username) or a team (by name, ADR 0017)
+   * compute power; one audit entry (`compPower.grant`, target the user or the team) in the grant's transaction,
+   * then the user — for a team its owner — is told, and everyone who sees that balance has it pushed.
    */
   async byOperator(p: Principal, body: GrantBody, ip: string | null): Promise<GrantRecord> {
     this.access.require(p, 'compPower.grant');
-    const [user] = await this.users.named([body.username]);
-    if (!user) throw notFound('用户');
+    const to = await this.recipient(body);
     const center = this.centers.get(body.subCenterId);
     const cardType = center?.cardTypes.find((t) => t.id === body.cardTypeId);
     if (!center || !cardType) throw notFound('分中心的卡型');
@@ -116,7 +119,7 @@ export class GrantService {
     const given = `${center.name} ${cardType.name} ${formatCardHours(body.cardHours * HOUR_SECONDS)} 卡时，有效期 ${body.validDays} 天`;
     const record = (await this.grant(
       {
-        ownerId: user.id,
+        ownerId: to.ownerId,
         subCenterId: body.subCenterId,
         cardTypeId: body.cardTypeId,
         cardSeconds: body.cardHours * HOUR_SECONDS,
@@ -124,13 +127,13 @@ export class GrantService {
         reason,
         grantedBy: p.userId,
       },
-      (tx) => this.audit.record(tx, { actor, action: 'compPower.grant', target: { type: 'user', id: user.id, name: user.username }, before: null, after: { grant: given }, reason }),
+      (tx) => this.audit.record(tx, { actor, action: 'compPower.grant', target: to.target, before: null, after: { grant: given }, reason }),
     ))!;
     try {
-      await this.notify(user.id, {
+      await this.notify(to.notify, {
         type: 'order',
-        title: '获得赠送算力',
-        content: `您获得赠送算力：${record.subCenterName} ${record.cardTypeName} ${record.cardHours} 卡时，有效期 ${body.validDays} 天（${record.reason}）。`,
+        title: to.team ? `团队「${to.team}」获得赠送算力` : '获得赠送算力',
+        content: `${to.team ? `团队「${to.team}」` : '您'}获得赠送算力：${record.subCenterName} ${record.cardTypeName} ${record.cardHours} 卡时，有效期 ${body.validDays} 天（${record.reason}）。`,
         businessType: 'grant',
         businessId: record.id,
       });
@@ -138,8 +141,41 @@ export class GrantService {
       // The grant is committed; a lost message must not turn it into an error the operator repeats.
       this.log.error({ err, grantId: record.id }, 'grant: message to the user failed');
     }
-    await this.bus.publish(user.id, { businessType: 'comp-power.changed', data: {} });
+    for (const userId of to.tell) await this.bus.publish(userId, { businessType: 'comp-power.changed', data: {} });
     return record;
+  }
+
+  /**
+   * Whom a grant goes to: `username`, or `teamName` (+ `teamOwner` when several owners' teams share the
+   * name — names are unique per owner only). Exactly one of username / teamName (1001).
+   */
+  private async recipient(body: GrantBody): Promise<{ ownerId: string; target: { type: string; id: string; name: string }; notify: string; tell: string[]; team?: string }> {
+    const username = body.username?.trim();
+    const teamName = body.teamName?.trim();
+    if (Boolean(username) === Boolean(teamName)) throw invalid('username', '请填写用户名或团队名称（二选一）');
+    if (username) {
+      const [user] = await this.users.named([username]);
+      if (!user) throw notFound('用户');
+      return { ownerId: user.id, target: { type: 'user', id: user.id, name: user.username }, notify: user.id, tell: [user.id] };
+    }
+    let teams = this.teams ? await this.teams.named(teamName!) : [];
+    const owner = body.teamOwner?.trim();
+    if (owner) {
+      const [u] = await this.users.named([owner]);
+      teams = teams.filter((t) => t.ownerId === u?.id);
+    }
+    if (!teams.length) throw notFound('团队');
+    if (teams.length > 1) throw invalid('teamOwner', `有 ${teams.length} 个名为「${teamName}」的团队，请同时填写团队所有者的用户名`);
+    const team = teams[0];
+    const ownerName = (await this.users.names([team.ownerId])).get(team.ownerId)?.username ?? '';
+    return {
+      ownerId: teamPayer(team.id),
+      target: { type: 'team', id: team.id, name: ownerName ? `${team.name}（${ownerName}）` : team.name },
+      notify: team.ownerId,
+      // Every member reads the team's balance.
+      tell: await this.teams!.memberIds(team.id),
+      team: team.name,
+    };
   }
 
   /** 算力发放's list: operators' grants, newest first, optionally to one username. */
@@ -149,10 +185,15 @@ export class GrantService {
     const owners = username ? (await this.users.named([username])).map((u) => u.id) : undefined;
     const { rows, total } = await this.repo.operatorGrants(owners, (q.pageNum - 1) * q.pageSize, q.pageSize);
     const names = await this.users.names([...new Set(rows.flatMap((r) => [r.owner_id, r.granted_by!]))]);
+    const teamIds = [...new Set(rows.map((r) => teamOfPayer(r.owner_id)).filter((id): id is string => Boolean(id)))];
+    const teamNames = teamIds.length && this.teams ? await this.teams.names(teamIds) : new Map<string, string>();
     const list = rows.map((r) => {
       const center = this.centers.get(r.sub_center_id);
       const owner = names.get(r.owner_id);
+      const teamId = teamOfPayer(r.owner_id);
       return {
+        // A team's grant names the team (a dissolved one: empty name).
+        ...(teamId ? { teamId, teamName: teamNames.get(teamId) ?? '' } : {}),
         id: r.id,
         cardHours: formatCardHours(Number(r.card_seconds)),
         compPowerId: r.comp_power_id,

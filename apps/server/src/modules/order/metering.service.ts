@@ -153,9 +153,23 @@ export class MeteringService implements TaskCompute {
         }
       }
     }
-    for (const owner of touched) await this.bus.publish(owner, { businessType: 'comp-power.changed', data: {} });
+    await this.tell(touched);
     await this.teamStops(tasks, now, out);
     return out;
+  }
+
+  /**
+   * `comp-power.changed` to whoever sees a balance that moved: a user's own, or for a team payer (`team:<id>`)
+   * every current member (ADR 0017: any member reads the team's balance); each user once per pass.
+   */
+  private async tell(touched: Set<string>): Promise<void> {
+    const users = new Set<string>();
+    for (const key of touched) {
+      const teamId = teamOfPayer(key);
+      if (!teamId) users.add(key);
+      else if (this.teams) for (const id of await this.teams.memberIds(teamId)) users.add(id);
+    }
+    for (const user of users) await this.bus.publish(user, { businessType: 'comp-power.changed', data: {} });
   }
 
   /**
@@ -242,7 +256,8 @@ export class MeteringService implements TaskCompute {
           }
           advances.push({ taskId: task.id, old: from, metered: target, drawn, shortfall: plan.shortfall, final });
           out.drawn += drawn;
-          if (drawn) touched.add(task.owner_id);
+          // The runner (its task's 已消耗) and the payer's viewers (a team's members) are told.
+          if (drawn) touched.add(task.owner_id).add(payerOf(task));
         }
         if (advances.length && (await this.repo.advance(trx, advances, now)) !== advances.length) throw new Moved();
         if (takes.size && (await this.repo.take(trx, takes)) !== takes.size) throw new Moved();
@@ -261,7 +276,7 @@ export class MeteringService implements TaskCompute {
       const back = await this.giveBack(a.task, a.meter, a.target, now);
       out.drawn -= back;
       out.metered++;
-      if (back) touched.add(a.task.owner_id);
+      if (back) touched.add(a.task.owner_id).add(payerOf(a.task));
     }
     return out;
   }

@@ -40,7 +40,7 @@ export async function createOrderModule(
 ) {
   const m = deps.config.metering ?? {};
   const compPowerRepo = new CompPowerRepository(deps.db);
-  const grants = new GrantService(compPowerRepo, deps.centers, deps.userDirectory, deps.access, deps.clock, deps.notify, deps.bus, deps.log, deps.audit, m.welcomeGrant);
+  const grants = new GrantService(compPowerRepo, deps.centers, deps.userDirectory, deps.access, deps.clock, deps.notify, deps.bus, deps.log, deps.audit, m.welcomeGrant, teams);
   const welcome = (userId: string) => grants.welcome(userId);
   const compPowers = new CompPowerService(compPowerRepo, deps.centers, deps.access, deps.clock, welcome, teams);
   const orderRepo = new OrderRepository(deps.db);

@@ -82,7 +82,7 @@ export class OrderService {
     private readonly users: Pick<UserDirectory, 'contacts' | 'named'>,
     private readonly catalogue: OrderCatalogue,
     private readonly audit: AuditTrail,
-    private readonly teams: { payer(p: Principal, teamId: string, action: 'team.manage'): Promise<{ payer: string }> }, // for a team its owner/admins buy, paying themselves (1205 non-member, 1020 member; ADR 0017)
+    private readonly teams: { payer(p: Principal, teamId: string, action: 'team.manage'): Promise<{ payer: string }>; memberIds(teamId: string): Promise<string[]> }, // for a team its owner/admins buy, paying themselves (1205 non-member, 1020 member; ADR 0017); its members are told of the credit
   ) {
     this.centers = new Map(centers.map((c) => [c.id, c]));
   }
@@ -313,7 +313,7 @@ export class OrderService {
       // The credit is committed; a lost message must not turn it into an error the payer retries.
       this.log.error({ err, orderId: id }, 'order paid: message to the owner failed');
     }
-    await this.bus.publish(paid.owner_id, { businessType: 'comp-power.changed', data: {} });
+    for (const u of new Set([paid.owner_id, ...(paid.payer_id ? await this.teams.memberIds(teamOfPayer(paid.payer_id)!) : [])])) await this.bus.publish(u, { businessType: 'comp-power.changed', data: {} });
     return paid;
   }
 

@@ -63,7 +63,12 @@ describe.each(engines)('team compute power (%s)', (engine) => {
     const bought = await pre(g.admin);
     expect(bought.message.code, bought.message.message).toBe(0);
     expect(bought.data.teamId).toBe(g.id);
+    const told: string[] = [];
+    const off = t.app.ctx.bus.subscribe((userId, e) => void (e.businessType === 'comp-power.changed' && told.push(userId)));
     expect((await order('POST', `/orders/${bought.data.id}/confirm`, op)).message.code).toBe(0);
+    off();
+    // Every member sees the team's balance, so every member is told it moved (the buyer once).
+    expect(told.sort()).toEqual([g.owner.id, g.admin.id, g.member.id].sort());
     // The team's balance, read by any member; the admin's own balance is untouched.
     for (const u of [g.owner, g.admin, g.member]) {
       const b = await order('GET', `/comp-powers/team/${g.id}`, u);
@@ -81,6 +86,47 @@ describe.each(engines)('team compute power (%s)', (engine) => {
     expect(rows.map((r) => r.owner_id)).toEqual([teamPayer(g.id)]);
   });
 
+  it('an operator grants a team compute power by its name (owner\'s username when names repeat): the team\'s bucket, audited, members told', async () => {
+    const g = await teamOf();
+    const grant = (payload: object) => order('POST', '/comp-powers/grant', op, { subCenterId: 'sz-a100', cardTypeId: 'a100-80g', cardHours: 6, validDays: 30, reason: '课题支持', ...payload });
+    // Exactly one recipient: a user or a team.
+    expect((await grant({})).message.code).toBe(ErrorCode.PARAM_INVALID);
+    expect((await grant({ username: g.member.username, teamName: g.name })).message.code).toBe(ErrorCode.PARAM_INVALID);
+    expect((await grant({ teamName: `${g.name}-无此团队` })).message.code).toBe(ErrorCode.NOT_FOUND);
+    // Not an operator: refused.
+    expect((await order('POST', '/comp-powers/grant', g.owner, { teamName: g.name, subCenterId: 'sz-a100', cardTypeId: 'a100-80g', cardHours: 6, validDays: 30, reason: 'x' })).message.code).toBe(ErrorCode.NO_PERMISSION);
+
+    const told: string[] = [];
+    const off = t.app.ctx.bus.subscribe((userId, e) => void (e.businessType === 'comp-power.changed' && told.push(userId)));
+    const res = await grant({ teamName: g.name });
+    off();
+    expect(res.message.code, res.message.message).toBe(0);
+    expect(told.sort()).toEqual([g.owner.id, g.admin.id, g.member.id].sort());
+    const balance = await order('GET', `/comp-powers/team/${g.id}`, g.member);
+    expect(balance.data.total).toBe('6.00');
+    expect(balance.data.items).toMatchObject([{ id: res.data.compPowerId, source: 'grant', remaining: '6.00' }]);
+    expect((await order('GET', `/comp-powers/${g.owner.id}`, g.owner)).data.total).toBe('0.00');
+    // The owner is told; the audit entry names the team (and its owner), what was given and why.
+    const msgs = await t.app.ctx.db.selectFrom('messages').select(['title', 'content']).where('user_id', '=', g.owner.id).where('title', 'like', '%赠送%').execute();
+    expect(msgs).toEqual([{ title: `团队「${g.name}」获得赠送算力`, content: `团队「${g.name}」获得赠送算力：深圳算力分中心 NVIDIA A100 80G 6.00 卡时，有效期 30 天（课题支持）。` }]);
+    const audit = await t.app.ctx.db.selectFrom('audit_log').selectAll().where('target_id', '=', g.id).execute();
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ action: 'compPower.grant', target_type: 'team', target_name: `${g.name}（${g.owner.username}）`, actor_id: op.id, reason: '课题支持' });
+    // 算力发放's list names the team.
+    const list = await order('POST', '/comp-powers/grants/action/page', op, { pageNum: 1, pageSize: 5 });
+    expect(list.data.list[0]).toMatchObject({ id: res.data.id, userId: teamPayer(g.id), teamId: g.id, teamName: g.name, username: '', grantedByName: op.username });
+
+    // Another owner's team of the same name: the name alone is ambiguous (1001 naming teamOwner); with the owner it is not.
+    const other = await user('own2');
+    const twin = (await team('POST', '/teams', other, { name: g.name })).data as Team;
+    const ambiguous = await grant({ teamName: g.name });
+    expect(ambiguous.message.code).toBe(ErrorCode.PARAM_INVALID);
+    expect(ambiguous.message.message).toContain('teamOwner');
+    expect((await grant({ teamName: g.name, teamOwner: other.username, cardHours: 2 })).message.code).toBe(0);
+    expect((await order('GET', `/comp-powers/team/${twin.id}`, other)).data.total).toBe('2.00');
+    expect((await order('GET', `/comp-powers/team/${g.id}`, g.owner)).data.total).toBe('6.00');
+  });
+
   it('a member\'s task paid by the team draws the team\'s buckets once, never the member\'s own; a stranger cannot charge it', async () => {
     const g = await teamOf();
     const teamBucket = await k.bucket(teamPayer(g.id), 100 * 3600, 30 * DAY);
@@ -91,8 +137,14 @@ describe.each(engines)('team compute power (%s)', (engine) => {
     expect(res.data.payerTeamId).toBe(g.id);
     const id = res.data.id as string;
     const d = await k.until(g.member.token, id, ['SUCCEEDED']);
+    // Who is told the balance moved: every member of the team (any member reads its balance), the member who
+    // ran it among them; not the stranger.
+    const told: string[] = [];
+    const off = t.app.ctx.bus.subscribe((userId, e) => void (e.businessType === 'comp-power.changed' && told.push(userId)));
     await Promise.all([t.app.metering.pass('sz-a100'), t.app.metering.pass('sz-a100')]);
     await t.app.metering.pass('sz-a100');
+    off();
+    expect([...new Set(told)].sort()).toEqual([g.owner.id, g.admin.id, g.member.id].sort());
     const total = k.expected(d, 1);
     expect(total).toBeGreaterThanOrEqual(2);
     expect(await k.remaining(teamBucket)).toBe(100 * 3600 - total);
@@ -179,6 +231,31 @@ describe.each(engines)('team compute power (%s)', (engine) => {
     const again = await k.submit(g.member.token, { payerTeamId: g.id, command: 'true' });
     expect(again.message.code, again.message.message).toBe(0);
   }, 40_000);
+
+  it('a member\'s limit row goes when they leave or are removed (and with a dissolved team); rejoining starts without one', async () => {
+    const g = await teamOf();
+    const limitRows = async (teamId: string) =>
+      (await t.app.ctx.db.selectFrom('team_member_limits').select(['user_id', 'card_seconds']).where('team_id', '=', teamId).orderBy('user_id').execute()).map((r) => ({ user_id: r.user_id, card_seconds: Number(r.card_seconds) }));
+    for (const u of [g.admin, g.member]) expect((await team('POST', `/teams/${g.id}/members/${u.id}/limit`, g.owner, { cardHours: 7 })).message.code).toBe(0);
+    expect((await limitRows(g.id)).map((r) => r.user_id).sort()).toEqual([g.admin.id, g.member.id].sort());
+    // Leaving: the member's row goes, the admin's stays.
+    expect((await team('POST', `/teams/${g.id}/leave`, g.member)).message.code).toBe(0);
+    expect(await limitRows(g.id)).toEqual([{ user_id: g.admin.id, card_seconds: 7 * 3600 }]);
+    // Rejoining: no limit (the usage read says 不限).
+    const inv = (await team('POST', `/teams/${g.id}/invitations`, g.owner, { username: g.member.username })).data as TeamInvitation;
+    expect((await team('POST', `/invitations/${inv.id}/accept`, g.member)).message.code).toBe(0);
+    const usage = await order('POST', '/records/consume/action/team-usage', g.owner, { teamId: g.id });
+    expect(usage.data.members.find((m: { userId: string }) => m.userId === g.member.id).limitCardHours).toBeNull();
+    // Removed by the owner: the admin's row goes with them.
+    expect((await team('DELETE', `/teams/${g.id}/members/${g.admin.id}`, g.owner)).message.code).toBe(0);
+    expect(await limitRows(g.id)).toEqual([]);
+    // A refused removal (the owner, 1020) leaves the rows alone; dissolving the team removes the rest.
+    expect((await team('POST', `/teams/${g.id}/members/${g.owner.id}/limit`, g.owner, { cardHours: 3 })).message.code).toBe(0);
+    expect((await team('DELETE', `/teams/${g.id}/members/${g.owner.id}`, g.member)).message.code).toBe(ErrorCode.NO_PERMISSION);
+    expect((await limitRows(g.id)).map((r) => r.user_id)).toEqual([g.owner.id]);
+    expect((await team('DELETE', `/teams/${g.id}`, g.owner)).message.code).toBe(0);
+    expect(await limitRows(g.id)).toEqual([]);
+  });
 
   it('a member who leaves (or is removed) can no longer charge the team: refused at submit, their running team-paid task stopped', async () => {
     const g = await teamOf();

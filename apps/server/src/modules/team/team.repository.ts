@@ -40,6 +40,17 @@ export class TeamRepository {
     return rows.map((r) => ({ ...r, member_count: Number(r.member_count) }));
   }
 
+  /** Teams of this exact name (names are unique per owner only), for operators' 算力发放; and names by id. */
+  named(name: string): Promise<TeamRow[]> {
+    return this.db.selectFrom('teams').selectAll().where('name', '=', name).orderBy('id').execute();
+  }
+
+  async names(ids: readonly string[]): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows = await this.db.selectFrom('teams').select(['id', 'name']).where('id', 'in', [...ids]).execute();
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
   /** Creates the team with its owner as the first member; false when the owner already has a team of that name. */
   async create(team: TeamRow): Promise<boolean> {
     try {
@@ -118,8 +129,13 @@ export class TeamRepository {
 
   /** Removes a membership only if its role still is one of `roles`. */
   async removeMember(teamId: string, userId: string, roles: readonly TeamRole[]): Promise<boolean> {
-    const r = await this.db.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', '=', userId).where('role', 'in', roles).executeTakeFirst();
-    return Number(r.numDeletedRows) === 1;
+    // The member's monthly limit goes with the membership (ADR 0017): someone who rejoins starts without one.
+    return this.db.transaction().execute(async (tx) => {
+      const r = await tx.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', '=', userId).where('role', 'in', roles).executeTakeFirst();
+      if (Number(r.numDeletedRows) !== 1) return false;
+      await tx.deleteFrom('team_member_limits').where('team_id', '=', teamId).where('user_id', '=', userId).execute();
+      return true;
+    });
   }
 
   /**
@@ -151,6 +167,7 @@ export class TeamRepository {
       if (Number(r.numDeletedRows) !== 1) return false;
       await tx.deleteFrom('team_members').where('team_id', '=', teamId).execute();
       await tx.deleteFrom('team_invitations').where('team_id', '=', teamId).execute();
+      await tx.deleteFrom('team_member_limits').where('team_id', '=', teamId).execute();
       return true;
     });
   }

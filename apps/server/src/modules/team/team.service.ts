@@ -42,7 +42,7 @@ export interface TeamStanding {
 }
 
 /** What the order module asks of teams (built before it in app.ts). */
-export type TeamPayers = Pick<TeamService, 'payer' | 'usageMembers' | 'standing'>;
+export type TeamPayers = Pick<TeamService, 'payer' | 'usageMembers' | 'standing' | 'memberIds' | 'named' | 'names'>;
 const INVITATION = '邀请';
 
 /**
@@ -306,6 +306,26 @@ export class TeamService {
       out.set(key, { teamName: s.names.get(teamId) ?? '', member: s.members.has(key), limit: s.limits.get(key) ?? null });
     }
     return out;
+  }
+
+  /**
+   * Everyone who sees a team's compute power — every member (`team.read`: 团队详情's 团队算力, the task forms'
+   * 预计最多消耗) — so metering and crediting can tell them with `comp-power.changed` when it moves.
+   */
+  async memberIds(teamId: string): Promise<string[]> {
+    return (await this.repo.members(teamId)).map((m) => m.user_id);
+  }
+
+  /**
+   * Operators' 算力发放 to a team (the grant service checks `compPower.grant`): the teams of this name, with
+   * their owners' ids; and teams' names by id for the grants list (a dissolved team is missing).
+   */
+  async named(name: string): Promise<{ id: string; name: string; ownerId: string }[]> {
+    return (await this.repo.named(name)).map((t) => ({ id: t.id, name: t.name, ownerId: t.owner_id }));
+  }
+
+  names(ids: readonly string[]): Promise<Map<string, string>> {
+    return this.repo.names(ids);
   }
 
   /** `team.changed` to every member now, and to `also` (an invitee, a member who just left). */

@@ -122,8 +122,12 @@ export function createFakeTraining() {
     partitions: (c) => c.cardTypes.map((t) => ({ name: t.id, cardTypeId: t.id, nodes: 4, cardsPerNode: 8, cpusPerCard: 8, memoryGBPerCard: 64 })),
     folders: ['code'],
     routes: ({ method, url, body, path, route }) => {
-      // 付费方's choices: alice is a member of one team.
-      if (url.pathname === `${TEAM_BASE}/teams`) return envelope([{ id: 'tm1', name: '蛋白质组', description: '', ownerId: 'u2', ownerName: 'bob', myRole: 'member', memberCount: 2, createTime: T0 }]);
+      // 付费方's choices: alice is a member of one team and an admin of another.
+      if (url.pathname === `${TEAM_BASE}/teams`)
+        return envelope([
+          { id: 'tm1', name: '蛋白质组', description: '', ownerId: 'u2', ownerName: 'bob', myRole: 'member', memberCount: 2, createTime: T0 },
+          { id: 'tm2', name: '计算化学', description: '', ownerId: 'u2', ownerName: 'bob', myRole: 'admin', memberCount: 3, createTime: T0 },
+        ]);
       const mountable = /\/(dataset|model)s\/action\/mountable$/.exec(path);
       if (mountable) return envelope(MOUNTABLE.filter((v) => ASSETS.find((a) => a.id === v.assetId)!.kind === mountable[1]));
       const asset = /\/(?:dataset|model)s\/([^/]+)$/.exec(path);
