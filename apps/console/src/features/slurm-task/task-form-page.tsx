@@ -80,7 +80,10 @@ function SlurmTaskForm({ type }: { type: SlurmTaskType }) {
     enabled: fromTemplate && Boolean(templateId),
   });
   useEffect(() => {
-    if (!cardTypes.length || cardTypes.some((t) => t.id === cardTypeId)) return;
+    // The form's own value, not the watched one: the watch can lag a render behind a pick the user just made,
+    // and this effect would then replace the user's choice.
+    const current = form.getFieldValue('cardTypeId');
+    if (!cardTypes.length || cardTypes.some((t) => t.id === current)) return;
     const cpuOnly = Number(form.getFieldValue('cardNum')) === 0;
     form.setFieldsValue({ cardTypeId: preferredCardType(cardTypes, template.data?.defaults.cardTypeId, cpuOnly)?.id });
   }, [cardTypes, cardTypeId, template.data, form]);
