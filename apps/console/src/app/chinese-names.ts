@@ -18,6 +18,7 @@ export const ICON_LABELS: Record<string, string> = {
   'arrow-left': '返回',
   bars: '菜单',
   bell: '消息',
+  bulb: '建议',
   calendar: '日历',
   camera: '相机',
   'caret-down': '向下',
