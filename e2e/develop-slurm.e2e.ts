@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { DEVELOP_JUPYTER_COMMAND, TRAINING_BASE, type TaskDetail } from '@suanli/contracts';
+import { DEVELOP_JUPYTER_COMMAND, taskFolder, TRAINING_BASE, type TaskDetail } from '@suanli/contracts';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSlurmHarness, stopSlurmHarness, type SlurmClusterInfo, type SlurmHarness } from '../apps/server/test/slurm-harness';
@@ -198,8 +198,9 @@ describe('development environment on Slurm', () => {
       await expect.poll(() => nb.locator('.output_area .output_text').first().textContent(), { timeout: 60_000 }).toContain('4');
       await nb.keyboard.press('Control+s');
       await env.shot(nb, 'develop-slurm-jupyter-1440');
-      // Saved by the job, as the account, in its home on the cluster's storage.
-      const saved = path.join(cluster.storageRoot, 'home', account, notebook);
+      // Saved by the job, as the account, in the task's own folder of its home on the cluster's storage (the form
+      // left 工作目录 empty: Jupyter runs in /tasks/<name>-<id>, issue 22).
+      const saved = path.join(cluster.storageRoot, 'home', account, taskFolder('Slurm 上的 Notebook', id), notebook);
       await expect
         .poll(() => {
           try {
@@ -265,7 +266,9 @@ describe('development environment on Slurm', () => {
       // machine and never look "stable" to Playwright: wait until it shows, then click it.
       const confirmStop = page.locator('.ant-popconfirm .ant-btn-dangerous');
       await confirmStop.waitFor();
-      await confirmStop.click({ force: true });
+      // A DOM click: the popover may sit partly off screen while it re-aligns, which Playwright refuses even
+      // with force.
+      await confirmStop.dispatchEvent('click');
       await expect.poll(() => state.getAttribute('data-state'), { timeout: 90_000, interval: 500 }).toBe('STOPPED');
       expect(await state.textContent()).toBe('已停止');
       await expect.poll(() => slurm(cluster, 'sacct', ['-n', '-X', '-P', '-j', String(task.jobId), '-o', 'State']), { timeout: 60_000, interval: 1_000 }).toMatch(/^CANCELLED/);

@@ -117,7 +117,9 @@ describe('development environment', () => {
     // machine and never look "stable" to Playwright (seen in CI): wait until it shows, then click it.
     const confirmStop = page.locator('.ant-popconfirm .ant-btn-dangerous');
     await confirmStop.waitFor();
-    await confirmStop.click({ force: true });
+    // A DOM click: the popover may sit partly off screen while it re-aligns, which Playwright refuses even
+    // with force.
+    await confirmStop.dispatchEvent('click');
     await page.getByTestId('training-detail-state').filter({ hasText: '已停止' }).waitFor({ timeout: 30_000 });
     const gone = await tab.goto(`${ideOrigin}/tree`);
     expect(gone?.status()).toBe(503);

@@ -183,8 +183,14 @@ function fill(route: string): string {
 function operatorGroups(): Set<PageGroup> {
   const groups = new Set<PageGroup>();
   const all = new Set([...LAYOUT_ROUTES, ...PLAIN_ROUTES].map((r) => r.group));
+  // A group's feature folder, as app/routes.tsx imports it (a folder may hold several groups: training's lists,
+  // form and detail load as separate chunks).
+  const routesSource = fs.readFileSync(path.join(repoRoot, 'apps/console/src/app/routes.tsx'), 'utf8');
+  const folders = new Map([...routesSource.matchAll(/^\s*(\w+): \(\) => import\('\.\.\/features\/([\w-]+)\//gm)].map((m) => [m[1], m[2]]));
   for (const group of all) {
-    const dir = path.join(repoRoot, 'apps/console/src/features', group.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
+    const folder = folders.get(group);
+    if (!folder) throw new Error(`route group ${group}: app/routes.tsx imports no feature folder for it`);
+    const dir = path.join(repoRoot, 'apps/console/src/features', folder);
     if (!fs.existsSync(dir)) throw new Error(`route group ${group}: no feature folder ${dir}`);
     const sources = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.includes('test/'));
     if (sources.some((f) => fs.readFileSync(path.join(dir, f), 'utf8').includes("'operator'"))) groups.add(group);
