@@ -17,6 +17,7 @@ import { freePort } from '../apps/server/test/process';
 import { startRegistry } from '../apps/server/test/registry';
 import { createOperator, createUser, signIn } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
+import { settled } from './support/page';
 
 describe('镜像 journey', () => {
   let env: E2eEnv;
@@ -162,6 +163,7 @@ describe('镜像 journey', () => {
     await admin.page.setViewportSize({ width: 1440, height: 900 });
     // A rejection needs its reason.
     await request.getByTestId('admin-review-reject').click();
+    await settled(admin.page).catch(() => undefined);
     await admin.page.getByTestId('admin-review-confirm').click();
     await admin.page.getByText('请填写驳回原因').waitFor();
     await admin.page.getByTestId('admin-review-reason').fill('请在说明中写明基础镜像');
@@ -180,6 +182,9 @@ describe('镜像 journey', () => {
 
     await admin.page.reload();
     await request.getByTestId('admin-review-approve').click();
+    // Once the dialog has opened: a click on 通过 during its opening was lost once on a loaded CI machine (the
+    // dialog stayed open with nothing sent; plan 26).
+    await settled(admin.page).catch(() => undefined);
     await admin.page.getByTestId('admin-review-confirm').click();
     await admin.page.getByText('已设为公共镜像').waitFor();
     // Everyone's public images now hold the platform's copy, the operator's too.
