@@ -23,9 +23,10 @@ async function uiTexts(page: Page): Promise<{ where: string; text: string }[]> {
     };
     const clippedToNothing = (el: Element) => {
       for (let a: Element | null = el; a; a = a.parentElement) {
+        const style = getComputedStyle(a);
+        if (style.display === 'none') return true;
         const r = a.getBoundingClientRect();
-        if (r.width * r.height === 0 && getComputedStyle(a).overflow === 'hidden') return true;
-        if (getComputedStyle(a).display === 'none') return true;
+        if (r.width * r.height === 0 && style.overflow === 'hidden') return true;
       }
       return false;
     };
