@@ -60,6 +60,9 @@ export const ErrorCode = {
   /** A center an operator put into maintenance (维护) or took offline (下线): no submits, no sales; the text names the notice. */
   CENTER_IN_MAINTENANCE: 2012,
   CENTER_OFFLINE: 2013,
+  /** 任务对比: more than TASK_COMPARE_MAX tasks, or tasks of different types. */
+  TASK_COMPARE_TOO_MANY: 2014,
+  TASK_COMPARE_MIXED: 2015,
   /** Slurm templates, 2100–2199. */
   TEMPLATE_PARAM_INVALID: 2101,
   TEMPLATE_READONLY: 2102,
@@ -183,6 +186,8 @@ export const ERROR_MESSAGES: Record<number, string> = {
   2011: '开发环境尚未就绪，请稍后再试',
   2012: '该分中心维护中，暂停提交任务和销售算力',
   2013: '该分中心已下线，暂停提交任务和销售算力',
+  2014: '最多同时对比 5 个任务',
+  2015: '只能对比同一类型的任务',
   2101: '模板参数不合法',
   2102: '平台模板不能修改或删除',
   2201: '公钥格式不正确',

@@ -1,7 +1,20 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { FileBytes, IdParams, Null, Page } from './common';
 import { route, type SchemasOf } from './route';
-import { SLURM_BASE, Task, TaskDetail, TaskLog, TaskLogQuery, TaskMetrics, TaskMetricsQuery, TaskPageQuery, TaskResubmit, TRAINING_BASE } from './task';
+import {
+  SLURM_BASE,
+  Task,
+  TaskCompareQuery,
+  TaskComparison,
+  TaskDetail,
+  TaskLog,
+  TaskLogQuery,
+  TaskMetrics,
+  TaskMetricsQuery,
+  TaskPageQuery,
+  TaskResubmit,
+  TRAINING_BASE,
+} from './task';
 
 export const TaskPage = Page(Task);
 export type TaskPage = Static<typeof TaskPage>;
@@ -25,6 +38,7 @@ function taskApi(base: string) {
     log: route<{ params: typeof IdParams; query: typeof TaskLogQuery; response: typeof TaskLog }>('GET', base, '/tasks/:id/log'),
     downloadLog: route<{ params: typeof IdParams; response: typeof FileBytes }>('GET', base, '/tasks/:id/log/download', { bytes: true }),
     metrics: route<{ params: typeof IdParams; query: typeof TaskMetricsQuery; response: typeof TaskMetrics }>('GET', base, '/tasks/:id/metrics'),
+    compare: route<{ body: typeof TaskCompareQuery; response: typeof TaskComparison }>('POST', base, '/tasks/action/compare'),
   };
 }
 
@@ -44,5 +58,6 @@ export function taskApiSchemas(what: string): SchemasOf<TaskApi> {
     log: { summary: `${what}日志（从 offset 起的一段，运行中可继续追读）`, params: IdParams, querystring: TaskLogQuery, response: TaskLog },
     downloadLog: { summary: `下载${what}日志`, params: IdParams, response: FileBytes },
     metrics: { summary: `${what}训练曲线数据（$SUANLI_METRICS_FILE 中的 JSON 行）`, params: IdParams, querystring: TaskMetricsQuery, response: TaskMetrics },
+    compare: { summary: `对比${what}（2–5 个同类型任务的参数与训练曲线）`, body: TaskCompareQuery, response: TaskComparison },
   };
 }

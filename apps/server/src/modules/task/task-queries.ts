@@ -13,9 +13,11 @@ import {
   type TaskKind,
   type TaskLog,
   type TaskLogQuery,
+  type TaskComparison,
   type TaskMetrics,
   type TaskPageQuery,
   type TaskSsh,
+  TASK_COMPARE_MAX,
 } from '@suanli/contracts';
 import type { CenterConfig } from '../../centers/centers';
 import { AppError, notFound } from '../../errors';
@@ -107,6 +109,27 @@ export class TaskQueries {
   /** Training curves: complete JSON lines of numbers after `offset`, at most METRICS_MAX_POINTS per answer. */
   async readMetrics(p: Principal, kind: TaskKind, id: string, offset: number): Promise<TaskMetrics> {
     return this.files.readMetrics(await this.owned(p, kind, id), offset);
+  }
+
+  /**
+   * 任务对比 (issue 23 item 4): the caller's own tasks of this family, in the order asked (an id given twice
+   * counts once), each with its training curve's first points. Each is checked like a detail (1205 for one
+   * that is not the caller's or not of this family); more than TASK_COMPARE_MAX answer 2014 and tasks of
+   * different types (train against distributed, template against custom) 2015, before any file is read.
+   */
+  async compare(p: Principal, kind: TaskKind, ids: string[]): Promise<TaskComparison> {
+    const unique = [...new Set(ids)];
+    if (unique.length > TASK_COMPARE_MAX) throw new AppError(ErrorCode.TASK_COMPARE_TOO_MANY);
+    const rows = await Promise.all(unique.map((id) => this.owned(p, kind, id)));
+    if (new Set(rows.map((r) => r.type)).size > 1) throw new AppError(ErrorCode.TASK_COMPARE_MIXED);
+    const tasks = await Promise.all(
+      rows.map(async (row) => {
+        // A run whose curve cannot be read (no file yet, the center unreachable) is still compared by its parameters.
+        const m = await this.files.readMetrics(row, 0).catch(() => ({ points: [], truncated: false }));
+        return { ...this.toTask(row), metrics: m.points, metricsTruncated: m.truncated };
+      }),
+    );
+    return { tasks };
   }
 
   /**

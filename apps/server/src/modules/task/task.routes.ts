@@ -8,7 +8,7 @@ import type { TaskService } from './task.service';
 
 /** What the shared task calls use of the task module: reads from the access/query part, changes from the engine. */
 export interface TaskCalls {
-  queries: Pick<TaskQueries, 'page' | 'detail' | 'readLog' | 'openLog' | 'readMetrics'>;
+  queries: Pick<TaskQueries, 'page' | 'detail' | 'readLog' | 'openLog' | 'readMetrics' | 'compare'>;
   service: Pick<TaskService, 'stop' | 'remove'>;
 }
 
@@ -39,6 +39,7 @@ export function taskRoutes(kind: TaskKind, { queries, service }: TaskCalls, resu
             .send(log.stream);
         },
         metrics: async (req) => ok(await queries.readMetrics(principal(req), kind, req.params.id, req.query.offset)),
+        compare: async (req) => ok(await queries.compare(principal(req), kind, req.body.ids)),
       },
       [kind === 'training' ? 'training' : 'slurm'],
     );
