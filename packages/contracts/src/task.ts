@@ -280,28 +280,6 @@ export const TaskMetrics = Type.Object({
 });
 export type TaskMetrics = Static<typeof TaskMetrics>;
 
-/**
- * 任务对比 (issue 23 item 4): two to TASK_COMPARE_MAX of the caller's tasks of one family and one type, by id.
- * The array bound is only a guard on the body: more than TASK_COMPARE_MAX distinct ids answer 2014, so the
- * user reads why, not a field error.
- */
-export const TASK_COMPARE_MAX = 5;
-export const TaskCompareQuery = Type.Object({ ids: Type.Array(Id, { minItems: 2, maxItems: 50 }) });
-export type TaskCompareQuery = Static<typeof TaskCompareQuery>;
-/** One compared run: the task as lists show it and its training curve (the first METRICS_MAX_POINTS points). */
-export const ComparedTask = Type.Composite([
-  Task,
-  Type.Object({
-    metrics: Type.Array(MetricPoint),
-    /** The curve has more points than were sent. */
-    metricsTruncated: Type.Boolean(),
-  }),
-]);
-export type ComparedTask = Static<typeof ComparedTask>;
-/** The runs in the order asked (duplicates dropped). */
-export const TaskComparison = Type.Object({ tasks: Type.Array(ComparedTask) });
-export type TaskComparison = Static<typeof TaskComparison>;
-
 /** Public image catalogue (config): what the form's image picker offers. */
 export const ImageItem = Type.Object({
   id: ImageId,

@@ -37,6 +37,7 @@ export const ICON_LABELS: Record<string, string> = {
   'customer-service': '客服',
   database: '数据',
   delete: '删除',
+  diff: '对比',
   'double-left': '向前翻页',
   'double-right': '向后翻页',
   down: '向下',

@@ -55,6 +55,7 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/training/distributed', title: '分布式训练', group: 'training', page: 'TrainingDistributedPage' },
   { path: '/training/task/:type', title: '创建训练任务', group: 'trainingForm', page: 'TrainingTaskPage' },
   { path: '/training/detail/:type/:id', title: '训练任务详情', group: 'trainingDetail', page: 'TrainingDetailPage' },
+  { path: '/training/compare', title: '任务对比', group: 'trainingDetail', page: 'TrainingComparePage' },
 
   { path: '/storage', title: '存储管理', group: 'storage', page: 'StoragePage' },
   { path: '/storage/detail', title: '文件详情', group: 'storage', page: 'StorageDetailPage' },

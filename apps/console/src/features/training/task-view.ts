@@ -18,6 +18,9 @@ export const formPath = (type: TrainingType) => `/training/task/${type}`;
 /** 复制并重新提交: the form, filled from the task. */
 export const copyPath = (t: Pick<Task, 'type' | 'id'>) => `/training/task/${t.type}?from=${encodeURIComponent(t.id)}`;
 
+/** 任务对比 of these runs (2–5 task ids, in the order picked). */
+export const comparePath = (ids: string[]) => `/training/compare?ids=${ids.map(encodeURIComponent).join(',')}`;
+
 /** Training tasks in the task kit (shared/task): testids `training-…`. */
 export const TRAINING: TaskFamily = {
   calls: trainingTasks,

@@ -1,6 +1,7 @@
-import { PlusOutlined } from '@ant-design/icons';
-import type { Task, TrainingType } from '@suanli/contracts';
-import { Button } from 'antd';
+import { DiffOutlined, PlusOutlined } from '@ant-design/icons';
+import { TASK_COMPARE_MAX, type Task, type TrainingType } from '@suanli/contracts';
+import { Button, Tooltip } from 'antd';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTaskActions } from '../../shared/task/task-actions';
 import { TASK_COLUMNS, TaskTable, TaskToolbar, useTaskList } from '../../shared/task/task-list';
@@ -8,7 +9,7 @@ import { runningTime, useNow } from '../../shared/task/task-view';
 import { ListCard } from '../../shared/ui/paged-list';
 import { PageContainer } from '../../shared/ui/page-container';
 import { TypeTabs } from './components/type-tabs';
-import { cardsText, copyPath, formPath, TRAINING, TYPE_INFO } from './task-view';
+import { cardsText, comparePath, copyPath, formPath, TRAINING, TYPE_INFO } from './task-view';
 
 /**
  * One list page per training type (/training, /training/develop, /training/distributed) on the task kit,
@@ -22,6 +23,9 @@ export function TrainingList({ type }: { type: TrainingType }) {
   const info = TYPE_INFO[type];
   const create = () => navigate(formPath(type));
   const distributed = type === 'distributed';
+  // 任务对比: runs of this page's type, kept across pages of the list (at most TASK_COMPARE_MAX).
+  const [picked, setPicked] = useState<string[]>([]);
+  const full = picked.length >= TASK_COMPARE_MAX;
 
   return (
     <PageContainer
@@ -35,7 +39,13 @@ export function TrainingList({ type }: { type: TrainingType }) {
     >
       <ListCard>
         <TypeTabs type={type} />
-        <TaskToolbar family={TRAINING} list={list} />
+        <TaskToolbar family={TRAINING} list={list}>
+          <Tooltip title={picked.length < 2 ? `勾选 2–${TASK_COMPARE_MAX} 个任务进行对比` : undefined}>
+            <Button icon={<DiffOutlined />} disabled={picked.length < 2} onClick={() => navigate(comparePath(picked))} data-testid="training-compare">
+              对比{picked.length ? `（${picked.length}）` : ''}
+            </Button>
+          </Tooltip>
+        </TaskToolbar>
         <TaskTable
           list={list}
           actions={actions}
@@ -52,6 +62,17 @@ export function TrainingList({ type }: { type: TrainingType }) {
             </Button>
           )}
           actionsWidth={260}
+          rowSelection={{
+            selectedRowKeys: picked,
+            preserveSelectedRowKeys: true,
+            hideSelectAll: true,
+            onChange: (keys) => setPicked(keys.map(String)),
+            getCheckboxProps: (row: Task) => ({
+              disabled: full && !picked.includes(row.id),
+              'data-testid': 'training-pick',
+              title: full && !picked.includes(row.id) ? `最多对比 ${TASK_COMPARE_MAX} 个任务` : '选择以对比',
+            }),
+          }}
           empty={{ none: `暂无${info.label}任务`, action: { label: '立即新建', onClick: create } }}
         />
       </ListCard>

@@ -22,6 +22,8 @@ export function taskCalls(api: TaskApi) {
     readLog: (id: string, query: TaskLogQuery, opts: { silent?: boolean } = {}) => call(api.log, { params: { id }, query }, { silent: opts.silent }),
     readMetrics: (id: string, query: TaskMetricsQuery, opts: { silent?: boolean } = {}) =>
       call(api.metrics, { params: { id }, query }, { silent: opts.silent }),
+    /** 任务对比: 2–5 tasks of one type with their curves; the page shows a refusal (2014, 2015, 1205) in place. */
+    compare: (ids: string[]) => call(api.compare, { body: { ids } }, { silent: true }),
     /**
      * The whole log as a file. The route needs the `token` header, which a plain link cannot send, so the
      * bytes come through the pipeline (same token, same error handling) and are saved from memory.

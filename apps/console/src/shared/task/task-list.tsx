@@ -1,5 +1,5 @@
 import type { JobState, Task, TaskPageQuery } from '@suanli/contracts';
-import { Button, Select, Space, type TableColumnsType } from 'antd';
+import { Button, Select, Space, type TableColumnsType, type TableProps } from 'antd';
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useJobStates } from '../../app/dicts';
@@ -56,13 +56,15 @@ interface TaskTableProps {
   actionsWidth: number;
   /** What an empty list says before any filter, and its way to create the first task. */
   empty: { none: string; action: { label: string; onClick: () => void } };
+  /** Check boxes on the rows (任务对比 picks runs with them). */
+  rowSelection?: TableProps<Task>['rowSelection'];
 }
 
 /**
  * A family's task table: the name (→ detail), its own columns around the state tag, and 详情 · 停止 · its
  * own action · 删除. Rows carry `<family>-row` with `data-id` and `data-state`.
  */
-export function TaskTable({ list, actions, columns, rowAction, actionsWidth, empty }: TaskTableProps) {
+export function TaskTable({ list, actions, columns, rowAction, actionsWidth, empty, rowSelection }: TaskTableProps) {
   const navigate = useNavigate();
   const screens = useBreakpoint();
   const { family } = actions;
@@ -110,6 +112,7 @@ export function TaskTable({ list, actions, columns, rowAction, actionsWidth, emp
       columns={[name, ...stateOnPhone, ...columns.beforeState, ...stateOnWide, ...columns.afterState, actionsColumn]}
       rowData={(row) => ({ 'data-testid': `${prefix}-row`, 'data-id': row.id, 'data-state': row.state })}
       empty={{ filtered: '没有符合条件的任务', ...empty }}
+      rowSelection={rowSelection}
     />
   );
 }

@@ -47,7 +47,7 @@ export function useFilterWidth(width: number): number | string {
   return useBreakpoint().sm ? width : '100%';
 }
 
-interface PagedTableProps<Row> extends Pick<TableProps<Row>, 'expandable'> {
+interface PagedTableProps<Row> extends Pick<TableProps<Row>, 'expandable' | 'rowSelection'> {
   list: PagedList<PageQuery, Row>;
   columns: TableColumnsType<Row>;
   /** The `data-` attributes of a row (its testid, id, state…). */
@@ -60,7 +60,7 @@ interface PagedTableProps<Row> extends Pick<TableProps<Row>, 'expandable'> {
 }
 
 /** A server-paged table: page size, total and the simple pager on phones; the Chinese empty states. */
-export function PagedTable<Row extends { id: string }>({ list, columns, rowData, empty, scrollX, pageSizeOptions = [10, 20, 50, 100], expandable }: PagedTableProps<Row>) {
+export function PagedTable<Row extends { id: string }>({ list, columns, rowData, empty, scrollX, pageSizeOptions = [10, 20, 50, 100], expandable, rowSelection }: PagedTableProps<Row>) {
   const screens = useBreakpoint();
   return (
     <Table<Row>
@@ -72,6 +72,7 @@ export function PagedTable<Row extends { id: string }>({ list, columns, rowData,
       scroll={{ x: scrollX ?? columns.reduce((sum, c) => sum + Number(c.width ?? 0), 0) }}
       size={screens.md ? 'middle' : 'small'}
       expandable={expandable}
+      rowSelection={rowSelection}
       pagination={{ ...list.page, showSizeChanger: screens.md, simple: !screens.sm, pageSizeOptions, showTotal: (total) => `共 ${total} 条` }}
       onRow={(row) => rowData(row) as HTMLAttributes<HTMLElement>}
       locale={{

@@ -4,7 +4,7 @@
  * for 用于训练), the metrics file and SSH into a develop task. The real services have their own api tests.
  */
 import { TEAM_BASE, TRAINING_BASE, type AssetDetail, type AssetKind, type AssetVersion, type MountableVersion, type ImageItem, type MetricPoint, type Placement, type SubCenter, type TaskDetail, type TrainingTaskCreate } from '@suanli/contracts';
-import { createFakeTasks, envelope, newTask, T0 } from '../../../test/fake-tasks';
+import { createFakeTasks, envelope, newTask, T0, withoutEvents } from '../../../test/fake-tasks';
 
 const CENTERS: SubCenter[] = [
   {
@@ -165,6 +165,15 @@ export function createFakeTraining() {
             events: [{ state: 'QUEUED', reason: '等待资源', time: T0 }],
           }),
         );
+      }
+      // 任务对比, with the server's refusals (compare.api.test.ts has the real ones).
+      if (method === 'POST' && route === '/tasks/action/compare') {
+        const ids = [...new Set(body.ids as string[])];
+        if (ids.length > 5) return envelope(null, 2014, '最多同时对比 5 个任务');
+        const found = ids.map((id) => fake.tasks.get(id));
+        if (found.some((x) => !x)) return envelope(null, 1205, '任务不存在');
+        if (new Set(found.map((x) => x!.type)).size > 1) return envelope(null, 2015, '只能对比同一类型的任务');
+        return envelope({ tasks: found.map((x) => ({ ...withoutEvents(x!), metrics: metrics.get(x!.id) ?? [], metricsTruncated: false })) });
       }
       const m = /^\/tasks\/([^/]+)\/(ssh|metrics)$/.exec(route ?? '');
       const t = m && fake.tasks.get(decodeURIComponent(m[1]));

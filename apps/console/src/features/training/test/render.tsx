@@ -1,5 +1,5 @@
 import { renderRoutes } from '../../../test/render-routes';
-import { TrainingDetailPage } from '../detail-routes';
+import { TrainingComparePage, TrainingDetailPage } from '../detail-routes';
 import { TrainingTaskPage } from '../form-routes';
 import { TrainingDevelopPage, TrainingDistributedPage, TrainingListPage } from '../routes';
 
@@ -12,6 +12,7 @@ export function renderTraining(url: string) {
       '/training/distributed': <TrainingDistributedPage />,
       '/training/task/:type': <TrainingTaskPage />,
       '/training/detail/:type/:id': <TrainingDetailPage />,
+      '/training/compare': <TrainingComparePage />,
     },
     url,
   );

@@ -1,0 +1,190 @@
+import { ArrowLeftOutlined } from '@ant-design/icons';
+import { TASK_COMPARE_MAX, type ComparedTask } from '@suanli/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Empty, Result, Skeleton, Space, Switch, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { useMemo, useState, type HTMLAttributes } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { queryKeys } from '../../app/query-keys';
+import { useJobStates } from '../../app/dicts';
+import { EChart } from '../../shared/charts/echart';
+import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
+import { StateTag, useNow } from '../../shared/task/task-view';
+import { MONO } from '../../shared/ui/mono';
+import { PageContainer } from '../../shared/ui/page-container';
+import { trainingTasks } from './api';
+import { compareRows, differingEnvLines, metricCharts, RUN_COLORS, runLabel, type CompareRow, type MetricChart } from './compare-view';
+import { isTrainingType, TRAINING, TYPE_INFO } from './task-view';
+
+/** Highlight of a parameter the runs differ in (antd's warning background). */
+const DIFF_BG = '#fffbe6';
+
+/**
+ * 任务对比 (/training/compare?ids=a,b,c; issue 23 item 4): two to five runs of one type picked in the list —
+ * their training curves overlaid (one chart per scalar, a line per run in the run's colour) and their
+ * parameters side by side, the ones they differ in highlighted (只看不同项 hides the rest).
+ */
+export function TrainingComparePage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const ids = useMemo(() => (params.get('ids') ?? '').split(',').filter(Boolean), [params]);
+  const query = useQuery({ queryKey: queryKeys.training.compare(ids), queryFn: () => trainingTasks.compare(ids), enabled: ids.length >= 2, retry: false });
+  const tasks = query.data?.tasks;
+  const type = tasks?.[0]?.type;
+  const listPath = TYPE_INFO[isTrainingType(type) ? type : 'train'].path;
+  const back = (
+    <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(listPath)} data-testid="compare-back">
+      返回任务列表
+    </Button>
+  );
+
+  let body;
+  if (ids.length < 2) body = <Result status="info" title={`请在任务列表中勾选 2–${TASK_COMPARE_MAX} 个同类型的任务进行对比`} extra={back} />;
+  else if (query.isLoading) body = <Skeleton active paragraph={{ rows: 10 }} />;
+  else if (!tasks) body = <Result status="warning" title="无法对比这些任务" subTitle={query.error?.message} extra={back} data-testid="compare-error" />;
+  if (body) {
+    return (
+      <PageContainer title="任务对比">
+        <Card>{body}</Card>
+      </PageContainer>
+    );
+  }
+  return (
+    <PageContainer title="任务对比" description={`${tasks!.length} 个${TYPE_INFO[isTrainingType(type) ? type : 'train'].label}任务：训练曲线叠加显示，参数逐项对照，不同之处以底色标出。`} extra={back}>
+      <div data-testid="compare-page" data-count={tasks!.length}>
+        <Curves tasks={tasks!} />
+        <Parameters tasks={tasks!} />
+      </div>
+    </PageContainer>
+  );
+}
+
+/** 训练曲线: one chart per scalar, each run's line in its colour. */
+function Curves({ tasks }: { tasks: ComparedTask[] }) {
+  const charts = useMemo(() => metricCharts(tasks), [tasks]);
+  const truncated = tasks.filter((t) => t.metricsTruncated);
+  return (
+    <Card title="训练曲线" style={{ marginBottom: 16 }} data-testid="compare-curves">
+      {truncated.length > 0 && <Alert type="info" showIcon style={{ marginBottom: 12 }} title={`${truncated.map((t) => t.name).join('、')} 的数据点较多，仅绘制前 5000 个。`} />}
+      {charts.length ? (
+        charts.map((c) => <CurveChart key={c.metric} chart={c} />)
+      ) : (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="这些任务都没有训练曲线数据" />
+      )}
+      {charts.length > 0 && tasks.some((_, i) => charts.every((c) => !c.lines.some((l) => l.run === i))) && (
+        <Typography.Text type="secondary">未写入训练曲线的任务：{tasks.filter((_, i) => charts.every((c) => !c.lines.some((l) => l.run === i))).map((t) => t.name).join('、')}</Typography.Text>
+      )}
+    </Card>
+  );
+}
+
+function CurveChart({ chart }: { chart: MetricChart }) {
+  const screens = useBreakpoint();
+  const option = useMemo(
+    () => ({
+      title: { text: chart.metric, left: 0, top: 0, textStyle: { fontSize: 14, fontWeight: 500 } },
+      tooltip: { trigger: 'axis' },
+      legend: { type: 'scroll', top: 24, left: 0 },
+      grid: { left: 8, right: 16, top: 60, bottom: 40, containLabel: true },
+      xAxis: { type: 'value', name: '步数', nameLocation: 'middle', nameGap: 24, min: 'dataMin', max: 'dataMax' },
+      yAxis: { type: 'value', scale: true },
+      dataZoom: [{ type: 'inside' }],
+      series: chart.lines.map((l) => ({ name: l.name, type: 'line', showSymbol: l.data.length < 30, data: l.data, color: RUN_COLORS[l.run % RUN_COLORS.length] })),
+    }),
+    [chart],
+  );
+  return (
+    <div data-testid="compare-chart" data-metric={chart.metric} data-runs={chart.lines.map((l) => l.run + 1).join(',')} style={{ marginBottom: 8 }}>
+      <EChart option={option} height={screens.md ? 300 : 260} />
+    </div>
+  );
+}
+
+/** 参数对比: a row per parameter, a column per run; rows that differ highlighted and marked 不同. */
+function Parameters({ tasks }: { tasks: ComparedTask[] }) {
+  const states = useJobStates();
+  const screens = useBreakpoint();
+  const now = useNow(tasks.some((t) => t.startTime && !t.endTime));
+  const [onlyDiff, setOnlyDiff] = useState(false);
+  const rows = useMemo(() => compareRows(tasks, (s) => states.labels[s] ?? s, now), [tasks, states.labels, now]);
+  const shown = onlyDiff ? rows.filter((r) => r.differs) : rows;
+  const differing = rows.filter((r) => r.differs).length;
+  const runWidth = screens.md ? 240 : 200;
+  const labelWidth = screens.md ? 120 : 92;
+
+  const columns: TableColumnsType<CompareRow> = [
+    {
+      title: '参数',
+      key: 'label',
+      width: labelWidth,
+      fixed: 'left',
+      render: (_v, r) => (
+        <Space orientation="vertical" size={2}>
+          <span>{r.label}</span>
+          {r.differs && (
+            <Tag color="warning" style={{ marginInlineEnd: 0 }}>
+              不同
+            </Tag>
+          )}
+        </Space>
+      ),
+    },
+    ...tasks.map((t, i) => ({
+      key: t.id,
+      width: runWidth,
+      title: (
+        <Space size={6} align="start">
+          <span style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 5, marginTop: 6, background: RUN_COLORS[i % RUN_COLORS.length], flex: 'none' }} />
+          <span>
+            <Link to={TRAINING.detailPath(t)} style={{ overflowWrap: 'anywhere' }} data-testid="compare-run">
+              {runLabel(t, i)}
+            </Link>
+            <br />
+            <StateTag state={t.state} testId="compare-run-state" />
+          </span>
+        </Space>
+      ),
+      render: (_v: unknown, r: CompareRow) => <Value row={r} text={r.values[i]!} envDiff={r.key === 'env' && r.differs ? differingEnvLines(r.values) : undefined} />,
+    })),
+  ];
+
+  return (
+    <Card
+      title="参数对比"
+      data-testid="compare-params"
+      extra={
+        <Space size={6}>
+          <Switch size="small" checked={onlyDiff} onChange={setOnlyDiff} data-testid="compare-only-diff" />
+          <span>只看不同项</span>
+        </Space>
+      }
+    >
+      <Typography.Paragraph type="secondary" style={{ marginBottom: 12 }} data-testid="compare-summary">
+        {differing ? `共 ${differing} 项参数不同，已用底色标出。` : '这些任务的参数完全相同。'}
+      </Typography.Paragraph>
+      <Table<CompareRow>
+        rowKey="key"
+        columns={columns}
+        dataSource={shown}
+        pagination={false}
+        size={screens.md ? 'middle' : 'small'}
+        tableLayout="fixed"
+        scroll={{ x: labelWidth + runWidth * tasks.length }}
+        onRow={(r) => ({ 'data-testid': 'compare-row', 'data-key': r.key, 'data-differs': String(r.differs), style: r.differs ? { background: DIFF_BG } : undefined }) as HTMLAttributes<HTMLElement>}
+        locale={{ emptyText: '没有不同的参数' }}
+      />
+    </Card>
+  );
+}
+
+/** One run's value: monospaced for code, environment lines that differ marked one by one. */
+function Value({ row, text, envDiff }: { row: CompareRow; text: string; envDiff?: Set<string> }) {
+  const style = { whiteSpace: 'pre-wrap' as const, overflowWrap: 'anywhere' as const, fontFamily: row.mono ? MONO : undefined, fontSize: row.mono ? 12 : undefined };
+  if (!envDiff) return <div style={style}>{text}</div>;
+  return (
+    <div style={style}>
+      {text.split('\n').map((line, i) => (
+        <div key={i}>{envDiff.has(line) ? <mark style={{ background: '#ffe58f', padding: '0 2px' }}>{line}</mark> : line}</div>
+      ))}
+    </div>
+  );
+}
