@@ -176,15 +176,22 @@ function Parameters({ tasks }: { tasks: ComparedTask[] }) {
   );
 }
 
-/** One run's value: monospaced for code, environment lines that differ marked one by one. */
+/**
+ * One run's value. Command, environment and folder are the user's own text, set as code (a screen reader and
+ * the e2e language check read them as data, not UI); environment lines that differ are marked one by one.
+ */
 function Value({ row, text, envDiff }: { row: CompareRow; text: string; envDiff?: Set<string> }) {
-  const style = { whiteSpace: 'pre-wrap' as const, overflowWrap: 'anywhere' as const, fontFamily: row.mono ? MONO : undefined, fontSize: row.mono ? 12 : undefined };
-  if (!envDiff) return <div style={style}>{text}</div>;
+  const style = { whiteSpace: 'pre-wrap' as const, overflowWrap: 'anywhere' as const };
+  if (!row.mono) return <div style={style}>{text}</div>;
+  const code = { ...style, display: 'block', fontFamily: MONO, fontSize: 12, background: 'none', padding: 0 };
+  if (!envDiff) return <code style={code}>{text}</code>;
   return (
-    <div style={style}>
+    <code style={code}>
       {text.split('\n').map((line, i) => (
-        <div key={i}>{envDiff.has(line) ? <mark style={{ background: '#ffe58f', padding: '0 2px' }}>{line}</mark> : line}</div>
+        <span key={i} style={{ display: 'block' }}>
+          {envDiff.has(line) ? <mark style={{ background: '#ffe58f', padding: '0 2px' }}>{line}</mark> : line}
+        </span>
       ))}
-    </div>
+    </code>
   );
 }
