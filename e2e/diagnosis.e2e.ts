@@ -104,6 +104,8 @@ describe('why did my job fail (issue 23)', () => {
     await efficiency.waitFor();
     expect(await page.getByTestId('slurm-efficiency-mem').textContent()).toMatch(/GiB/);
     expect(await efficiency.textContent()).toContain('该分中心未上报加速卡使用情况');
+    // A short job's CPU time in tenths of a second, not 0秒 beside a non-zero efficiency.
+    expect(await page.getByTestId('slurm-efficiency-cpu').textContent()).toMatch(/^\d+%（CPU 时间 \d\.\d秒，1 核）$/);
     expect(await page.getByTestId('slurm-diagnosis').count()).toBe(0);
     const newId = page.url().split('/').pop()!;
     const again = (await call<TaskDetail>(env.app, 'GET', `${SLURM_BASE}/tasks/${newId}`, { token })).data;
@@ -162,6 +164,7 @@ describe('why did my job fail (issue 23)', () => {
     await expect.poll(() => charts.count()).toBe(2);
     expect(await charts.nth(0).getAttribute('data-metric')).toBe('loss');
     expect(await charts.nth(0).getAttribute('data-runs')).toBe('1,2,3');
+    expect(await page.getByTestId('compare-legend').textContent()).toBe('1. 图像分类 学习率 0.052. 图像分类 学习率 0.23. 图像分类 学习率 0.8');
     // The lines are drawn (ECharts' SVG): one path per run at least in each chart.
     await expect.poll(() => charts.nth(0).locator('svg path').count(), { timeout: 10_000 }).toBeGreaterThan(3);
     const row = (key: string) => page.locator(`[data-testid="compare-row"][data-key="${key}"]`);

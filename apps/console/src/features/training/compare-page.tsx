@@ -1,7 +1,7 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { TASK_COMPARE_MAX, type ComparedTask } from '@suanli/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Empty, Result, Skeleton, Space, Switch, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Card, Col, Empty, Result, Row, Skeleton, Space, Switch, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useMemo, useState, type HTMLAttributes } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { queryKeys } from '../../app/query-keys';
@@ -58,22 +58,51 @@ export function TrainingComparePage() {
   );
 }
 
-/** 训练曲线: one chart per scalar, each run's line in its colour. */
+/**
+ * 训练曲线: one chart per scalar (two side by side on wide screens), each run's line in its colour; the runs'
+ * names once above them (a legend in every chart repeated them and scrolled on phones).
+ */
 function Curves({ tasks }: { tasks: ComparedTask[] }) {
   const charts = useMemo(() => metricCharts(tasks), [tasks]);
   const truncated = tasks.filter((t) => t.metricsTruncated);
+  const without = tasks.filter((_, i) => !charts.some((c) => c.lines.some((l) => l.run === i)));
   return (
     <Card title="训练曲线" style={{ marginBottom: 16 }} data-testid="compare-curves">
       {truncated.length > 0 && <Alert type="info" showIcon style={{ marginBottom: 12 }} title={`${truncated.map((t) => t.name).join('、')} 的数据点较多，仅绘制前 5000 个。`} />}
       {charts.length ? (
-        charts.map((c) => <CurveChart key={c.metric} chart={c} />)
+        <>
+          <RunLegend tasks={tasks} />
+          <Row gutter={[24, 16]}>
+            {charts.map((c) => (
+              <Col key={c.metric} xs={24} xl={charts.length > 1 ? 12 : 24}>
+                <CurveChart chart={c} />
+              </Col>
+            ))}
+          </Row>
+          {without.length > 0 && <Typography.Text type="secondary">未写入训练曲线的任务：{without.map((t) => t.name).join('、')}</Typography.Text>}
+        </>
       ) : (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="这些任务都没有训练曲线数据" />
       )}
-      {charts.length > 0 && tasks.some((_, i) => charts.every((c) => !c.lines.some((l) => l.run === i))) && (
-        <Typography.Text type="secondary">未写入训练曲线的任务：{tasks.filter((_, i) => charts.every((c) => !c.lines.some((l) => l.run === i))).map((t) => t.name).join('、')}</Typography.Text>
-      )}
     </Card>
+  );
+}
+
+/** A run's colour as a dot (legend, column heads). */
+function RunDot({ run }: { run: number }) {
+  return <span style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 5, background: RUN_COLORS[run % RUN_COLORS.length], flex: 'none' }} />;
+}
+
+function RunLegend({ tasks }: { tasks: ComparedTask[] }) {
+  return (
+    <Space wrap size={[20, 6]} style={{ marginBottom: 12 }} data-testid="compare-legend">
+      {tasks.map((t, i) => (
+        <Space key={t.id} size={6}>
+          <RunDot run={i} />
+          <span style={{ overflowWrap: 'anywhere' }}>{runLabel(t, i)}</span>
+        </Space>
+      ))}
+    </Space>
   );
 }
 
@@ -81,20 +110,23 @@ function CurveChart({ chart }: { chart: MetricChart }) {
   const screens = useBreakpoint();
   const option = useMemo(
     () => ({
-      title: { text: chart.metric, left: 0, top: 0, textStyle: { fontSize: 14, fontWeight: 500 } },
       tooltip: { trigger: 'axis' },
-      legend: { type: 'scroll', top: 24, left: 0 },
-      grid: { left: 8, right: 16, top: 60, bottom: 40, containLabel: true },
+      grid: { left: 8, right: 16, top: 16, bottom: 36, containLabel: true },
       xAxis: { type: 'value', name: '步数', nameLocation: 'middle', nameGap: 24, min: 'dataMin', max: 'dataMax' },
       yAxis: { type: 'value', scale: true },
       dataZoom: [{ type: 'inside' }],
-      series: chart.lines.map((l) => ({ name: l.name, type: 'line', showSymbol: l.data.length < 30, data: l.data, color: RUN_COLORS[l.run % RUN_COLORS.length] })),
+      // Dots on every line or on none: a short run alone with dots reads as another kind of line.
+      series: chart.lines.map((l) => ({ name: l.name, type: 'line', showSymbol: Math.max(...chart.lines.map((x) => x.data.length)) < 30, data: l.data, color: RUN_COLORS[l.run % RUN_COLORS.length] })),
     }),
     [chart],
   );
   return (
-    <div data-testid="compare-chart" data-metric={chart.metric} data-runs={chart.lines.map((l) => l.run + 1).join(',')} style={{ marginBottom: 8 }}>
-      <EChart option={option} height={screens.md ? 300 : 260} />
+    <div data-testid="compare-chart" data-metric={chart.metric} data-runs={chart.lines.map((l) => l.run + 1).join(',')}>
+      {/* The scalar's name is the job's own key (loss, acc…): shown as code, not translated. */}
+      <Typography.Text strong>
+        指标 <code style={{ fontFamily: MONO }}>{chart.metric}</code>
+      </Typography.Text>
+      <EChart option={option} height={screens.md ? 280 : 240} />
     </div>
   );
 }
@@ -108,7 +140,8 @@ function Parameters({ tasks }: { tasks: ComparedTask[] }) {
   const rows = useMemo(() => compareRows(tasks, (s) => states.labels[s] ?? s, now), [tasks, states.labels, now]);
   const shown = onlyDiff ? rows.filter((r) => r.differs) : rows;
   const differing = rows.filter((r) => r.differs).length;
-  const runWidth = screens.md ? 240 : 200;
+  // On a phone a run's column leaves the next one's edge in sight: the table scrolls sideways.
+  const runWidth = screens.md ? 240 : 180;
   const labelWidth = screens.md ? 120 : 92;
 
   const columns: TableColumnsType<CompareRow> = [
@@ -117,6 +150,7 @@ function Parameters({ tasks }: { tasks: ComparedTask[] }) {
       key: 'label',
       width: labelWidth,
       fixed: 'left',
+      onCell: (r) => ({ style: r.differs ? { background: DIFF_BG } : undefined }),
       render: (_v, r) => (
         <Space orientation="vertical" size={2}>
           <span>{r.label}</span>
@@ -132,8 +166,8 @@ function Parameters({ tasks }: { tasks: ComparedTask[] }) {
       key: t.id,
       width: runWidth,
       title: (
-        <Space size={6} align="start">
-          <span style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 5, marginTop: 6, background: RUN_COLORS[i % RUN_COLORS.length], flex: 'none' }} />
+        <Space size={6} align="baseline">
+          <RunDot run={i} />
           <span>
             <Link to={TRAINING.detailPath(t)} style={{ overflowWrap: 'anywhere' }} data-testid="compare-run">
               {runLabel(t, i)}
@@ -143,6 +177,7 @@ function Parameters({ tasks }: { tasks: ComparedTask[] }) {
           </span>
         </Space>
       ),
+      onCell: (r: CompareRow) => ({ style: r.differs ? { background: DIFF_BG } : undefined }),
       render: (_v: unknown, r: CompareRow) => <Value row={r} text={r.values[i]!} envDiff={r.key === 'env' && r.differs ? differingEnvLines(r.values) : undefined} />,
     })),
   ];
@@ -169,7 +204,7 @@ function Parameters({ tasks }: { tasks: ComparedTask[] }) {
         size={screens.md ? 'middle' : 'small'}
         tableLayout="fixed"
         scroll={{ x: labelWidth + runWidth * tasks.length }}
-        onRow={(r) => ({ 'data-testid': 'compare-row', 'data-key': r.key, 'data-differs': String(r.differs), style: r.differs ? { background: DIFF_BG } : undefined }) as HTMLAttributes<HTMLElement>}
+        onRow={(r) => ({ 'data-testid': 'compare-row', 'data-key': r.key, 'data-differs': String(r.differs) }) as HTMLAttributes<HTMLElement>}
         locale={{ emptyText: '没有不同的参数' }}
       />
     </Card>

@@ -82,6 +82,9 @@ const pct = (x: number | null) => (x == null ? '—' : `${Math.round(x * 100)}%`
 const mem = (mb: number | null) => (mb == null ? '—' : mb >= 1024 ? `${(mb / 1024).toFixed(1)} GiB` : `${mb} MiB`);
 
 /** 资源使用效率 (issue 23 item 3), seff-like, once the task has run and ended. */
+/** CPU time: tenths of a second under ten (a short job's 0.4 s is not "0秒" beside an 11 % efficiency). */
+const cpuTime = (seconds: number) => (seconds < 10 ? `${seconds.toFixed(1)}秒` : formatDuration(seconds * 1000));
+
 export function EfficiencyCard({ task, family }: { task: TaskDetail; family: Pick<TaskFamily, 'testId'> }) {
   const f: Efficiency | null = task.efficiency;
   if (!f) return null;
@@ -101,7 +104,7 @@ export function EfficiencyCard({ task, family }: { task: TaskDetail; family: Pic
                 {pct(f.cpuEfficiency)}
                 {f.cpuSeconds != null && f.cpus != null && (
                   <Typography.Text type="secondary">
-                    （CPU 时间 {formatDuration(f.cpuSeconds * 1000)}，{f.cpus} 核）
+                    （CPU 时间 {cpuTime(f.cpuSeconds)}，{f.cpus} 核）
                   </Typography.Text>
                 )}
               </span>
