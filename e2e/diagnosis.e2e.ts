@@ -3,8 +3,8 @@
  * (the embedded default): a script that allocates past its `#SBATCH --mem` is killed and its detail says
  * why (内存超出限制, the peak against the request, the suggestion); 按建议重新提交 makes a new task with more
  * memory that succeeds and shows its 资源使用效率; three training runs of a learning-rate sweep picked in the
- * list open 任务对比 with their curves overlaid and the parameters they differ in highlighted. Screenshots at
- * 1440 and 375: e2e/artifacts/diagnosis-*.png.
+ * list open 任务对比 with their curves overlaid and the parameters they differ in highlighted; the failed script
+ * and its resubmission compared in 任务管理 the same way. Screenshots at 1440 and 375: e2e/artifacts/diagnosis-*.png.
  */
 import { SLURM_BASE, TRAINING_BASE, type Task, type TaskDetail } from '@suanli/contracts';
 import type { Page } from 'playwright-core';
@@ -112,6 +112,19 @@ describe('why did my job fail (issue 23)', () => {
     expect(again.command).toContain('#SBATCH --mem=1024M');
     expect(again.efficiency?.maxRssMB).toBeGreaterThan(300);
     await bothWidths(page, 'resubmitted-efficiency', () => efficiency.waitFor());
+
+    // The failed script and its resubmission side by side in 任务管理 › 对比: the --mem line is what differs.
+    await page.goto('/console/slurm-task');
+    await expect.poll(() => page.getByTestId('slurm-row').count(), { timeout: 15_000 }).toBe(2);
+    for (const id of [failed.id, newId]) await page.locator(`[data-testid="slurm-row"][data-id="${id}"] .ant-checkbox-input`).check();
+    await page.getByTestId('slurm-compare').click();
+    await page.waitForURL(/\/console\/slurm-task\/compare\?ids=/, { waitUntil: 'commit' });
+    const scripts = page.locator('[data-testid="compare-row"][data-key="command"]');
+    await scripts.waitFor();
+    expect(await scripts.getAttribute('data-differs')).toBe('true');
+    expect(await scripts.textContent()).toContain('#SBATCH --mem=1024M');
+    expect(await page.locator('[data-testid="compare-row"][data-key="result"]').textContent()).toMatch(/运行失败，退出码 137.*运行成功，退出码 0/);
+    await bothWidths(page, 'slurm-compare', () => scripts.waitFor());
   }, 180_000);
 
   it('three runs of a sweep picked in the list: 任务对比 overlays their curves and highlights what differs', async () => {

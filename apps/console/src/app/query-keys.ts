@@ -56,7 +56,6 @@ export const queryKeys = {
     list: (query: object) => ['training', 'list', query] as const,
     detail: (id: string) => ['training', 'detail', id] as const,
     ssh: (id: string) => ['training', 'ssh', id] as const,
-    compare: (ids: string[]) => ['training', 'compare', ids] as const,
     placement: (query: object) => ['training', 'placement', query] as const,
   },
   /**

@@ -104,6 +104,7 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/slurm-task', title: '任务管理', group: 'slurmTask', page: 'SlurmTaskListPage' },
   { path: '/slurm-task/task/:type', title: '提交作业', group: 'slurmTask', page: 'SlurmTaskFormPage' },
   { path: '/slurm-task/detail/:type/:id', title: '作业详情', group: 'slurmTask', page: 'SlurmTaskDetailPage' },
+  { path: '/slurm-task/compare', title: '任务对比', group: 'slurmTask', page: 'SlurmTaskComparePage' },
 
   { path: '/public-data/dataset', title: '公共资源大厅', group: 'publicData', page: 'PublicDataIndexPage' },
   { path: '/public-data/model', title: '公共资源大厅', group: 'publicData', page: 'PublicDataIndexPage' },

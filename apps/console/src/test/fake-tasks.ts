@@ -6,7 +6,7 @@
  * templates, metrics…) through `routes`. Answers are the contract's shapes in the envelope; the real services
  * have their own api tests.
  */
-import { DICTS, isTerminal, type CompPowerBucket, type JobState, type SubCenter, type SubCenterDetail, type Task, type TaskDetail } from '@suanli/contracts';
+import { DICTS, isTerminal, type CompPowerBucket, type JobState, type MetricPoint, type SubCenter, type SubCenterDetail, type Task, type TaskDetail } from '@suanli/contracts';
 import type { FakeBackend } from './page-test';
 
 interface FakeCall {
@@ -89,6 +89,8 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
   const calls: FakeCall[] = [];
   const tasks = new Map<string, TaskDetail>();
   const logs = new Map<string, string>();
+  /** Each task's curve (the metrics file's points); training tests fill it. */
+  const metrics = new Map<string, MetricPoint[]>();
   let lastId = 99;
   /** Ids the server would hand out: '100', '101'… (one sequence for every kind of record). */
   const nextId = () => String(++lastId);
@@ -138,6 +140,15 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
         .filter((t) => (!body.type || t.type === body.type) && (!body.state || t.state === body.state) && (!body.keyword || t.name.includes(body.keyword)))
         .sort((a, b) => b.createTime - a.createTime);
       return page(rows.map(withoutEvents), body);
+    }
+    // 任务对比, with the server's refusals (compare.api.test.ts has the real ones).
+    if (method === 'POST' && route === '/tasks/action/compare') {
+      const ids = [...new Set(body.ids as string[])];
+      if (ids.length > 5) return envelope(null, 2014, '最多同时对比 5 个任务');
+      const found = ids.map((id) => tasks.get(id));
+      if (found.some((x) => !x)) return envelope(null, 1205, '任务不存在');
+      if (new Set(found.map((x) => x!.type)).size > 1) return envelope(null, 2015, '只能对比同一类型的任务');
+      return envelope({ tasks: found.map((x) => ({ ...withoutEvents(x!), metrics: metrics.get(x!.id) ?? [], metricsTruncated: false })) });
     }
     const m = /^\/tasks\/([^/]+)(\/.*)?$/.exec(route);
     if (!m) return undefined;
@@ -216,6 +227,7 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
     calls,
     tasks,
     logs,
+    metrics,
     move,
     nextId,
     submitOnce,

@@ -2,13 +2,14 @@ import { CodeOutlined, FileTextOutlined } from '@ant-design/icons';
 import type { SlurmTaskType, Task } from '@suanli/contracts';
 import { Button, Select, Space, Tag, Typography } from 'antd';
 import { useNavigate } from 'react-router';
+import { useComparePick } from '../../shared/task/compare-pick';
 import { ResubmitTask, useTaskActions } from '../../shared/task/task-actions';
 import { TASK_COLUMNS, TaskTable, TaskToolbar, useTaskList } from '../../shared/task/task-list';
 import { ListCard, useFilterWidth } from '../../shared/ui/paged-list';
 import { PageContainer } from '../../shared/ui/page-container';
 import { resourcesText } from '../slurm-template/template-view';
 import { useTemplateChoices } from './hooks';
-import { formPath, isSlurmType, SLURM, SLURM_TYPE_LABELS } from './task-view';
+import { comparePath, formPath, isSlurmType, SLURM, SLURM_TYPE_LABELS } from './task-view';
 
 /**
  * 任务管理 (/slurm-task) on the task kit: the user's Slurm tasks, also filtered by origin, with the Slurm
@@ -20,6 +21,7 @@ export function SlurmTaskListPage() {
   const actions = useTaskActions(SLURM);
   const templates = useTemplateChoices();
   const filterWidth = useFilterWidth(150);
+  const compare = useComparePick(SLURM, comparePath);
   const templateName = (row: Task) => templates.byId.get(row.templateId ?? '')?.name;
 
   return (
@@ -47,6 +49,7 @@ export function SlurmTaskListPage() {
             onChange={(v) => list.setFilter('type', isSlurmType(v) ? v : undefined)}
             data-testid="slurm-type-filter"
           />
+          {compare.button}
         </TaskToolbar>
         <TaskTable
           list={list}
@@ -87,6 +90,7 @@ export function SlurmTaskListPage() {
           }}
           rowAction={(row) => <ResubmitTask task={row} actions={actions} place="row" />}
           actionsWidth={240}
+          rowSelection={compare.rowSelection}
           empty={{ none: '暂无科学计算任务', action: { label: '从模板创建', onClick: () => navigate(formPath('template')) } }}
         />
       </ListCard>

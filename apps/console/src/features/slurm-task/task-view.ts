@@ -11,6 +11,8 @@ export function isSlurmType(v: string | undefined): v is SlurmTaskType {
 }
 
 export const LIST_PATH = '/slurm-task';
+/** 任务对比 of these tasks (2–5 ids of one type, in the order picked). */
+export const comparePath = (ids: string[]) => `/slurm-task/compare?ids=${ids.map(encodeURIComponent).join(',')}`;
 export const formPath = (type: SlurmTaskType) => `/slurm-task/task/${type}`;
 /** 使用此模板: the form with the template chosen. */
 export const templateFormPath = (templateId: string) => `${formPath('template')}?templateId=${encodeURIComponent(templateId)}`;

@@ -4,19 +4,35 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Empty, Result, Row, Skeleton, Space, Switch, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useMemo, useState, type HTMLAttributes } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { queryKeys } from '../../app/query-keys';
 import { useJobStates } from '../../app/dicts';
 import { EChart } from '../../shared/charts/echart';
 import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
+import type { TaskFamily } from '../../shared/task/task-family';
 import { StateTag, useNow } from '../../shared/task/task-view';
 import { MONO } from '../../shared/ui/mono';
 import { PageContainer } from '../../shared/ui/page-container';
-import { trainingTasks } from './api';
-import { compareRows, differingEnvLines, metricCharts, RUN_COLORS, runLabel, type CompareRow, type MetricChart } from './compare-view';
+import { compareRows, differingEnvLines, metricCharts, RUN_COLORS, runLabel, TRAINING_COMPARE, type CompareKind, type CompareRow, type MetricChart } from './compare-view';
 import { isTrainingType, TRAINING, TYPE_INFO } from './task-view';
 
 /** Highlight of a parameter the runs differ in (antd's warning background). */
 const DIFF_BG = '#fffbe6';
+
+/** What the page knows of a family: its calls and links, what it compares, what its list and types are called. */
+export interface CompareFamily {
+  family: TaskFamily;
+  kind: CompareKind;
+  /** The list the page returns to (a training type has its own). */
+  listPath: (type: string | undefined) => string;
+  /** `3 个单机训练任务`, `2 个自定义脚本任务`. */
+  typeLabel: (type: string | undefined) => string;
+}
+
+const TRAINING_FAMILY: CompareFamily = {
+  family: TRAINING,
+  kind: TRAINING_COMPARE,
+  listPath: (type) => TYPE_INFO[isTrainingType(type) ? type : 'train'].path,
+  typeLabel: (type) => TYPE_INFO[isTrainingType(type) ? type : 'train'].label,
+};
 
 /**
  * 任务对比 (/training/compare?ids=a,b,c; issue 23 item 4): two to five runs of one type picked in the list —
@@ -24,15 +40,20 @@ const DIFF_BG = '#fffbe6';
  * parameters side by side, the ones they differ in highlighted (只看不同项 hides the rest).
  */
 export function TrainingComparePage() {
+  return <TaskComparePage of={TRAINING_FAMILY} />;
+}
+
+/** The comparison of any family's tasks (training above, Slurm's 任务管理 › 对比). */
+export function TaskComparePage({ of }: { of: CompareFamily }) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const ids = useMemo(() => (params.get('ids') ?? '').split(',').filter(Boolean), [params]);
-  const query = useQuery({ queryKey: queryKeys.training.compare(ids), queryFn: () => trainingTasks.compare(ids), enabled: ids.length >= 2, retry: false });
+  // Under the family's root: a task's state change refreshes the comparison as it does the list.
+  const query = useQuery({ queryKey: [...of.family.keys.root, 'compare', ids], queryFn: () => of.family.calls.compare(ids), enabled: ids.length >= 2, retry: false });
   const tasks = query.data?.tasks;
   const type = tasks?.[0]?.type;
-  const listPath = TYPE_INFO[isTrainingType(type) ? type : 'train'].path;
   const back = (
-    <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(listPath)} data-testid="compare-back">
+    <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(of.listPath(type))} data-testid="compare-back">
       返回任务列表
     </Button>
   );
@@ -49,10 +70,10 @@ export function TrainingComparePage() {
     );
   }
   return (
-    <PageContainer title="任务对比" description={`${tasks!.length} 个${TYPE_INFO[isTrainingType(type) ? type : 'train'].label}任务：训练曲线叠加显示，参数逐项对照，不同之处以底色标出。`} extra={back}>
+    <PageContainer title="任务对比" description={`${tasks!.length} 个${of.typeLabel(type)}任务：训练曲线叠加显示，参数逐项对照，不同之处以底色标出。`} extra={back}>
       <div data-testid="compare-page" data-count={tasks!.length}>
         <Curves tasks={tasks!} />
-        <Parameters tasks={tasks!} />
+        <Parameters tasks={tasks!} of={of} />
       </div>
     </PageContainer>
   );
@@ -132,12 +153,12 @@ function CurveChart({ chart }: { chart: MetricChart }) {
 }
 
 /** 参数对比: a row per parameter, a column per run; rows that differ highlighted and marked 不同. */
-function Parameters({ tasks }: { tasks: ComparedTask[] }) {
+function Parameters({ tasks, of }: { tasks: ComparedTask[]; of: CompareFamily }) {
   const states = useJobStates();
   const screens = useBreakpoint();
   const now = useNow(tasks.some((t) => t.startTime && !t.endTime));
   const [onlyDiff, setOnlyDiff] = useState(false);
-  const rows = useMemo(() => compareRows(tasks, (s) => states.labels[s] ?? s, now), [tasks, states.labels, now]);
+  const rows = useMemo(() => compareRows(tasks, (s) => states.labels[s] ?? s, now, of.kind), [tasks, states.labels, now, of.kind]);
   const shown = onlyDiff ? rows.filter((r) => r.differs) : rows;
   const differing = rows.filter((r) => r.differs).length;
   // On a phone a run's column leaves the next one's edge in sight: the table scrolls sideways.
@@ -169,7 +190,7 @@ function Parameters({ tasks }: { tasks: ComparedTask[] }) {
         <Space size={6} align="baseline">
           <RunDot run={i} />
           <span>
-            <Link to={TRAINING.detailPath(t)} style={{ overflowWrap: 'anywhere' }} data-testid="compare-run">
+            <Link to={of.family.detailPath(t)} style={{ overflowWrap: 'anywhere' }} data-testid="compare-run">
               {runLabel(t, i)}
             </Link>
             <br />

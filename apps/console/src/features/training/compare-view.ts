@@ -1,4 +1,4 @@
-import type { ComparedTask } from '@suanli/contracts';
+import type { ComparedTask, Task } from '@suanli/contracts';
 import { formatTime } from '../../shared/time';
 import { formatMinutes, runningTime } from '../../shared/task/task-view';
 import { toSeries } from './components/metrics-chart';
@@ -45,22 +45,34 @@ function resultText(t: ComparedTask, stateLabel: (s: string) => string): string 
 
 const mountsText = (t: ComparedTask) => t.mounts.map((m) => `${m.kind === 'dataset' ? '数据集' : '模型'} ${m.name} v${m.version}`).join('\n') || '—';
 
+/** What a family compares beyond what every task has: training's image and mounts, Slurm's script. */
+export interface CompareKind {
+  /** The card request as one phrase. */
+  cards: (t: Task) => string;
+  /** 启动命令 (training) or 作业脚本 (Slurm). */
+  commandLabel: string;
+  /** Training only: 镜像 and 挂载. */
+  training: boolean;
+}
+
+export const TRAINING_COMPARE: CompareKind = { cards: cardsText, commandLabel: '启动命令', training: true };
+
 /** The parameters side by side, in reading order; `differs` when not every run has the same text. */
-export function compareRows(tasks: ComparedTask[], stateLabel: (s: string) => string, now: number): CompareRow[] {
-  const rows: Omit<CompareRow, 'differs'>[] = [
+export function compareRows(tasks: ComparedTask[], stateLabel: (s: string) => string, now: number, kind: CompareKind = TRAINING_COMPARE): CompareRow[] {
+  const rows: (Omit<CompareRow, 'differs'> | false)[] = [
     { key: 'result', label: '结果', values: tasks.map((t) => resultText(t, stateLabel)) },
     { key: 'duration', label: '运行时长', values: tasks.map((t) => runningTime(t, now)) },
     { key: 'center', label: '分中心', values: tasks.map((t) => t.subCenterName || t.subCenterId) },
-    { key: 'cards', label: '卡型与卡数', values: tasks.map((t) => cardsText(t)) },
-    { key: 'image', label: '镜像', values: tasks.map((t) => t.imageName || t.imageId || '—') },
-    { key: 'command', label: '启动命令', values: tasks.map((t) => t.command), mono: true },
+    { key: 'cards', label: kind.training ? '卡型与卡数' : '资源', values: tasks.map((t) => kind.cards(t)) },
+    kind.training && { key: 'image', label: '镜像', values: tasks.map((t) => t.imageName || t.imageId || '—') },
+    { key: 'command', label: kind.commandLabel, values: tasks.map((t) => t.command), mono: true },
     { key: 'env', label: '环境变量', values: tasks.map(envText), mono: true },
-    { key: 'mounts', label: '挂载', values: tasks.map(mountsText) },
+    kind.training && { key: 'mounts', label: '挂载', values: tasks.map(mountsText) },
     { key: 'maxDuration', label: '最长运行时长', values: tasks.map((t) => formatMinutes(t.maxDurationMinutes)) },
     { key: 'workDir', label: '工作目录', values: tasks.map((t) => t.workDir || '—'), mono: true },
     { key: 'createTime', label: '创建时间', values: tasks.map((t) => formatTime(t.createTime)) },
   ];
-  return rows.map((r) => ({ ...r, differs: new Set(r.values).size > 1 }));
+  return rows.filter((r) => r !== false).map((r) => ({ ...r, differs: new Set(r.values).size > 1 }));
 }
 
 /**

@@ -1,8 +1,8 @@
-import { DiffOutlined, PlusOutlined } from '@ant-design/icons';
-import { TASK_COMPARE_MAX, type Task, type TrainingType } from '@suanli/contracts';
-import { Button, Tooltip } from 'antd';
-import { useState } from 'react';
+import { PlusOutlined } from '@ant-design/icons';
+import type { Task, TrainingType } from '@suanli/contracts';
+import { Button } from 'antd';
 import { useNavigate } from 'react-router';
+import { useComparePick } from '../../shared/task/compare-pick';
 import { useTaskActions } from '../../shared/task/task-actions';
 import { TASK_COLUMNS, TaskTable, TaskToolbar, useTaskList } from '../../shared/task/task-list';
 import { runningTime, useNow } from '../../shared/task/task-view';
@@ -23,9 +23,7 @@ export function TrainingList({ type }: { type: TrainingType }) {
   const info = TYPE_INFO[type];
   const create = () => navigate(formPath(type));
   const distributed = type === 'distributed';
-  // 任务对比: runs of this page's type, kept across pages of the list (at most TASK_COMPARE_MAX).
-  const [picked, setPicked] = useState<string[]>([]);
-  const full = picked.length >= TASK_COMPARE_MAX;
+  const compare = useComparePick(TRAINING, comparePath);
 
   return (
     <PageContainer
@@ -40,11 +38,7 @@ export function TrainingList({ type }: { type: TrainingType }) {
       <ListCard>
         <TypeTabs type={type} />
         <TaskToolbar family={TRAINING} list={list}>
-          <Tooltip title={picked.length < 2 ? `勾选 2–${TASK_COMPARE_MAX} 个任务进行对比` : undefined}>
-            <Button icon={<DiffOutlined />} disabled={picked.length < 2} onClick={() => navigate(comparePath(picked))} data-testid="training-compare">
-              对比{picked.length ? `（${picked.length}）` : ''}
-            </Button>
-          </Tooltip>
+          {compare.button}
         </TaskToolbar>
         <TaskTable
           list={list}
@@ -62,17 +56,7 @@ export function TrainingList({ type }: { type: TrainingType }) {
             </Button>
           )}
           actionsWidth={260}
-          rowSelection={{
-            selectedRowKeys: picked,
-            preserveSelectedRowKeys: true,
-            hideSelectAll: true,
-            onChange: (keys) => setPicked(keys.map(String)),
-            getCheckboxProps: (row: Task) => ({
-              disabled: full && !picked.includes(row.id),
-              'data-testid': 'training-pick',
-              title: full && !picked.includes(row.id) ? `最多对比 ${TASK_COMPARE_MAX} 个任务` : '选择以对比',
-            }),
-          }}
+          rowSelection={compare.rowSelection}
           empty={{ none: `暂无${info.label}任务`, action: { label: '立即新建', onClick: create } }}
         />
       </ListCard>

@@ -1,6 +1,6 @@
 import { renderRoutes } from '../../../test/render-routes';
 import { SlurmTemplateFormPage, SlurmTemplatePage } from '../../slurm-template/routes';
-import { SlurmTaskDetailPage, SlurmTaskFormPage, SlurmTaskListPage } from '../routes';
+import { SlurmTaskComparePage, SlurmTaskDetailPage, SlurmTaskFormPage, SlurmTaskListPage } from '../routes';
 
 /** The 科学计算 routes (templates and tasks), opened at `url`. */
 export function renderSlurm(url: string) {
@@ -12,6 +12,7 @@ export function renderSlurm(url: string) {
       '/slurm-task': <SlurmTaskListPage />,
       '/slurm-task/task/:type': <SlurmTaskFormPage />,
       '/slurm-task/detail/:type/:id': <SlurmTaskDetailPage />,
+      '/slurm-task/compare': <SlurmTaskComparePage />,
     },
     url,
   );

@@ -3,8 +3,8 @@
  * has: creating a task with 智能调度, the image catalogue, mountable datasets and models (and their detail pages,
  * for 用于训练), the metrics file and SSH into a develop task. The real services have their own api tests.
  */
-import { TEAM_BASE, TRAINING_BASE, type AssetDetail, type AssetKind, type AssetVersion, type MountableVersion, type ImageItem, type MetricPoint, type Placement, type SubCenter, type TaskDetail, type TrainingTaskCreate } from '@suanli/contracts';
-import { createFakeTasks, envelope, newTask, T0, withoutEvents } from '../../../test/fake-tasks';
+import { TEAM_BASE, TRAINING_BASE, type AssetDetail, type AssetKind, type AssetVersion, type MountableVersion, type ImageItem, type Placement, type SubCenter, type TaskDetail, type TrainingTaskCreate } from '@suanli/contracts';
+import { createFakeTasks, envelope, newTask, T0 } from '../../../test/fake-tasks';
 
 const CENTERS: SubCenter[] = [
   {
@@ -111,7 +111,6 @@ const MOUNTABLE: MountableVersion[] = ASSETS.flatMap((a) =>
 );
 
 export function createFakeTraining() {
-  const metrics = new Map<string, MetricPoint[]>();
   const centerFor = (b: Pick<TrainingTaskCreate, 'subCenterId' | 'cardTypeId'>) =>
     b.subCenterId === 'auto' ? CENTERS.find((c) => c.cardTypes.some((t) => t.id === b.cardTypeId)) : CENTERS.find((c) => c.id === b.subCenterId);
 
@@ -166,15 +165,6 @@ export function createFakeTraining() {
           }),
         );
       }
-      // 任务对比, with the server's refusals (compare.api.test.ts has the real ones).
-      if (method === 'POST' && route === '/tasks/action/compare') {
-        const ids = [...new Set(body.ids as string[])];
-        if (ids.length > 5) return envelope(null, 2014, '最多同时对比 5 个任务');
-        const found = ids.map((id) => fake.tasks.get(id));
-        if (found.some((x) => !x)) return envelope(null, 1205, '任务不存在');
-        if (new Set(found.map((x) => x!.type)).size > 1) return envelope(null, 2015, '只能对比同一类型的任务');
-        return envelope({ tasks: found.map((x) => ({ ...withoutEvents(x!), metrics: metrics.get(x!.id) ?? [], metricsTruncated: false })) });
-      }
       const m = /^\/tasks\/([^/]+)\/(ssh|metrics)$/.exec(route ?? '');
       const t = m && fake.tasks.get(decodeURIComponent(m[1]));
       if (!t || method !== 'GET') return undefined;
@@ -184,9 +174,9 @@ export function createFakeTraining() {
         return envelope({ host: 'login.example', port: 2222, account: 'sla0001', jobId: t.jobId, command: `ssh -p 2222 -t sla0001@login.example srun --jobid=${t.jobId} --overlap --pty bash -l` });
       }
       // Offsets count points here (the server counts bytes); the console only hands them back.
-      const points = metrics.get(t.id) ?? [];
+      const points = fake.metrics.get(t.id) ?? [];
       return envelope({ points: points.slice(Number(url.searchParams.get('offset') ?? 0)), nextOffset: points.length, truncated: false });
     },
   });
-  return { ...fake, metrics };
+  return fake;
 }
