@@ -31,11 +31,15 @@ describe('Slurm tasks: 任务对比 (issue 23 item 4)', () => {
     expect(row('command')!.getAttribute('data-differs')).toBe('true');
     expect(row('command')!.textContent).toContain('作业脚本');
     expect(row('command')!.textContent).toContain('#SBATCH --mem=1024M');
+    // Only the lines that differ are marked; the shared ones are not.
+    expect([...row('command')!.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['#SBATCH --mem=80M', '#SBATCH --mem=1024M']);
+    // Every run has its own creation time: never counted as a difference.
+    expect(row('createTime')!.getAttribute('data-differs')).toBe('false');
     expect(row('cards')!.textContent).toContain('资源');
     // Slurm tasks have no image or mounts to compare; no curves were written.
     expect(row('image')).toBeUndefined();
     expect(row('mounts')).toBeUndefined();
-    expect(screen.getByTestId('compare-curves').textContent).toContain('这些任务都没有训练曲线数据');
+    expect(screen.getByTestId('compare-curves').textContent).toContain('这些任务都没有训练曲线数据。');
     expect(screen.getByText('2 个自定义脚本任务：训练曲线叠加显示，参数逐项对照，不同之处以底色标出。')).toBeTruthy();
     const head = screen.getByTestId('compare-params').querySelector('thead')!;
     expect(head.querySelector('[data-testid=compare-run]')!.getAttribute('href')).toBe('/slurm-task/detail/custom/1');

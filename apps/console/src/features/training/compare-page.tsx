@@ -1,7 +1,7 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { TASK_COMPARE_MAX, type ComparedTask } from '@suanli/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Col, Empty, Result, Row, Skeleton, Space, Switch, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Card, Col, Result, Row, Skeleton, Space, Switch, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useMemo, useState, type HTMLAttributes } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useJobStates } from '../../app/dicts';
@@ -11,7 +11,7 @@ import type { TaskFamily } from '../../shared/task/task-family';
 import { StateTag, useNow } from '../../shared/task/task-view';
 import { MONO } from '../../shared/ui/mono';
 import { PageContainer } from '../../shared/ui/page-container';
-import { compareRows, differingEnvLines, metricCharts, RUN_COLORS, runLabel, TRAINING_COMPARE, type CompareKind, type CompareRow, type MetricChart } from './compare-view';
+import { compareRows, differingLines, metricCharts, RUN_COLORS, runLabel, TRAINING_COMPARE, type CompareKind, type CompareRow, type MetricChart } from './compare-view';
 import { isTrainingType, TRAINING, TYPE_INFO } from './task-view';
 
 /** Highlight of a parameter the runs differ in (antd's warning background). */
@@ -103,7 +103,8 @@ function Curves({ tasks }: { tasks: ComparedTask[] }) {
           {without.length > 0 && <Typography.Text type="secondary">未写入训练曲线的任务：{without.map((t) => t.name).join('、')}</Typography.Text>}
         </>
       ) : (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="这些任务都没有训练曲线数据" />
+        // One line, not a large empty picture: most Slurm jobs write no curve, and the parameters are what matter then.
+        <Typography.Text type="secondary">这些任务都没有训练曲线数据。</Typography.Text>
       )}
     </Card>
   );
@@ -199,7 +200,7 @@ function Parameters({ tasks, of }: { tasks: ComparedTask[]; of: CompareFamily })
         </Space>
       ),
       onCell: (r: CompareRow) => ({ style: r.differs ? { background: DIFF_BG } : undefined }),
-      render: (_v: unknown, r: CompareRow) => <Value row={r} text={r.values[i]!} envDiff={r.key === 'env' && r.differs ? differingEnvLines(r.values) : undefined} />,
+      render: (_v: unknown, r: CompareRow) => <Value row={r} text={r.values[i]!} marked={r.mono && r.differs ? differingLines(r.values) : undefined} />,
     })),
   ];
 
@@ -234,18 +235,18 @@ function Parameters({ tasks, of }: { tasks: ComparedTask[]; of: CompareFamily })
 
 /**
  * One run's value. Command, environment and folder are the user's own text, set as code (a screen reader and
- * the e2e language check read them as data, not UI); environment lines that differ are marked one by one.
+ * the e2e language check read them as data, not UI); the lines that differ are marked one by one.
  */
-function Value({ row, text, envDiff }: { row: CompareRow; text: string; envDiff?: Set<string> }) {
+function Value({ row, text, marked }: { row: CompareRow; text: string; marked?: Set<string> }) {
   const style = { whiteSpace: 'pre-wrap' as const, overflowWrap: 'anywhere' as const };
   if (!row.mono) return <div style={style}>{text}</div>;
   const code = { ...style, display: 'block', fontFamily: MONO, fontSize: 12, background: 'none', padding: 0 };
-  if (!envDiff) return <code style={code}>{text}</code>;
+  if (!marked) return <code style={code}>{text}</code>;
   return (
     <code style={code}>
       {text.split('\n').map((line, i) => (
         <span key={i} style={{ display: 'block' }}>
-          {envDiff.has(line) ? <mark style={{ background: '#ffe58f', padding: '0 2px' }}>{line}</mark> : line}
+          {marked.has(line) ? <mark style={{ background: '#ffe58f', padding: '0 2px' }}>{line}</mark> : line}
         </span>
       ))}
     </code>

@@ -26,6 +26,8 @@ export interface CompareRow {
   differs: boolean;
   /** Long text shown monospaced (command, environment). */
   mono?: boolean;
+  /** Never a difference: every run has its own (创建时间). */
+  own?: boolean;
 }
 
 /** `NAME=value` lines, sorted by name, so the same variables in another order are not a difference. */
@@ -70,16 +72,16 @@ export function compareRows(tasks: ComparedTask[], stateLabel: (s: string) => st
     kind.training && { key: 'mounts', label: '挂载', values: tasks.map(mountsText) },
     { key: 'maxDuration', label: '最长运行时长', values: tasks.map((t) => formatMinutes(t.maxDurationMinutes)) },
     { key: 'workDir', label: '工作目录', values: tasks.map((t) => t.workDir || '—'), mono: true },
-    { key: 'createTime', label: '创建时间', values: tasks.map((t) => formatTime(t.createTime)) },
+    { key: 'createTime', label: '创建时间', values: tasks.map((t) => formatTime(t.createTime)), own: true },
   ];
-  return rows.filter((r) => r !== false).map((r) => ({ ...r, differs: new Set(r.values).size > 1 }));
+  return rows.filter((r) => r !== false).map((r) => ({ ...r, differs: !r.own && new Set(r.values).size > 1 }));
 }
 
 /**
- * Environment lines that differ: a `NAME=value` line not present in every run (a variable one run lacks, or
- * set to another value). The console marks these lines, not the whole cell.
+ * Lines that differ (environment, command or script): a line not present in every run — a variable one run
+ * lacks or sets to another value, a changed `#SBATCH --mem`. The console marks these lines, not the whole cell.
  */
-export function differingEnvLines(values: string[]): Set<string> {
+export function differingLines(values: string[]): Set<string> {
   const lines = values.map((v) => new Set(v.split('\n')));
   const out = new Set<string>();
   for (const set of lines) for (const l of set) if (!lines.every((s) => s.has(l))) out.add(l);

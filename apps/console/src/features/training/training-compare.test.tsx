@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ComparedTask } from '@suanli/contracts';
 import { describe, expect, it } from 'vitest';
-import { compareRows, differingEnvLines, metricCharts } from './compare-view';
+import { compareRows, differingLines, metricCharts } from './compare-view';
 import { createFakeTraining, task } from './test/fake-training';
 import { renderTraining } from './test/render';
 import { setupPageTests } from '../../test/page-test';
@@ -98,7 +98,7 @@ describe('training: 任务对比 (issue 23 item 4)', () => {
 
 describe('compare-view', () => {
   it('env lines that differ are the ones not in every run; charts group by scalar', () => {
-    expect([...differingEnvLines(['A=1\nB=2', 'A=1\nB=3', 'A=1'])]).toEqual(['B=2', 'B=3']);
+    expect([...differingLines(['A=1\nB=2', 'A=1\nB=3', 'A=1'])]).toEqual(['B=2', 'B=3']);
     const runs: ComparedTask[] = [
       { ...task('a', { name: 'x' }), metrics: [{ step: 1, loss: 1 }], metricsTruncated: false },
       { ...task('b', { name: 'x' }), metrics: [{ loss: 2 }, { loss: 1, acc: 0.5 }], metricsTruncated: false },
