@@ -73,6 +73,7 @@ export const OPERATOR_MENU: MenuGroup = {
   children: [
     { key: 'admin-overview', label: '平台概览', path: '/admin/overview' },
     { key: 'admin-users', label: '用户', path: '/admin/users' },
+    { key: 'admin-teams', label: '团队', path: '/admin/teams' },
     { key: 'admin-orders', label: '订单', path: '/admin/orders' },
     { key: 'admin-centers', label: '分中心', path: '/admin/centers' },
     { key: 'workorder', label: '工单系统', path: '/workorder?tab=all' },

@@ -14,6 +14,7 @@ export const queryKeys = {
     root: ['admin'] as const,
     users: (query: object) => ['admin', 'users', query] as const,
     user: (id: string) => ['admin', 'user', id] as const,
+    teams: (query: object) => ['admin', 'teams', query] as const,
     /** 审核: image tags waiting to be made public. */
     imageReviews: ['admin', 'reviews', 'image'] as const,
     audit: (query: object) => ['admin', 'audit', query] as const,

@@ -112,6 +112,7 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/admin/overview', menuKey: 'admin-overview', title: '平台概览', group: 'admin', page: 'AdminOverviewPage' },
   { path: '/admin/users', menuKey: 'admin-users', title: '用户', group: 'admin', page: 'AdminUsersPage' },
   { path: '/admin/users/:id', menuKey: 'admin-users', title: '用户详情', group: 'admin', page: 'AdminUserDetailPage' },
+  { path: '/admin/teams', menuKey: 'admin-teams', title: '团队', group: 'admin', page: 'AdminTeamsPage' },
   { path: '/admin/reviews', menuKey: 'admin-reviews', title: '审核', group: 'admin', page: 'AdminReviewsPage' },
   { path: '/admin/grants', menuKey: 'admin-grants', title: '算力发放', group: 'admin', page: 'AdminGrantsPage' },
   { path: '/admin/audit-logs', menuKey: 'admin-audit', title: '审计日志', group: 'admin', page: 'AdminAuditPage' },

@@ -1,10 +1,12 @@
 import {
   AdminCenterApi,
   AdminOverviewApi,
+  AdminTeamApi,
   AdminUserApi,
   AuditApi,
   RecordApi,
   type AdminGrantPageQuery,
+  type AdminTeamPageQuery,
   type AdminUserPageQuery,
   type AdminUserStatusBody,
   type AuditPageQuery,
@@ -17,6 +19,11 @@ import { call } from '../../app/request';
 /** 运营管理 (ADMIN_BASE): every call is refused with 1020 for anyone but an operator. */
 export function pageUsers(query: AdminUserPageQuery) {
   return call(AdminUserApi.page, { body: query });
+}
+
+/** 运营管理 › 团队 (served by the team module). */
+export function pageTeams(query: AdminTeamPageQuery) {
+  return call(AdminTeamApi.page, { body: query });
 }
 
 export function getUser(id: string) {

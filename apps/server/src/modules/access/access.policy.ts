@@ -82,6 +82,8 @@ export const RULES = {
   'user.readAll': ['operator'],
   /** Disable or enable an account. */
   'user.manage': ['operator'],
+  /** 运营管理 › 团队: list every team (its name, owner and size; not its members' data). */
+  'team.readAll': ['operator'],
   /** 审计日志: read every operator action (nobody may change one). */
   'audit.read': ['operator'],
   /** 运营管理 › 分中心: read and change a center's status, notice, packages and prices. */

@@ -1,5 +1,7 @@
 import {
   ErrorCode,
+  type AdminTeamPage,
+  type AdminTeamPageQuery,
   TEAM_INVITATION_BUSINESS_TYPE,
   TEAM_INVITATION_TTL_MS,
   teamPayer,
@@ -213,6 +215,26 @@ export class TeamService {
     await this.notify(userId, { type: 'team', title: `您已成为团队「${team.name}」的所有者`, content: `团队「${team.name}」已转让给您，原所有者成为管理员。`, businessType: 'team', businessId: id });
     await this.changed(id);
     return this.team(p, id);
+  }
+
+  /** 运营管理 › 团队: every team (operators only); the keyword is a name fragment or an owner's exact username. */
+  async adminPage(p: Principal, q: AdminTeamPageQuery): Promise<AdminTeamPage> {
+    this.access.require(p, 'team.readAll');
+    const keyword = q.keyword?.trim() || undefined;
+    const ownerIds = keyword ? (await this.users.named([keyword])).map((u) => u.id) : [];
+    const { rows, total } = await this.repo.adminPage({ keyword, ownerIds }, (q.pageNum - 1) * q.pageSize, q.pageSize);
+    const owners = await this.users.names(rows.map((r) => r.owner_id));
+    const list = rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      ownerId: r.owner_id,
+      ownerUsername: owners.get(r.owner_id)?.username ?? '',
+      ownerNickname: owners.get(r.owner_id)?.nickname ?? '',
+      memberCount: r.member_count,
+      createTime: Number(r.create_time),
+    }));
+    return { list, total, pageNum: q.pageNum, pageSize: q.pageSize };
   }
 
   /** The owner only. Nothing depends on a team yet (its compute power and shared work come later). */
