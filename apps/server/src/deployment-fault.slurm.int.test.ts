@@ -220,6 +220,8 @@ afterAll(async () => {
     }
     await db.end();
   }
+  // The processes' logs (nginx's too) outlive the deployment, for a failure's diagnosis.
+  if (fs.existsSync(path.join(WORK, 'log'))) fs.cpSync(path.join(WORK, 'log'), path.join(repoRoot, 'test-results/fault-logs'), { recursive: true });
   const down = spawnSync('bash', [path.join(repoRoot, 'deploy/local-down.sh'), WORK], { encoding: 'utf8', timeout: 60_000 });
   fs.rmSync(dir, { recursive: true, force: true });
   if (down.status !== 0) throw new Error(`deploy/local-down.sh failed:\n${down.stdout}\n${down.stderr}`);
@@ -245,7 +247,7 @@ describe('the deployment behind nginx survives a gateway and a file service kill
     // A first task per user and center before the faults: it makes the cluster account and its home.
     for (const u of users) for (const c of dep.centers) expect(await submit(u, c), `first submit of ${u.username} on ${c}`).toBeDefined();
     // Two live sockets per user (two tabs): least_conn spreads them over both gateways.
-    for (const u of users) for (let k = 0; k < 2; k++) u.sockets.push(new LiveSocket(URL_, () => u.token));
+    for (const u of users) for (let k = 0; k < 2; k++) u.sockets.push(new LiveSocket(URL_, () => u.token, BOUND_MS));
     await expect.poll(() => users.every((u) => u.sockets.every((s) => s.open)), { timeout: 20_000 }).toBe(true);
     const warmCalls = calls.length;
 
@@ -383,7 +385,14 @@ describe('the deployment behind nginx survives a gateway and a file service kill
       errorKinds,
       gateway: { downMs: Math.round(gwDownMs), restartMs: Math.round(gwRestartMs) },
       fileService: { downMs: fsDownMs && Math.round(fsDownMs), restartMs: fsRestartMs && Math.round(fsRestartMs), killedAtBytes },
-      sockets: { total: users.length * 2, dropped: drops.length, reconnectMs: reconnects },
+      sockets: {
+        total: users.length * 2,
+        dropped: drops.length,
+        reconnectMs: reconnects,
+        // Connection attempts that did not open (a handshake refused or timed out), by outcome.
+        failedAttempts: users.flatMap((u) => u.sockets.flatMap((s) => s.attempts.filter((a) => a.outcome !== 'open').map((a) => `${a.outcome} after ${Math.round(a.ms)} ms`))),
+        drops: drops.map((d) => ({ closedAtS: Math.round((d.closedAt - t0) / 100) / 10, reopenedAfterMs: d.reopenedAt && Math.round(d.reopenedAt - d.closedAt) })),
+      },
       upload: { bytes: BIG, attempts: attempts.map((a) => ({ ...a, ms: Math.round(a.ms) })) },
       submits: submissions.length,
     };
@@ -459,21 +468,35 @@ describe('the deployment behind nginx survives a gateway and a file service kill
     await expect.poll(async () => (await rows()).every((r) => r.job_id && isTerminal(r.state as JobState)), { timeout: 90_000, interval: 500 }).toBe(true);
     const tasks = await rows();
     for (const r of tasks) expect(r.state, `${r.id} (${r.sub_center_id})`).toBe('SUCCEEDED');
-    // One job per task in each cluster's accounting (the job name is the task's tag suanli-<id>).
+    // One job per task in each cluster's accounting (the job name is the task's tag suanli-<id>); slurmdbd
+    // learns of a job's end a little after slurmctld, so wait until it has every task's job as ended.
+    const accounting = () =>
+      clusters.flatMap((c) =>
+        execFileSync('sacct', ['-X', '-n', '-P', '-a', '-M', c.cluster, '-S', 'now-1hours', '-o', 'JobID,JobName,State,ElapsedRaw'], {
+          env: { ...process.env, SLURM_CONF: c.slurmConf },
+          encoding: 'utf8',
+        })
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => [`slurm-${c.id}`, ...l.split('|')]),
+      );
+    const jobsOf = (lines: string[][], r: (typeof tasks)[number]) => lines.filter((l) => l[0] === r.sub_center_id && l[2] === `suanli-${r.id}`);
+    await expect
+      .poll(
+        () => {
+          const lines = accounting();
+          return tasks.filter((r) => !jobsOf(lines, r).some((l) => l[3] === 'COMPLETED')).map((r) => r.id);
+        },
+        { timeout: 30_000, interval: 1_000 },
+      )
+      .toEqual([]);
+    const lines = accounting();
     const elapsed = new Map<string, number>();
-    for (const c of clusters) {
-      const out = execFileSync('sacct', ['-X', '-n', '-P', '-a', '-M', c.cluster, '-S', 'now-1hours', '-o', 'JobID,JobName,State,ElapsedRaw'], {
-        env: { ...process.env, SLURM_CONF: c.slurmConf },
-        encoding: 'utf8',
-      });
-      const mine = tasks.filter((r) => r.sub_center_id === `slurm-${c.id}`);
-      const lines = out.trim().split('\n').filter(Boolean).map((l) => l.split('|'));
-      for (const r of mine) {
-        const jobs = lines.filter((l) => l[1] === `suanli-${r.id}`);
-        expect(jobs.map((l) => l[0]), `jobs of task ${r.id}`).toEqual([r.job_id]);
-        expect(jobs[0][2]).toBe('COMPLETED');
-        elapsed.set(r.id, Number(jobs[0][3]));
-      }
+    for (const r of tasks) {
+      const jobs = jobsOf(lines, r);
+      expect(jobs.map((l) => l[1]), `jobs of task ${r.id}`).toEqual([r.job_id]);
+      elapsed.set(r.id, Number(jobs[0][4]));
     }
     // Credit: every task drew its cards × ElapsedRaw once; each bucket lost exactly the sum of its tasks.
     await expect

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { WebSocket } from 'ws';
-import { routeUrl, SOCKET_RECONNECT_MS, WS_PATH, WS_RESOURCE_SAMPLED, type Route, type RouteOutput, type RouteTypes } from '@suanli/contracts';
+import { routeUrl, SOCKET_KEEPALIVE_MS, SOCKET_RECONNECT_MS, WS_PATH, WS_RESOURCE_SAMPLED, type Route, type RouteOutput, type RouteTypes } from '@suanli/contracts';
 // The console's own transport: its timeout and the Chinese message of every failure are what is measured.
 import { RequestError, send } from '../../console/src/shared/http/transport';
 
@@ -87,26 +87,43 @@ export class CallLog {
   }
 }
 
-/** The console's live socket: on a close it connects again after SOCKET_RECONNECT_MS, for as long as it runs. */
+/**
+ * The console's live socket (apps/console/src/app/socket.ts): an empty keep-alive frame every SOCKET_KEEPALIVE_MS
+ * (the server closes a socket silent for 60 s), and on a close it connects again after SOCKET_RECONNECT_MS,
+ * for as long as it runs.
+ */
 export class LiveSocket {
   ws?: WebSocket;
   open = false;
   stopped = false;
   /** Every drop, with when the socket was open again. */
   drops: { closedAt: number; reopenedAt?: number }[] = [];
+  /** Every connection attempt: how it ended (open, or the handshake's error) and how long it took. */
+  attempts: { at: number; ms: number; outcome: string }[] = [];
   /** The user's own events (not the broadcast samples every socket gets). */
   events: { at: number; m: { businessType: string; data: { taskId?: string } } }[] = [];
   constructor(
     private readonly origin: string,
     private readonly token: () => string,
+    /** A handshake not answered within this is given up (and counted): a hang is a failure to see. */
+    private readonly handshakeMs: number,
   ) {
     this.connect();
   }
   private connect() {
     if (this.stopped) return;
-    const ws = new WebSocket(`${this.origin.replace(/^http/, 'ws')}${WS_PATH}?token=${encodeURIComponent(this.token())}`, { headers: { origin: this.origin } });
+    const ws = new WebSocket(`${this.origin.replace(/^http/, 'ws')}${WS_PATH}?token=${encodeURIComponent(this.token())}`, {
+      headers: { origin: this.origin },
+      handshakeTimeout: this.handshakeMs,
+    });
     this.ws = ws;
+    const attempt = { at: now(), ms: 0, outcome: 'pending' };
+    this.attempts.push(attempt);
+    let keepAlive: NodeJS.Timeout | undefined;
     ws.on('open', () => {
+      keepAlive = setInterval(() => ws.send(''), SOCKET_KEEPALIVE_MS);
+      attempt.ms = now() - attempt.at;
+      attempt.outcome = 'open';
       this.open = true;
       const d = this.drops.at(-1);
       if (d && d.reopenedAt === undefined) d.reopenedAt = now();
@@ -116,8 +133,11 @@ export class LiveSocket {
       if (m.businessType !== WS_RESOURCE_SAMPLED) this.events.push({ at: now(), m });
     });
     // A refused or failed handshake ends in a close too (after its error).
-    ws.on('error', () => undefined);
+    ws.on('error', (e) => {
+      if (attempt.outcome === 'pending') Object.assign(attempt, { ms: now() - attempt.at, outcome: e.message });
+    });
     ws.on('close', () => {
+      clearInterval(keepAlive);
       if (this.open) this.drops.push({ closedAt: now() });
       this.open = false;
       if (!this.stopped) setTimeout(() => this.connect(), SOCKET_RECONNECT_MS);
