@@ -257,7 +257,8 @@ describe('the deployment behind nginx survives a gateway and a file service kill
     const running = () => !stopping && now() < deadline;
     const worker = async (u: User) => {
       for (let i = 0; running(); i++) {
-        const center = i % 2 ? A : B;
+        // Each kind of call goes to one center and then the other, cycle by cycle.
+        const center = Math.floor(i / 6) % 2 ? A : B;
         switch (i % 6) {
           case 0: {
             const s = await login(u.username, u.password);
