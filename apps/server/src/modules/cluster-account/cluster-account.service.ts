@@ -15,12 +15,18 @@ export function uidOfAccount(center: Pick<CenterConfig, 'accounts'>, account: st
   return center.accounts.uidStart + n - 1;
 }
 
+/** How long a home seen in place is not asked about again. */
+const HOME_RECHECK_MS = 5 * 60_000;
+
 /**
  * Gives every platform user a POSIX account on a center the first time they use it. The static pool hands
  * out `${prefix}${n}` / uid `uidStart+n` in order (dev/test, and sites that pre-create accounts); a
  * `command` provisioner (site script, e.g. LDAP) can replace `allocate` later behind the same service.
  */
 export class ClusterAccountService {
+  /** When this process last saw each `center:account` home in place (see `homeOf`). */
+  private readonly homesMade = new Map<string, number>();
+
   constructor(
     private readonly repo: ClusterAccountRepository,
     private readonly centers: CenterConfig[],
@@ -50,7 +56,7 @@ export class ClusterAccountService {
     for (let attempt = 0; attempt < 5; attempt++) {
       const existing = await this.repo.find(userId, subCenterId);
       if (existing) {
-        await this.storage.of(center).ensureHome(existing.account);
+        await this.homeOf(center, existing.account);
         return (await this.list(userId, subCenterId))[0];
       }
       const n = await this.repo.countOfCenter(subCenterId);
@@ -62,6 +68,24 @@ export class ClusterAccountService {
       await this.repo.tryInsert({ userId, subCenterId, account, uid: uidOfAccount(center, account), homeDir, now: this.clock() });
     }
     throw new AppError(ErrorCode.INTERNAL_FAILED);
+  }
+
+  /**
+   * Makes sure the account's home exists. Every submit, shell and upload asks, so a home this process made (or
+   * found) recently is not asked about again, and one it made before is not refused because the center's file
+   * service is down for a moment: a job does not need the file service, and the home is checked again later.
+   */
+  private async homeOf(center: CenterConfig, account: string) {
+    const key = `${center.id}:${account}`;
+    const made = this.homesMade.get(key);
+    // Wall-clock (tests freeze the app's clock).
+    if (made !== undefined && Date.now() - made < HOME_RECHECK_MS) return;
+    try {
+      await this.storage.of(center).ensureHome(account);
+      this.homesMade.set(key, Date.now());
+    } catch (err) {
+      if (made === undefined) throw err;
+    }
   }
 
   /** The accounts on a center of those of `userIds` that have one there (none is made). */
