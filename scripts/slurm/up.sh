@@ -184,7 +184,11 @@ AccountingStorageEnforce=associations,limits,qos,safe
 AccountingStorageTRES=gres/gpu
 AccountingStoreFlags=job_comment
 JobAcctGatherType=jobacct_gather/linux
-JobAcctGatherFrequency=30
+# Memory is enforced the way a cgroup-less site can (TaskPlugin=task/none here): every sample, a step whose
+# processes hold more than the job's --mem is killed (OUT_OF_MEMORY, issue 23's memory diagnosis). Sampled
+# every second so a test job is caught quickly and MaxRSS (sacct) sees short jobs too.
+JobAcctGatherParams=OverMemoryKill
+JobAcctGatherFrequency=task=1
 JobCompType=jobcomp/none
 # Short timers: tests watch jobs finish within seconds.
 MinJobAge=30

@@ -69,6 +69,10 @@ export function slurmJobStatus(job: SlurmJob, nowMs: number, owner?: string): Jo
   const status: JobStatus = { jobId: job.jobId, phase };
   if (reason) status.reason = reason;
   if (ended) status.exitCode = exitCode ?? null;
+  // Issue 23's evidence: the signal (a job killed by the memory watch reads signal 9) and, from accounting,
+  // what it used.
+  if (ended && job.signal) status.signal = job.signal;
+  if (ended && job.usage) status.usage = job.usage;
   if (phase === 'QUEUED') {
     const est = ms(job.startTime);
     status.estimatedStart = est !== null && est > nowMs ? est : null;
