@@ -198,7 +198,8 @@ SlurmctldTimeout=30
 SlurmdTimeout=60
 MessageTimeout=10
 SchedulerParameters=bf_interval=2,sched_min_interval=100000
-NodeName=$NODE NodeHostname=$HOST NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000 Gres=gpu:$GRES:2 State=UNKNOWN
+# 2000 MB: room for a 1 GiB job (what 按建议重新提交 suggests after a small job ran out of memory, issue 23).
+NodeName=$NODE NodeHostname=$HOST NodeAddr=127.0.0.1 CPUs=2 RealMemory=2000 Gres=gpu:$GRES:2 State=UNKNOWN
 PartitionName=$PART Nodes=$NODE Default=YES MaxTime=60 DefaultTime=10 State=UP
 # CPU-only jobs on oversubscribed cores (test-only): the metering fault test runs 20 jobs at once on this
 # one 2-CPU node. Cards (gres) are never shared, so the cards partition above behaves as before.

@@ -130,6 +130,8 @@ export const TrainingTaskCreate = Type.Object({
   clientRequestId: Type.Optional(ClientRequestId),
   /** 付费方: a team the caller belongs to pays (ADR 0017); absent: the caller. */
   payerTeamId: Type.Optional(Id),
+  /** The caller's training task this form was filled from (复制 / 按建议重新提交): linked as 原任务 (issue 23). */
+  resubmittedFrom: Type.Optional(Id),
 });
 export type TrainingTaskCreate = Static<typeof TrainingTaskCreate>;
 
@@ -225,6 +227,11 @@ export const TaskDetail = Type.Composite([
     diagnosis: Type.Union([Diagnosis, Type.Null()]),
     /** What an ended task used of what it asked for (issue 23 item 3); null until it has ended after running. */
     efficiency: Type.Union([Efficiency, Type.Null()]),
+    /**
+     * 原任务: the task this one was resubmitted from (重新提交, 按建议重新提交, a copy in the form), when it still
+     * exists; null otherwise.
+     */
+    resubmittedFrom: Type.Union([Type.Object({ id: Id, type: Type.String(), name: Type.String() }), Type.Null()]),
   }),
 ]);
 export type TaskDetail = Static<typeof TaskDetail>;

@@ -295,7 +295,7 @@ export class SlurmExecutor implements Executor {
    * Resources: partition and gres from the card type; cpus and memory from its `cpusPerCard` /
    * `memoryGBPerCard` × cards per node, but never more than the partition's smallest usable node has (a
    * request above that is refused by Slurm as "Requested node configuration is not available"; the test
-   * harness's nodes have CPUs=2 RealMemory=1000). CPU-only jobs take Slurm's defaults (DefMemPerCPU).
+   * harness's nodes have CPUs=2 RealMemory=2000). CPU-only jobs take Slurm's defaults (DefMemPerCPU).
    * `batch` scripts' `#SBATCH` lines set tasks, cpus per task, memory, constraint and qos (sbatch-options.ts).
    */
   async request(spec: JobSpec): Promise<SlurmJobRequest> {

@@ -120,9 +120,9 @@ describe('usage from a recorded dbv0.0.38 record (issue 23)', () => {
   it('reads ReqMem, AllocCPUS, TotalCPU and MaxRSS as sacct prints them', () => {
     // sacct -o TotalCPU,Elapsed,AllocCPUS,MaxRSS,ReqMem of the same jobs: 00:00.003 2 s 1 114372K 60M (batch
     // step CANCELLED by 0, 0:9); 00:03.521 8 s 1 7920K 200M; 00:00.003 8 s 1 4768K 200M; exit 3: no MaxRSS.
-    expect(v0038AccountingJob(recorded('over-mem')).usage).toEqual({ requestedMemMB: 60, cpus: 1, cpuSeconds: 0.003, maxRssMB: 111.7 });
-    expect(v0038AccountingJob(recorded('cpu-bound')).usage).toEqual({ requestedMemMB: 200, cpus: 1, cpuSeconds: 3.521, maxRssMB: 7.7 });
-    expect(v0038AccountingJob(recorded('idle')).usage).toEqual({ requestedMemMB: 200, cpus: 1, cpuSeconds: 0.004, maxRssMB: 4.7 });
+    expect(v0038AccountingJob(recorded('over-mem')).usage).toEqual({ requestedMemMB: 60, cpus: 1, cpuSeconds: 0.003, maxRssMB: 112 });
+    expect(v0038AccountingJob(recorded('cpu-bound')).usage).toEqual({ requestedMemMB: 200, cpus: 1, cpuSeconds: 3.521, maxRssMB: 8 });
+    expect(v0038AccountingJob(recorded('idle')).usage).toEqual({ requestedMemMB: 200, cpus: 1, cpuSeconds: 0.004, maxRssMB: 5 });
     expect(v0038AccountingJob(recorded('exit-3')).usage).toEqual({ requestedMemMB: 100, cpus: 1, cpuSeconds: 0.003 });
     // A job that never ran a step (cancelled while pending) has no usage at all.
     expect(v0038AccountingJob({ ...recorded('idle'), steps: [] }).usage).toBeUndefined();
@@ -133,7 +133,7 @@ describe('usage from a recorded dbv0.0.38 record (issue 23)', () => {
   it('ends a job with its signal and usage; the memory watch\'s kill reads OutOfMemory', () => {
     const j = v0038AccountingJob(recorded('over-mem'));
     const status = slurmJobStatus(j, 0)!;
-    expect(status).toMatchObject({ phase: 'FAILED', signal: 9, exitCode: 137, usage: { maxRssMB: 111.7, requestedMemMB: 60 } });
+    expect(status).toMatchObject({ phase: 'FAILED', signal: 9, exitCode: 137, usage: { maxRssMB: 112, requestedMemMB: 60 } });
     expect(withMemoryKill(status).reason).toBe('OutOfMemory');
     // The controller alone (what the executor sees first) says JobLaunchFailure with the raw status 9.
     const live = slurmJobStatus(v0038ControllerJob(ctldJob({ state_reason: 'JobLaunchFailure', exit_code: 9 })), 0)!;

@@ -268,7 +268,7 @@ const MiB = 1024 * 1024;
  * `tres.requested` mem (MiB for the whole job: divided by its nodes, the platform's figure is per node),
  * AllocCPUS its `tres.allocated` cpu, TotalCPU the sum of its steps' `time.total` (the job's own `time.total`
  * stays 0 in 22.05), MaxRSS the largest of its steps' `tres.requested.max` mem (bytes: the peak of the
- * step's largest task, sampled by jobacct_gather). A job without steps (never started) has no usage; the
+ * step's largest task, sampled by jobacct_gather; whole MiB, as the contract's Efficiency). A job without steps (never started) has no usage; the
  * memory and CPU requests alone are no usage either — the platform knows those.
  */
 function usageOf(j: any): { usage?: JobUsage } {
@@ -282,7 +282,7 @@ function usageOf(j: any): { usage?: JobUsage } {
   if (cpus) usage.cpus = cpus;
   usage.cpuSeconds = Math.round(steps.reduce((sum, st) => sum + seconds(st.time?.total), 0) * 1000) / 1000;
   const rss = steps.map((st) => tresCount(st.tres?.requested?.max, 'mem')).filter((x): x is number => x !== undefined);
-  if (rss.length) usage.maxRssMB = Math.round((Math.max(...rss) / MiB) * 10) / 10;
+  if (rss.length) usage.maxRssMB = Math.round(Math.max(...rss) / MiB);
   return { usage };
 }
 
