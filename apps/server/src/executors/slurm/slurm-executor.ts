@@ -1,6 +1,6 @@
 import type { CenterCardType, CenterConfig, SlurmSchedulerConfig } from '../../centers/centers';
 import type { CardCapacity, Executor, JobAccount, JobRef, JobSpec, JobStatus } from '../executor';
-import { slurmJobStatus } from './job-status';
+import { ENDED, slurmJobStatus, withMemoryKill } from './job-status';
 import { parseSbatchOptions } from './sbatch-options';
 import { SlurmTokens } from './slurm-token';
 import { adapterFor, type Adapter, type SlurmCall, type SlurmJob, type SlurmJobRequest, type SlurmNode, type SlurmReply } from './v0038';
@@ -30,24 +30,13 @@ export interface SlurmExecutorOptions {
 export const jobName = (taskId: string) => `suanli-${taskId}`;
 export const jobComment = (taskId: string) => `suanli:${taskId}`;
 
-/** PATH and the login variables a job gets besides the spec's (slurmrestd starts from an empty environment). */
 /** How long a cancelled job's end waits for accounting to name who cancelled it (then it ends without). */
 const CANCEL_REQUESTER_WAIT_MS = 30_000;
-const BASE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 /** How long an ended job's end waits for accounting's record of what it used (then it ends without). */
 const USAGE_WAIT_MS = 15_000;
-const ENDED = new Set<JobStatus['phase']>(['SUCCEEDED', 'FAILED', 'STOPPED']);
+/** PATH and the login variables a job gets besides the spec's (slurmrestd starts from an empty environment). */
+const BASE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
-/**
- * A job Slurm's memory watch ended (`JobAcctGatherParams=OverMemoryKill`, how a site without the cgroup task
- * plugin enforces `--mem`) reads FAILED with reason `JobLaunchFailure` and signal 9 — not OUT_OF_MEMORY, which
- * only the cgroup plugin reports. Killed with a peak at or above the request, it was the memory limit.
- */
-export function withMemoryKill(status: JobStatus): JobStatus {
-  const u = status.usage;
-  if (status.phase !== 'FAILED' || status.signal !== 9 || u?.maxRssMB == null || !u.requestedMemMB || u.maxRssMB < u.requestedMemMB) return status;
-  return { ...status, reason: 'OutOfMemory' };
-}
 
 /** Single-quotes a word for bash. */
 export const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

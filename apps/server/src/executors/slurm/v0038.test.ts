@@ -3,10 +3,10 @@ import type { CenterCardType } from '../../centers/centers';
 import { JobRefused, type JobSpec } from '../executor';
 import { expandHostlist } from './hostlist';
 import { memoryMB, parseSbatchOptions } from './sbatch-options';
-import { slurmJobStatus } from './job-status';
+import { slurmJobStatus, withMemoryKill } from './job-status';
 import { diagnose } from '../../modules/task/diagnosis/rules';
 import usageRecord from './fixtures/dbv0038-jobs-usage.json';
-import { batchScript, launcherPrefix, withMemoryKill } from './slurm-executor';
+import { batchScript, launcherPrefix } from './slurm-executor';
 import { jwtExpiry, mintSlurmJwt, parseTokenOutput, SlurmTokens } from './slurm-token';
 import { parseGres, v0038, v0038AccountingJob, v0038ControllerJob, v0038IsRefusal, v0038Node, v0038SubmitBody } from './v0038';
 
