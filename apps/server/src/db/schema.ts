@@ -163,6 +163,8 @@ export interface TasksTable {
   exit_signal: number | null;
   /** JSON of the executor's JobUsage at the end (peak memory, CPU time…), or null when it gave none. */
   job_usage: string | null;
+  /** The owner's task this one was resubmitted from (按建议重新提交, 复制并重新提交), or null. */
+  resubmitted_from: string | null;
 }
 
 /** One-minute, single-use tickets of 打开 (ADR 0014): exchanging one deletes its row. */

@@ -1,4 +1,4 @@
-import { JobRefused } from '../executor';
+import { JobRefused, type JobUsage } from '../executor';
 
 /**
  * Every slurmrestd version-specific path and shape lives behind `Adapter`: the executor (slurm-executor.ts)
@@ -72,6 +72,8 @@ export interface SlurmJob {
   from: 'controller' | 'accounting';
   /** Who asked for the cancel (accounting's kill_request_user, sacct's `CANCELLED by <uid>`); absent when unknown. */
   cancelledBy?: string;
+  /** What the job used (accounting only, once its steps are recorded: sacct's MaxRSS, TotalCPU, AllocCPUS, ReqMem). */
+  usage?: JobUsage;
 }
 
 export interface SlurmGres {
@@ -249,7 +251,39 @@ export function v0038AccountingJob(j: any): SlurmJob {
     gresPerNode: gres ? `${gres.name}:${gres.count}` : '',
     from: 'accounting',
     ...(typeof j.kill_request_user === 'string' && j.kill_request_user ? { cancelledBy: j.kill_request_user } : {}),
+    ...usageOf(j),
   };
+}
+
+type V38Tres = { type?: string; name?: string | null; count?: number | null };
+const tresCount = (list: unknown, type: string): number | undefined => {
+  const t = ((Array.isArray(list) ? list : []) as V38Tres[]).find((x) => x.type === type && !x.name);
+  return typeof t?.count === 'number' && t.count >= 0 ? t.count : undefined;
+};
+const seconds = (t: { seconds?: number; microseconds?: number } | undefined) => (t ? Number(t.seconds ?? 0) + Number(t.microseconds ?? 0) / 1e6 : 0);
+const MiB = 1024 * 1024;
+
+/**
+ * sacct's figures from a dbv0.0.38 job record (recorded in v0038.test.ts): ReqMem is the job's
+ * `tres.requested` mem (MiB for the whole job: divided by its nodes, the platform's figure is per node),
+ * AllocCPUS its `tres.allocated` cpu, TotalCPU the sum of its steps' `time.total` (the job's own `time.total`
+ * stays 0 in 22.05), MaxRSS the largest of its steps' `tres.requested.max` mem (bytes: the peak of the
+ * step's largest task, sampled by jobacct_gather; whole MiB, as the contract's Efficiency). A job without steps (never started) has no usage; the
+ * memory and CPU requests alone are no usage either — the platform knows those.
+ */
+function usageOf(j: any): { usage?: JobUsage } {
+  const steps = (Array.isArray(j.steps) ? j.steps : []) as any[];
+  if (!steps.length) return {};
+  const usage: JobUsage = {};
+  const nodes = Math.max(1, Number(j.allocation_nodes ?? 1) || 1);
+  const reqMem = tresCount(j.tres?.requested, 'mem') ?? tresCount(j.tres?.allocated, 'mem');
+  if (reqMem) usage.requestedMemMB = Math.round(reqMem / nodes);
+  const cpus = tresCount(j.tres?.allocated, 'cpu') ?? tresCount(j.tres?.requested, 'cpu');
+  if (cpus) usage.cpus = cpus;
+  usage.cpuSeconds = Math.round(steps.reduce((sum, st) => sum + seconds(st.time?.total), 0) * 1000) / 1000;
+  const rss = steps.map((st) => tresCount(st.tres?.requested?.max, 'mem')).filter((x): x is number => x !== undefined);
+  if (rss.length) usage.maxRssMB = Math.round(Math.max(...rss) / MiB);
+  return { usage };
 }
 
 /** `gpu:a100:2(S:0-1),gpu:t4:1` / `gpu:a100:1(IDX:0)` → entries (`N/A`, `(null)` → none). */
