@@ -18,6 +18,11 @@ export class BalanceLimitRepository {
     return out;
   }
 
+  /** The user's accounts the scheduler holds, by center. */
+  heldOf(ownerId: string) {
+    return this.db.selectFrom('balance_limits').select(['sub_center_id', 'account']).where('owner_id', '=', ownerId).where('limited', '=', 1).orderBy('sub_center_id').execute();
+  }
+
   /** Records what Slurm accepted (called only after it did). */
   async save(row: BalanceLimitRow): Promise<void> {
     await this.db

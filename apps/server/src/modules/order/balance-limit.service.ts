@@ -1,4 +1,4 @@
-import type { CenterConfig } from '../../centers/centers';
+import { isAccelerator, type CenterConfig } from '../../centers/centers';
 import type { Executor } from '../../executors/executor';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
 import type { TeamPayers } from '../team/team.service';
@@ -47,6 +47,8 @@ export class BalanceLimits {
     private readonly clock: () => number,
     private readonly log: Log,
     private readonly teams?: Pick<TeamPayers, 'payersOf'>,
+    /** Told when the user's account was held or opened (`comp-power.changed`: the console shows why). */
+    private readonly tell: (userId: string) => Promise<void> = async () => {},
   ) {
     this.centers = new Map(centers.map((c) => [c.id, c]));
   }
@@ -68,6 +70,11 @@ export class BalanceLimits {
     }
   }
 
+  /** The user's accounts held now (what 费用明细's balance shows, issue 25). */
+  async heldOf(userId: string): Promise<{ subCenterId: string; account: string }[]> {
+    return (await this.repo.heldOf(userId)).map((r) => ({ subCenterId: r.sub_center_id, account: r.account }));
+  }
+
   /** Every account of the center (the metering pass); `force` writes each limit whatever was recorded. */
   async center(centerId: string, force = false): Promise<LimitPass> {
     const center = this.centers.get(centerId);
@@ -84,8 +91,8 @@ export class BalanceLimits {
   private async apply(center: CenterConfig, accounts: { userId: string; account: string }[], force: boolean): Promise<LimitPass> {
     const out: LimitPass = { limited: [], opened: [], failed: [] };
     const executor = this.executors.get(center.id);
-    // Only card types Slurm requests by gres can be held by a gres limit (CPU-only types: a known gap).
-    const cardTypeIds = center.cardTypes.filter((t) => t.gres).map((t) => t.id);
+    // Cards are what a limit holds (Slurm: gres); CPU-only card types are neither held nor counted (a known gap).
+    const cardTypeIds = center.cardTypes.filter(isAccelerator).map((t) => t.id);
     if (!executor || !accounts.length || !cardTypeIds.length) return out;
     const now = this.clock();
     const userIds = accounts.map((a) => a.userId);
@@ -108,7 +115,11 @@ export class BalanceLimits {
         continue;
       }
       await this.repo.save({ sub_center_id: center.id, account: a.account, owner_id: a.userId, limited, update_time: now });
-      if (!row || Number(row.limited) !== limited) (open ? out.opened : out.limited).push(a.account);
+      if (!row || Number(row.limited) !== limited) {
+        (open ? out.opened : out.limited).push(a.account);
+        // An account never recorded and opened changed nothing the user sees.
+        if (row || !open) await this.tell(a.userId).catch(() => undefined);
+      }
     }
     if (out.limited.length || out.opened.length) this.log.info({ centerId: center.id, ...out }, 'balance limits: changed');
     return out;

@@ -45,10 +45,12 @@ export async function createOrderModule(
 ) {
   const m = deps.config.metering ?? {};
   const compPowerRepo = new CompPowerRepository(deps.db);
-  const limits = new BalanceLimits(new BalanceLimitRepository(deps.db), deps.centers, executors, deps.clusterAccounts, deps.clock, deps.log, teams);
+  const limits = new BalanceLimits(new BalanceLimitRepository(deps.db), deps.centers, executors, deps.clusterAccounts, deps.clock, deps.log, teams, (userId) =>
+    deps.bus.publish(userId, { businessType: 'comp-power.changed', data: {} }),
+  );
   const grants = new GrantService(compPowerRepo, deps.centers, deps.userDirectory, deps.access, deps.clock, deps.notify, deps.bus, deps.log, deps.audit, m.welcomeGrant, teams, limits);
   const welcome = (userId: string) => grants.welcome(userId);
-  const compPowers = new CompPowerService(compPowerRepo, deps.centers, deps.access, deps.clock, welcome, teams);
+  const compPowers = new CompPowerService(compPowerRepo, deps.centers, deps.access, deps.clock, welcome, teams, (userId) => limits.heldOf(userId));
   const orderRepo = new OrderRepository(deps.db);
   const alipay = deps.config.alipay ? await AlipayChannel.create(deps.config.alipay) : undefined;
   // The reconciler credits through the service (the one exactly-once credit); the service asks it on reads.
