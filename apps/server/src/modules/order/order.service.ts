@@ -1,3 +1,4 @@
+// Over 400 lines: orders from pre-order to the exactly-once credit over both payment channels, with what a credit sets off (messages, pushes, the balance limits it lifts), in one place.
 import {
   teamOfPayer,
   ErrorCode,
