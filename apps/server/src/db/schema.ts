@@ -526,6 +526,16 @@ export interface MeteringCursorsTable {
   since: number;
 }
 
+/** The limit last set on a cluster account's association per center (migration 0034, issue 25). */
+export interface BalanceLimitsTable {
+  sub_center_id: string;
+  account: string;
+  owner_id: string;
+  /** 1: held (`GrpTRES=gres/<name>=0`); 0: no limit. */
+  limited: number;
+  update_time: number;
+}
+
 /** 审计日志: one row per operator action, append-only (migration 0028; triggers refuse UPDATE and DELETE). */
 export interface AuditLogTable {
   id: string;
@@ -642,6 +652,7 @@ export interface Database {
   task_meters: TaskMetersTable;
   consume_records: ConsumeRecordsTable;
   metering_cursors: MeteringCursorsTable;
+  balance_limits: BalanceLimitsTable;
   audit_log: AuditLogTable;
   center_states: CenterStatesTable;
   center_packages: CenterPackagesTable;

@@ -146,6 +146,14 @@ export interface Executor {
   states(jobs: readonly JobRef[]): Promise<Map<string, JobStatus>>;
   /** Cards per card type of the center, for placement and the resource pages. */
   capacity(): Promise<CardCapacity[]>;
+  /**
+   * The balance enforced by the scheduler (issue 25): `open: false` makes the scheduler hold every new card
+   * job of the cluster account on this center, by whatever route it was submitted (console, SSH, web shell);
+   * `open: true` lifts that. Idempotent; throws when the scheduler could not be told (the caller retries).
+   * Returns false when this center cannot enforce a limit at all (the local executor has no route but the
+   * console's, whose gate already refuses; a Slurm center without `scheduler.adminUser`).
+   */
+  limitAccount(account: string, open: boolean): Promise<boolean>;
   /** Stops timers and child watchers (running jobs keep running). */
   close(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import type { CenterCardType, CenterConfig, SlurmSchedulerConfig } from '../../centers/centers';
 import type { CardCapacity, Executor, JobAccount, JobRef, JobSpec, JobStatus } from '../executor';
+import { setAssociationLimit } from './balance-limit';
 import { ENDED, slurmJobStatus, withMemoryKill } from './job-status';
 import { parseSbatchOptions } from './sbatch-options';
 import { SlurmTokens } from './slurm-token';
@@ -141,6 +142,21 @@ export class SlurmExecutor implements Executor {
       (j) => mine(j) && (!j.cluster || j.cluster === this.cfg.cluster),
     );
     return ended.length ? lowest(ended) : undefined;
+  }
+
+  /**
+   * `GrpTRES=gres/<name>=0` on the account's association for every gres name of the center's card types, or
+   * no limit (balance-limit.ts), as the center's `adminUser`. One limit covers every card type of a gres name
+   * (docs/operations/slurm-center.md, "Balance limits"); a center without gres card types has nothing to hold.
+   */
+  async limitAccount(account: string, open: boolean): Promise<boolean> {
+    const admin = this.cfg.adminUser;
+    const names = [...new Set(this.center.cardTypes.flatMap((t) => (t.gres ? [t.gres.split(':')[0]] : [])))];
+    if (!admin || !names.length) return false;
+    for (const gres of names) {
+      await setAssociationLimit(this.call, admin, { cluster: this.cfg.cluster, account: this.cfg.account, user: account, gres, cards: open ? null : 0 });
+    }
+    return true;
   }
 
   async cancel(job: JobRef): Promise<void> {

@@ -25,6 +25,10 @@ export class ClusterAccountRepository {
       .execute();
   }
 
+  allOnCenter(subCenterId: string) {
+    return this.db.selectFrom('cluster_accounts').select(['user_id', 'account']).where('sub_center_id', '=', subCenterId).orderBy('account').execute();
+  }
+
   countOfCenter(subCenterId: string) {
     return this.db
       .selectFrom('cluster_accounts')

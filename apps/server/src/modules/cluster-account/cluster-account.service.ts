@@ -88,6 +88,11 @@ export class ClusterAccountService {
     }
   }
 
+  /** Every account handed out on a center, with its user (the balance limits' pass over a center, issue 25). */
+  async allOn(subCenterId: string): Promise<{ userId: string; account: string }[]> {
+    return (await this.repo.allOnCenter(subCenterId)).map((r) => ({ userId: r.user_id, account: r.account }));
+  }
+
   /** The accounts on a center of those of `userIds` that have one there (none is made). */
   async accountsOn(subCenterId: string, userIds: string[]): Promise<{ userId: string; account: string; uid: number }[]> {
     const center = this.centers.find((c) => c.id === subCenterId);

@@ -1,6 +1,7 @@
 import { isTerminal, type JobState } from '@suanli/contracts';
 import type { MeterTask, TaskMeterSource } from '../task/task-compute';
 import type { MeteringRepository } from './metering.repository';
+import type { BalanceLimits, LimitPass } from './balance-limit.service';
 import type { MeteringService } from './metering.service';
 
 /**
@@ -19,6 +20,8 @@ export interface PassResult {
   drawn: number;
   /** Tasks stopped because their compute power ran out. */
   stopped: string[];
+  /** The balance limits' changes on the scheduler (issue 25). */
+  limits?: LimitPass;
 }
 
 interface Log {
@@ -37,6 +40,8 @@ export class MeteringRunner {
   private readonly last = new Map<string, number>();
   private readonly busy = new Set<string>();
   private readonly startedAt: number;
+  /** Centers whose balance limits this process has written in full since it began leading them. */
+  private readonly asserted = new Set<string>();
 
   constructor(
     private readonly service: MeteringService,
@@ -45,6 +50,8 @@ export class MeteringRunner {
     private readonly centerIds: readonly string[],
     private readonly clock: () => number,
     private readonly log: Log,
+    /** The balance enforced by the scheduler (issue 25): every account of the center after each pass. */
+    private readonly limits?: Pick<BalanceLimits, 'center'>,
   ) {
     this.startedAt = clock();
   }
@@ -71,6 +78,12 @@ export class MeteringRunner {
       total.metered += r.metered;
       total.drawn += r.drawn;
       total.stopped.push(...r.stopped);
+      if (r.limits) {
+        total.limits ??= { limited: [], opened: [], failed: [] };
+        total.limits.limited.push(...r.limits.limited);
+        total.limits.opened.push(...r.limits.opened);
+        total.limits.failed.push(...r.limits.failed);
+      }
     }
     return total;
   }
@@ -109,6 +122,24 @@ export class MeteringRunner {
     }
     if (stopped.length) this.log.info({ centerId, tasks: stopped }, 'metering: tasks stopped, compute power used up');
     await this.repo.setCursor(centerId, now);
-    return { tasks: tasks.length, metered: r.metered, drawn: r.drawn, stopped };
+    return { tasks: tasks.length, metered: r.metered, drawn: r.drawn, stopped, limits: await this.limitPass(centerId) };
+  }
+
+  /**
+   * The balance limits of every account of the center, after the draws: the first pass since this process
+   * leads the center writes them all again (the leader's re-assertion), later ones only what changed. A
+   * failure is logged and left to the next pass; it never fails the metering pass.
+   */
+  private async limitPass(centerId: string): Promise<LimitPass | undefined> {
+    if (!this.limits) return undefined;
+    const force = !this.asserted.has(centerId);
+    try {
+      const r = await this.limits.center(centerId, force);
+      if (!r.failed.length) this.asserted.add(centerId);
+      return r;
+    } catch (err) {
+      this.log.warn({ err, centerId }, 'balance limits: pass failed; the next one tries again');
+      return undefined;
+    }
   }
 }

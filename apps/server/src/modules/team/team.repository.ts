@@ -127,6 +127,12 @@ export class TeamRepository {
       .execute();
   }
 
+  /** The teams each of `userIds` is a member of (the balance limits count a team's compute power for its members). */
+  teamsOf(userIds: string[]) {
+    if (!userIds.length) return Promise.resolve([] as { team_id: string; user_id: string }[]);
+    return this.db.selectFrom('team_members').select(['team_id', 'user_id']).where('user_id', 'in', userIds).execute();
+  }
+
   /** For (team, user) pairs: the team's name, whether the user is a member, and their limit (metering's check). */
   async standing(pairs: { teamId: string; userId: string }[]) {
     const teamIds = [...new Set(pairs.map((x) => x.teamId))];

@@ -44,7 +44,7 @@ export interface TeamStanding {
 }
 
 /** What the order module asks of teams (built before it in app.ts). */
-export type TeamPayers = Pick<TeamService, 'payer' | 'usageMembers' | 'standing' | 'memberIds' | 'named' | 'names'>;
+export type TeamPayers = Pick<TeamService, 'payer' | 'usageMembers' | 'standing' | 'memberIds' | 'named' | 'names' | 'payersOf'>;
 const INVITATION = '邀请';
 
 /**
@@ -327,6 +327,17 @@ export class TeamService {
       const key = `${teamId}|${userId}`;
       out.set(key, { teamName: s.names.get(teamId) ?? '', member: s.members.has(key), limit: s.limits.get(key) ?? null });
     }
+    return out;
+  }
+
+  /**
+   * The payers (`team:<id>`) that may pay for each user's tasks — the teams they are a member of. The balance
+   * limits (issue 25) keep a cluster account open while one of them has compute power: a team-paid task runs
+   * as the member's own cluster account.
+   */
+  async payersOf(userIds: string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    for (const m of await this.repo.teamsOf([...new Set(userIds)])) out.set(m.user_id, [...(out.get(m.user_id) ?? []), teamPayer(m.team_id)]);
     return out;
   }
 
