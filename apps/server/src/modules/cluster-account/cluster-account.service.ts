@@ -21,6 +21,8 @@ export function uidOfAccount(center: Pick<CenterConfig, 'accounts'>, account: st
  * `command` provisioner (site script, e.g. LDAP) can replace `allocate` later behind the same service.
  */
 export class ClusterAccountService {
+  private readonly created: ((userId: string, subCenterId: string) => Promise<void>)[] = [];
+
   constructor(
     private readonly repo: ClusterAccountRepository,
     private readonly centers: CenterConfig[],
@@ -43,14 +45,25 @@ export class ClusterAccountService {
       }));
   }
 
+  /**
+   * Runs `fn` after a user's account on a center was created (and its home made): folders the account must be
+   * let into — its teams' (ADR 0018) — take it in. A failing listener is the listener's to log.
+   */
+  afterCreate(fn: (userId: string, subCenterId: string) => Promise<void>) {
+    this.created.push(fn);
+  }
+
   /** The user's account on the center, created (with its home directory) on first use. */
   async ensure(userId: string, subCenterId: string): Promise<ClusterAccount> {
     const center = this.centers.find((c) => c.id === subCenterId);
     if (!center) throw notFound('算力分中心');
+    let inserted = false;
     for (let attempt = 0; attempt < 5; attempt++) {
       const existing = await this.repo.find(userId, subCenterId);
       if (existing) {
         await this.storage.of(center).ensureHome(existing.account);
+        // Only the call that made the account tells: the listeners run once per account.
+        if (inserted) for (const fn of this.created) await fn(userId, subCenterId).catch(() => {});
         return (await this.list(userId, subCenterId))[0];
       }
       const n = await this.repo.countOfCenter(subCenterId);
@@ -59,7 +72,7 @@ export class ClusterAccountService {
       // The home as the center's hosts see it (jobs, shells), whether or not this host has the disk.
       const homeDir = jobHomeOf(center, account);
       // Losing a race to another request just means the next number: retry (the next round makes the home).
-      await this.repo.tryInsert({ userId, subCenterId, account, uid: uidOfAccount(center, account), homeDir, now: this.clock() });
+      inserted = (await this.repo.tryInsert({ userId, subCenterId, account, uid: uidOfAccount(center, account), homeDir, now: this.clock() })) || inserted;
     }
     throw new AppError(ErrorCode.INTERNAL_FAILED);
   }

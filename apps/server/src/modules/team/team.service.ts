@@ -11,6 +11,7 @@ import {
   type TeamInvitationState,
   type TeamMember,
   type TeamRole,
+  type TeamArea,
   type TeamUpdate,
 } from '@suanli/contracts';
 import type { Notify } from '../../context';
@@ -60,6 +61,14 @@ export class TeamService {
     private readonly clock: () => number,
     private readonly notify: Notify,
     private readonly bus: EventBus,
+    /**
+     * The members of a team changed (created, joined, left, removed, dissolved): the team's storage area on
+     * every center follows (ADR 0018), and whatever else follows membership. Awaited, so the caller's answer
+     * means the disk has it; failures are the listener's to log (the database is the truth).
+     */
+    private readonly membership: (teamId: string) => Promise<void> = async () => {},
+    /** Where the team's folder is on each center (no I/O). */
+    private readonly areas: (teamId: string) => TeamArea[] = () => [],
   ) {}
 
   async list(p: Principal): Promise<Team[]> {
@@ -75,6 +84,7 @@ export class TeamService {
     if (!(await this.repo.create({ id, name, description: (body.description ?? '').trim(), owner_id: p.userId, create_time: now, update_time: now }))) {
       throw new AppError(ErrorCode.TEAM_NAME_TAKEN);
     }
+    await this.membership(id);
     return this.team(p, id);
   }
 
@@ -88,6 +98,7 @@ export class TeamService {
       ...toTeam(team, names.get(team.owner_id)?.username ?? ''),
       members: members.map((m) => ({ userId: m.user_id, username: names.get(m.user_id)?.username ?? '', nickname: names.get(m.user_id)?.nickname ?? '', role: m.role as TeamRole, joinTime: Number(m.join_time), limitCardHours: limitHours(limits.get(m.user_id)) })),
       invitations: invitations.map((i) => this.toInvitation(i, team.name, names)),
+      areas: this.areas(id),
     };
   }
 
@@ -141,6 +152,7 @@ export class TeamService {
     const { inv, team } = await this.readableInvitation(p, id);
     this.access.require(p, 'team.invitation.answer', invitationResource(inv, team, p));
     if (!team || !(await this.repo.answer(id, 'accepted', this.clock()))) throw new AppError(ErrorCode.TEAM_INVITATION_CLOSED);
+    await this.membership(team.id);
     await this.changed(team.id, [p.userId]);
     return this.team(p, team.id);
   }
@@ -188,6 +200,7 @@ export class TeamService {
     if (role === 'owner') throw new AppError(ErrorCode.NO_PERMISSION);
     if (role === 'admin') this.access.require(p, 'team.own', res);
     if (!(await this.repo.removeMember(id, userId, [role]))) throw new AppError(ErrorCode.TEAM_NOT_MEMBER);
+    await this.membership(id);
     await this.notify(userId, { type: 'team', title: `您已被移出团队「${team.name}」`, content: `您已不再是团队「${team.name}」的成员。`, businessType: 'team', businessId: id });
     await this.changed(id, [userId]);
     return null;
@@ -198,6 +211,7 @@ export class TeamService {
     this.access.require(p, 'team.leave', resourceOf(team, p));
     if (team.my_role === 'owner') throw new AppError(ErrorCode.TEAM_OWNER_MUST_TRANSFER);
     if (!(await this.repo.removeMember(id, p.userId, ['admin', 'member']))) throw new AppError(ErrorCode.TEAM_NOT_MEMBER);
+    await this.membership(id);
     await this.changed(id, [p.userId]);
     return null;
   }
@@ -222,6 +236,7 @@ export class TeamService {
     const members = (await this.repo.members(id)).map((m) => m.user_id);
     const invitees = (await this.repo.pendingOf(id, this.clock())).map((i) => i.invitee_id);
     if (!(await this.repo.dissolve(id, p.userId))) throw new AppError(ErrorCode.NO_PERMISSION);
+    await this.membership(id);
     for (const userId of members) {
       if (userId !== p.userId) await this.notify(userId, { type: 'team', title: `团队「${team.name}」已解散`, content: `所有者已解散团队「${team.name}」。`, businessType: 'team', businessId: id });
     }
