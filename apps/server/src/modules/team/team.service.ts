@@ -44,6 +44,8 @@ export interface TeamStanding {
 
 /** What the order module asks of teams (built before it in app.ts). */
 export type TeamPayers = Pick<TeamService, 'payer' | 'usageMembers' | 'standing' | 'memberIds' | 'named' | 'names'>;
+/** What the asset module asks of teams (datasets and models shared with a team, ADR 0018). */
+export type AssetTeams = Pick<TeamService, 'rolesOf' | 'memberTeam' | 'memberIds' | 'names'>;
 const INVITATION = '邀请';
 
 /**
@@ -341,6 +343,19 @@ export class TeamService {
 
   names(ids: readonly string[]): Promise<Map<string, string>> {
     return this.repo.names(ids);
+  }
+
+  // ---- shared work (ADR 0018): the port the asset module reads --------------------------------------------
+
+  /** The teams the user is a member of now, with their role: what a team's share of an asset is decided by. */
+  async rolesOf(userId: string): Promise<Map<string, TeamRole>> {
+    return new Map((await this.repo.mine(userId)).map((t) => [t.id, t.my_role as TeamRole]));
+  }
+
+  /** The team when the caller is a member (`team.read`; 1205 naming 团队 otherwise): sharing with it, its list. */
+  async memberTeam(p: Principal, teamId: string): Promise<{ id: string; name: string }> {
+    const team = await this.readable(p, teamId);
+    return { id: team.id, name: team.name };
   }
 
   /** `team.changed` to every member now, and to `also` (an invitee, a member who just left). */
