@@ -192,4 +192,17 @@ describe.each(engines)('datasets and models shared with a team (%s)', (engine) =
     expect((await ds(member, 'GET', `/datasets/${datasetId}`)).message.code).toBe(1205);
     expect(readAs(uids.get(member.id)!, file)).toBeNull();
   });
+
+  it('a dissolved team takes its shares with it: the members lose the dataset, its visibility is private again', async () => {
+    expect((await ds(owner, 'POST', `/datasets/${datasetId}/team-shares`, { teamId })).data).toMatchObject({ visibility: 'shared' });
+    expect(readAs(uids.get(member.id)!, file)).toBe('cat\n');
+    expect((await team(owner, 'DELETE', `/teams/${teamId}`)).message.code).toBe(0);
+    expect((await ds(member, 'GET', `/datasets/${datasetId}`)).message.code).toBe(1205);
+    expect(readAs(uids.get(member.id)!, file)).toBeNull();
+    expect((await ds<AssetDetail>(owner, 'GET', `/datasets/${datasetId}`)).data).toMatchObject({ teamShares: [], visibility: 'private' });
+    // The team folder is closed, not deleted: only the platform reaches it.
+    const dir = path.join(t.dataDir, 'centers/sz-a100/teams', teamId);
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    expect(readAs(uids.get(owner.id)!, path.join(dir, 'o.txt'))).toBeNull();
+  });
 });

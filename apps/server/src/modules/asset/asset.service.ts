@@ -322,9 +322,21 @@ export class AssetService {
     return rows.map((r) => this.toAsset(r, p, versions, owners));
   }
 
-  /** A team's members changed: the folders of what is shared with it follow (errors logged by AssetAccess). */
+  /**
+   * A team's members changed: the folders of what is shared with it follow (errors logged by AssetAccess). A
+   * dissolved team's shares go (the team module no longer names it), and the assets' visibility with them.
+   */
   async teamMembershipChanged(teamId: string): Promise<void> {
-    for (const r of await this.repo.sharedWithTeam(teamId, this.kind)) await this.folders.apply(r.id).catch(() => {});
+    const rows = await this.repo.sharedWithTeam(teamId, this.kind);
+    if (!rows.length) return;
+    const gone = !(await this.teams.names([teamId])).has(teamId);
+    for (const r of rows) {
+      if (gone) {
+        await this.repo.removeTeamShare(r.id, teamId);
+        await this.syncVisibility(r);
+      }
+      await this.folders.apply(r.id).catch(() => {});
+    }
   }
 
   async unshare(p: Principal, id: string, userId: string): Promise<AssetDetail> {
