@@ -97,6 +97,9 @@ describe('团队 journey', () => {
     // The owner's page was not reloaded: team.changed brought the member and took the pending invitation.
     await member(owner, inviteeName).waitFor({ timeout: 10_000 });
     await expect.poll(() => owner.getByTestId('team-pending').count()).toBe(0);
+    // 团队空间 (ADR 0018): the team's folder on each center, and nothing shared with the team yet.
+    expect(await owner.getByTestId('team-area-path').first().innerText()).toMatch(/\/teams\/[A-Za-z0-9_-]+$/);
+    await owner.getByText('暂无共享给团队的数据集').waitFor();
     await speaksChinese(owner, '团队详情');
     await shot(owner, 'team-detail-1440');
   });

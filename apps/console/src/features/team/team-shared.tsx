@@ -49,7 +49,8 @@ export function TeamShared({ team }: { team: TeamDetail }) {
         <Descriptions size="small" column={1} bordered>
           {team.areas.map((a) => (
             <Descriptions.Item key={a.subCenterId} label={a.subCenterName}>
-              <Typography.Text code copyable data-testid="team-area-path">
+              {/* A long path breaks anywhere rather than widening the page on a phone. */}
+              <Typography.Text code copyable style={{ wordBreak: 'break-all' }} data-testid="team-area-path">
                 {a.path}
               </Typography.Text>
             </Descriptions.Item>
