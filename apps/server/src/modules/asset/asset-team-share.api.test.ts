@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATASET_BASE, MODEL_BASE, TEAM_BASE, TRAINING_BASE, type Asset, type AssetDetail, type AssetPage, type MountableVersion, type Team, type TeamDetail, type TeamInvitation, type Task } from '@suanli/contracts';
+import { DATASET_BASE, MESSAGE_BASE, MODEL_BASE, TEAM_BASE, TRAINING_BASE, type Asset, type AssetDetail, type AssetPage, type MountableVersion, type Team, type TeamDetail, type TeamInvitation, type Task } from '@suanli/contracts';
 import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
 import { registerAndLogin } from '../../../test/users';
 
@@ -94,8 +94,17 @@ describe.each(engines)('datasets and models shared with a team (%s)', (engine) =
     // A member of the team who does not own the asset cannot share it (they cannot even read it yet).
     expect((await ds(member, 'POST', `/datasets/${datasetId}/team-shares`, { teamId })).message.code).toBe(1205);
 
+    const events: { userId: string; businessType: string; data: unknown }[] = [];
+    const off = t.app.ctx.bus.subscribe((userId, e) => events.push({ userId, ...e }));
     const shared = await ds<AssetDetail>(owner, 'POST', `/datasets/${datasetId}/team-shares`, { teamId });
     expect(shared.message.code, shared.message.message).toBe(0);
+    // Every member is told: a message (not the owner), and team.changed so 团队详情's list is read again.
+    for (const u of [member, admin]) {
+      const inbox = body<{ list: { title: string }[] }>(await t.app.inject({ method: 'POST', url: `${MESSAGE_BASE}/query`, headers: { token: u.token }, payload: { pageNum: 1, pageSize: 20 } }));
+      expect(inbox.data.list.map((m) => m.title)).toContain(`${owner.username} 向团队「视觉组」共享了数据集`);
+    }
+    expect(events.filter((e) => e.businessType === 'team.changed').map((e) => e.userId).sort()).toEqual([owner.id, member.id, admin.id].sort());
+    off();
     expect(shared.data.teamShares).toEqual([{ teamId, teamName: '视觉组' }]);
     expect(shared.data.visibility).toBe('shared');
     // Twice is once.

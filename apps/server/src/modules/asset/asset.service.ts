@@ -4,6 +4,7 @@ import {
   ASSET_VERSIONS_MAX,
   ErrorCode,
   WS_ASSET_VERSION_CHANGED,
+  WS_TEAM_CHANGED,
   type Asset,
   type AssetCreate,
   type AssetDetail,
@@ -302,8 +303,26 @@ export class AssetService {
         await this.syncVisibility(row);
         throw e;
       });
+      const members = await this.teams.memberIds(team.id);
+      const owner = ownerLabel((await this.ownerNames([row])).get(row.owner_id));
+      for (const userId of members) {
+        if (userId === row.owner_id) continue;
+        await this.notify(userId, {
+          type: 'system',
+          title: `${owner} 向团队「${team.name}」共享了${KIND_LABEL[this.kind]}`,
+          content: `${KIND_LABEL[this.kind]}「${row.name}」已共享给团队「${team.name}」（成员只读），可在「共享${KIND_LABEL[this.kind]}」中查看和用于训练。`,
+          businessType: this.kind,
+          businessId: row.id,
+        });
+      }
+      await this.teamChanged(team.id, members);
     }
     return this.detail(p, id);
+  }
+
+  /** 团队详情's list of what is shared with the team is read again by every member (`team.changed`). */
+  private async teamChanged(teamId: string, members?: string[]) {
+    for (const userId of members ?? (await this.teams.memberIds(teamId))) await this.bus.publish(userId, { businessType: WS_TEAM_CHANGED, data: { teamId } });
   }
 
   async unshareTeam(p: Principal, id: string, teamId: string): Promise<AssetDetail> {
@@ -311,6 +330,7 @@ export class AssetService {
     await this.repo.removeTeamShare(row.id, teamId);
     await this.syncVisibility(row);
     await this.folders.apply(row.id);
+    await this.teamChanged(teamId);
     return this.detail(p, id);
   }
 
