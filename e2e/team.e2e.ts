@@ -3,9 +3,10 @@
  * the search; the invitee accepts from 消息中心 (接受 on the invitation message) and lands on the team; the
  * owner's open team page shows the new member without a reload; the owner buys for the team by 线下转账 and an
  * operator confirms it; the member runs a task paid by the team (付费方), the owner sees the member's usage this
- * month and sets their limit; the member sees the team with the 成员 role and leaves it. Pages read Chinese and
+ * month and sets their limit; the owner shares a dataset with the team; the member sees the team with the 成员 role and leaves it. Pages read Chinese and
  * fit a 375 px phone. Screenshots: e2e/artifacts/team-{list,detail,invite,message}-{1440,375}.png,
- * team-pay-1440.png, team-payer-1440.png, team-compute-1440.png (团队算力; at 375 it is part of team-detail-375.png).
+ * team-pay-1440.png, team-payer-1440.png, team-compute-1440.png (团队算力; at 375 it is part of team-detail-375.png),
+ * team-share-1440.png (a dataset shared with the team from its 共享 dialog).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createUser, signIn } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 import { noHorizontalScroll, settledShot, speaksChinese } from './support/page';
+import { DATASET_BASE, type AssetDetail } from '@suanli/contracts';
+import { call } from '../apps/server/test/users';
 
 /** Opens an antd Select and picks the visible option whose text matches. */
 async function pick(page: Page, testId: string, text: RegExp | string) {
@@ -33,11 +36,15 @@ describe('团队 journey', () => {
   let operator: Page;
   let inviteeName = '';
   let teamUrl = '';
+  let ownerToken = '';
+  let ownerId = '';
 
   beforeAll(async () => {
     env = await startE2e();
     const o = await createUser(env);
     const i = await createUser(env);
+    ownerToken = o.token;
+    ownerId = o.user.id;
     inviteeName = i.user.username;
     ({ page: owner } = await env.newPage());
     ({ page: invitee } = await env.newPage());
@@ -102,8 +109,40 @@ describe('团队 journey', () => {
     // The owner's page was not reloaded: team.changed brought the member and took the pending invitation.
     await member(owner, inviteeName).waitFor({ timeout: 10_000 });
     await expect.poll(() => owner.getByTestId('team-pending').count()).toBe(0);
+    // 团队空间 (ADR 0018): the team's folder on each center, and nothing shared with the team yet.
+    expect(await owner.getByTestId('team-area-path').first().innerText()).toMatch(/\/teams\/[A-Za-z0-9_-]+$/);
+    await owner.getByText('暂无共享给团队的数据集').waitFor();
     await speaksChinese(owner, '团队详情');
     await shot(owner, 'team-detail-1440');
+  });
+
+  it('the owner shares a dataset with the team from its 共享 dialog; the member sees it on 团队详情 without a reload', async () => {
+    // The owner's dataset (made through the API: dataset.e2e.ts walks its creation in the browser).
+    const home = (await env.app.ctx.clusterAccounts.ensure(ownerId, 'sz-a100')).homeDir;
+    fs.mkdirSync(path.join(home, '结构库'), { recursive: true });
+    fs.writeFileSync(path.join(home, '结构库/1abc.pdb'), 'ATOM\n');
+    const made = await call<AssetDetail>(env.app, 'POST', `${DATASET_BASE}/datasets`, { token: ownerToken, payload: { name: '蛋白结构库', source: { subCenterId: 'sz-a100', path: '/结构库' } } });
+    expect(made.message.code, made.message.message).toBe(0);
+    await expect
+      .poll(async () => (await call<AssetDetail>(env.app, 'GET', `${DATASET_BASE}/datasets/${made.data.id}`, { token: ownerToken })).data.versions[0]?.state, { timeout: 30_000 })
+      .toBe('ready');
+
+    await owner.goto(`/console/dataset/detail/${made.data.id}`);
+    await owner.getByTestId('asset-share-open').click();
+    await pick(owner, 'asset-share-team', NAME);
+    await owner.getByTestId('asset-share-team-ok').click();
+    await owner.getByTestId('asset-team-shares').getByText(NAME).waitFor();
+    await speaksChinese(owner, '共享对话框（共享给团队）');
+    await shot(owner, 'team-share-1440');
+
+    // The member's open 团队详情 lists it (team.changed), and it opens.
+    const item = invitee.getByTestId('team-shared-dataset').filter({ hasText: '蛋白结构库' });
+    await item.waitFor({ timeout: 10_000 });
+    await item.getByRole('link').click();
+    await invitee.waitForURL(new RegExp(`/console/dataset/detail/${made.data.id}$`));
+    await invitee.getByText('蛋白结构库').first().waitFor();
+    await invitee.goto(teamUrl);
+    await owner.goto(teamUrl);
   });
 
   it('the owner buys for the team by 线下转账 and an operator confirms it; the member runs a task paid by the team (付费方); the owner sees the member\'s usage this month and sets a limit', async () => {

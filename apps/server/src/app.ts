@@ -183,6 +183,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const assets = await createAssetModule(ctx, task, {
     versionCopy: (versionId, centerId) => sync.service.versionCopy(versionId, centerId),
     syncVersion: (ownerId, v) => sync.service.syncVersion(ownerId, v),
+  }, {
+    rolesOf: (userId) => team.service.rolesOf(userId),
+    memberTeam: (p, teamId) => team.service.memberTeam(p, teamId),
+    memberIds: (teamId) => team.service.memberIds(teamId),
+    names: (ids) => team.service.names(ids),
+    afterMembership: (fn) => team.afterMembership(fn),
   });
   // Tasks waiting for a mounted version to reach their center are released (or failed) after each poll.
   task.afterPoll((id) => assets.settleWaiting(id));

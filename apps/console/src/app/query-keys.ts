@@ -160,6 +160,8 @@ export const queryKeys = {
     compute: (id: string) => ['team', 'compute', id] as const,
     usage: (id: string) => ['team', 'usage', id] as const,
     records: (id: string) => ['team', 'records', id] as const,
+    /** 团队详情's 共享给团队的数据集 / 模型 (ADR 0018). */
+    shared: (id: string, kind: 'dataset' | 'model') => ['team', 'shared', id, kind] as const,
   },
   /** 密钥对: the caller's keys with their installs. */
   keypairs: ['keypairs'] as const,

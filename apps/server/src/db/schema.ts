@@ -320,6 +320,12 @@ export interface AssetSharesTable {
   create_time: number;
 }
 
+export interface AssetTeamSharesTable {
+  asset_id: string;
+  team_id: string;
+  create_time: number;
+}
+
 export interface RegistryCredentialsTable {
   user_id: string;
   password_hash: string;
@@ -639,6 +645,7 @@ export interface Database {
   assets: AssetsTable;
   asset_versions: AssetVersionsTable;
   asset_shares: AssetSharesTable;
+  asset_team_shares: AssetTeamSharesTable;
   registry_credentials: RegistryCredentialsTable;
   image_imports: ImageImportsTable;
   image_publications: ImagePublicationsTable;

@@ -32,8 +32,8 @@ type Condition = 'owner' | 'sharee' | 'public' | 'teamMember' | 'teamAdmin' | 't
  * Actions without a resource (the operators' views of everyone's data) name only roles.
  */
 export const RULES = {
-  /** Read a dataset or model, mount it in a task, list its files. */
-  'asset.read': ['owner', 'sharee', 'public'],
+  /** Read a dataset or model, mount it in a task, list its files (also every member of a team it is shared with). */
+  'asset.read': ['owner', 'sharee', 'public', 'teamMember'],
   /** Change, version, share, publish or delete it. */
   'asset.write': ['owner'],
   /** Approve or reject publications to the public hall; see the requests waiting. */

@@ -26,6 +26,7 @@ const HOME_RECHECK_MS = 5 * 60_000;
 export class ClusterAccountService {
   /** When this process last saw each `center:account` home in place (see `homeOf`). */
   private readonly homesMade = new Map<string, number>();
+  private readonly created: ((userId: string, subCenterId: string) => Promise<void>)[] = [];
 
   constructor(
     private readonly repo: ClusterAccountRepository,
@@ -49,14 +50,25 @@ export class ClusterAccountService {
       }));
   }
 
+  /**
+   * Runs `fn` after a user's account on a center was created (and its home made): folders the account must be
+   * let into — its teams' (ADR 0018) — take it in. A failing listener is the listener's to log.
+   */
+  afterCreate(fn: (userId: string, subCenterId: string) => Promise<void>) {
+    this.created.push(fn);
+  }
+
   /** The user's account on the center, created (with its home directory) on first use. */
   async ensure(userId: string, subCenterId: string): Promise<ClusterAccount> {
     const center = this.centers.find((c) => c.id === subCenterId);
     if (!center) throw notFound('算力分中心');
+    let inserted = false;
     for (let attempt = 0; attempt < 5; attempt++) {
       const existing = await this.repo.find(userId, subCenterId);
       if (existing) {
         await this.homeOf(center, existing.account);
+        // Only the call that made the account tells: the listeners run once per account.
+        if (inserted) for (const fn of this.created) await fn(userId, subCenterId).catch(() => {});
         return (await this.list(userId, subCenterId))[0];
       }
       const n = await this.repo.countOfCenter(subCenterId);
@@ -65,7 +77,7 @@ export class ClusterAccountService {
       // The home as the center's hosts see it (jobs, shells), whether or not this host has the disk.
       const homeDir = jobHomeOf(center, account);
       // Losing a race to another request just means the next number: retry (the next round makes the home).
-      await this.repo.tryInsert({ userId, subCenterId, account, uid: uidOfAccount(center, account), homeDir, now: this.clock() });
+      inserted = (await this.repo.tryInsert({ userId, subCenterId, account, uid: uidOfAccount(center, account), homeDir, now: this.clock() })) || inserted;
     }
     throw new AppError(ErrorCode.INTERNAL_FAILED);
   }

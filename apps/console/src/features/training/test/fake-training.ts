@@ -98,6 +98,7 @@ function assetOf(kind: AssetKind, id: string, name: string, owner: string, versi
     updateTime: T0,
     versions: versions.map(version),
     shares: [],
+    teamShares: [],
     added: false,
   };
 }
