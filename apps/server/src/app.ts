@@ -158,7 +158,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // of their center by the replica leading it (ADR 0015).
   // Teams before compute power: a team pays for its members' tasks and buys packages (ADR 0017).
   const team = createTeamModule(ctx);
-  const order = await createOrderModule(ctx, center.service, team.service);
+  const order = await createOrderModule(ctx, center.service, team.service, {}, executors);
   // A task's image: a public one of the catalogue, or a private one named by its registry reference. The
   // modules after it get the task module typed down to the narrow port each declares (AssetTasks,
   // TrainingModuleTasks, SlurmModuleTasks, the work orders' names, the resource dashboard's usage).

@@ -29,6 +29,7 @@ import * as m0031 from './0031_publication_review';
 import * as m0032 from './0032_team';
 import * as m0033 from './0033_team_compute';
 import * as m0035 from './0035_task_evidence';
+import * as m0036 from './0036_outside_jobs';
 
 /** Every migration, in order. One set for both engines; keep column types portable (see schema.ts). */
 export const migrations: Record<string, Migration> = {
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '0033_team_compute': m0033,
   // 0034 was reserved for a parallel branch and is unused.
   '0035_task_evidence': m0035,
+  '0036_outside_jobs': m0036,
 };

@@ -71,4 +71,12 @@ export class ClusterAccountService {
     const rows = await this.repo.listOnCenter(subCenterId, [...new Set(userIds)]);
     return rows.map((r) => ({ userId: r.user_id, account: r.account, uid: uidOfAccount(center, r.account) }));
   }
+
+  /** Who holds each of these accounts on the center (account → user id; accounts nobody holds are absent). */
+  async ownersOf(subCenterId: string, accounts: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const all = [...new Set(accounts)];
+    for (let i = 0; i < all.length; i += 500) for (const r of await this.repo.ownersOn(subCenterId, all.slice(i, i + 500))) out.set(r.account, r.user_id);
+    return out;
+  }
 }

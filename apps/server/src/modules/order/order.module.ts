@@ -16,6 +16,10 @@ import { orderRoutes } from './order.routes';
 import { OrderService, type OrderCatalogue } from './order.service';
 import type { TeamPayers } from '../team/team.service';
 import { recordRoutes } from './records.routes';
+import { OutsideJobRepository } from './outside-job.repository';
+import { OutsideJobService } from './outside-job.service';
+import { outsideJobRoutes } from './outside-job.routes';
+import type { Executor } from '../../executors/executor';
 import { RecordService } from './record.service';
 
 /** Default metering period (ADR 0015): draws at least this often, and the gate's first period. */
@@ -31,12 +35,14 @@ export const METERING_PERIOD_MS = 60_000;
  * runner the app hangs after each poll. Buyers' names come from the user module's directory.
  */
 export async function createOrderModule(
-  deps: Pick<AppContext, 'db' | 'engine' | 'centers' | 'offlinePayment' | 'clock' | 'config' | 'notify' | 'bus' | 'log' | 'access' | 'userDirectory' | 'audit'>,
+  deps: Pick<AppContext, 'db' | 'engine' | 'centers' | 'offlinePayment' | 'clock' | 'config' | 'notify' | 'bus' | 'log' | 'access' | 'userDirectory' | 'audit' | 'clusterAccounts'>,
   /** The center module: the packages on sale, and whether a center takes orders (运营管理 › 分中心). */
   catalogue: OrderCatalogue,
   /** Teams as payers and buyers (ADR 0017; the team module is built before this one). */
   teams: TeamPayers,
   opts: { reconciler?: ReconcilerOptions } = {},
+  /** The centers' schedulers: outside jobs are read from their accounting and cancelled through them (issue 25). */
+  executors: ReadonlyMap<string, Executor> = new Map(),
 ) {
   const m = deps.config.metering ?? {};
   const compPowerRepo = new CompPowerRepository(deps.db);
@@ -65,12 +71,23 @@ export async function createOrderModule(
   );
   const meteringRepo = new MeteringRepository(deps.db, deps.engine);
   const metering = new MeteringService(meteringRepo, deps.centers, deps.clock, deps.bus, deps.log, welcome, m.periodMs ?? METERING_PERIOD_MS, teams);
+  const outside = new OutsideJobService(
+    new OutsideJobRepository(deps.db),
+    meteringRepo,
+    deps.centers,
+    executors,
+    (centerId, accounts) => deps.clusterAccounts.ownersOf(centerId, accounts),
+    deps.access,
+    deps.clock,
+    deps.log,
+  );
   const records = new RecordService(orderRepo, meteringRepo, deps.centers, deps.clock, deps.access, teams);
   const mount: ModuleMount = {
     name: 'order',
     routes: [
       { prefix: ORDER_BASE, plugin: orderRoutes({ orders }) },
       { prefix: ORDER_BASE, plugin: recordRoutes({ compPowers, records, grants }) },
+      { prefix: ORDER_BASE, plugin: outsideJobRoutes({ outside }) },
     ],
     start: () => reconciler?.start(),
     close: () => reconciler?.stop(),
@@ -93,7 +110,10 @@ export async function createOrderModule(
         deps.centers.map((c) => c.id),
         deps.clock,
         deps.log,
+        outside,
       ),
+    /** 外部作业 and the reconciliation (issue 25). */
+    outside,
     mount,
   };
 }
