@@ -3,6 +3,7 @@ import {
   AdminOverviewApi,
   AdminUserApi,
   AuditApi,
+  OutsideJobApi,
   RecordApi,
   type AdminGrantPageQuery,
   type AdminUserPageQuery,
@@ -11,6 +12,7 @@ import {
   type CenterPackagesBody,
   type CenterStatusBody,
   type GrantBody,
+  type ReconcileQuery,
 } from '@suanli/contracts';
 import { call } from '../../app/request';
 
@@ -55,4 +57,9 @@ export function pageGrants(query: AdminGrantPageQuery) {
 /** 平台概览 over the last `days` calendar days (UTC+8). */
 export function getOverview(days: number) {
   return call(AdminOverviewApi.get, { query: { days } });
+}
+
+/** 计量对账 (issue 25): accounting against draws per center and day, every difference listed. */
+export function reconcile(body: ReconcileQuery) {
+  return call(OutsideJobApi.reconcile, { body });
 }

@@ -259,7 +259,7 @@ export class SlurmExecutor implements Executor {
    */
   async accountedJobs(since: number): Promise<AccountedJob[]> {
     const account = `${this.center.accounts.prefix}${'1'.padStart(4, '0')}`;
-    return this.adapter.accountingSince(this.call, account, { cluster: this.cfg.cluster, since: Math.floor(since / 1000) });
+    return this.adapter.accountingSince(this.call, account, { cluster: this.cfg.cluster, seconds: (this.now() - since) / 1000 });
   }
 
   async close(): Promise<void> {

@@ -105,8 +105,8 @@ export interface Adapter {
   controllerJobs(call: SlurmCall, user: string): Promise<SlurmJob[]>;
   /** Jobs in accounting by id or by name (one call). */
   accountingJobs(call: SlurmCall, user: string, filter: { cluster: string; jobIds?: string[]; names?: string[] }): Promise<SlurmJob[]>;
-  /** Every job of the cluster queued, running or ended at or after `since` (Unix seconds; sacct -S), one call. */
-  accountingSince(call: SlurmCall, user: string, filter: { cluster: string; since: number }): Promise<AccountedJob[]>;
+  /** Every job of the cluster queued, running or ended in the last `seconds` (sacct -S now-<seconds>), one call. */
+  accountingSince(call: SlurmCall, user: string, filter: { cluster: string; seconds: number }): Promise<AccountedJob[]>;
   /** Cancels (not a signal); a job that is already gone or done is not an error. */
   cancel(call: SlurmCall, user: string, jobId: string): Promise<void>;
   nodes(call: SlurmCall, user: string): Promise<SlurmNode[]>;
@@ -355,7 +355,9 @@ export const v0038: Adapter = {
 
   async accountingSince(call, user, filter) {
     // start_time alone is sacct's -S: jobs eligible, running or ending at or after it (running ones included).
-    const q = new URLSearchParams({ cluster: filter.cluster, start_time: String(Math.floor(filter.since)) });
+    // Relative to slurmdbd's clock (`now-<n>seconds`): an absolute time would be read in slurmrestd's time
+    // zone, which the gateway does not know; the caller's margin covers the clocks' difference.
+    const q = new URLSearchParams({ cluster: filter.cluster, start_time: `now-${Math.max(1, Math.ceil(filter.seconds))}seconds` });
     const reply = await call(user, 'GET', `${DB}/jobs?${q}`);
     const codes = errorCodes(reply);
     if (codes.length && codes.every((c) => c === 9003)) return [];

@@ -65,8 +65,8 @@ export class OutsideJobRepository {
 
   /** The owner's outside jobs, newest submission first, with what each drew. */
   async page(ownerId: string, subCenterId: string | undefined, offset: number, limit: number) {
-    let q = this.db.selectFrom('outside_jobs').where('owner_id', '=', ownerId);
-    if (subCenterId) q = q.where('sub_center_id', '=', subCenterId);
+    let q = this.db.selectFrom('outside_jobs').where('outside_jobs.owner_id', '=', ownerId);
+    if (subCenterId) q = q.where('outside_jobs.sub_center_id', '=', subCenterId);
     const [rows, total] = await Promise.all([
       q
         .leftJoin('task_meters as m', 'm.task_id', 'outside_jobs.id')
