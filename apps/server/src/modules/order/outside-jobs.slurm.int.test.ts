@@ -136,7 +136,7 @@ describe('jobs run outside the console are metered once from Slurm accounting (i
     try {
       // srun with one card first, straight as the cluster account: the harness node has 2 CPUs, and a job of the
       // card partition needs a core of its own, which the shared partition's jobs below would otherwise hold.
-      srun = spawn('runuser', ['-u', account, '--', 'srun', '-J', 'srun-direct', '-p', c.partitions[0], `--gres=${c.gres[0].name}:${c.gres[0].type}:1`, `--chdir=${home}`, '--mem=10M', 'sleep', '12'], {
+      srun = spawn('runuser', ['-u', account, '--', 'srun', '-J', 'srun-direct', '-p', c.partitions[0], `--gres=${c.gres[0].name}:${c.gres[0].type}:1`, `--chdir=${home}`, '--mem=10M', 'sleep', '20'], {
         env: slurmEnv,
         stdio: 'ignore',
       });
@@ -162,7 +162,7 @@ describe('jobs run outside the console are metered once from Slurm accounting (i
       expect(res.message.code, res.message.message).toBe(0);
       taskId = res.data.id;
       // Outside: sbatch on the shared CPU partition.
-      sbatchJob = execFileSync('runuser', ['-u', account, '--', 'sbatch', '--parsable', '-J', '外部批处理', '-p', `${c.partitions[0]}-share`, `--chdir=${home}`, '-o', '/dev/null', '--mem=10M', '--wrap', 'sleep 8'], {
+      sbatchJob = execFileSync('runuser', ['-u', account, '--', 'sbatch', '--parsable', '-J', '外部批处理', '-p', `${c.partitions[0]}-share`, `--chdir=${home}`, '-o', '/dev/null', '--mem=10M', '--wrap', 'sleep 15'], {
         env: slurmEnv,
         encoding: 'utf8',
       })
@@ -171,7 +171,10 @@ describe('jobs run outside the console are metered once from Slurm accounting (i
 
       // Within a poll and a period (500 ms + 1 s here) of starting, both are 外部作业, running, for the user.
       const page = async () => body<OutsideJobPage>(await h.app.inject({ method: 'POST', url: `${ORDER_BASE}/outside-jobs/action/page`, headers: { token }, payload: { pageNum: 1, pageSize: 20 } })).data;
-      await expect.poll(async () => (await page()).list.filter((j) => j.state === 'RUNNING').length, { timeout: 20_000, interval: 250 }).toBe(2);
+      // (the poll's value is every listed job's name and state, so a failure says where it stuck)
+      await expect
+        .poll(async () => (await page()).list.map((j) => `${j.name}:${j.state}`).sort(), { timeout: 20_000, interval: 250 })
+        .toEqual(['srun-direct:RUNNING', '外部批处理:RUNNING']);
       const listed = (await page()).list;
       const srunRow = listed.find((j) => j.name === 'srun-direct')!;
       expect(listed.find((j) => j.jobId === sbatchJob)).toMatchObject({ name: '外部批处理', account, subCenterId: A, cardTypeId: CPU, cardNum: 0, nodeNum: 1, billedCards: 1 });
@@ -195,7 +198,7 @@ describe('jobs run outside the console are metered once from Slurm accounting (i
           const acct = sacct(c, all);
           return all.every((j) => acct.get(j)?.state === 'COMPLETED');
         },
-        { timeout: 40_000, interval: 700 },
+        { timeout: 60_000, interval: 700 },
       )
       .toBe(true);
     await new Promise((r) => (srun!.exitCode === null ? srun!.once('exit', r) : r(null)));
@@ -229,7 +232,7 @@ describe('jobs run outside the console are metered once from Slurm accounting (i
       return { drawn: Number(meter.drawn), shortfall: Number(meter.shortfall), records: records.reduce((s, r) => s + Number(r.card_seconds), 0), kinds: [...new Set(records.map((r) => r.task_kind))] };
     };
     // Billed cards are 1 for each (1 card; CPU-only on one node).
-    expect(acct.get(sbatchJob)!.elapsed).toBeGreaterThanOrEqual(8);
+    expect(acct.get(sbatchJob)!.elapsed).toBeGreaterThanOrEqual(15);
     expect(await drawnOf(`${A}:${sbatchJob}`)).toEqual({ drawn: acct.get(sbatchJob)!.elapsed, shortfall: 0, records: acct.get(sbatchJob)!.elapsed, kinds: ['outside'] });
     expect(await drawnOf(`${A}:${srunJob}`)).toEqual({ drawn: acct.get(srunJob)!.elapsed, shortfall: 0, records: acct.get(srunJob)!.elapsed, kinds: ['outside'] });
     expect(await drawnOf(taskId)).toEqual({ drawn: acct.get(taskJob)!.elapsed, shortfall: 0, records: acct.get(taskJob)!.elapsed, kinds: ['training'] });
