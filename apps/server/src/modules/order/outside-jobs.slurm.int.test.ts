@@ -169,12 +169,21 @@ describe('jobs run outside the console are metered once from Slurm accounting (i
         .trim()
         .split(';')[0];
 
-      // Within a poll and a period (500 ms + 1 s here) of starting, both are 外部作业, running, for the user.
+      // Within a poll and a period (500 ms + 1 s here) of starting, each is listed as a running 外部作业 of the
+      // user. (The harness node has 2 CPUs: the jobs may run one after another, so each is caught running on its
+      // own; the poll's value is every state seen so far, so a failure says where it stuck.)
       const page = async () => body<OutsideJobPage>(await h.app.inject({ method: 'POST', url: `${ORDER_BASE}/outside-jobs/action/page`, headers: { token }, payload: { pageNum: 1, pageSize: 20 } })).data;
-      // (the poll's value is every listed job's name and state, so a failure says where it stuck)
+      const seen = new Set<string>();
       await expect
-        .poll(async () => (await page()).list.map((j) => `${j.name}:${j.state}`).sort(), { timeout: 20_000, interval: 250 })
-        .toEqual(['srun-direct:RUNNING', '外部批处理:RUNNING']);
+        .poll(
+          async () => {
+            for (const j of (await page()).list) seen.add(`${j.name}:${j.state}`);
+            const missing = ['srun-direct:RUNNING', '外部批处理:RUNNING'].filter((x) => !seen.has(x));
+            return missing.length ? `not yet ${missing.join(', ')}; seen ${[...seen].sort().join(', ')}` : 'both seen running';
+          },
+          { timeout: 50_000, interval: 250 },
+        )
+        .toBe('both seen running');
       const listed = (await page()).list;
       const srunRow = listed.find((j) => j.name === 'srun-direct')!;
       expect(listed.find((j) => j.jobId === sbatchJob)).toMatchObject({ name: '外部批处理', account, subCenterId: A, cardTypeId: CPU, cardNum: 0, nodeNum: 1, billedCards: 1 });
