@@ -26,7 +26,7 @@ export class ClusterAccountRepository {
   }
 
   ownersOn(subCenterId: string, accounts: string[]) {
-    return this.db.selectFrom('cluster_accounts').select(['user_id', 'account']).where('sub_center_id', '=', subCenterId).where('account', 'in', accounts).execute();
+    return this.db.selectFrom('cluster_accounts').select(['user_id', 'account', 'create_time']).where('sub_center_id', '=', subCenterId).where('account', 'in', accounts).execute();
   }
 
   countOfCenter(subCenterId: string) {

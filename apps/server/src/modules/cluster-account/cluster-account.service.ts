@@ -72,11 +72,11 @@ export class ClusterAccountService {
     return rows.map((r) => ({ userId: r.user_id, account: r.account, uid: uidOfAccount(center, r.account) }));
   }
 
-  /** Who holds each of these accounts on the center (account → user id; accounts nobody holds are absent). */
-  async ownersOf(subCenterId: string, accounts: string[]): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
+  /** Who holds each of these accounts on the center, and since when (accounts nobody holds are absent). */
+  async ownersOf(subCenterId: string, accounts: string[]): Promise<Map<string, { userId: string; since: number }>> {
+    const out = new Map<string, { userId: string; since: number }>();
     const all = [...new Set(accounts)];
-    for (let i = 0; i < all.length; i += 500) for (const r of await this.repo.ownersOn(subCenterId, all.slice(i, i + 500))) out.set(r.account, r.user_id);
+    for (let i = 0; i < all.length; i += 500) for (const r of await this.repo.ownersOn(subCenterId, all.slice(i, i + 500))) out.set(r.account, { userId: r.user_id, since: Number(r.create_time) });
     return out;
   }
 }

@@ -76,8 +76,8 @@ export class OutsideJobService {
     private readonly metering: MeteringRepository,
     centers: CenterConfig[],
     private readonly executors: ReadonlyMap<string, Executor>,
-    /** account → user id of a center's pool (the cluster-account module). */
-    private readonly owners: (subCenterId: string, accounts: string[]) => Promise<Map<string, string>>,
+    /** account → the user holding it on the center and since when (the cluster-account module). */
+    private readonly owners: (subCenterId: string, accounts: string[]) => Promise<Map<string, { userId: string; since: number }>>,
     private readonly access: Pick<AccessService, 'require'>,
     private readonly clock: () => number,
     private readonly log: Log,
@@ -100,18 +100,19 @@ export class OutsideJobService {
     if (!exec?.accountedJobs || !center) return 0;
     const now = this.clock();
     const key = `outside:${centerId}`;
-    const cursor = (await this.metering.cursor(key)) ?? (await this.metering.cursor('outside:*')) ?? now;
-    const all = await exec.accountedJobs(cursor - CURSOR_MARGIN_MS);
-    const pool = all.filter((j) => j.user.startsWith(center.accounts.prefix));
-    const owners = pool.length ? await this.owners(centerId, pool.map((j) => j.user)) : new Map<string, string>();
-    const mine = pool.filter((j) => owners.has(j.user));
+    // Never before metering of outside jobs began (migration 0036): the margin must not reach back to jobs
+    // that ended before it.
+    const began = (await this.metering.cursor('outside:*')) ?? now;
+    const cursor = (await this.metering.cursor(key)) ?? began;
+    const all = await exec.accountedJobs(Math.max(began, cursor - CURSOR_MARGIN_MS));
+    const mine = await this.poolJobs(center, all);
     // A job tagged with a task that exists (or was metered: a deleted task keeps its meter) is that task's.
-    const tags = [...new Set(mine.map(taskTag).filter((t): t is string => Boolean(t)))];
+    const tags = [...new Set(mine.jobs.map(taskTag).filter((t): t is string => Boolean(t)))];
     const consoles = tags.length ? await tasks.known(tags) : new Set<string>();
     if (tags.length) for (const m of await this.metering.meters(tags)) consoles.add(m.task_id);
-    const known = await this.repo.existing(mine.map((j) => outsideKey(centerId, j.jobId)));
+    const known = await this.repo.existing(mine.jobs.map((j) => outsideKey(centerId, j.jobId)));
     const rows: OutsideJobRow[] = [];
-    for (const j of mine) {
+    for (const j of mine.jobs) {
       const id = outsideKey(centerId, j.jobId);
       const tag = taskTag(j);
       if (!known.has(id) && tag && consoles.has(tag)) continue;
@@ -121,7 +122,7 @@ export class OutsideJobService {
         sub_center_id: centerId,
         job_id: j.jobId,
         account: j.user,
-        owner_id: owners.get(j.user)!,
+        owner_id: mine.owners.get(j.user)!.userId,
         card_type_id: cardTypeOf(center, j),
         name: j.name.slice(0, 200),
         partition: j.partition,
@@ -140,6 +141,20 @@ export class OutsideJobService {
     await this.repo.upsert(rows);
     await this.metering.setCursor(key, now);
     return rows.length;
+  }
+
+  /**
+   * The jobs of pool accounts held by a platform user, submitted since the user got the account: a job of the
+   * same POSIX account from before (another holder, a test harness shared by several databases) is not theirs.
+   */
+  private async poolJobs(center: CenterConfig, all: AccountedJob[]) {
+    const pool = all.filter((j) => j.user.startsWith(center.accounts.prefix));
+    const owners = pool.length ? await this.owners(center.id, pool.map((j) => j.user)) : new Map<string, { userId: string; since: number }>();
+    const jobs = pool.filter((j) => {
+      const o = owners.get(j.user);
+      return o !== undefined && (j.submitTime ?? j.startTime ?? Infinity) >= o.since;
+    });
+    return { jobs, owners };
   }
 
   /** The center's outside jobs to meter (started, not settled), as metering sees a task. */
@@ -233,9 +248,7 @@ export class OutsideJobService {
         out.unavailable.push(center.name);
         continue;
       }
-      const pool = jobs.filter((j) => j.user.startsWith(center.accounts.prefix) && j.startTime !== null && j.startTime < toMs);
-      const owners = pool.length ? await this.owners(center.id, pool.map((j) => j.user)) : new Map<string, string>();
-      const mine = pool.filter((j) => owners.has(j.user));
+      const mine = (await this.poolJobs(center, jobs)).jobs.filter((j) => j.startTime !== null && j.startTime < toMs);
       const outside = new Set((await this.repo.byIds(mine.map((j) => outsideKey(center.id, j.jobId)))).map((r) => r.id));
       const fromDay = q.fromDay;
       const toDay = q.toDay;
