@@ -79,6 +79,7 @@ export const OPERATOR_MENU: MenuGroup = {
     { key: 'workorder', label: '工单系统', path: '/workorder?tab=all' },
     { key: 'admin-reviews', label: '审核', path: '/admin/reviews' },
     { key: 'admin-grants', label: '算力发放', path: '/admin/grants' },
+    { key: 'admin-reconcile', label: '计量对账', path: '/admin/reconcile' },
     { key: 'admin-audit', label: '审计日志', path: '/admin/audit-logs' },
   ],
 };

@@ -21,6 +21,8 @@ export const queryKeys = {
     /** 运营管理 › 分中心 (also refreshed by `center.changed`). */
     centers: ['admin', 'centers'] as const,
     grants: (query: object) => ['admin', 'grants', query] as const,
+    /** 计量对账 of a center (or all) over a range of days. */
+    reconcile: (query: object) => ['admin', 'reconcile', query] as const,
     /** 平台概览 over the last `days` days. */
     overview: (days: number) => ['admin', 'overview', days] as const,
   },
@@ -40,6 +42,8 @@ export const queryKeys = {
     consume: (id: string) => ['billing', 'consume', id] as const,
     consumeStats: (query: object) => ['billing', 'consume-stats', query] as const,
     days: (query: object) => ['billing', 'days', query] as const,
+    /** 任务管理 › 外部作业: their cost moves with every draw, so they sit under ['billing'] too. */
+    outsideJobs: (query: object) => ['billing', 'outside-jobs', query] as const,
   },
   messagesRoot: ['messages'] as const,
   messageList: (query: object) => ['messages', 'list', query] as const,

@@ -115,6 +115,7 @@ export const LAYOUT_ROUTES: AppRoute[] = [
   { path: '/admin/teams', menuKey: 'admin-teams', title: '团队', group: 'admin', page: 'AdminTeamsPage' },
   { path: '/admin/reviews', menuKey: 'admin-reviews', title: '审核', group: 'admin', page: 'AdminReviewsPage' },
   { path: '/admin/grants', menuKey: 'admin-grants', title: '算力发放', group: 'admin', page: 'AdminGrantsPage' },
+  { path: '/admin/reconcile', menuKey: 'admin-reconcile', title: '计量对账', group: 'admin', page: 'AdminReconcilePage' },
   { path: '/admin/audit-logs', menuKey: 'admin-audit', title: '审计日志', group: 'admin', page: 'AdminAuditPage' },
   { path: '/admin/centers', menuKey: 'admin-centers', title: '分中心', group: 'admin', page: 'AdminCentersPage' },
   { path: '/admin/orders', menuKey: 'admin-orders', title: '订单', group: 'admin', page: 'AdminOrdersPage' },

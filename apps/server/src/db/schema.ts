@@ -503,6 +503,29 @@ export interface TaskMetersTable {
   update_time: number;
 }
 
+/** A job run outside the console (issue 25, migration 0036), keyed `<center>:<jobId>` like its meter. */
+export interface OutsideJobsTable {
+  id: string;
+  sub_center_id: string;
+  job_id: string;
+  account: string;
+  owner_id: string;
+  card_type_id: string;
+  name: string;
+  partition: string;
+  /** The platform's JobState. */
+  state: string;
+  slurm_state: string;
+  stop_reason: string | null;
+  card_num: number;
+  node_num: number;
+  submit_time: number | null;
+  start_time: number | null;
+  end_time: number | null;
+  create_time: number;
+  update_time: number;
+}
+
 /** 消费记录: a task's draws from one bucket on one day (UTC+8), summed (migration 0024). */
 export interface ConsumeRecordsTable {
   id: string;
@@ -657,6 +680,7 @@ export interface Database {
   orders: OrdersTable;
   charge_records: ChargeRecordsTable;
   task_meters: TaskMetersTable;
+  outside_jobs: OutsideJobsTable;
   consume_records: ConsumeRecordsTable;
   metering_cursors: MeteringCursorsTable;
   balance_limits: BalanceLimitsTable;

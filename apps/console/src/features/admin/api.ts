@@ -4,6 +4,7 @@ import {
   AdminTeamApi,
   AdminUserApi,
   AuditApi,
+  OutsideJobApi,
   RecordApi,
   type AdminGrantPageQuery,
   type AdminTeamPageQuery,
@@ -13,6 +14,7 @@ import {
   type CenterPackagesBody,
   type CenterStatusBody,
   type GrantBody,
+  type ReconcileQuery,
 } from '@suanli/contracts';
 import { call } from '../../app/request';
 
@@ -62,4 +64,9 @@ export function pageGrants(query: AdminGrantPageQuery) {
 /** 平台概览 over the last `days` calendar days (UTC+8). */
 export function getOverview(days: number) {
   return call(AdminOverviewApi.get, { query: { days } });
+}
+
+/** 计量对账 (issue 25): accounting against draws per center and day, every difference listed. */
+export function reconcile(body: ReconcileQuery) {
+  return call(OutsideJobApi.reconcile, { body });
 }

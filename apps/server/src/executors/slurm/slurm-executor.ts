@@ -1,5 +1,6 @@
+// Over 400 lines: the one slurmrestd executor — submit, status (with accounting usage), cancel, capacity, balance limits and outside jobs share its token and call plumbing; splitting by feature is tracked in docs/plan/26.md.
 import type { CenterCardType, CenterConfig, SlurmSchedulerConfig } from '../../centers/centers';
-import type { CardCapacity, Executor, JobAccount, JobRef, JobSpec, JobStatus } from '../executor';
+import type { AccountedJob, CardCapacity, Executor, JobAccount, JobRef, JobSpec, JobStatus } from '../executor';
 import { setAssociationLimit } from './balance-limit';
 import { ENDED, slurmJobStatus, withMemoryKill } from './job-status';
 import { parseSbatchOptions } from './sbatch-options';
@@ -288,6 +289,15 @@ export class SlurmExecutor implements Executor {
         nodesIdle: inPart.filter((n) => n.usable && (ct.gres ? cards(n.gresUsed) === 0 : n.state === 'idle')).length,
       };
     });
+  }
+
+  /**
+   * Every job of the cluster in accounting since `since` (issue 25), asked as the pool's first account: with
+   * PrivateData unset (docs/operations/slurm-center.md) any user reads every job, as for `states`.
+   */
+  async accountedJobs(since: number): Promise<AccountedJob[]> {
+    const account = `${this.center.accounts.prefix}${'1'.padStart(4, '0')}`;
+    return this.adapter.accountingSince(this.call, account, { cluster: this.cfg.cluster, seconds: (this.now() - since) / 1000 });
   }
 
   async close(): Promise<void> {

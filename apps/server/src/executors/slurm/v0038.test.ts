@@ -8,7 +8,7 @@ import { diagnose } from '../../modules/task/diagnosis/rules';
 import usageRecord from './fixtures/dbv0038-jobs-usage.json';
 import { batchScript, launcherPrefix } from './slurm-executor';
 import { jwtExpiry, mintSlurmJwt, parseTokenOutput, SlurmTokens } from './slurm-token';
-import { parseGres, v0038, v0038AccountingJob, v0038ControllerJob, v0038IsRefusal, v0038Node, v0038SubmitBody } from './v0038';
+import { parseGres, v0038, v0038AccountedJob, v0038AccountingJob, v0038ControllerJob, v0038IsRefusal, v0038Node, v0038SubmitBody } from './v0038';
 
 /** Pure mapping of the v0.0.38 shapes (recorded in docs/operations/slurm-center.md) and the script builder. */
 
@@ -342,3 +342,30 @@ describe('tokens', () => {
   });
 });
 
+
+describe('v0038AccountedJob (issue 25: every job of accounting, as metering needs it)', () => {
+  const base = { job_id: 7001, user: 'sla0001', name: 'lammps', comment: { job: null }, partition: 'gpu-a100', state: { current: 'COMPLETED' }, time: { submission: 100, start: 110, end: 170 } };
+
+  it('reads nodes and the gres total from the allocated TRES (a typed gres counted once), times in ms', () => {
+    const j = v0038AccountedJob({
+      ...base,
+      nodes: 'node[1-2]',
+      tres: {
+        allocated: [
+          { type: 'cpu', count: 2 },
+          { type: 'node', count: 2 },
+          { type: 'gres', name: 'gpu', count: 4 },
+          { type: 'gres', name: 'gpu:a100', count: 4 },
+        ],
+      },
+    });
+    expect(j).toEqual({ jobId: '7001', user: 'sla0001', name: 'lammps', comment: null, partition: 'gpu-a100', state: 'COMPLETED', submitTime: 100_000, startTime: 110_000, endTime: 170_000, nodes: 2, cards: 4, gres: 'gpu:a100' });
+  });
+
+  it('a pending job: requested TRES, no start, at least one node; a CPU-only job has no cards', () => {
+    const pending = v0038AccountedJob({ ...base, state: { current: 'PENDING' }, time: { submission: 100, start: 0, end: 0 }, nodes: 'None assigned', tres: { allocated: [], requested: [{ type: 'gres', name: 'gpu', count: 1 }] } });
+    expect(pending).toMatchObject({ state: 'PENDING', startTime: null, endTime: null, nodes: 1, cards: 1, gres: 'gpu' });
+    const cpu = v0038AccountedJob({ ...base, comment: { job: 'suanli:t1' }, nodes: 'node1', tres: { allocated: [{ type: 'cpu', count: 1 }, { type: 'node', count: 1 }] } });
+    expect(cpu).toMatchObject({ comment: 'suanli:t1', nodes: 1, cards: 0, gres: '' });
+  });
+});

@@ -88,6 +88,8 @@ export const RULES = {
   'audit.read': ['operator'],
   /** 运营管理 › 分中心: read and change a center's status, notice, packages and prices. */
   'center.manage': ['operator'],
+  /** 运营管理 › 计量对账: accounting against draws, per center and day, every job's difference (issue 25). */
+  'metering.reconcile': ['operator'],
   /** 运营管理 › 平台概览: counts of accounts, cards in use per center, card-hours sold/granted/consumed per day. */
   'overview.read': ['operator'],
   /** A team: its detail and members (non-members get 1205, as for a missing team). */

@@ -112,4 +112,12 @@ export class ClusterAccountService {
     const rows = await this.repo.listOnCenter(subCenterId, [...new Set(userIds)]);
     return rows.map((r) => ({ userId: r.user_id, account: r.account, uid: uidOfAccount(center, r.account) }));
   }
+
+  /** Who holds each of these accounts on the center, and since when (accounts nobody holds are absent). */
+  async ownersOf(subCenterId: string, accounts: string[]): Promise<Map<string, { userId: string; since: number }>> {
+    const out = new Map<string, { userId: string; since: number }>();
+    const all = [...new Set(accounts)];
+    for (let i = 0; i < all.length; i += 500) for (const r of await this.repo.ownersOn(subCenterId, all.slice(i, i + 500))) out.set(r.account, { userId: r.user_id, since: Number(r.create_time) });
+    return out;
+  }
 }

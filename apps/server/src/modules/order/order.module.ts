@@ -19,12 +19,14 @@ import { orderRoutes } from './order.routes';
 import { OrderService, type OrderCatalogue } from './order.service';
 import type { TeamPayers } from '../team/team.service';
 import { recordRoutes } from './records.routes';
+import { OutsideJobRepository } from './outside-job.repository';
+import { OutsideJobService } from './outside-job.service';
+import { outsideJobRoutes } from './outside-job.routes';
 import { RecordService } from './record.service';
 
 /** Default metering period (ADR 0015): draws at least this often, and the gate's first period. */
 export const METERING_PERIOD_MS = 60_000;
 
-/**
 /**
  * Orders and compute power (ADR 0012, 0015): the caller's remaining 卡时, the packages on sale, orders and
  * their payment (offline transfer, Alipay when configured — with the reconciliation of lost notifies, whose
@@ -39,8 +41,11 @@ export async function createOrderModule(
   catalogue: OrderCatalogue,
   /** Teams as payers and buyers (ADR 0017; the team module is built before this one). */
   teams: TeamPayers,
-  /** Each center's executor: the balance limits are set on the scheduler through it (issue 25). */
-  executors: ReadonlyMap<string, Pick<Executor, 'limitAccount'>>,
+  /**
+   * Each center's executor (issue 25): the balance limits are set on the scheduler through it, and outside
+   * jobs are read from its accounting and cancelled through it.
+   */
+  executors: ReadonlyMap<string, Executor>,
   opts: { reconciler?: ReconcilerOptions } = {},
 ) {
   const m = deps.config.metering ?? {};
@@ -74,12 +79,23 @@ export async function createOrderModule(
   );
   const meteringRepo = new MeteringRepository(deps.db, deps.engine);
   const metering = new MeteringService(meteringRepo, deps.centers, deps.clock, deps.bus, deps.log, welcome, m.periodMs ?? METERING_PERIOD_MS, teams);
+  const outside = new OutsideJobService(
+    new OutsideJobRepository(deps.db),
+    meteringRepo,
+    deps.centers,
+    executors,
+    (centerId, accounts) => deps.clusterAccounts.ownersOf(centerId, accounts),
+    deps.access,
+    deps.clock,
+    deps.log,
+  );
   const records = new RecordService(orderRepo, meteringRepo, deps.centers, deps.clock, deps.access, teams);
   const mount: ModuleMount = {
     name: 'order',
     routes: [
       { prefix: ORDER_BASE, plugin: orderRoutes({ orders }) },
       { prefix: ORDER_BASE, plugin: recordRoutes({ compPowers, records, grants }) },
+      { prefix: ORDER_BASE, plugin: outsideJobRoutes({ outside }) },
     ],
     start: () => reconciler?.start(),
     close: () => reconciler?.stop(),
@@ -103,9 +119,12 @@ export async function createOrderModule(
         deps.clock,
         deps.log,
         limits,
+        outside,
       ),
     /** The balance enforced by the scheduler (tests run a center's pass with `limits.center(id)`). */
     limits,
+    /** 外部作业 and the reconciliation (issue 25). */
+    outside,
     mount,
   };
 }

@@ -1,3 +1,4 @@
+// Over 400 lines: one service for teams — members, roles, invitations, payers, shares and the operators' list: the rules of ADR 0017 and 0018 in one place.
 import {
   ErrorCode,
   type AdminTeamPage,
