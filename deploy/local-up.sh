@@ -17,7 +17,12 @@
 #
 # Environment (all optional): SUANLI_LOCAL_PORT (nginx, 18080), SUANLI_LOCAL_GATEWAY_PORTS ("18101 18102"),
 # SUANLI_LOCAL_FS_PORT_BASE (18201: one port per center from there), SUANLI_LOCAL_DB (suanli_deploy),
-# PG_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres), SUANLI_LOCAL_REDIS (redis://127.0.0.1:6379).
+# PG_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres), SUANLI_LOCAL_REDIS (redis://127.0.0.1:6379),
+# SUANLI_LOCAL_CENTERS (a centers file to deploy instead of config/centers.yaml — e.g. the Slurm harness's
+# clusters, whose absolute storageRoot is kept: the clusters' nodes see that storage), SUANLI_LOCAL_GATEWAY_ENV
+# (a file of KEY=VALUE lines set in gateway.env after the example's, e.g. shorter poll periods for a test).
+# SUANLI_LOCAL_CONSOLE=0 (API only: the console is not built and its two checks are skipped — for a test that
+# never loads it while `npm test` builds it beside). deploy/local-start.sh WORKDIR NAME starts one process of the deployment again (after a crash, or a kill).
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 W="$(realpath -m "${1:-/tmp/suanli-deploy}")"
@@ -25,13 +30,17 @@ PORT="${SUANLI_LOCAL_PORT:-18080}"
 GATEWAY_PORTS="${SUANLI_LOCAL_GATEWAY_PORTS:-18101 18102}"
 FS_PORT_BASE="${SUANLI_LOCAL_FS_PORT_BASE:-18201}"
 DB="${SUANLI_LOCAL_DB:-suanli_deploy}"
+CENTERS_SRC="$(realpath -m "${SUANLI_LOCAL_CENTERS:-$repo/config/centers.yaml}")"
+GATEWAY_ENV_EXTRA="${SUANLI_LOCAL_GATEWAY_ENV:-}"
+WITH_CONSOLE="${SUANLI_LOCAL_CONSOLE:-1}"
 PG_ADMIN="${PG_ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 REDIS="${SUANLI_LOCAL_REDIS:-redis://127.0.0.1:6379}"
 URL="http://127.0.0.1:$PORT"
 ETC="$W/etc/suanli" VAR="$W/var/lib/suanli" SHARE="$W/share"
 
 say() { printf '\n━━ %s\n' "$*"; }
-die() { echo "local-up: $*" >&2; exit 1; }
+# shellcheck source=deploy/local-lib.sh
+. "$repo/deploy/local-lib.sh"
 [[ "$DB" =~ ^[a-z_][a-z0-9_]*$ ]] || die "SUANLI_LOCAL_DB must be a plain lower-case name (got $DB)"
 
 say "1. packages"
@@ -56,12 +65,10 @@ echo "$DB" >"$W/run/database"
 echo "$PG_ADMIN" >"$W/run/pg-admin-url"
 
 say "3. build"
-if [ ! -f "$repo/apps/console/dist/index.html" ]; then (cd "$repo" && npm run build -w apps/console); fi
+if [ "$WITH_CONSOLE" != 0 ] && [ ! -f "$repo/apps/console/dist/index.html" ]; then (cd "$repo" && npm run build -w apps/console); fi
 [ -d "$repo/node_modules/tsx" ] || die "node_modules is missing: npm ci"
 
 say "4. configuration"
-# The document's paths, here under WORKDIR (see the top of this file).
-remap() { sed -e "s|/etc/suanli|$ETC|g" -e "s|/var/lib/suanli|$VAR|g" -e "s|/opt/suanli|$repo|g"; }
 set_env() { # file key value: replaces the key's line or appends one
   if grep -q "^$2=" "$1"; then sed -i "s|^$2=.*|$2=$3|" "$1"; else echo "$2=$3" >>"$1"; fi
 }
@@ -73,6 +80,11 @@ set_env "$ETC/gateway.env" DATABASE_URL "postgres://postgres@127.0.0.1:5432/$DB"
 set_env "$ETC/gateway.env" REDIS_URL "$REDIS"
 # Its own channel: other gateways on this machine's Redis (tests) must not see this deployment's events.
 set_env "$ETC/gateway.env" REDIS_CHANNEL "suanli-deploy:$DB:events"
+if [ -n "$GATEWAY_ENV_EXTRA" ]; then
+  while IFS= read -r kv; do
+    [[ "$kv" =~ ^([A-Za-z_][A-Za-z0-9_]*)=(.*)$ ]] && set_env "$ETC/gateway.env" "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
+  done <"$GATEWAY_ENV_EXTRA"
+fi
 
 remap <"$repo/deploy/etc/file-service.env.example" >"$ETC/file-service.env"
 set_env "$ETC/file-service.env" GATEWAY_URL "$URL"
@@ -80,15 +92,16 @@ set_env "$ETC/file-service.env" HOST 127.0.0.1
 
 centers="$(cd "$repo" && node --input-type=module -e '
   import fs from "node:fs"; import YAML from "yaml";
-  const doc = YAML.parseDocument(fs.readFileSync("config/centers.yaml", "utf8"));
+  const doc = YAML.parseDocument(fs.readFileSync(process.argv[4], "utf8"));
   for (const c of doc.get("centers").items) {
     const id = c.get("id");
-    c.set("storageRoot", `${process.argv[1]}/${id}`);
+    // A relative root is the embedded default'"'"'s (under DATA_DIR): here the center'"'"'s own share instead.
+    if (!String(c.get("storageRoot") ?? "").startsWith("/")) c.set("storageRoot", `${process.argv[1]}/${id}`);
     c.set("fileServiceUrl", `${process.argv[2]}/fs/${id}`);
   }
   fs.writeFileSync(process.argv[3], String(doc));
   console.log(doc.get("centers").items.map((c) => c.get("id")).join(" "));
-' "$SHARE" "$URL" "$ETC/centers.yaml")"
+' "$SHARE" "$URL" "$ETC/centers.yaml" "$CENTERS_SRC")"
 fs_pairs=""
 n=0
 for id in $centers; do
@@ -129,42 +142,6 @@ nginx -t -q -c "$W/nginx/nginx.conf" -p "$W/nginx" || die "nginx -t failed"
 say "5. migrate"
 (cd "$repo" && env -i PATH="$PATH" HOME="$HOME" deploy/with-env.sh "$ETC/gateway.env" npm run admin -- operator list)
 
-# Runs a unit's ExecStart as a process the way systemd would: its WorkingDirectory, a clean environment from
-# its EnvironmentFile(s) and Environment lines, %i replaced by the instance. Pid in run/<name>.pid, output in
-# log/<name>.log; setsid gives it a process group of its own (local-down.sh ends the group).
-start_unit() { # unit-file instance name
-  local unit="$1" inst="$2" name="$3" wd="" exec="" line key value
-  local vars=(PATH="$PATH" HOME="$HOME" LANG="${LANG:-C.UTF-8}")
-  while IFS= read -r line; do
-    line="${line//%i/$inst}"
-    line="$(remap <<<"$line")"
-    case "$line" in
-      WorkingDirectory=*) wd="${line#WorkingDirectory=}" ;;
-      ExecStart=*) exec="${line#ExecStart=}" ;;
-      Environment=*) vars+=("${line#Environment=}") ;;
-      EnvironmentFile=*)
-        while IFS= read -r kv; do
-          [[ "$kv" =~ ^([A-Za-z_][A-Za-z0-9_]*)=(.*)$ ]] && vars+=("${BASH_REMATCH[1]}=${BASH_REMATCH[2]}")
-        done <"${line#EnvironmentFile=}" ;;
-    esac
-  done <"$unit"
-  local argv
-  read -ra argv <<<"$exec"
-  (cd "$wd" && exec env -i "${vars[@]}" setsid "${argv[@]}") >"$W/log/$name.log" 2>&1 &
-  echo $! >"$W/run/$name.pid"
-}
-
-wait_http() { # url name
-  local pid deadline=$((SECONDS + 90))
-  pid="$(cat "$W/run/$2.pid")"
-  until [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$1" || true)" != 000 ]; do
-    if ! kill -0 "$pid" 2>/dev/null; then tail -20 "$W/log/$2.log" >&2; die "$2 exited during start (log: $W/log/$2.log)"; fi
-    [ $SECONDS -lt $deadline ] || die "$2 did not answer at $1 within 90 s (log: $W/log/$2.log)"
-    sleep 0.3
-  done
-  echo "  $2 up (pid $pid)"
-}
-
 say "6. start"
 for id in $centers; do start_unit "$repo/deploy/systemd/suanli-file-service@.service" "$id" "file-service-$id"; done
 # The first gateway alone (step 5 left it nothing to migrate; after an upgrade it would run the release's
@@ -187,9 +164,11 @@ check() { # what url expect-in-output [curl args…]
   grep -q -- "$expect" <<<"$out" || { echo "$out" | head -20 >&2; die "check failed: $what — expected \"$expect\" ($url)"; }
   echo "  ✓ $what"
 }
-check "console page through nginx, with the gateway's CSP" "$URL/console/" "content-security-policy:"
-asset="$(grep -o '/console/assets/[^"]*\.js' "$repo/apps/console/dist/index.html" | head -1)"
-check "console bundle from disk, immutable" "$URL$asset" "immutable"
+if [ "$WITH_CONSOLE" != 0 ]; then
+  check "console page through nginx, with the gateway's CSP" "$URL/console/" "content-security-policy:"
+  asset="$(grep -o '/console/assets/[^"]*\.js' "$repo/apps/console/dist/index.html" | head -1)"
+  check "console bundle from disk, immutable" "$URL$asset" "immutable"
+fi
 check "gateway API" "$URL/gateway/user/api/v1/user/rsa-key" '"code":0'
 for id in $centers; do
   check "file service of $id (refuses a call without a session)" "$URL/fs/$id/api/v1/directory?path=/" '"code":10133' -X POST
@@ -197,6 +176,7 @@ done
 
 cat >"$W/deployment.json" <<JSON
 { "url": "$URL", "database": "$DB", "databaseUrl": "postgres://postgres@127.0.0.1:5432/$DB", "etc": "$ETC", "dataDir": "$VAR", "share": "$SHARE",
-  "gateways": [$(printf '%s\n' $GATEWAY_PORTS | sed 's/.*/"127.0.0.1:&"/' | paste -sd,)], "centers": [$(printf '%s\n' $centers | sed 's/.*/"&"/' | paste -sd,)] }
+  "gateways": [$(printf '%s\n' $GATEWAY_PORTS | sed 's/.*/"127.0.0.1:&"/' | paste -sd,)], "centers": [$(printf '%s\n' $centers | sed 's/.*/"&"/' | paste -sd,)],
+  "fileServices": { $(printf '%s\n' $fs_pairs | sed 's/^\([^=]*\)=\(.*\)$/"\1": "\2"/' | paste -sd,) } }
 JSON
 say "up: $URL/console  (down: deploy/local-down.sh $W)"

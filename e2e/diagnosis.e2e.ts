@@ -107,6 +107,8 @@ describe('why did my job fail (issue 23)', () => {
     // A short job's CPU time in tenths of a second, not 0秒 beside a non-zero efficiency.
     expect(await page.getByTestId('slurm-efficiency-cpu').textContent()).toMatch(/^\d+%（CPU 时间 \d\.\d秒，1 核）$/);
     expect(await page.getByTestId('slurm-diagnosis').count()).toBe(0);
+    // The new task links the one it was resubmitted from (原任务).
+    expect(await page.getByTestId('slurm-detail-original').textContent()).toContain('特征提取（内存不足）');
     const newId = page.url().split('/').pop()!;
     const again = (await call<TaskDetail>(env.app, 'GET', `${SLURM_BASE}/tasks/${newId}`, { token })).data;
     expect(again.command).toContain('#SBATCH --mem=1024M');

@@ -1,20 +1,22 @@
 /**
  * 团队管理 in a real Chromium against the real gateway: an owner creates a team and invites a user found by
  * the search; the invitee accepts from 消息中心 (接受 on the invitation message) and lands on the team; the
- * owner's open team page shows the new member without a reload; the member sees the team with the 成员 role
- * and leaves it; before that the member runs a task paid by the team (付费方) and the owner sees the member's
- * usage this month and sets their limit. Pages read Chinese and fit a 375 px phone. Screenshots:
- * e2e/artifacts/team-{list,detail,invite,message}-{1440,375}.png, team-payer-1440.png, team-compute-1440.png (团队算力;
- * at 375 it is part of team-detail-375.png).
+ * owner's open team page shows the new member without a reload; the owner buys for the team by 线下转账 and an
+ * operator confirms it; the member runs a task paid by the team (付费方), the owner sees the member's usage this
+ * month and sets their limit; the owner shares a dataset with the team; the member sees the team with the 成员 role and leaves it. Pages read Chinese and
+ * fit a 375 px phone. Screenshots: e2e/artifacts/team-{list,detail,invite,message}-{1440,375}.png,
+ * team-pay-1440.png, team-payer-1440.png, team-compute-1440.png (团队算力; at 375 it is part of team-detail-375.png),
+ * team-share-1440.png (a dataset shared with the team from its 共享 dialog).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, signIn } from './support/auth';
+import { createOperator, createUser, signIn } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 import { noHorizontalScroll, settledShot, speaksChinese } from './support/page';
-import { teamPayer } from '@suanli/contracts';
+import { DATASET_BASE, type AssetDetail } from '@suanli/contracts';
+import { call } from '../apps/server/test/users';
 
 /** Opens an antd Select and picks the visible option whose text matches. */
 async function pick(page: Page, testId: string, text: RegExp | string) {
@@ -23,27 +25,37 @@ async function pick(page: Page, testId: string, text: RegExp | string) {
 }
 
 const NAME = '蛋白质结构课题组';
+/** A package of the seeded catalogue (深圳 · A100), as order.e2e buys it. */
+const PACKAGE = 'A100 体验卡 10 卡时';
 const DESCRIPTION = '结构预测与分子动力学，共享数据与算力。';
 
 describe('团队 journey', () => {
   let env: E2eEnv;
   let owner: Page;
   let invitee: Page;
+  let operator: Page;
   let inviteeName = '';
   let teamUrl = '';
+  let ownerToken = '';
+  let ownerId = '';
 
   beforeAll(async () => {
     env = await startE2e();
     const o = await createUser(env);
     const i = await createUser(env);
+    ownerToken = o.token;
+    ownerId = o.user.id;
     inviteeName = i.user.username;
     ({ page: owner } = await env.newPage());
     ({ page: invitee } = await env.newPage());
+    ({ page: operator } = await env.newPage());
     // The member's work directory for the team-paid task.
     const acc = await env.app.ctx.clusterAccounts.ensure(i.user.id, 'sz-a100');
     fs.mkdirSync(path.join(acc.homeDir, 'work'), { recursive: true });
     await signIn(owner, o.user.username, o.password);
     await signIn(invitee, i.user.username, i.password);
+    const op = await createOperator(env);
+    await signIn(operator, op.user.username, op.password);
   });
   afterAll(() => env?.close());
 
@@ -97,18 +109,67 @@ describe('团队 journey', () => {
     // The owner's page was not reloaded: team.changed brought the member and took the pending invitation.
     await member(owner, inviteeName).waitFor({ timeout: 10_000 });
     await expect.poll(() => owner.getByTestId('team-pending').count()).toBe(0);
+    // 团队空间 (ADR 0018): the team's folder on each center, and nothing shared with the team yet.
+    expect(await owner.getByTestId('team-area-path').first().innerText()).toMatch(/\/teams\/[A-Za-z0-9_-]+$/);
+    await owner.getByText('暂无共享给团队的数据集').waitFor();
     await speaksChinese(owner, '团队详情');
     await shot(owner, 'team-detail-1440');
   });
 
-  it('the member runs a task paid by the team (付费方); the owner sees the member\'s usage this month and sets a limit', async () => {
-    // The team's compute power as an operator-confirmed purchase leaves it (order.api/team-compute tests cover the buying).
-    const teamId = teamUrl.split('/').pop()!;
-    const now = Date.now();
-    await env.app.ctx.db
-      .insertInto('comp_power_buckets')
-      .values({ id: `e2e-team-${now}`, owner_id: teamPayer(teamId), sub_center_id: 'sz-a100', card_type_id: 'a100-80g', granted: 100 * 3600, remaining: 100 * 3600, expire_time: now + 30 * 24 * 3600_000, source: 'order', create_time: now })
-      .execute();
+  it('the owner shares a dataset with the team from its 共享 dialog; the member sees it on 团队详情 without a reload', async () => {
+    // The owner's dataset (made through the API: dataset.e2e.ts walks its creation in the browser).
+    const home = (await env.app.ctx.clusterAccounts.ensure(ownerId, 'sz-a100')).homeDir;
+    fs.mkdirSync(path.join(home, '结构库'), { recursive: true });
+    fs.writeFileSync(path.join(home, '结构库/1abc.pdb'), 'ATOM\n');
+    const made = await call<AssetDetail>(env.app, 'POST', `${DATASET_BASE}/datasets`, { token: ownerToken, payload: { name: '蛋白结构库', source: { subCenterId: 'sz-a100', path: '/结构库' } } });
+    expect(made.message.code, made.message.message).toBe(0);
+    await expect
+      .poll(async () => (await call<AssetDetail>(env.app, 'GET', `${DATASET_BASE}/datasets/${made.data.id}`, { token: ownerToken })).data.versions[0]?.state, { timeout: 30_000 })
+      .toBe('ready');
+
+    await owner.goto(`/console/dataset/detail/${made.data.id}`);
+    await owner.getByTestId('asset-share-open').click();
+    await pick(owner, 'asset-share-team', NAME);
+    await owner.getByTestId('asset-share-team-ok').click();
+    await owner.getByTestId('asset-team-shares').getByText(NAME).waitFor();
+    await speaksChinese(owner, '共享对话框（共享给团队）');
+    await shot(owner, 'team-share-1440');
+
+    // The member's open 团队详情 lists it (team.changed), and it opens.
+    const item = invitee.getByTestId('team-shared-dataset').filter({ hasText: '蛋白结构库' });
+    await item.waitFor({ timeout: 10_000 });
+    await item.getByRole('link').click();
+    await invitee.waitForURL(new RegExp(`/console/dataset/detail/${made.data.id}$`));
+    await invitee.getByText('蛋白结构库').first().waitFor();
+    await invitee.goto(teamUrl);
+    await owner.goto(teamUrl);
+  });
+
+  it('the owner buys for the team by 线下转账 and an operator confirms it; the member runs a task paid by the team (付费方); the owner sees the member\'s usage this month and sets a limit', async () => {
+    // The owner buys for the team from 团队算力 (为团队购买算力 → 购买算力 with the team named) by 线下转账; an
+    // operator confirms the transfer in 全部订单 and the package lands in the team's buckets.
+    await owner.goto(teamUrl);
+    await owner.getByTestId('team-buy').click();
+    await owner.waitForURL(/\/console\/pay\?teamId=/);
+    await expect.poll(() => owner.getByTestId('pay-for-team').innerText()).toContain(`为团队「${NAME}」购买`);
+    await owner.getByTestId('pay-product').filter({ hasText: PACKAGE }).click();
+    await owner.getByTestId('pay-submit').click();
+    const orderNo = (await owner.getByTestId('pay-order-no').innerText()).trim();
+    await expect.poll(() => owner.getByTestId('pay-team').innerText()).toBe(`团队「${NAME}」`);
+    await owner.getByTestId('pay-offline').click();
+    expect(await owner.getByTestId('pay-transfer').innerText()).toContain(orderNo);
+    await speaksChinese(owner, '为团队购买算力（线下转账）');
+    await shot(owner, 'team-pay-1440');
+    const order = operator.getByTestId('order-row').filter({ hasText: orderNo });
+    await operator.goto('/console/order');
+    await operator.getByTestId('order-scope-all').click();
+    expect(await order.getByTestId('order-for-team').innerText()).toContain('团队算力');
+    await order.getByTestId('order-confirm').click();
+    await operator.locator('.ant-popconfirm:visible .ant-btn-primary').click();
+    await expect.poll(() => order.getByTestId('order-status').innerText()).toBe('已支付');
+    await owner.goto(teamUrl);
+    await expect.poll(async () => /(\d+\.\d{2})\s*$/.exec(await owner.getByTestId('team-balance').innerText())?.[1], { timeout: 10_000 }).toBe('10.00');
+
     await invitee.goto('/console/training/task/train');
     await invitee.getByTestId('training-form-name').fill('团队付费任务');
     await pick(invitee, 'training-form-center', '深圳算力分中心');
@@ -118,11 +179,11 @@ describe('团队 journey', () => {
     await invitee.locator('[data-testid="training-form-card-num"] input, input[data-testid="training-form-card-num"]').first().fill('8');
     await invitee.getByTestId('training-form-command').fill('echo 团队付费; sleep 10');
     await pick(invitee, 'training-form-payer', `团队：${NAME}（成员）`);
-    // 预计最多消耗 reads the team's balance (100 卡时 on 深圳 A100), not the member's own (none).
+    // 预计最多消耗 reads the team's balance (10 卡时 on 深圳 A100), not the member's own (none).
     const estimate = invitee.getByTestId('training-form-estimate');
     await expect.poll(() => estimate.getAttribute('data-payer')).toBe('team');
     await expect.poll(() => estimate.getAttribute('data-state')).toBe('covered');
-    expect(await estimate.innerText()).toContain(`团队「${NAME}」在 深圳算力分中心 · NVIDIA A100 80G 剩余 100.00 卡时`);
+    expect(await estimate.innerText()).toContain(`团队「${NAME}」在 深圳算力分中心 · NVIDIA A100 80G 剩余 10.00 卡时`);
     // The form with its Selects opened and closed: no English shown or read out (the checker reads rc-select's
     // clipped accessible listbox as its labels now).
     await speaksChinese(invitee, '训练任务表单（付费方 团队）');
@@ -141,7 +202,7 @@ describe('团队 journey', () => {
     await expect.poll(() => owner.locator('[data-testid="team-usage-chart"][data-drawn="yes"] svg').count()).toBeGreaterThan(0);
     await owner.getByTestId('team-record').filter({ hasText: '团队付费任务' }).waitFor();
     // The Statistic reads its title, then the figure.
-    expect(Number(/(\d+\.\d{2})\s*$/.exec(await owner.getByTestId('team-balance').innerText())?.[1])).toBeLessThanOrEqual(99.98);
+    expect(Number(/(\d+\.\d{2})\s*$/.exec(await owner.getByTestId('team-balance').innerText())?.[1])).toBeLessThanOrEqual(9.98);
     await row.locator('[data-testid="team-limit-input"] input, input[data-testid="team-limit-input"]').first().fill('20');
     await row.getByTestId('team-limit-save').click();
     await owner.locator('.ant-message-notice').filter({ hasText: '每月限额已设为 20 卡时' }).waitFor();

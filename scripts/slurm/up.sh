@@ -184,7 +184,11 @@ AccountingStorageEnforce=associations,limits,qos,safe
 AccountingStorageTRES=gres/gpu
 AccountingStoreFlags=job_comment
 JobAcctGatherType=jobacct_gather/linux
-JobAcctGatherFrequency=30
+# Memory is enforced the way a cgroup-less site can (TaskPlugin=task/none here): every sample, a step whose
+# processes hold more than the job's --mem is killed (OUT_OF_MEMORY, issue 23's memory diagnosis). Sampled
+# every second so a test job is caught quickly and MaxRSS (sacct) sees short jobs too.
+JobAcctGatherParams=OverMemoryKill
+JobAcctGatherFrequency=task=1
 JobCompType=jobcomp/none
 # Short timers: tests watch jobs finish within seconds.
 MinJobAge=30
@@ -194,7 +198,8 @@ SlurmctldTimeout=30
 SlurmdTimeout=60
 MessageTimeout=10
 SchedulerParameters=bf_interval=2,sched_min_interval=100000
-NodeName=$NODE NodeHostname=$HOST NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000 Gres=gpu:$GRES:2 State=UNKNOWN
+# 2000 MB: room for a 1 GiB job (what 按建议重新提交 suggests after a small job ran out of memory, issue 23).
+NodeName=$NODE NodeHostname=$HOST NodeAddr=127.0.0.1 CPUs=2 RealMemory=2000 Gres=gpu:$GRES:2 State=UNKNOWN
 PartitionName=$PART Nodes=$NODE Default=YES MaxTime=60 DefaultTime=10 State=UP
 # CPU-only jobs on oversubscribed cores (test-only): the metering fault test runs 20 jobs at once on this
 # one 2-CPU node. Cards (gres) are never shared, so the cards partition above behaves as before.

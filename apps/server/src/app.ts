@@ -158,7 +158,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // of their center by the replica leading it (ADR 0015).
   // Teams before compute power: a team pays for its members' tasks and buys packages (ADR 0017).
   const team = createTeamModule(ctx);
-  const order = await createOrderModule(ctx, center.service, team.service);
+  const order = await createOrderModule(ctx, center.service, team.service, executors);
   // A task's image: a public one of the catalogue, or a private one named by its registry reference. The
   // modules after it get the task module typed down to the narrow port each declares (AssetTasks,
   // TrainingModuleTasks, SlurmModuleTasks, the work orders' names, the resource dashboard's usage).
@@ -183,6 +183,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const assets = await createAssetModule(ctx, task, {
     versionCopy: (versionId, centerId) => sync.service.versionCopy(versionId, centerId),
     syncVersion: (ownerId, v) => sync.service.syncVersion(ownerId, v),
+  }, {
+    rolesOf: (userId) => team.service.rolesOf(userId),
+    memberTeam: (p, teamId) => team.service.memberTeam(p, teamId),
+    memberIds: (teamId) => team.service.memberIds(teamId),
+    names: (ids) => team.service.names(ids),
+    afterMembership: (fn) => team.afterMembership(fn),
   });
   // Tasks waiting for a mounted version to reach their center are released (or failed) after each poll.
   task.afterPoll((id) => assets.settleWaiting(id));

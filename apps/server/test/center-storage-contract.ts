@@ -228,6 +228,28 @@ export function centerStorageContract(subject: () => ContractSubject, raceSecond
     await storage.removeAsset(assetId);
   });
 
+  it('sets who may read and write a team folder (ADR 0018): an rwx entry per member, default ACLs beneath, none closes it', async () => {
+    const { storage, root } = subject();
+    const teamId = `t${randomBytes(6).toString('hex')}`;
+    expect(await storage.applyTeamAccess(teamId, [20001])).toBe(false);
+    expect(await storage.applyTeamAccess(teamId, [20003, 20001, 20001], { create: true })).toBe(true);
+    const teams = path.join(root, 'teams');
+    const dir = path.join(teams, teamId);
+    expect(modeOf(teams)).toBe(0o711);
+    const acl = () => execFileSync('getfacl', ['--numeric', '--omit-header', dir], { encoding: 'utf8' }).trim().split('\n');
+    const defaults = ['default:user::rwx', 'default:group::rwx', 'default:other::rwx'];
+    expect(acl()).toEqual(['user::rwx', 'user:20001:rwx', 'user:20003:rwx', 'group::---', 'mask::rwx', 'other::---', ...defaults]);
+    expect(await storage.teamDirs()).toContain(teamId);
+    // A member leaves: exactly the rest; the last one leaves (or the team is dissolved): closed, kept.
+    await storage.applyTeamAccess(teamId, [20003]);
+    expect(acl()).toEqual(['user::rwx', 'user:20003:rwx', 'group::---', 'mask::rwx', 'other::---', ...defaults]);
+    await storage.applyTeamAccess(teamId, []);
+    expect(modeOf(dir)).toBe(0o700);
+    expect(acl()).toEqual(['user::rwx', 'group::---', 'other::---', ...defaults]);
+    expect(await codeOf(storage.applyTeamAccess('../home', [20001]))).toBe(1005);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('adopts a copy a sync put into the area: its manifest beside it, read-only, once', async () => {
     const { storage } = subject();
     const { assetId, versionId } = fresh();

@@ -166,6 +166,39 @@ export const AdminUserApiSchemas: SchemasOf<typeof AdminUserApi> = {
   enable: { summary: '启用账号（运营人员）', params: IdParams, body: AdminUserStatusBody, response: AdminUser },
 };
 
+// ---- 团队 -----------------------------------------------------------------------------------------------
+
+/**
+ * `POST /teams/action/page` (served by the team module): every team, newest first; a keyword matches the
+ * team's name (contains, ASCII case ignored) or its owner's exact username.
+ */
+export const AdminTeamPageQuery = Type.Composite([PageQuery, Type.Object({ keyword: Type.Optional(Type.String({ maxLength: 128 })) })]);
+export type AdminTeamPageQuery = Static<typeof AdminTeamPageQuery>;
+
+/** A team as operators see it: who owns it and how big it is (its name is what 算力发放 to a team asks for). */
+export const AdminTeam = Type.Object({
+  id: Id,
+  name: Type.String(),
+  description: Type.String(),
+  ownerId: Id,
+  ownerUsername: Type.String(),
+  ownerNickname: Type.String(),
+  memberCount: Type.Integer(),
+  createTime: Millis,
+});
+export type AdminTeam = Static<typeof AdminTeam>;
+
+export const AdminTeamPage = Page(AdminTeam);
+export type AdminTeamPage = Static<typeof AdminTeamPage>;
+
+export const AdminTeamApi = {
+  page: route<{ body: typeof AdminTeamPageQuery; response: typeof AdminTeamPage }>('POST', ADMIN_BASE, '/teams/action/page', { role: 'operator' }),
+};
+
+export const AdminTeamApiSchemas: SchemasOf<typeof AdminTeamApi> = {
+  page: { summary: '全部团队（名称或所有者用户名；运营人员）', body: AdminTeamPageQuery, response: AdminTeamPage },
+};
+
 /** 审计日志: served by the audit module. One read; there is deliberately no call that changes an entry. */
 export const AuditApi = {
   page: route<{ body: typeof AuditPageQuery; response: typeof AuditPage }>('POST', ADMIN_BASE, '/audit-logs/action/page', { role: 'operator' }),

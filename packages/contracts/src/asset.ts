@@ -98,6 +98,8 @@ export const AssetDetail = Type.Composite([
     versions: Type.Array(AssetVersion),
     /** Users it is shared with (owner only; empty for others). */
     shares: Type.Array(Type.Object({ userId: Id, username: Type.String(), nickname: Type.String() })),
+    /** Teams it is shared with (owner only; every current member reads and mounts it; ADR 0018). */
+    teamShares: Type.Array(Type.Object({ teamId: Id, teamName: Type.String() })),
     /** Whether it is in the caller's 共享 list (shared with them, or added from the hall); false for the owner. */
     added: Type.Boolean(),
   }),
@@ -227,6 +229,14 @@ export type AssetList = Static<typeof AssetList>;
 
 export const AssetShareParams = Type.Object({ id: Id, userId: Id });
 export type AssetShareParams = Static<typeof AssetShareParams>;
+/** Share with a team the caller is a member of. */
+export const AssetTeamShareBody = Type.Object({ teamId: Id });
+export type AssetTeamShareBody = Static<typeof AssetTeamShareBody>;
+export const AssetTeamShareParams = Type.Object({ id: Id, teamId: Id });
+export type AssetTeamShareParams = Static<typeof AssetTeamShareParams>;
+/** 团队详情: what is shared with the team (members only). */
+export const AssetTeamQuery = Type.Object({ teamId: Id });
+export type AssetTeamQuery = Static<typeof AssetTeamQuery>;
 /** A version's file as bytes (`application/octet-stream`, not the envelope). */
 export const AssetFileBytes = Type.Unknown();
 export type AssetFileBytes = Static<typeof AssetFileBytes>;
@@ -251,6 +261,9 @@ function assetApi(base: string, c: string) {
     download: route<{ params: typeof AssetVersionParams; query: typeof AssetFilesQuery; response: typeof AssetFileBytes }>('GET', base, `${c}/:id/versions/:versionId/download`),
     share: route<{ params: typeof IdParams; body: typeof AssetShareBody; response: typeof AssetDetail }>('POST', base, `${c}/:id/shares`),
     unshare: route<{ params: typeof AssetShareParams; response: typeof AssetDetail }>('DELETE', base, `${c}/:id/shares/:userId`),
+    shareTeam: route<{ params: typeof IdParams; body: typeof AssetTeamShareBody; response: typeof AssetDetail }>('POST', base, `${c}/:id/team-shares`),
+    unshareTeam: route<{ params: typeof AssetTeamShareParams; response: typeof AssetDetail }>('DELETE', base, `${c}/:id/team-shares/:teamId`),
+    teamShared: route<{ query: typeof AssetTeamQuery; response: typeof AssetList }>('GET', base, `${c}/action/team-shared`),
     addToMine: route<{ params: typeof IdParams; response: typeof AssetDetail }>('POST', base, `${c}/:id/add-to-mine`),
     pendingPublication: route<{ response: typeof AssetList }>('GET', base, `${c}/action/pending-publication`, { role: 'operator' }),
     review: route<{ params: typeof IdParams; body: typeof AssetReview; response: typeof AssetDetail }>('POST', base, `${c}/:id/publish/review`, { role: 'operator' }),
@@ -288,6 +301,9 @@ export function assetApiSchemas(what: string): SchemasOf<AssetApi> {
     download: { summary: '下载版本中的一个文件', params: AssetVersionParams, querystring: AssetFilesQuery, response: AssetFileBytes },
     share: { summary: '共享给指定用户（只读）', params: IdParams, body: AssetShareBody, response: AssetDetail },
     unshare: { summary: '取消共享', params: AssetShareParams, response: AssetDetail },
+    shareTeam: { summary: `共享给我所在的团队（成员只读、可挂载）`, params: IdParams, body: AssetTeamShareBody, response: AssetDetail },
+    unshareTeam: { summary: '取消与团队的共享', params: AssetTeamShareParams, response: AssetDetail },
+    teamShared: { summary: `共享给团队的${what}（团队成员可见）`, querystring: AssetTeamQuery, response: AssetList },
     addToMine: { summary: '从公共资源大厅添加到我的（出现在共享列表中）', params: IdParams, response: AssetDetail },
     pendingPublication: { summary: '待审核的公开申请（运营人员）', response: AssetList },
     review: { summary: '审核公开申请：通过后出现在公共资源大厅，驳回须填写原因（运营人员）', params: IdParams, body: AssetReview, response: AssetDetail },

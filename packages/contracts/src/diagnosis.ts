@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { Id } from './common';
 
 /**
  * Why a task failed or stopped, and what to change (issue 23 item 1): worked out by the gateway from the
@@ -69,3 +70,10 @@ export const Efficiency = Type.Object({
   hint: Type.Union([Type.String(), Type.Null()]),
 });
 export type Efficiency = Static<typeof Efficiency>;
+
+/**
+ * 原任务 of a resubmitted task (issue 23 item 2): the task it was made from by 重新提交, 按建议重新提交 or a
+ * copy in the training form — the owner's own task of the same family; `type` makes its detail path.
+ */
+export const TaskOrigin = Type.Object({ id: Id, type: Type.String(), name: Type.String() });
+export type TaskOrigin = Static<typeof TaskOrigin>;

@@ -7,6 +7,7 @@ export * from './user';
 export * from './message';
 export * from './order';
 export * from './records';
+export * from './outside-job';
 export * from './file';
 export * from './ws';
 export * from './format';

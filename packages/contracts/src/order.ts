@@ -32,6 +32,11 @@ export const CompPowers = Type.Object({
   /** The normalised total: each bucket's remaining × its card type's factor, in 标准卡时. */
   standardTotal: CardHours,
   items: Type.Array(CompPowerBucket),
+  /**
+   * Centers whose scheduler holds the user's cluster account for lack of compute power (issue 25): new card
+   * jobs of it wait there, whatever route they came by, until power is bought or granted. Own balance only.
+   */
+  held: Type.Optional(Type.Array(Type.Object({ subCenterId: Id, subCenterName: Type.String(), account: Type.String() }))),
 });
 export type CompPowers = Static<typeof CompPowers>;
 export const CompPowersParams = Type.Object({ userId: Id });

@@ -80,6 +80,15 @@ export const StorageAccessBody = Type.Object({
   create: Type.Optional(Type.Boolean()),
 });
 export type StorageAccessBody = Static<typeof StorageAccessBody>;
+/** A team's storage area on a center (ADR 0018): exactly these members' accounts read and write it. */
+export const StorageTeamAccessBody = Type.Object({
+  teamId: AreaId,
+  /** Numeric uids of the members' cluster accounts on that center; none closes the folder (0700). */
+  uids: Type.Array(Type.Integer({ minimum: 0 }), { maxItems: 10_000 }),
+  /** Make the folder first (a team's first apply on a center). */
+  create: Type.Optional(Type.Boolean()),
+});
+export type StorageTeamAccessBody = Static<typeof StorageTeamAccessBody>;
 export const StorageSnapshotBody = Type.Object({ account: Account, path: UserPath, assetId: AreaId, versionId: AreaId });
 export type StorageSnapshotBody = Static<typeof StorageSnapshotBody>;
 export const StorageManifest = Type.Object({ manifest: Type.Union([Type.String(), Type.Null()]) });
@@ -112,6 +121,9 @@ export const StorageApi = {
   hasAssetDir: route<{ body: typeof StorageAsset; response: typeof Bool }>('POST', FILE_API_PREFIX, '/storage/assets/exists'),
   applyAccess: route<{ body: typeof StorageAccessBody; response: typeof Bool }>('POST', FILE_API_PREFIX, '/storage/assets/access'),
   closeAssetDir: route<{ body: typeof StorageAsset; response: typeof Null }>('POST', FILE_API_PREFIX, '/storage/assets/close'),
+  /** The folders of the teams' area (ADR 0018). */
+  teamDirs: route<{ response: typeof StorageAssetDirs }>('GET', FILE_API_PREFIX, '/storage/teams'),
+  applyTeamAccess: route<{ body: typeof StorageTeamAccessBody; response: typeof Bool }>('POST', FILE_API_PREFIX, '/storage/teams/access'),
   removeAsset: route<{ body: typeof StorageAsset; response: typeof Null }>('POST', FILE_API_PREFIX, '/storage/assets/remove'),
   versionManifest: route<{ body: typeof StorageVersion; response: typeof StorageManifest }>('POST', FILE_API_PREFIX, '/storage/assets/version/manifest'),
   adoptCopy: route<{ body: typeof StorageAdopt; response: typeof Null }>('POST', FILE_API_PREFIX, '/storage/assets/version/adopt'),
@@ -128,6 +140,8 @@ export const StorageApiSchemas: SchemasOf<typeof StorageApi> = {
   hasAssetDir: { summary: '网关：资产目录是否存在', body: StorageAsset, response: Bool },
   applyAccess: { summary: '网关：设置资产目录的访问权限（ACL）', body: StorageAccessBody, response: Bool },
   closeAssetDir: { summary: '网关：关闭无主的资产目录（0700）', body: StorageAsset, response: Null },
+  teamDirs: { summary: '网关：团队空间中的团队目录', response: StorageAssetDirs },
+  applyTeamAccess: { summary: '网关：设置团队目录的访问权限（ACL）', body: StorageTeamAccessBody, response: Bool },
   removeAsset: { summary: '网关：删除资产目录', body: StorageAsset, response: Null },
   versionManifest: { summary: '网关：版本的校验清单（sha256sum 格式）', body: StorageVersion, response: StorageManifest },
   adoptCopy: { summary: '网关：把同步来的副本登记为版本（清单、只读）', body: StorageAdopt, response: Null },

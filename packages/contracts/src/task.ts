@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, Millis, PageQuery } from './common';
-import { Diagnosis, DiagnosisChange, Efficiency } from './diagnosis';
+import { Diagnosis, DiagnosisChange, Efficiency, TaskOrigin } from './diagnosis';
 
 /**
  * Compute: the task families (training, slurm) share one state machine (`job_states`, design/domain.md),
@@ -10,19 +10,7 @@ import { Diagnosis, DiagnosisChange, Efficiency } from './diagnosis';
 export const TRAINING_BASE = '/gateway/training/api/v1';
 export const SLURM_BASE = '/gateway/slurm/api/v1';
 
-export const JOB_STATES = [
-  'CREATED',
-  'SUBMITTING',
-  'SUBMIT_FAILED',
-  'QUEUED',
-  'STARTING',
-  'RUNNING',
-  'STOPPING',
-  'STOPPED',
-  'SUCCEEDED',
-  'FAILED',
-  'UNDERPOWERED',
-] as const;
+export const JOB_STATES = ['CREATED', 'SUBMITTING', 'SUBMIT_FAILED', 'QUEUED', 'STARTING', 'RUNNING', 'STOPPING', 'STOPPED', 'SUCCEEDED', 'FAILED', 'UNDERPOWERED'] as const;
 export const JobState = Type.Union(JOB_STATES.map((s) => Type.Literal(s)));
 export type JobState = (typeof JOB_STATES)[number];
 
@@ -130,6 +118,8 @@ export const TrainingTaskCreate = Type.Object({
   clientRequestId: Type.Optional(ClientRequestId),
   /** 付费方: a team the caller belongs to pays (ADR 0017); absent: the caller. */
   payerTeamId: Type.Optional(Id),
+  /** The caller's training task the form was filled from (复制, 按建议重新提交): linked as 原任务 (issue 23). */
+  resubmittedFrom: Type.Optional(Id),
 });
 export type TrainingTaskCreate = Static<typeof TrainingTaskCreate>;
 
@@ -225,6 +215,8 @@ export const TaskDetail = Type.Composite([
     diagnosis: Type.Union([Diagnosis, Type.Null()]),
     /** What an ended task used of what it asked for (issue 23 item 3); null until it has ended after running. */
     efficiency: Type.Union([Efficiency, Type.Null()]),
+    /** 原任务 (issue 23): the task this one was resubmitted from, while it exists; null otherwise. */
+    resubmittedFrom: Type.Union([TaskOrigin, Type.Null()]),
   }),
 ]);
 export type TaskDetail = Static<typeof TaskDetail>;

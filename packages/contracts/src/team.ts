@@ -82,10 +82,21 @@ export type TeamInvitation = Static<typeof TeamInvitation>;
 export const TeamInvitationList = Type.Array(TeamInvitation);
 export type TeamInvitationList = Static<typeof TeamInvitationList>;
 
+/** The team's storage area on one center (ADR 0018): the folder members' jobs and shells read and write. */
+export const TeamArea = Type.Object({
+  subCenterId: Type.String(),
+  subCenterName: Type.String(),
+  /** The folder as the center's hosts see it (jobs, shells): `<storage>/teams/<teamId>`. */
+  path: Type.String(),
+});
+export type TeamArea = Static<typeof TeamArea>;
+
 export const TeamDetail = Type.Composite([
   Team,
   Type.Object({
     members: Type.Array(TeamMember),
+    /** 团队空间: the team's folder on each center. */
+    areas: Type.Array(TeamArea),
     /** Invitations waiting for an answer; only owners and admins see them (empty for members). */
     invitations: Type.Array(TeamInvitation),
   }),

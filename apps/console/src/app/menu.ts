@@ -73,11 +73,13 @@ export const OPERATOR_MENU: MenuGroup = {
   children: [
     { key: 'admin-overview', label: '平台概览', path: '/admin/overview' },
     { key: 'admin-users', label: '用户', path: '/admin/users' },
+    { key: 'admin-teams', label: '团队', path: '/admin/teams' },
     { key: 'admin-orders', label: '订单', path: '/admin/orders' },
     { key: 'admin-centers', label: '分中心', path: '/admin/centers' },
     { key: 'workorder', label: '工单系统', path: '/workorder?tab=all' },
     { key: 'admin-reviews', label: '审核', path: '/admin/reviews' },
     { key: 'admin-grants', label: '算力发放', path: '/admin/grants' },
+    { key: 'admin-reconcile', label: '计量对账', path: '/admin/reconcile' },
     { key: 'admin-audit', label: '审计日志', path: '/admin/audit-logs' },
   ],
 };

@@ -14,12 +14,15 @@ export const queryKeys = {
     root: ['admin'] as const,
     users: (query: object) => ['admin', 'users', query] as const,
     user: (id: string) => ['admin', 'user', id] as const,
+    teams: (query: object) => ['admin', 'teams', query] as const,
     /** 审核: image tags waiting to be made public. */
     imageReviews: ['admin', 'reviews', 'image'] as const,
     audit: (query: object) => ['admin', 'audit', query] as const,
     /** 运营管理 › 分中心 (also refreshed by `center.changed`). */
     centers: ['admin', 'centers'] as const,
     grants: (query: object) => ['admin', 'grants', query] as const,
+    /** 计量对账 of a center (or all) over a range of days. */
+    reconcile: (query: object) => ['admin', 'reconcile', query] as const,
     /** 平台概览 over the last `days` days. */
     overview: (days: number) => ['admin', 'overview', days] as const,
   },
@@ -39,6 +42,8 @@ export const queryKeys = {
     consume: (id: string) => ['billing', 'consume', id] as const,
     consumeStats: (query: object) => ['billing', 'consume-stats', query] as const,
     days: (query: object) => ['billing', 'days', query] as const,
+    /** 任务管理 › 外部作业: their cost moves with every draw, so they sit under ['billing'] too. */
+    outsideJobs: (query: object) => ['billing', 'outside-jobs', query] as const,
   },
   messagesRoot: ['messages'] as const,
   messageList: (query: object) => ['messages', 'list', query] as const,
@@ -159,6 +164,8 @@ export const queryKeys = {
     compute: (id: string) => ['team', 'compute', id] as const,
     usage: (id: string) => ['team', 'usage', id] as const,
     records: (id: string) => ['team', 'records', id] as const,
+    /** 团队详情's 共享给团队的数据集 / 模型 (ADR 0018). */
+    shared: (id: string, kind: 'dataset' | 'model') => ['team', 'shared', id, kind] as const,
   },
   /** 密钥对: the caller's keys with their installs. */
   keypairs: ['keypairs'] as const,

@@ -61,6 +61,7 @@ const SPEC_PATHS: [path: string, menuKey: string][] = [
   ['/admin/users/7', 'admin-users'],
   ['/admin/reviews', 'admin-reviews'],
   ['/admin/grants', 'admin-grants'],
+  ['/admin/reconcile', 'admin-reconcile'],
   ['/admin/audit-logs', 'admin-audit'],
 ];
 

@@ -61,6 +61,7 @@ export function newTask(id: string, basics: TaskBasics, patch: Partial<TaskDetai
     consumed: '0.00',
     diagnosis: null,
     efficiency: null,
+    resubmittedFrom: null,
     ...basics,
     ...patch,
   };
@@ -68,7 +69,7 @@ export function newTask(id: string, basics: TaskBasics, patch: Partial<TaskDetai
 
 /** A task as lists and changes return it (without its events and consumption). */
 export const withoutEvents = (t: TaskDetail): Task => {
-  const { events: _events, consumed: _consumed, diagnosis: _diagnosis, efficiency: _efficiency, ...rest } = t;
+  const { events: _events, consumed: _consumed, diagnosis: _diagnosis, efficiency: _efficiency, resubmittedFrom: _from, ...rest } = t;
   return rest;
 };
 
@@ -168,7 +169,7 @@ export function createFakeTasks({ base, centers, schedulerKind, partitions, fold
     if (method === 'POST' && rest === '/resubmit') {
       return submitOnce(body?.clientRequestId, () => {
         const nid = nextId();
-        return newTask(nid, t, { id: nid, state: 'QUEUED', jobId: null, events: [{ state: 'QUEUED', reason: '', time: T0 }] });
+        return newTask(nid, t, { id: nid, state: 'QUEUED', jobId: null, events: [{ state: 'QUEUED', reason: '', time: T0 }], resubmittedFrom: { id: t.id, type: t.type, name: t.name } });
       });
     }
     if (method === 'GET' && rest === '/log') {

@@ -84,6 +84,18 @@ export interface CenterStorage {
   applyAccess(assetId: string, access: DiskAccess, opts?: { create?: boolean }): Promise<boolean>;
   /** Closes a folder no asset owns any more (0700); none is fine. */
   closeAssetDir(assetId: string): Promise<void>;
+
+  // ---- the teams' area (ADR 0018) -------------------------------------------------------------------------
+
+  /** The team folders (names under `teams/`), for re-applying access at start-up. */
+  teamDirs(): Promise<string[]>;
+  /**
+   * Sets exactly who may read and write the team's folder here: 0770-like with an ACL entry `u:<uid>:rwx` per
+   * member account and default entries that make everything made inside readable and writable through it; no
+   * uid closes it (0700, the platform only). `create` makes the folder first; without it a missing folder is
+   * left alone (false). When the ACL cannot be set the folder is closed and the call throws (as applyAccess).
+   */
+  applyTeamAccess(teamId: string, uids: number[], opts?: { create?: boolean }): Promise<boolean>;
   /**
    * Copies the folder `userPath` of the account's home (read as the account, links skipped) into
    * `.assets/<assetId>/<versionId>/`, read-only, with its manifest beside it. Progress is bytes copied. A file
@@ -139,6 +151,9 @@ export const jobHomeOf = (center: Pick<CenterConfig, 'storageRoot'>, account: st
 
 /** A version's folder as a task mounts it: `<storageRoot>/.assets/<assetId>/<versionId>`. */
 export const versionDirOf = (center: Pick<CenterConfig, 'storageRoot'>, assetId: string, versionId: string) => path.join(center.storageRoot, '.assets', assetId, versionId);
+
+/** A team's folder as its members' jobs see it: `<storageRoot>/teams/<teamId>` (ADR 0018). */
+export const teamDirOf = (center: Pick<CenterConfig, 'storageRoot'>, teamId: string) => path.join(center.storageRoot, 'teams', teamId);
 
 /**
  * The name of a cluster account the gateway may act as: a disabled account is refused (1020) as the file

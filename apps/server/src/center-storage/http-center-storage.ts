@@ -114,6 +114,14 @@ export class HttpCenterStorage implements CenterStorage {
     await this.call(StorageApi.closeAssetDir, { assetId });
   }
 
+  async teamDirs(): Promise<string[]> {
+    return this.call(StorageApi.teamDirs);
+  }
+
+  async applyTeamAccess(teamId: string, uids: number[], opts: { create?: boolean } = {}): Promise<boolean> {
+    return this.call(StorageApi.applyTeamAccess, { teamId, uids, create: opts.create ?? false });
+  }
+
   /** `StorageStreamApi.snapshot`, read line by line for as long as the copy runs. */
   async snapshot(account: string, userPath: string, assetId: string, versionId: string, onProgress: (copied: number, total: number) => void): Promise<Snapshot> {
     let res: Response;

@@ -222,6 +222,53 @@ export class LocalCenterStorage implements CenterStorage {
     });
   }
 
+  // ---- the teams' area (ADR 0018) -------------------------------------------------------------------------
+
+  private get teamsArea() {
+    return path.join(this.center.storageRoot, 'teams');
+  }
+
+  async teamDirs(): Promise<string[]> {
+    const entries = await fsp.readdir(this.teamsArea, { withFileTypes: true }).catch(() => []);
+    return entries.filter((e) => e.isDirectory()).map((e) => e.name);
+  }
+
+  /**
+   * One folder decides, as for the asset area: `teams/` is 0711 (passable, not listable: team ids are not
+   * enumerable) and `teams/<teamId>/` belongs to the platform with `u:<uid>:rwx` per member account and no
+   * access for group or others. Its default ACL gives everything made beneath it `rwx` for all classes, so
+   * any member reads and writes what another made, whatever their umask — and nobody else, because nobody
+   * else can pass the team folder. A join or a leave is therefore one `setfacl --set` here, never a walk of
+   * files the platform does not own (and could not change: only a file's owner sets its ACL).
+   */
+  async applyTeamAccess(teamId: string, uids: number[], opts: { create?: boolean } = {}): Promise<boolean> {
+    const dir = path.join(this.teamsArea, areaId(teamId, 'teamId'));
+    if (opts.create) {
+      await fsp.mkdir(this.teamsArea, { recursive: true, mode: 0o711 });
+      await fsp.mkdir(dir, { mode: 0o700 }).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'EEXIST') throw e;
+      });
+    }
+    const st = await fsp.lstat(dir).catch(() => null);
+    if (!st) return false;
+    if (!st.isDirectory()) throw new Error(`teams area: ${dir} is not a directory`);
+    await fsp.chmod(this.teamsArea, 0o711);
+    const members = [...new Set(uids)].sort((a, b) => a - b);
+    for (const uid of members) if (!Number.isSafeInteger(uid) || uid < 0) throw new Error(`teams area: bad uid ${uid}`);
+    const entries = ['u::rwx', 'g::---', 'o::---', ...members.map((u) => `u:${u}:rwx`), ...(members.length ? ['m::rwx'] : []), 'd:u::rwx', 'd:g::rwx', 'd:o::rwx'];
+    try {
+      await execFileP(this.setfacl, ['-P', '--set', entries.join(','), dir], { timeout: 30_000 });
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException & { stderr?: string };
+      // Without the tool a team without members is still a chmod; one with members needs the ACL.
+      await fsp.chmod(dir, 0o700).catch(() => {});
+      if (err.code === 'ENOENT' && !members.length) return true;
+      const why = err.code === 'ENOENT' ? `${this.setfacl} not found (install Debian's acl package)` : err.stderr?.trim() || err.message;
+      throw new AccessError(`cannot set the ACL of ${dir} (${entries.join(',')}): ${why}; the folder was closed (0700)`);
+    }
+    return true;
+  }
+
   async snapshot(account: string, userPath: string, assetId: string, versionId: string, onProgress: (copied: number, total: number) => void): Promise<Snapshot> {
     const segs = parseUserPath(userPath);
     // A new asset's folder is 0700 until the service applies its access once the version is ready.

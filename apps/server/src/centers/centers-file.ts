@@ -63,10 +63,11 @@ const SchedulerSchema = Type.Object(
     jwtKeyFile: Type.Optional(Text({ description: 'slurm: HS256 key the gateway mints per-account tokens with' })),
     tokenCommand: Type.Optional(Type.Array(Text(), { minItems: 1, description: 'slurm: prints a token for the account appended' })),
     account: Type.Optional(Text({ description: 'slurm: the Slurm account of the pool' })),
+    adminUser: Type.Optional(Pattern('^[a-z_][a-z0-9_.-]{0,31}$', 'a POSIX user name', 'slurm: the Slurm operator user the balance limits are set as (unset: no limits)')),
   },
   Strict,
 );
-const SLURM_KEYS = ['cluster', 'restUrl', 'apiVersion', 'jwtKeyFile', 'tokenCommand', 'account'] as const;
+const SLURM_KEYS = ['cluster', 'restUrl', 'apiVersion', 'jwtKeyFile', 'tokenCommand', 'account', 'adminUser'] as const;
 
 const CenterSchema = Type.Object(
   {
@@ -294,5 +295,6 @@ function resolveScheduler(s: CentersFileDoc['centers'][number]['scheduler']): Sc
     jwtKeyFile: s.jwtKeyFile,
     tokenCommand: s.tokenCommand,
     account: s.account!,
+    adminUser: s.adminUser,
   };
 }

@@ -58,6 +58,12 @@ export interface SlurmSchedulerConfig {
   tokenCommand?: string[];
   /** The Slurm account the pool's users are associated with. */
   account: string;
+  /**
+   * A Slurm user with `AdminLevel=Operator` (or higher) the balance limits on the pool's associations are set
+   * as (issue 25; its token comes from the same jwtKeyFile / tokenCommand). Unset: this center does not hold
+   * jobs of accounts without compute power (the console's own gate still applies).
+   */
+  adminUser?: string;
 }
 
 export type SchedulerConfig = LocalSchedulerConfig | SlurmSchedulerConfig;

@@ -163,6 +163,8 @@ export interface TasksTable {
   exit_signal: number | null;
   /** JSON of the executor's JobUsage at the end (peak memory, CPU time…), or null when it gave none. */
   job_usage: string | null;
+  /** The owner's task this one was resubmitted from (按建议重新提交, 复制并重新提交), or null. */
+  resubmitted_from: string | null;
 }
 
 /** One-minute, single-use tickets of 打开 (ADR 0014): exchanging one deletes its row. */
@@ -315,6 +317,12 @@ export interface AssetVersionsTable {
 export interface AssetSharesTable {
   asset_id: string;
   user_id: string;
+  create_time: number;
+}
+
+export interface AssetTeamSharesTable {
+  asset_id: string;
+  team_id: string;
   create_time: number;
 }
 
@@ -495,6 +503,29 @@ export interface TaskMetersTable {
   update_time: number;
 }
 
+/** A job run outside the console (issue 25, migration 0036), keyed `<center>:<jobId>` like its meter. */
+export interface OutsideJobsTable {
+  id: string;
+  sub_center_id: string;
+  job_id: string;
+  account: string;
+  owner_id: string;
+  card_type_id: string;
+  name: string;
+  partition: string;
+  /** The platform's JobState. */
+  state: string;
+  slurm_state: string;
+  stop_reason: string | null;
+  card_num: number;
+  node_num: number;
+  submit_time: number | null;
+  start_time: number | null;
+  end_time: number | null;
+  create_time: number;
+  update_time: number;
+}
+
 /** 消费记录: a task's draws from one bucket on one day (UTC+8), summed (migration 0024). */
 export interface ConsumeRecordsTable {
   id: string;
@@ -522,6 +553,16 @@ export interface ConsumeRecordsTable {
 export interface MeteringCursorsTable {
   sub_center_id: string;
   since: number;
+}
+
+/** The limit last set on a cluster account's association per center (migration 0034, issue 25). */
+export interface BalanceLimitsTable {
+  sub_center_id: string;
+  account: string;
+  owner_id: string;
+  /** 1: held (`GrpTRES=gres/<name>=0`); 0: no limit. */
+  limited: number;
+  update_time: number;
 }
 
 /** 审计日志: one row per operator action, append-only (migration 0028; triggers refuse UPDATE and DELETE). */
@@ -627,6 +668,7 @@ export interface Database {
   assets: AssetsTable;
   asset_versions: AssetVersionsTable;
   asset_shares: AssetSharesTable;
+  asset_team_shares: AssetTeamSharesTable;
   registry_credentials: RegistryCredentialsTable;
   image_imports: ImageImportsTable;
   image_publications: ImagePublicationsTable;
@@ -638,8 +680,10 @@ export interface Database {
   orders: OrdersTable;
   charge_records: ChargeRecordsTable;
   task_meters: TaskMetersTable;
+  outside_jobs: OutsideJobsTable;
   consume_records: ConsumeRecordsTable;
   metering_cursors: MeteringCursorsTable;
+  balance_limits: BalanceLimitsTable;
   audit_log: AuditLogTable;
   center_states: CenterStatesTable;
   center_packages: CenterPackagesTable;

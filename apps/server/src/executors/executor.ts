@@ -146,8 +146,46 @@ export interface Executor {
   states(jobs: readonly JobRef[]): Promise<Map<string, JobStatus>>;
   /** Cards per card type of the center, for placement and the resource pages. */
   capacity(): Promise<CardCapacity[]>;
+  /**
+   * The balance enforced by the scheduler (issue 25): `open: false` makes the scheduler hold every new card
+   * job of the cluster account on this center, by whatever route it was submitted (console, SSH, web shell);
+   * `open: true` lifts that. Idempotent; throws when the scheduler could not be told (the caller retries).
+   * Returns false when this center cannot enforce a limit at all (the local executor has no route but the
+   * console's, whose gate already refuses; a Slurm center without `scheduler.adminUser`).
+   */
+  limitAccount(account: string, open: boolean): Promise<boolean>;
   /** Stops timers and child watchers (running jobs keep running). */
   close(): Promise<void>;
+  /**
+   * Every job of the center's accounting that was queued, running or ended at or after `since` (epoch ms),
+   * whoever submitted it and by which route (issue 25: jobs submitted over SSH or the web shell are metered
+   * too). Only schedulers a user can reach without the platform have it: the local executor has no outside
+   * route and leaves it undefined.
+   */
+  accountedJobs?(since: number): Promise<AccountedJob[]>;
+}
+
+/** One job as the center's accounting has it (issue 25), scheduler-neutral. */
+export interface AccountedJob {
+  jobId: string;
+  /** The POSIX user it ran as (a pool account, or someone else on the cluster). */
+  user: string;
+  name: string;
+  /** Slurm's comment (the platform's `suanli:<taskId>` tag); null when accounting does not have it. */
+  comment: string | null;
+  partition: string;
+  /** Base state as the scheduler names it (`PENDING`, `RUNNING`, `COMPLETED`, `CANCELLED`, …). */
+  state: string;
+  /** Epoch ms; null when unset. */
+  submitTime: number | null;
+  startTime: number | null;
+  endTime: number | null;
+  /** Nodes allocated (requested while pending), at least 1. */
+  nodes: number;
+  /** Cards (gres) allocated over all nodes (0: CPU only). */
+  cards: number;
+  /** gres name and type of the cards (`gpu:a100`), '' for none. */
+  gres: string;
 }
 
 /** The scheduler refused the job for good (retrying would not help): the task becomes SUBMIT_FAILED. */

@@ -21,6 +21,8 @@ import { streamRoute } from './stream-route';
 
 /** What the gateway reads when the disk refused an asset folder's ACL (the detail is in this service's log). */
 const ACCESS_FAILED = '数据目录的访问权限设置失败，请联系管理员';
+/** The same for a team's folder (ADR 0018). */
+const TEAM_ACCESS_FAILED = '团队空间的访问权限设置失败，请联系管理员';
 /** A progress line at most this often while a snapshot copies. */
 const PROGRESS_EVERY_MS = 250;
 
@@ -68,6 +70,20 @@ export async function storageRoutes(
                 if (e instanceof AppError) throw e;
                 req.log.error({ err: e, assetId }, 'asset area: the access of an asset folder could not be set');
                 throw new AppError(ErrorCode.FILE_FAILED, ACCESS_FAILED);
+              }
+            },
+          },
+          teamDirs: { options, handler: async () => ok(await storage.teamDirs()) },
+          applyTeamAccess: {
+            options,
+            handler: async (req) => {
+              const { teamId, uids, create } = req.body;
+              try {
+                return ok(await storage.applyTeamAccess(teamId, uids, { create }));
+              } catch (e) {
+                if (e instanceof AppError) throw e;
+                req.log.error({ err: e, teamId }, 'teams area: the access of a team folder could not be set');
+                throw new AppError(ErrorCode.FILE_FAILED, TEAM_ACCESS_FAILED);
               }
             },
           },

@@ -2,7 +2,7 @@ import { GRANT_CARD_HOURS_MAX, type AdminGrant, type AdminGrantPageQuery, type G
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { AutoComplete, Button, Card, Descriptions, Form, Input, InputNumber, Modal, Radio, Select, Typography, type ButtonProps, type TableColumnsType } from 'antd';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
 import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
@@ -49,6 +49,12 @@ function GrantForm() {
   const screens = useBreakpoint();
   const [form] = Form.useForm<GrantValues>();
   const [pending, setPending] = useState<GrantBody | null>(null);
+  // 运营管理 › 团队's 发放算力 opens this page for one team (?teamName=&teamOwner=).
+  const [params] = useSearchParams();
+  const [initial] = useState<Partial<GrantValues>>(() => {
+    const teamName = params.get('teamName');
+    return teamName ? { validDays: DEFAULT_DAYS, to: 'team', teamName, teamOwner: params.get('teamOwner') ?? undefined } : { validDays: DEFAULT_DAYS, to: 'user' };
+  });
   const to = (Form.useWatch('to', form) as GrantValues['to'] | undefined) ?? 'user';
   const username = Form.useWatch('username', form) ?? '';
   const centerId = Form.useWatch('subCenterId', form);
@@ -75,7 +81,7 @@ function GrantForm() {
         layout={screens.md ? 'horizontal' : 'vertical'}
         labelCol={screens.md ? { flex: '110px' } : undefined}
         style={{ maxWidth: 640 }}
-        initialValues={{ validDays: DEFAULT_DAYS, to: 'user' }}
+        initialValues={initial}
         onFinish={(v) => setPending(bodyOf(v))}
         data-testid="grant-form"
       >

@@ -1,11 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { AdminUser, AdminUserDetail, AuditEntry } from '@suanli/contracts';
+import type { AdminTeam, AdminUser, AdminUserDetail, AuditEntry } from '@suanli/contracts';
 import { describe, expect, it } from 'vitest';
 import { renderRoutes } from '../../test/render-routes';
 import { setupPageTests } from '../../test/page-test';
 import { choose, input } from '../../test/ui';
 import { changeLines } from './admin-view';
-import { AdminAuditPage, AdminUserDetailPage, AdminUsersPage } from './routes';
+import { AdminAuditPage, AdminGrantsPage, AdminTeamsPage, AdminUserDetailPage, AdminUsersPage } from './routes';
 
 const user = (id: string, over: Partial<AdminUser> = {}): AdminUser => ({
   id,
@@ -24,6 +24,18 @@ const user = (id: string, over: Partial<AdminUser> = {}): AdminUser => ({
 function fakeBackend() {
   const users = [user('bob'), user('carol', { roles: ['user', 'operator'] })];
   const audit: AuditEntry[] = [];
+  const team = (id: string, name: string, owner: string, over: Partial<AdminTeam> = {}): AdminTeam => ({
+    id,
+    name,
+    description: '',
+    ownerId: owner,
+    ownerUsername: owner,
+    ownerNickname: `${owner}-昵称`,
+    memberCount: 3,
+    createTime: 1_700_000_000_000,
+    ...over,
+  });
+  const teams = [team('t1', '蛋白质组', 'bob', { description: '结构预测' }), team('t2', '气象模拟', 'carol', { memberCount: 1 })];
   const calls: { method: string; path: string; body: any }[] = [];
   let roles = ['user', 'operator'];
   const ok = (data: unknown, code = 0, message = '操作成功') =>
@@ -42,6 +54,12 @@ function fakeBackend() {
       const rows = users.filter((u) => (!k || u.username.includes(k)) && (!body.status || u.status === body.status));
       return ok({ list: rows, total: rows.length, pageNum: body.pageNum, pageSize: body.pageSize });
     }
+    if (p.endsWith('/teams/action/page')) {
+      const k = (body.keyword ?? '').toLowerCase();
+      const rows = teams.filter((t) => !k || t.name.toLowerCase().includes(k) || t.ownerUsername === body.keyword);
+      return ok({ list: rows, total: rows.length, pageNum: body.pageNum, pageSize: body.pageSize });
+    }
+    if (p.endsWith('/grants/action/page')) return ok({ list: [], total: 0, pageNum: 1, pageSize: 10 });
     if (p.endsWith('/audit-logs/action/page')) {
       const rows = audit.filter((e) => (!body.target || e.targetId === body.target || e.targetName.includes(body.target)) && (!body.action || e.action === body.action));
       return ok({ list: [...rows].reverse(), total: rows.length, pageNum: 1, pageSize: 10 });
@@ -150,6 +168,40 @@ describe('运营管理 › 用户', () => {
     renderRoutes({ '/admin/users/:id': <AdminUserDetailPage /> }, '/admin/users/nobody');
     expect(await screen.findByText('无法打开此用户')).toBeTruthy();
     expect(document.body.textContent).toContain('用户不存在');
+  });
+});
+
+describe('运营管理 › 团队', () => {
+  const teamRows = () => screen.queryAllByTestId('admin-team-row');
+
+  it('lists every team with its owner and size, finds one by name, and opens 算力发放 for it', async () => {
+    renderRoutes({ '/admin/teams': <AdminTeamsPage />, '/admin/grants': <AdminGrantsPage />, '/admin/users/:id': <AdminUserDetailPage /> }, '/admin/teams');
+    await waitFor(() => expect(teamRows().map((r) => r.dataset.id)).toEqual(['t1', 't2']));
+    const first = within(teamRows()[0]);
+    expect(first.getByTestId('admin-team-name').textContent).toBe('蛋白质组');
+    expect(first.getByText('结构预测')).toBeTruthy();
+    expect(first.getByTestId('admin-team-owner').textContent).toBe('bob（bob-昵称）');
+    expect(first.getByTestId('admin-team-owner').getAttribute('href')).toBe('/admin/users/bob');
+
+    const search = input('admin-team-search');
+    fireEvent.change(search, { target: { value: '气象' } });
+    fireEvent.keyDown(search, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    await waitFor(() => expect(teamRows().map((r) => r.dataset.id)).toEqual(['t2']));
+    expect(backend.calls.at(-1)!.body).toMatchObject({ keyword: '气象', pageNum: 1 });
+
+    // 发放算力 opens the grant form for that team: 团队, its name and its owner filled in.
+    fireEvent.click(within(teamRows()[0]).getByTestId('admin-team-grant'));
+    await screen.findByTestId('grant-form');
+    expect(input('grant-team-name').value).toBe('气象模拟');
+    expect(input('grant-team-owner').value).toBe('carol');
+    expect(screen.queryByTestId('grant-username')).toBeNull();
+  });
+
+  it('says 没有权限 to a non-operator and asks nothing of the operator routes', async () => {
+    backend.setRoles(['user']);
+    renderRoutes({ '/admin/teams': <AdminTeamsPage /> }, '/admin/teams');
+    expect((await screen.findByTestId('no-permission')).textContent).toContain('仅对平台运营人员开放');
+    expect(backend.calls.some((c) => c.path.includes('/admin/api/v1/'))).toBe(false);
   });
 });
 

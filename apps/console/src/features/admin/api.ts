@@ -1,22 +1,31 @@
 import {
   AdminCenterApi,
   AdminOverviewApi,
+  AdminTeamApi,
   AdminUserApi,
   AuditApi,
+  OutsideJobApi,
   RecordApi,
   type AdminGrantPageQuery,
+  type AdminTeamPageQuery,
   type AdminUserPageQuery,
   type AdminUserStatusBody,
   type AuditPageQuery,
   type CenterPackagesBody,
   type CenterStatusBody,
   type GrantBody,
+  type ReconcileQuery,
 } from '@suanli/contracts';
 import { call } from '../../app/request';
 
 /** 运营管理 (ADMIN_BASE): every call is refused with 1020 for anyone but an operator. */
 export function pageUsers(query: AdminUserPageQuery) {
   return call(AdminUserApi.page, { body: query });
+}
+
+/** 运营管理 › 团队 (served by the team module). */
+export function pageTeams(query: AdminTeamPageQuery) {
+  return call(AdminTeamApi.page, { body: query });
 }
 
 export function getUser(id: string) {
@@ -55,4 +64,9 @@ export function pageGrants(query: AdminGrantPageQuery) {
 /** 平台概览 over the last `days` calendar days (UTC+8). */
 export function getOverview(days: number) {
   return call(AdminOverviewApi.get, { query: { days } });
+}
+
+/** 计量对账 (issue 25): accounting against draws per center and day, every difference listed. */
+export function reconcile(body: ReconcileQuery) {
+  return call(OutsideJobApi.reconcile, { body });
 }

@@ -26,6 +26,11 @@ export function assetCalls(kind: AssetKind) {
     },
     share: (id: string, usernames: string[]) => call(api.share, { params: { id }, body: { usernames } }),
     unshare: (id: string, userId: string) => call(api.unshare, { params: { id, userId } }),
+    /** Shares with a team the owner is in: every member reads and mounts it (ADR 0018). */
+    shareTeam: (id: string, teamId: string) => call(api.shareTeam, { params: { id }, body: { teamId } }),
+    unshareTeam: (id: string, teamId: string) => call(api.unshareTeam, { params: { id, teamId } }),
+    /** 团队详情: what is shared with the team (members only). */
+    teamShared: (teamId: string) => call(api.teamShared, { query: { teamId } }),
     addToMine: (id: string) => call(api.addToMine, { params: { id } }),
     pendingPublication: () => call(api.pendingPublication),
     /** An operator's decision; a rejection needs its reason (told to the owner). */

@@ -1,10 +1,11 @@
 import { CheckOutlined, DeleteOutlined, EditOutlined, ExperimentOutlined, PlusOutlined, SendOutlined, ShareAltOutlined } from '@ant-design/icons';
-import type { AssetDetail, AssetKind, AssetUpdate, AssetVersion, AssetVersionCreate } from '@suanli/contracts';
+import { TeamApi, type AssetDetail, type AssetKind, type AssetUpdate, type AssetVersion, type AssetVersionCreate } from '@suanli/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Empty, Form, Modal, Popconfirm, Result, Select, Space, Spin, Table, Tabs, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { toast } from '../../app/feedback';
+import { call } from '../../app/request';
 import { queryKeys } from '../../app/query-keys';
 import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
 import { PageContainer } from '../../shared/ui/page-container';
@@ -31,11 +32,15 @@ export function AssetDetailPage({ kind, hall = false }: { kind: AssetKind; hall?
   const [dialog, setDialog] = useState<'edit' | 'version' | 'share' | null>(null);
   const [versionForm] = Form.useForm<AssetVersionCreate>();
   const [shareNames, setShareNames] = useState<string[]>([]);
+  const [shareTeamId, setShareTeamId] = useState<string | undefined>();
+  // The owner's teams, offered in the share dialog (only while it is open).
+  const teams = useQuery({ queryKey: queryKeys.team.list, queryFn: () => call(TeamApi.list), enabled: dialog === 'share' });
   const screens = useBreakpoint();
 
   const refresh = (d?: AssetDetail) => {
     if (d) client.setQueryData(queryKeys.asset.detail(kind, id), d);
     void client.invalidateQueries({ queryKey: queryKeys.asset.root(kind) });
+    void client.invalidateQueries({ queryKey: ['team', 'shared'] });
   };
   const update = useMutation({ mutationFn: (b: AssetUpdate) => calls.update(id, b), onSuccess: (d) => (refresh(d), setDialog(null), toast.success('已保存')) });
   const addVersion = useMutation({
@@ -45,6 +50,8 @@ export function AssetDetailPage({ kind, hall = false }: { kind: AssetKind; hall?
   const removeVersion = useMutation({ mutationFn: (vid: string) => calls.removeVersion(id, vid), onSuccess: () => (refresh(), toast.success('版本已删除')) });
   const share = useMutation({ mutationFn: (names: string[]) => calls.share(id, names), onSuccess: (d) => (refresh(d), setShareNames([]), toast.success('已共享')) });
   const unshare = useMutation({ mutationFn: (userId: string) => calls.unshare(id, userId), onSuccess: (d) => (refresh(d), toast.success('已取消共享')) });
+  const shareTeam = useMutation({ mutationFn: (teamId: string) => calls.shareTeam(id, teamId), onSuccess: (d) => (refresh(d), setShareTeamId(undefined), toast.success('已共享给团队')) });
+  const unshareTeam = useMutation({ mutationFn: (teamId: string) => calls.unshareTeam(id, teamId), onSuccess: (d) => (refresh(d), toast.success('已取消与团队的共享')) });
   const addToMine = useMutation({
     mutationFn: () => calls.addToMine(id),
     onSuccess: (d) => (refresh(d), toast.success(`已添加到“共享${label}”`)),
@@ -302,6 +309,45 @@ export function AssetDetailPage({ kind, hall = false }: { kind: AssetKind; hall?
               width: 90,
               render: (_: unknown, s) => (
                 <Button type="link" size="small" danger onClick={() => unshare.mutate(s.userId)}>
+                  取消共享
+                </Button>
+              ),
+            },
+          ]}
+        />
+        <Typography.Title level={5} style={{ marginTop: 24 }}>
+          共享给团队
+        </Typography.Title>
+        <Typography.Paragraph type="secondary">团队的每位现有成员都可以查看、下载和挂载；成员退出团队后即失去访问权限。</Typography.Paragraph>
+        <Space.Compact style={{ width: '100%' }}>
+          <Select
+            value={shareTeamId}
+            onChange={setShareTeamId}
+            placeholder={teams.data?.length ? '选择我所在的团队' : '你还没有加入任何团队'}
+            style={{ width: '100%' }}
+            loading={teams.isLoading}
+            options={(teams.data ?? []).filter((t) => !a.teamShares.some((s) => s.teamId === t.id)).map((t) => ({ value: t.id, label: t.name }))}
+            data-testid="asset-share-team"
+          />
+          <Button type="primary" disabled={!shareTeamId} loading={shareTeam.isPending} onClick={() => shareTeamId && shareTeam.mutate(shareTeamId)} data-testid="asset-share-team-ok">
+            共享
+          </Button>
+        </Space.Compact>
+        <Table
+          style={{ marginTop: 16 }}
+          size="small"
+          rowKey="teamId"
+          pagination={false}
+          dataSource={a.teamShares}
+          locale={{ emptyText: '尚未共享给任何团队' }}
+          data-testid="asset-team-shares"
+          columns={[
+            { title: '团队', dataIndex: 'teamName' },
+            {
+              title: '操作',
+              width: 90,
+              render: (_: unknown, s) => (
+                <Button type="link" size="small" danger onClick={() => unshareTeam.mutate(s.teamId)}>
                   取消共享
                 </Button>
               ),

@@ -40,6 +40,8 @@ function fakeBackend() {
     calls.push({ method, path: url.pathname, body });
     const p = url.pathname;
     if (p.endsWith('/sub-centers/action/list')) return ok([{ id: 'sz-a100', name: '深圳算力分中心', region: '', description: '', status: 'online', fileServiceUrl: '', cardTypes: [] }]);
+    // The caller's teams (team module), offered by the share dialog.
+    if (p === '/gateway/team/api/v1/teams' && method === 'GET') return ok([{ id: 't1', name: '视觉组', description: '', ownerId: 'u1', ownerName: 'alice', myRole: 'member', memberCount: 3, createTime: 1 }]);
     if (p.endsWith('/datasets/action/page')) {
       const list = assets.filter((a) => (body.scope === 'shared' ? !a.mine : a.mine));
       return ok({ list, total: list.length, pageNum: 1, pageSize: 12 });
@@ -67,6 +69,7 @@ function fakeBackend() {
         updateTime: 1,
         versions: body.source ? [version(1, { state: 'creating', copiedBytes: 1024 })] : [],
         shares: [],
+        teamShares: [],
         added: false,
       };
       assets.unshift(a);
@@ -88,6 +91,15 @@ function fakeBackend() {
       if (body.usernames.includes('nobody')) return ok(null, 2306, '共享的用户不存在：nobody');
       a.shares = body.usernames.map((u: string) => ({ userId: `id-${u}`, username: u, nickname: '' }));
       a.visibility = 'shared';
+      return ok(a);
+    }
+    if (rest === 'team-shares' && method === 'POST') {
+      a.teamShares = [{ teamId: body.teamId, teamName: '视觉组' }];
+      a.visibility = 'shared';
+      return ok(a);
+    }
+    if (rest.startsWith('team-shares/') && method === 'DELETE') {
+      a.teamShares = [];
       return ok(a);
     }
     if (rest === 'add-to-mine' && method === 'POST') {
@@ -176,6 +188,23 @@ describe('dataset pages', () => {
     await confirmPop();
     await waitFor(() => expect(router.state.location.pathname).toBe('/dataset'));
     expect(backend.assets).toHaveLength(0);
+  });
+
+  it('shares with one of the caller\'s teams from the share dialog and takes it back', async () => {
+    backend.assets.push(await createdWithReadyVersion());
+    renderAt('/dataset/detail/d1');
+    fireEvent.click(await screen.findByTestId('asset-share-open'));
+    expect(screen.getByText('尚未共享给任何团队')).toBeTruthy();
+    fireEvent.mouseDown(within(screen.getByTestId('asset-share-team')).getByRole('combobox'));
+    fireEvent.click(await screen.findByText('视觉组'));
+    fireEvent.click(screen.getByTestId('asset-share-team-ok'));
+    await waitFor(() => expect(backend.calls.find((c) => c.path.endsWith('/datasets/d1/team-shares'))?.body).toEqual({ teamId: 't1' }));
+    await screen.findByText('已共享给团队');
+    const table = screen.getByTestId('asset-team-shares');
+    await waitFor(() => expect(table.textContent).toContain('视觉组'));
+    fireEvent.click(within(table).getByRole('button', { name: /取消共享/ }));
+    await waitFor(() => expect(backend.calls.some((c) => c.method === 'DELETE' && c.path.endsWith('/datasets/d1/team-shares/t1'))).toBe(true));
+    await waitFor(() => expect(screen.getByTestId('asset-team-shares').textContent).toContain('尚未共享给任何团队'));
   });
 
   it('用于训练 of a public dataset reached by its own page adds it to the caller\'s list first (what the form offers)', async () => {

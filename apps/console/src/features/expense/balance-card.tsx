@@ -1,5 +1,5 @@
 import type { CompPowerBucket } from '@suanli/contracts';
-import { Button, Card, Space, Statistic, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Card, Space, Statistic, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import type { HTMLAttributes } from 'react';
 import { useNavigate } from 'react-router';
 import { useCompPowers } from '../../app/comp-power';
@@ -72,6 +72,18 @@ export function BalanceCard() {
           购买算力
         </Button>
       </Space>
+      {/* Held by the center's scheduler (issue 25): jobs submitted over SSH or the web shell wait there too. */}
+      {powers.data?.held?.map((h) => (
+        <Alert
+          key={h.subCenterId}
+          type="warning"
+          showIcon
+          style={{ marginBottom: 12 }}
+          data-testid="balance-held"
+          message={`算力余额不足，${h.subCenterName}已限制您的集群账号 ${h.account} 提交新作业（购买或获赠算力后自动解除）`}
+          description="通过 SSH 或网页终端提交的作业会在该分中心排队等待，直到有可用算力。"
+        />
+      ))}
       <Table<CompPowerBucket>
         rowKey="id"
         size="small"

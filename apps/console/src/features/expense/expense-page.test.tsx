@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { ChargeRecord, CompPowerBucket, RecordDay } from '@suanli/contracts';
+import type { ChargeRecord, CompPowerBucket, CompPowers, RecordDay } from '@suanli/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderRoutes } from '../../test/render-routes';
 import { setupPageTests } from '../../test/page-test';
@@ -30,6 +30,8 @@ const buckets: CompPowerBucket[] = [
 /** The order service's record calls in memory (filters applied as the server does; its rules are in the api tests). */
 function fakeBackend() {
   const charges: ChargeRecord[] = [];
+  /** Centers whose scheduler holds the user's cluster account (issue 25); none unless a test sets some. */
+  const held: CompPowers['held'] = [];
   const calls: { path: string; body: any }[] = [];
   const ok = (data: unknown, code = 0, message = '操作成功') => new Response(JSON.stringify({ message: { code, message }, data }), { headers: { 'content-type': 'application/json' } });
   const matches = (r: ChargeRecord, q: any) =>
@@ -43,7 +45,7 @@ function fakeBackend() {
         { id: 'sz', name: '深圳算力分中心', region: '', description: '', status: 'online', fileServiceUrl: '', cardTypes: [{ id: 'a100', name: 'NVIDIA A100 80G', vendor: '', memoryGB: 80, total: 8, available: 8 }, { id: 'cpu', name: 'CPU 通用型', vendor: '', memoryGB: 0, total: 8, available: 8 }] },
         { id: 'gz', name: '广州算力分中心', region: '', description: '', status: 'online', fileServiceUrl: '', cardTypes: [{ id: '910b', name: '昇腾 910B', vendor: '', memoryGB: 64, total: 8, available: 8 }] },
       ]);
-    if (p.includes('/comp-powers/')) return ok({ userId: 'u1', total: '12.50', standardTotal: '11.50', items: buckets });
+    if (p.includes('/comp-powers/')) return ok({ userId: 'u1', total: '12.50', standardTotal: '11.50', items: buckets, held });
     if (p.endsWith('/records/action/page')) {
       const rows = body.type === 'charge' ? charges.filter((r) => matches(r, body)) : [];
       return ok({ list: rows.slice((body.pageNum - 1) * body.pageSize, body.pageNum * body.pageSize), total: rows.length, pageNum: body.pageNum, pageSize: body.pageSize });
@@ -59,7 +61,7 @@ function fakeBackend() {
     }
     return ok(null, 1404, '未知接口');
   };
-  return { charges, calls, fetch };
+  return { charges, held, calls, fetch };
 }
 
 let backend: ReturnType<typeof fakeBackend>;
@@ -83,6 +85,17 @@ describe('费用明细', () => {
     expect(screen.getByRole('heading', { level: 4 }).textContent).toBe('费用明细');
     // 消费记录 is the first tab: with nothing consumed it says how records come about.
     expect(await screen.findByText('还没有消费记录。任务运行时按分钟计量，消耗的卡时会显示在这里。')).toBeTruthy();
+    // No center holds the account: no warning.
+    expect(screen.queryByTestId('balance-held')).toBeNull();
+  });
+
+  it('says in Chinese which center holds the cluster account for lack of compute power, and that it lifts by itself', async () => {
+    backend.held!.push({ subCenterId: 'sz', subCenterName: '深圳算力分中心', account: 'szu0001' });
+    renderAt('/expense');
+    const alert = await screen.findByTestId('balance-held');
+    expect(alert.textContent).toContain('算力余额不足，深圳算力分中心已限制您的集群账号 szu0001 提交新作业（购买或获赠算力后自动解除）');
+    expect(alert.textContent).toContain('通过 SSH 或网页终端提交的作业');
+    expect(screen.getAllByTestId('balance-held')).toHaveLength(1);
   });
 
   it('充值记录: filters by center and card type (the center\'s own types), the chart follows the filters', async () => {

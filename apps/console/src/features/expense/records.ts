@@ -69,7 +69,7 @@ export function chargeCsv(rows: ChargeRecord[]): string {
 }
 
 export const CONSUME_CSV_HEADER = ['日期', '任务名称', '任务类别', '任务编号', '算力分中心', '卡型', '计费卡数', '开始时间', '结束时间', '消耗卡时', '消耗卡秒', '消费记录编号'] as const;
-export const TASK_KIND_LABELS: Record<string, string> = { training: '训练任务', slurm: 'Slurm 作业' };
+export const TASK_KIND_LABELS: Record<string, string> = { training: '训练任务', slurm: 'Slurm 作业', outside: '外部作业' };
 
 /**
  * 消费记录 as a CSV file (UTF-8 with BOM): one row per record (a task's draws from one bucket on one day). The
@@ -98,6 +98,8 @@ export function consumeCsv(rows: ConsumeRecord[]): string {
 /** The task's detail page in the console, by the record's task kind. */
 export function taskPath(taskKind: string, taskId: string): string {
   // The type segment is only the page's fallback for its back link; the page reads the task's own type.
+  // An outside job (issue 25) has no detail page: its row in 任务管理 › 外部作业.
+  if (taskKind === 'outside') return '/slurm-task?tab=outside';
   return taskKind === 'slurm' ? `/slurm-task/detail/custom/${encodeURIComponent(taskId)}` : `/training/detail/train/${encodeURIComponent(taskId)}`;
 }
 

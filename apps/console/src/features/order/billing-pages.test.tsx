@@ -196,7 +196,7 @@ describe('订单明细', () => {
   it('gives operators 全部订单 with 确认到账 on offline transfers; the confirmed order shows 已支付', async () => {
     backend.setRoles(['user', 'operator']);
     const buyer = { username: 'bob', nickname: '鲍勃', phone: '13800138000', email: 'bob@example.com' };
-    backend.orders.push(order('o1', { payChannel: 'offline', ownerId: 'u9', buyer }), order('o2', { payChannel: null, ownerId: 'u9', buyer: { ...buyer, phone: null, email: null } }));
+    backend.orders.push(order('o1', { payChannel: 'offline', ownerId: 'u9', buyer, teamId: 't1' }), order('o2', { payChannel: null, ownerId: 'u9', buyer: { ...buyer, phone: null, email: null } }));
     renderAt('/order');
     fireEvent.click(await screen.findByTestId('order-scope-all'));
     await waitFor(() => expect(rows()).toHaveLength(2));
@@ -205,6 +205,9 @@ describe('订单明细', () => {
     expect(within(rows()[0]).getByTestId('order-buyer').textContent).toBe('bob（鲍勃）13800138000 · bob@example.com');
     expect(within(rows()[1]).getByTestId('order-buyer').textContent).toBe('bob（鲍勃）');
     expect(document.body.textContent).not.toContain('u9');
+    // Bought for a team: the operator confirming the transfer sees where the compute power goes.
+    expect(within(rows()[0]).getByTestId('order-for-team').textContent).toContain('团队算力');
+    expect(within(rows()[1]).queryByTestId('order-for-team')).toBeNull();
     expect(within(rows()[1]).queryByTestId('order-confirm')).toBeNull();
     fireEvent.click(within(rows()[0]).getByTestId('order-confirm'));
     await confirmPop('确认已收到用户 bob（鲍勃） 的转账 ¥2560.00');

@@ -153,6 +153,8 @@ export function OrderTable({ scope }: { scope: Scope }) {
       <div>{row.productName}</div>
       <div style={{ fontSize: 12, color: 'rgba(0,0,0,0.45)' }}>
         {row.subCenterName} · {row.cardTypeName}
+        {/* Bought for a team (ADR 0017): the buyer pays, the compute power is the team's. */}
+        {row.teamId ? <span data-testid="order-for-team"> · 团队算力</span> : null}
       </div>
     </div>
   );

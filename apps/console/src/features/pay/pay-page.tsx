@@ -11,6 +11,13 @@ import { HelpLink } from '../../shared/ui/help-link';
 import { PageContainer } from '../../shared/ui/page-container';
 import { fetchCenters, fetchPayChannels, getOrder, listProducts, payOrder, preOrder } from '../order/api';
 import { Countdown, OrderStatusTag } from '../order/order-view';
+import { getTeam } from '../team/api';
+
+/** The team an order's compute power goes to (ADR 0017), by name once the team's page data is in. */
+function TeamName({ teamId }: { teamId: string }) {
+  const team = useQuery({ queryKey: queryKeys.team.detail(teamId), queryFn: () => getTeam(teamId), retry: false });
+  return <span data-testid="pay-team">{team.data ? `团队「${team.data.name}」` : '团队'}</span>;
+}
 
 /** The client's estimate before the server prices the order (shown as 预估 only). */
 function estimate(price: string, quantity: number): string {
@@ -72,6 +79,11 @@ function PayStep({ order }: { order: Order }) {
         <Descriptions.Item label="算力卡">
           {order.productName}（{order.subCenterName} · {order.cardTypeName}）
         </Descriptions.Item>
+        {order.teamId ? (
+          <Descriptions.Item label="算力计入">
+            <TeamName teamId={order.teamId} />
+          </Descriptions.Item>
+        ) : null}
         <Descriptions.Item label="数量">{order.quantity}</Descriptions.Item>
         <Descriptions.Item label="卡时">{order.cardHours}</Descriptions.Item>
         <Descriptions.Item label="应付金额">
@@ -201,7 +213,18 @@ export function PayPage() {
     <PageContainer title="购买算力" description="选择分中心与卡型的算力卡，提交订单后选择支付方式。算力按卡时计，支付后计入剩余算力。">
       <Card>
         <Space orientation="vertical" size="large" style={{ width: '100%' }}>
-          {teamId && <Alert type="info" showIcon title="为团队购买：由您支付，算力计入团队，团队成员提交任务时可选择由团队付费。" data-testid="pay-for-team" />}
+          {teamId && (
+            <Alert
+              type="info"
+              showIcon
+              title={
+                <>
+                  为<TeamName teamId={teamId} />购买：由您支付，算力计入团队，团队成员提交任务时可选择由团队付费。
+                </>
+              }
+              data-testid="pay-for-team"
+            />
+          )}
           <Row gutter={[16, 16]}>
             <Col xs={24} sm={12}>
               <div style={{ marginBottom: 6 }}>算力分中心</div>

@@ -161,6 +161,7 @@ function describe(task: TaskDetail, template: SlurmTemplate | undefined): Descri
           <span data-testid="slurm-detail-origin">自定义脚本</span>
         ),
     },
+    ...f.original,
     f.duration,
     f.exitCode,
     ...f.times,

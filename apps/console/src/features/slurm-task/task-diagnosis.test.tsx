@@ -60,6 +60,12 @@ describe('Slurm task detail: 诊断 and 资源使用效率 (issue 23)', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0].body.change).toEqual({ memoryMB: 1024 });
     expect(sent[0].body.clientRequestId).toMatch(/^[0-9a-f]{32}$/);
+    // The new task's detail links 原任务, and the link leads back.
+    const original = await screen.findByTestId('slurm-detail-original');
+    expect(original.textContent).toBe('内存超限');
+    fireEvent.click(original);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/slurm-task/detail/custom/5'));
+    expect(screen.queryByTestId('slurm-detail-original')).toBeNull();
   });
 
   it('a task without a diagnosis (succeeded, or stopped in the console) shows no 诊断 card', async () => {

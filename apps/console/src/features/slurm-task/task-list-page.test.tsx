@@ -127,3 +127,51 @@ describe('Slurm task list', () => {
     expect([...backend.tasks.keys()].sort()).toEqual(['1', '100', '2', '3']);
   });
 });
+
+describe('外部作业 (issue 25)', () => {
+  it('lists the jobs run outside the console read-only, with state, times, cards and what each drew', async () => {
+    backend.outsideJobs.push({
+      id: 'wx:7001',
+      jobId: '7001',
+      account: 'wxu0001',
+      name: 'lammps-run',
+      state: 'SUCCEEDED',
+      slurmState: 'COMPLETED',
+      reason: '',
+      subCenterId: 'wx',
+      subCenterName: '无锡超算分中心',
+      cardTypeId: 'a100-80g',
+      cardTypeName: 'NVIDIA A100 80G',
+      partition: 'gpu',
+      cardNum: 2,
+      nodeNum: 1,
+      billedCards: 2,
+      submitTime: 1_700_000_000_000,
+      startTime: 1_700_000_010_000,
+      endTime: 1_700_000_370_000,
+      consumed: '0.20',
+      consumedSeconds: 720,
+    });
+    renderSlurm('/slurm-task?tab=outside');
+    await waitFor(() => expect(screen.getAllByTestId('outside-row')).toHaveLength(1));
+    const row = screen.getByTestId('outside-row');
+    expect(row.getAttribute('data-id')).toBe('wx:7001');
+    expect(row.textContent).toContain('lammps-run');
+    expect(row.textContent).toContain('7001');
+    expect(row.textContent).toContain('无锡超算分中心 · NVIDIA A100 80G');
+    expect(row.textContent).toContain('2 卡 × 1 节点');
+    expect(row.textContent).toContain('0.20');
+    expect(within(row).getByTestId('outside-state').textContent).toBe('运行成功');
+    // Read-only: no stop, delete or resubmit on an outside job.
+    expect(within(row).queryByRole('button')).toBeNull();
+    expect(backend.callsTo('/outside-jobs/action/page', 'POST')[0].body).toEqual({ pageNum: 1, pageSize: 10 });
+  });
+
+  it('the console tab stays the default and does not ask for outside jobs', async () => {
+    renderSlurm('/slurm-task');
+    await waitFor(() => expect(ids()).toEqual(['1', '2', '3']));
+    expect(backend.callsTo('/outside-jobs/action/page')).toEqual([]);
+    fireEvent.click(screen.getByTestId('slurm-outside-tab'));
+    await waitFor(() => expect(screen.getByText('暂无外部作业')).toBeTruthy());
+  });
+});

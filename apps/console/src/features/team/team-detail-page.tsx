@@ -12,6 +12,7 @@ import { PageContainer } from '../../shared/ui/page-container';
 import { cancelInvitation, dissolveTeam, getTeam, leaveTeam, removeMember, setMemberRole, transferTeam, updateTeam } from './api';
 import { InviteModal } from './invite-modal';
 import { TeamCompute } from './team-compute';
+import { TeamShared } from './team-shared';
 import { RoleTag } from './team-list-page';
 
 /** What the caller's role lets them do to one member (the server decides again; this only hides buttons). */
@@ -200,6 +201,7 @@ export function TeamDetailPage() {
           />
         </Card>
         <TeamCompute team={team} />
+        <TeamShared team={team} />
         {manages && (
           <Card size="small" title="待回应的邀请">
             <List

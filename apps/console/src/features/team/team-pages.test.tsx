@@ -44,6 +44,10 @@ function fakeBackend() {
         pageNum: 1,
         pageSize: 10,
       });
+    // 共享给团队 (asset module, ADR 0018): one dataset, no model.
+    if (url.pathname.endsWith('/datasets/action/team-shared'))
+      return ok([{ id: 'd1', kind: 'dataset', name: '蛋白结构库', description: '共享数据', tags: [], license: '', visibility: 'shared', publishState: 'none', publishReason: '', ownerId: 'u2', ownerName: 'bob', mine: false, framework: '', format: '', metrics: {}, versionCount: 1, latestSizeBytes: 10, createTime: 1, updateTime: 2 }]);
+    if (url.pathname.endsWith('/models/action/team-shared')) return ok([]);
     if (url.pathname.endsWith('/user/list')) return ok({ list: [{ id: 'u9', username: 'carol', nickname: '卡罗', headImage: null }], total: 1, pageNum: 1, pageSize: 10 });
     if (p === '/teams' && method === 'GET') return ok(teams.map(({ members: _m, invitations: _i, ...t }) => t));
     if (p === '/teams' && method === 'POST') {
@@ -89,6 +93,7 @@ function team(id: string, over: Partial<TeamDetail> = {}): TeamDetail {
     createTime: 1_700_000_000_000,
     members: myRole === 'owner' ? [member('u1', 'alice', 'owner'), member('u2', 'bob', 'admin'), member('u3', 'dave', 'member')] : [member('u2', 'bob', 'owner'), member('u1', 'alice', myRole), member('u3', 'dave', 'member')],
     invitations: [],
+    areas: [{ subCenterId: 'sz', subCenterName: '深圳算力分中心', path: `/storage/sz/teams/${id}` }],
     ...over,
   };
 }
@@ -201,6 +206,20 @@ describe('team detail', () => {
     fireEvent.change(inputs[0].querySelector('input') ?? inputs[0], { target: { value: '5' } });
     fireEvent.click(within(table).getAllByTestId('team-limit-save')[0]);
     await waitFor(() => expect(backend.calls.find((c) => c.path === '/teams/t1/members/u1/limit')?.body).toEqual({ cardHours: 5 }));
+  });
+
+  it('lists the datasets and models shared with the team (linking to them) and the team folder on each center', async () => {
+    backend.teams.push(team('t1', { myRole: 'member' }));
+    renderAt('/team/detail/t1');
+    const item = await screen.findByTestId('team-shared-dataset');
+    expect(item.textContent).toContain('蛋白结构库');
+    expect(item.textContent).toContain('所有者 bob');
+    expect(within(item).getByRole('link').getAttribute('href')).toBe('/dataset/detail/d1');
+    expect(screen.getByText('暂无共享给团队的模型')).toBeTruthy();
+    expect(backend.calls.some((c) => c.path.endsWith('/datasets/action/team-shared'))).toBe(true);
+    const areas = screen.getByTestId('team-areas');
+    expect(areas.textContent).toContain('深圳算力分中心');
+    expect(within(areas).getByTestId('team-area-path').textContent).toContain('/storage/sz/teams/t1');
   });
 
   it('a member sees the limits but cannot change them', async () => {

@@ -149,6 +149,7 @@ function describe(task: TaskDetail): DescriptionsProps['items'] {
     { key: 'image', label: '镜像', children: task.imageName || task.imageId || '—' },
     f.duration,
     f.jobId,
+    ...f.original,
     f.exitCode,
     ...f.times,
     ...f.state,

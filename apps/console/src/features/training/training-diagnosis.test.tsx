@@ -42,7 +42,11 @@ describe('training task detail: 诊断 (issue 23)', () => {
     await waitFor(() => expect(screen.getByTestId('training-form-image').textContent).toContain('MindSpore 2.3 (CANN 8.0)'));
     fireEvent.click(screen.getByTestId('training-form-submit'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/training/detail/train/100'));
-    expect(backend.callsTo('/training/api/v1/tasks', 'POST')[0].body).toMatchObject({ name: '超时任务-副本', cardNum: 4, maxDurationMinutes: 360 });
+    expect(backend.callsTo('/training/api/v1/tasks', 'POST')[0].body).toMatchObject({ name: '超时任务-副本', cardNum: 4, maxDurationMinutes: 360, resubmittedFrom: '7' });
+    // The new task's detail links 原任务.
+    const original = await screen.findByTestId('training-detail-original');
+    expect(original.textContent).toBe('超时任务');
+    expect(original.getAttribute('href')).toBe('/training/detail/train/7');
   });
 
   it('a memory change is not offered for training (the form has no memory field): the suggestion stays advice', async () => {

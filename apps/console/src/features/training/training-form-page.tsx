@@ -211,6 +211,8 @@ function TrainingForm({ type }: { type: TrainingType }) {
       imageId: v.imageId!,
       command: v.command,
       mounts: [...(v.datasets ?? []), ...(v.models ?? [])],
+      // The task the form was filled from: the new task's detail links it as 原任务.
+      ...(source.data ? { resubmittedFrom: source.data.id } : {}),
     });
   };
 

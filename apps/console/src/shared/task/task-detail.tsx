@@ -157,6 +157,20 @@ export function taskFacts(task: TaskDetail, family: TaskFamily) {
       label: '退出码',
       children: <span data-testid={`${prefix}-detail-exit-code`}>{(EXITED_STATES.includes(task.state) ? task.exitCode : null) ?? '—'}</span>,
     },
+    /** 原任务: the task this one was resubmitted from (重新提交, 按建议重新提交, 复制), while it exists. */
+    original: task.resubmittedFrom
+      ? [
+          {
+            key: 'original',
+            label: '原任务',
+            children: (
+              <Link to={family.detailPath(task.resubmittedFrom)} data-testid={`${prefix}-detail-original`}>
+                {task.resubmittedFrom.name}
+              </Link>
+            ),
+          },
+        ]
+      : [],
     times: [
       { key: 'createTime', label: '创建时间', children: formatTime(task.createTime) },
       { key: 'startTime', label: '开始时间', children: formatTime(task.startTime) },

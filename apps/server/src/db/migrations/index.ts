@@ -28,7 +28,11 @@ import * as m0029 from './0029_center_settings';
 import * as m0031 from './0031_publication_review';
 import * as m0032 from './0032_team';
 import * as m0033 from './0033_team_compute';
+import * as m0034 from './0034_balance_limits';
 import * as m0035 from './0035_task_evidence';
+import * as m0036 from './0036_outside_jobs';
+import * as m0037 from './0037_asset_team_shares';
+import * as m0038 from './0038_task_resubmitted_from';
 
 /** Every migration, in order. One set for both engines; keep column types portable (see schema.ts). */
 export const migrations: Record<string, Migration> = {
@@ -63,6 +67,9 @@ export const migrations: Record<string, Migration> = {
   '0031_publication_review': m0031,
   '0032_team': m0032,
   '0033_team_compute': m0033,
-  // 0034 was reserved for a parallel branch and is unused.
+  '0034_balance_limits': m0034,
   '0035_task_evidence': m0035,
+  '0036_outside_jobs': m0036,
+  '0037_asset_team_shares': m0037,
+  '0038_task_resubmitted_from': m0038,
 };

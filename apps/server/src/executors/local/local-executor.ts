@@ -154,6 +154,14 @@ export class LocalExecutor implements Executor {
   }
 
   /** Stops the timer and the child watchers; running jobs keep running and a new instance re-attaches. */
+  /**
+   * Nothing to limit: the local executor's jobs come only through the console, whose gate refuses a submit
+   * without compute power and whose metering stops running tasks when it runs out (no outside route, issue 25).
+   */
+  async limitAccount(): Promise<boolean> {
+    return false;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -28,6 +28,9 @@ const PHASE: Record<string, JobPhase> = {
   SPECIAL_EXIT: 'FAILED',
 };
 
+/** The phases of a job that ended. */
+export const ENDED: ReadonlySet<JobPhase> = new Set<JobPhase>(['SUCCEEDED', 'FAILED', 'STOPPED']);
+
 /** Reason codes of ended jobs, in the words pending-reasons/reasons.ts knows. */
 const ENDED_REASON: Record<string, string> = {
   TIMEOUT: 'TimeLimit',
@@ -59,7 +62,7 @@ export function slurmJobStatus(job: SlurmJob, nowMs: number, owner?: string): Jo
   let phase: JobPhase | undefined = PHASE[job.state];
   if (!phase) return undefined;
   if (job.state === 'PREEMPTED' && job.from === 'accounting') phase = 'FAILED';
-  const ended = phase === 'SUCCEEDED' || phase === 'FAILED' || phase === 'STOPPED';
+  const ended = ENDED.has(phase);
   const exitCode = !ended ? undefined : job.signal ? 128 + job.signal : job.exitCode;
   let reason: string | undefined;
   if (phase === 'QUEUED') reason = job.reason || (job.state === 'PREEMPTED' ? 'Preempted' : undefined);
@@ -69,6 +72,10 @@ export function slurmJobStatus(job: SlurmJob, nowMs: number, owner?: string): Jo
   const status: JobStatus = { jobId: job.jobId, phase };
   if (reason) status.reason = reason;
   if (ended) status.exitCode = exitCode ?? null;
+  // Issue 23's evidence: the signal (a job killed by the memory watch reads signal 9) and, from accounting,
+  // what it used.
+  if (ended && job.signal) status.signal = job.signal;
+  if (ended && job.usage) status.usage = job.usage;
   if (phase === 'QUEUED') {
     const est = ms(job.startTime);
     status.estimatedStart = est !== null && est > nowMs ? est : null;
@@ -79,4 +86,15 @@ export function slurmJobStatus(job: SlurmJob, nowMs: number, owner?: string): Jo
   const nodes = expandHostlist(job.nodes);
   if (nodes.length && phase !== 'QUEUED') status.nodes = nodes;
   return status;
+}
+
+/**
+ * A job Slurm's memory watch ended (`JobAcctGatherParams=OverMemoryKill`, how a site without the cgroup task
+ * plugin enforces `--mem`) reads FAILED with reason `JobLaunchFailure` and signal 9 — not OUT_OF_MEMORY, which
+ * only the cgroup plugin reports. Killed with a peak at or above the request, it was the memory limit.
+ */
+export function withMemoryKill(status: JobStatus): JobStatus {
+  const u = status.usage;
+  if (status.phase !== 'FAILED' || status.signal !== 9 || u?.maxRssMB == null || !u.requestedMemMB || u.maxRssMB < u.requestedMemMB) return status;
+  return { ...status, reason: 'OutOfMemory' };
 }

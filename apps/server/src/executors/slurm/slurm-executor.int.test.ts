@@ -10,7 +10,7 @@ import { jobComment, jobName, SlurmExecutor } from './slurm-executor';
 
 /**
  * The Slurm executor against the harness's two real clusters (slurmrestd v0.0.38 + dbv0.0.38). Each node has
- * CPUs=2, RealMemory=1000 and two cards. Cluster a runs the cases that need its whole node one after the
+ * CPUs=2, RealMemory=2000 and two cards. Cluster a runs the cases that need its whole node one after the
  * other (`onA`); cluster b runs the long ones (a time limit Slurm enforces after ~85 s, a job that must leave
  * the controller — MinJobAge=30 plus slurmctld's purge pass) at the same time, so the file takes about as long
  * as its slowest case.
@@ -43,7 +43,7 @@ function centerOf(c: SlurmClusterInfo, extra: Partial<CenterConfig> = {}): Cente
         memoryGB: 16,
         nodes: c.nodes.length,
         cardsPerNode: g.perNode,
-        // A card's share of a harness node (CPUs=2, RealMemory=1000): two one-card jobs fit side by side.
+        // A card's share of a harness node (CPUs=2, RealMemory=2000): two one-card jobs fit side by side.
         cpusPerCard: 1,
         memoryGBPerCard: 0.25,
         partition: c.partitions[0],

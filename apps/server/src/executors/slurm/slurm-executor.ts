@@ -1,6 +1,8 @@
+// Over 400 lines: the one slurmrestd executor — submit, status (with accounting usage), cancel, capacity, balance limits and outside jobs share its token and call plumbing; splitting by feature is tracked in docs/plan/26.md.
 import type { CenterCardType, CenterConfig, SlurmSchedulerConfig } from '../../centers/centers';
-import type { CardCapacity, Executor, JobAccount, JobRef, JobSpec, JobStatus } from '../executor';
-import { slurmJobStatus } from './job-status';
+import type { AccountedJob, CardCapacity, Executor, JobAccount, JobRef, JobSpec, JobStatus } from '../executor';
+import { setAssociationLimit } from './balance-limit';
+import { ENDED, slurmJobStatus, withMemoryKill } from './job-status';
 import { parseSbatchOptions } from './sbatch-options';
 import { SlurmTokens } from './slurm-token';
 import { adapterFor, type Adapter, type SlurmCall, type SlurmJob, type SlurmJobRequest, type SlurmNode, type SlurmReply } from './v0038';
@@ -30,10 +32,13 @@ export interface SlurmExecutorOptions {
 export const jobName = (taskId: string) => `suanli-${taskId}`;
 export const jobComment = (taskId: string) => `suanli:${taskId}`;
 
-/** PATH and the login variables a job gets besides the spec's (slurmrestd starts from an empty environment). */
 /** How long a cancelled job's end waits for accounting to name who cancelled it (then it ends without). */
 const CANCEL_REQUESTER_WAIT_MS = 30_000;
+/** How long an ended job's end waits for accounting's record of what it used (then it ends without). */
+const USAGE_WAIT_MS = 15_000;
+/** PATH and the login variables a job gets besides the spec's (slurmrestd starts from an empty environment). */
 const BASE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
 
 /** Single-quotes a word for bash. */
 export const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -140,6 +145,21 @@ export class SlurmExecutor implements Executor {
     return ended.length ? lowest(ended) : undefined;
   }
 
+  /**
+   * `GrpTRES=gres/<name>=0` on the account's association for every gres name of the center's card types, or
+   * no limit (balance-limit.ts), as the center's `adminUser`. One limit covers every card type of a gres name
+   * (docs/operations/slurm-center.md, "Balance limits"); a center without gres card types has nothing to hold.
+   */
+  async limitAccount(account: string, open: boolean): Promise<boolean> {
+    const admin = this.cfg.adminUser;
+    const names = [...new Set(this.center.cardTypes.flatMap((t) => (t.gres ? [t.gres.split(':')[0]] : [])))];
+    if (!admin || !names.length) return false;
+    for (const gres of names) {
+      await setAssociationLimit(this.call, admin, { cluster: this.cfg.cluster, account: this.cfg.account, user: account, gres, cards: open ? null : 0 });
+    }
+    return true;
+  }
+
   async cancel(job: JobRef): Promise<void> {
     await this.adapter.cancel(this.call, job.account.name, job.jobId);
   }
@@ -161,30 +181,48 @@ export class SlurmExecutor implements Executor {
     const missing: JobRef[] = [];
     // Cancelled jobs the controller still holds: only accounting knows who cancelled them.
     const cancelled: JobRef[] = [];
+    // Jobs the controller says ended: only accounting knows what they used (issue 23's evidence).
+    const endedLive: JobRef[] = [];
     for (const ref of jobs) {
       const j = live.get(ref.jobId);
       const status = j && tagged(j, ref) ? slurmJobStatus(j, now, ref.account.name) : undefined;
       if (status?.phase === 'STOPPED') cancelled.push(ref);
+      else if (status && ENDED.has(status.phase)) endedLive.push(ref);
       if (status) out.set(ref.jobId, status);
       else missing.push(ref);
     }
-    const asked = [...missing, ...cancelled];
+    const asked = [...missing, ...cancelled, ...endedLive];
     if (asked.length) {
-      const ended = await this.adapter.accountingJobs(this.call, asked[0].account.name, { cluster: this.cfg.cluster, jobIds: asked.map((r) => r.jobId) });
+      let ended: SlurmJob[] = [];
+      try {
+        ended = await this.adapter.accountingJobs(this.call, asked[0].account.name, { cluster: this.cfg.cluster, jobIds: asked.map((r) => r.jobId) });
+      } catch (e) {
+        // Usage is only evidence: an accounting outage holds such an end for the wait below, never longer.
+        if (missing.length || cancelled.length) throw e;
+      }
       // The newest record of the id that carries the task's tags (a requeued job has several).
       const record = (ref: JobRef) => ended.filter((e) => e.jobId === ref.jobId && tagged(e, ref)).sort((a, b) => (b.submitTime ?? 0) - (a.submitTime ?? 0))[0];
       for (const ref of missing) {
         const j = record(ref);
         const status = j ? slurmJobStatus(j, now, ref.account.name) : undefined;
-        if (status) out.set(ref.jobId, status);
+        if (status) out.set(ref.jobId, withMemoryKill(status));
       }
       for (const ref of cancelled) {
         const j = record(ref);
         const status = j?.state === 'CANCELLED' ? slurmJobStatus(j, now, ref.account.name) : undefined;
-        if (status?.reason && status.reason !== 'Cancelled') out.set(ref.jobId, { ...out.get(ref.jobId)!, reason: status.reason });
+        if (status?.reason && status.reason !== 'Cancelled') out.set(ref.jobId, { ...out.get(ref.jobId)!, reason: status.reason, ...(status.usage ? { usage: status.usage } : {}) });
         // slurmdbd learns of the end a moment after the controller: a fresh cancel waits a poll or two for
         // the requester instead of ending without it (the controller keeps the job for minutes).
         else if (now - (out.get(ref.jobId)!.endTime ?? 0) < CANCEL_REQUESTER_WAIT_MS) out.delete(ref.jobId);
+      }
+      for (const ref of endedLive) {
+        const j = record(ref);
+        const mine = out.get(ref.jobId)!;
+        const status = j ? slurmJobStatus(j, now, ref.account.name) : undefined;
+        // Accounting has the end (and so every step, recorded before it): its figures join the controller's.
+        if (status && ENDED.has(status.phase)) out.set(ref.jobId, withMemoryKill(status.usage ? { ...mine, usage: status.usage } : mine));
+        // Not yet: the end waits a poll or two for them, as a cancel waits for its requester.
+        else if (now - (mine.endTime ?? 0) < USAGE_WAIT_MS) out.delete(ref.jobId);
       }
     }
     await this.addHosts(out, jobs[0].account.name);
@@ -253,6 +291,15 @@ export class SlurmExecutor implements Executor {
     });
   }
 
+  /**
+   * Every job of the cluster in accounting since `since` (issue 25), asked as the pool's first account: with
+   * PrivateData unset (docs/operations/slurm-center.md) any user reads every job, as for `states`.
+   */
+  async accountedJobs(since: number): Promise<AccountedJob[]> {
+    const account = `${this.center.accounts.prefix}${'1'.padStart(4, '0')}`;
+    return this.adapter.accountingSince(this.call, account, { cluster: this.cfg.cluster, seconds: (this.now() - since) / 1000 });
+  }
+
   async close(): Promise<void> {
     this.closing.abort(new Error('Slurm executor closed'));
   }
@@ -263,7 +310,7 @@ export class SlurmExecutor implements Executor {
    * Resources: partition and gres from the card type; cpus and memory from its `cpusPerCard` /
    * `memoryGBPerCard` × cards per node, but never more than the partition's smallest usable node has (a
    * request above that is refused by Slurm as "Requested node configuration is not available"; the test
-   * harness's nodes have CPUs=2 RealMemory=1000). CPU-only jobs take Slurm's defaults (DefMemPerCPU).
+   * harness's nodes have CPUs=2 RealMemory=2000). CPU-only jobs take Slurm's defaults (DefMemPerCPU).
    * `batch` scripts' `#SBATCH` lines set tasks, cpus per task, memory, constraint and qos (sbatch-options.ts).
    */
   async request(spec: JobSpec): Promise<SlurmJobRequest> {

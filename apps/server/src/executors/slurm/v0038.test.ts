@@ -3,10 +3,12 @@ import type { CenterCardType } from '../../centers/centers';
 import { JobRefused, type JobSpec } from '../executor';
 import { expandHostlist } from './hostlist';
 import { memoryMB, parseSbatchOptions } from './sbatch-options';
-import { slurmJobStatus } from './job-status';
+import { slurmJobStatus, withMemoryKill } from './job-status';
+import { diagnose } from '../../modules/task/diagnosis/rules';
+import usageRecord from './fixtures/dbv0038-jobs-usage.json';
 import { batchScript, launcherPrefix } from './slurm-executor';
 import { jwtExpiry, mintSlurmJwt, parseTokenOutput, SlurmTokens } from './slurm-token';
-import { parseGres, v0038, v0038AccountingJob, v0038ControllerJob, v0038IsRefusal, v0038Node, v0038SubmitBody } from './v0038';
+import { parseGres, v0038, v0038AccountedJob, v0038AccountingJob, v0038ControllerJob, v0038IsRefusal, v0038Node, v0038SubmitBody } from './v0038';
 
 /** Pure mapping of the v0.0.38 shapes (recorded in docs/operations/slurm-center.md) and the script builder. */
 
@@ -108,6 +110,60 @@ describe('v0.0.38 accounting jobs (dbv0.0.38)', () => {
     expect(slurmJobStatus(cancelled('slurm'), 0, 'acc0001')).toMatchObject({ phase: 'STOPPED', reason: 'CancelledByAdmin' });
     expect(cancelled(null).cancelledBy).toBeUndefined();
     expect(slurmJobStatus(cancelled(null), 0, 'acc0001')).toMatchObject({ phase: 'STOPPED', reason: 'Cancelled' });
+  });
+});
+
+describe('usage from a recorded dbv0.0.38 record (issue 23)', () => {
+  const recorded = (name: string) => (usageRecord.jobs as any[]).find((j) => j.name === name);
+  const ctldJob = (over: Record<string, unknown>) => ctld({ job_id: 1, job_state: 'FAILED', ...over });
+
+  it('reads ReqMem, AllocCPUS, TotalCPU and MaxRSS as sacct prints them', () => {
+    // sacct -o TotalCPU,Elapsed,AllocCPUS,MaxRSS,ReqMem of the same jobs: 00:00.003 2 s 1 114372K 60M (batch
+    // step CANCELLED by 0, 0:9); 00:03.521 8 s 1 7920K 200M; 00:00.003 8 s 1 4768K 200M; exit 3: no MaxRSS.
+    expect(v0038AccountingJob(recorded('over-mem')).usage).toEqual({ requestedMemMB: 60, cpus: 1, cpuSeconds: 0.003, maxRssMB: 112 });
+    expect(v0038AccountingJob(recorded('cpu-bound')).usage).toEqual({ requestedMemMB: 200, cpus: 1, cpuSeconds: 3.521, maxRssMB: 8 });
+    expect(v0038AccountingJob(recorded('idle')).usage).toEqual({ requestedMemMB: 200, cpus: 1, cpuSeconds: 0.004, maxRssMB: 5 });
+    expect(v0038AccountingJob(recorded('exit-3')).usage).toEqual({ requestedMemMB: 100, cpus: 1, cpuSeconds: 0.003 });
+    // A job that never ran a step (cancelled while pending) has no usage at all.
+    expect(v0038AccountingJob({ ...recorded('idle'), steps: [] }).usage).toBeUndefined();
+    // Per node: a two-node job's tres mem is the sum of its nodes'.
+    expect(v0038AccountingJob({ ...recorded('idle'), allocation_nodes: 2 }).usage?.requestedMemMB).toBe(100);
+  });
+
+  it('ends a job with its signal and usage; the memory watch\'s kill reads OutOfMemory', () => {
+    const j = v0038AccountingJob(recorded('over-mem'));
+    const status = slurmJobStatus(j, 0)!;
+    expect(status).toMatchObject({ phase: 'FAILED', signal: 9, exitCode: 137, usage: { maxRssMB: 112, requestedMemMB: 60 } });
+    expect(withMemoryKill(status).reason).toBe('OutOfMemory');
+    // The controller alone (what the executor sees first) says JobLaunchFailure with the raw status 9.
+    const live = slurmJobStatus(v0038ControllerJob(ctldJob({ state_reason: 'JobLaunchFailure', exit_code: 9 })), 0)!;
+    expect(live).toMatchObject({ reason: 'JobLaunchFailure', signal: 9, exitCode: 137 });
+    expect(live.usage).toBeUndefined();
+    expect(withMemoryKill(live).reason).toBe('JobLaunchFailure');
+    // Killed below its request (someone's kill -9), or over it but not killed: not the memory limit.
+    expect(withMemoryKill({ ...status, usage: { maxRssMB: 30, requestedMemMB: 60 } }).reason).not.toBe('OutOfMemory');
+    expect(withMemoryKill({ ...status, signal: undefined }).reason).not.toBe('OutOfMemory');
+    // A success keeps its usage and has no signal.
+    expect(slurmJobStatus(v0038AccountingJob(recorded('cpu-bound')), 0)).toMatchObject({ phase: 'SUCCEEDED', exitCode: 0, usage: { cpuSeconds: 3.521, cpus: 1 } });
+    expect(slurmJobStatus(v0038AccountingJob(recorded('cpu-bound')), 0)?.signal).toBeUndefined();
+  });
+
+  it('the recorded memory kill is diagnosed as memory, with the figures and the change to --mem', () => {
+    const status = withMemoryKill(slurmJobStatus(v0038AccountingJob(recorded('over-mem')), 0)!);
+    const d = diagnose({
+      state: 'FAILED',
+      reason: status.reason,
+      exitCode: status.exitCode,
+      signal: status.signal,
+      elapsedSeconds: 2,
+      timeLimitMinutes: 10,
+      maxRssMB: status.usage?.maxRssMB,
+      requestedMemMB: status.usage?.requestedMemMB,
+      cardNum: 0,
+      logTail: [{ line: 7, text: 'slurmstepd-a-node1: error: StepId=1.batch exceeded memory limit (117116928 > 62914560), being killed' }],
+    });
+    expect(d).toMatchObject({ cause: 'memory', change: { memoryMB: 1024 } });
+    expect(d?.evidence.map((e) => e.text).join(' ')).toContain('申请 0.1 GiB');
   });
 });
 
@@ -286,3 +342,30 @@ describe('tokens', () => {
   });
 });
 
+
+describe('v0038AccountedJob (issue 25: every job of accounting, as metering needs it)', () => {
+  const base = { job_id: 7001, user: 'sla0001', name: 'lammps', comment: { job: null }, partition: 'gpu-a100', state: { current: 'COMPLETED' }, time: { submission: 100, start: 110, end: 170 } };
+
+  it('reads nodes and the gres total from the allocated TRES (a typed gres counted once), times in ms', () => {
+    const j = v0038AccountedJob({
+      ...base,
+      nodes: 'node[1-2]',
+      tres: {
+        allocated: [
+          { type: 'cpu', count: 2 },
+          { type: 'node', count: 2 },
+          { type: 'gres', name: 'gpu', count: 4 },
+          { type: 'gres', name: 'gpu:a100', count: 4 },
+        ],
+      },
+    });
+    expect(j).toEqual({ jobId: '7001', user: 'sla0001', name: 'lammps', comment: null, partition: 'gpu-a100', state: 'COMPLETED', submitTime: 100_000, startTime: 110_000, endTime: 170_000, nodes: 2, cards: 4, gres: 'gpu:a100' });
+  });
+
+  it('a pending job: requested TRES, no start, at least one node; a CPU-only job has no cards', () => {
+    const pending = v0038AccountedJob({ ...base, state: { current: 'PENDING' }, time: { submission: 100, start: 0, end: 0 }, nodes: 'None assigned', tres: { allocated: [], requested: [{ type: 'gres', name: 'gpu', count: 1 }] } });
+    expect(pending).toMatchObject({ state: 'PENDING', startTime: null, endTime: null, nodes: 1, cards: 1, gres: 'gpu' });
+    const cpu = v0038AccountedJob({ ...base, comment: { job: 'suanli:t1' }, nodes: 'node1', tres: { allocated: [{ type: 'cpu', count: 1 }, { type: 'node', count: 1 }] } });
+    expect(cpu).toMatchObject({ comment: 'suanli:t1', nodes: 1, cards: 0, gres: '' });
+  });
+});

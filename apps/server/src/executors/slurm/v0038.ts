@@ -1,4 +1,6 @@
-import { JobRefused } from '../executor';
+// Over 400 lines: every dbv0.0.38 shape in one adapter (jobs, nodes, accounting with usage and outside jobs); the accounting parsers could move to a file of their own (docs/plan/26.md).
+import { JobRefused, type AccountedJob, type JobUsage } from '../executor';
+import { expandHostlist } from './hostlist';
 
 /**
  * Every slurmrestd version-specific path and shape lives behind `Adapter`: the executor (slurm-executor.ts)
@@ -72,6 +74,8 @@ export interface SlurmJob {
   from: 'controller' | 'accounting';
   /** Who asked for the cancel (accounting's kill_request_user, sacct's `CANCELLED by <uid>`); absent when unknown. */
   cancelledBy?: string;
+  /** What the job used (accounting only, once its steps are recorded: sacct's MaxRSS, TotalCPU, AllocCPUS, ReqMem). */
+  usage?: JobUsage;
 }
 
 export interface SlurmGres {
@@ -104,6 +108,8 @@ export interface Adapter {
   controllerJobs(call: SlurmCall, user: string): Promise<SlurmJob[]>;
   /** Jobs in accounting by id or by name (one call). */
   accountingJobs(call: SlurmCall, user: string, filter: { cluster: string; jobIds?: string[]; names?: string[] }): Promise<SlurmJob[]>;
+  /** Every job of the cluster queued, running or ended in the last `seconds` (sacct -S now-<seconds>), one call. */
+  accountingSince(call: SlurmCall, user: string, filter: { cluster: string; seconds: number }): Promise<AccountedJob[]>;
   /** Cancels (not a signal); a job that is already gone or done is not an error. */
   cancel(call: SlurmCall, user: string, jobId: string): Promise<void>;
   nodes(call: SlurmCall, user: string): Promise<SlurmNode[]>;
@@ -249,6 +255,69 @@ export function v0038AccountingJob(j: any): SlurmJob {
     gresPerNode: gres ? `${gres.name}:${gres.count}` : '',
     from: 'accounting',
     ...(typeof j.kill_request_user === 'string' && j.kill_request_user ? { cancelledBy: j.kill_request_user } : {}),
+    ...usageOf(j),
+  };
+}
+
+type V38Tres = { type?: string; name?: string | null; count?: number | null };
+const tresCount = (list: unknown, type: string): number | undefined => {
+  const t = ((Array.isArray(list) ? list : []) as V38Tres[]).find((x) => x.type === type && !x.name);
+  return typeof t?.count === 'number' && t.count >= 0 ? t.count : undefined;
+};
+const seconds = (t: { seconds?: number; microseconds?: number } | undefined) => (t ? Number(t.seconds ?? 0) + Number(t.microseconds ?? 0) / 1e6 : 0);
+const MiB = 1024 * 1024;
+
+/**
+ * sacct's figures from a dbv0.0.38 job record (recorded in v0038.test.ts): ReqMem is the job's
+ * `tres.requested` mem (MiB for the whole job: divided by its nodes, the platform's figure is per node),
+ * AllocCPUS its `tres.allocated` cpu, TotalCPU the sum of its steps' `time.total` (the job's own `time.total`
+ * stays 0 in 22.05), MaxRSS the largest of its steps' `tres.requested.max` mem (bytes: the peak of the
+ * step's largest task, sampled by jobacct_gather; whole MiB, as the contract's Efficiency). A job without steps (never started) has no usage; the
+ * memory and CPU requests alone are no usage either — the platform knows those.
+ */
+function usageOf(j: any): { usage?: JobUsage } {
+  const steps = (Array.isArray(j.steps) ? j.steps : []) as any[];
+  if (!steps.length) return {};
+  const usage: JobUsage = {};
+  const nodes = Math.max(1, Number(j.allocation_nodes ?? 1) || 1);
+  const reqMem = tresCount(j.tres?.requested, 'mem') ?? tresCount(j.tres?.allocated, 'mem');
+  if (reqMem) usage.requestedMemMB = Math.round(reqMem / nodes);
+  const cpus = tresCount(j.tres?.allocated, 'cpu') ?? tresCount(j.tres?.requested, 'cpu');
+  if (cpus) usage.cpus = cpus;
+  usage.cpuSeconds = Math.round(steps.reduce((sum, st) => sum + seconds(st.time?.total), 0) * 1000) / 1000;
+  const rss = steps.map((st) => tresCount(st.tres?.requested?.max, 'mem')).filter((x): x is number => x !== undefined);
+  if (rss.length) usage.maxRssMB = Math.round(Math.max(...rss) / MiB);
+  return { usage };
+}
+
+/**
+ * A `/slurmdb/v0.0.38/jobs` entry as issue 25's metering needs it: who, when, and how many nodes and cards.
+ * Cards are the job's allocated gres TRES (requested while pending); the TRES list names a typed gres twice
+ * (`gpu` and `gpu:a100`, same count), so the untyped total is taken, else the largest typed one.
+ */
+export function v0038AccountedJob(j: any): AccountedJob {
+  const t = j.time ?? {};
+  const ms = (v: unknown) => (secs(v) === null ? null : (v as number) * 1000);
+  const tres = ((j.tres?.allocated?.length ? j.tres.allocated : j.tres?.requested) ?? []) as { type: string; name?: string; count: number }[];
+  const gres = tres.filter((x) => x.type === 'gres' && x.name);
+  const untyped = gres.find((x) => !String(x.name).includes(':'));
+  const typed = gres.filter((x) => String(x.name).includes(':')).sort((a, b) => Number(b.count) - Number(a.count))[0];
+  const cards = Number((untyped ?? typed)?.count ?? 0);
+  const nodeTres = Number(tres.find((x) => x.type === 'node')?.count ?? 0);
+  const hosts = j.nodes && j.nodes !== 'None assigned' ? expandHostlist(String(j.nodes)).length : 0;
+  return {
+    jobId: String(j.job_id),
+    user: String(j.user ?? ''),
+    name: String(j.name ?? ''),
+    comment: j.comment?.job || null,
+    partition: String(j.partition ?? ''),
+    state: baseState(j.state?.current),
+    submitTime: ms(t.submission),
+    startTime: ms(t.start),
+    endTime: ms(t.end),
+    nodes: Math.max(1, nodeTres || Number(j.allocation_nodes ?? 0) || hosts),
+    cards,
+    gres: typed ? String(typed.name) : untyped ? String(untyped.name) : '',
   };
 }
 
@@ -317,6 +386,24 @@ export const v0038: Adapter = {
     if (codes.length && codes.every((c) => c === 9003)) return [];
     const body = check(reply, 'accounting jobs');
     return ((body.jobs ?? []) as any[]).map(v0038AccountingJob);
+  },
+
+  async accountingSince(call, user, filter) {
+    // start_time alone is sacct's -S: jobs eligible, running or ending at or after it (running ones included).
+    // Relative to slurmdbd's clock (`now-<n>seconds`): an absolute time would be read in slurmrestd's time
+    // zone, which the gateway does not know; the caller's margin covers the clocks' difference.
+    const q = new URLSearchParams({ cluster: filter.cluster, start_time: `now-${Math.max(1, Math.ceil(filter.seconds))}seconds` });
+    const reply = await call(user, 'GET', `${DB}/jobs?${q}`);
+    const codes = errorCodes(reply);
+    if (codes.length && codes.every((c) => c === 9003)) return [];
+    const body = check(reply, 'accounting jobs');
+    // A requeued job has a record per run: the newest (by submission) is the job's current one.
+    const newest = new Map<string, AccountedJob>();
+    for (const j of ((body.jobs ?? []) as any[]).map(v0038AccountedJob)) {
+      const prev = newest.get(j.jobId);
+      if (!prev || (j.submitTime ?? 0) >= (prev.submitTime ?? 0)) newest.set(j.jobId, j);
+    }
+    return [...newest.values()];
   },
 
   async cancel(call, user, jobId) {

@@ -6,7 +6,7 @@ const bob = { userId: 'bob', roles: ['user'] as const };
 const op = { userId: 'op', roles: ['user', 'operator'] as const };
 
 describe('access policy', () => {
-  it('an asset: the owner reads and writes; a sharee and everyone (public) only read; a stranger nothing', () => {
+  it('an asset: the owner reads and writes; a sharee, a member of a team it is shared with and everyone (public) only read; a stranger nothing', () => {
     const mine = { ownerId: 'alice' };
     expect([allowed(alice, 'asset.read', mine), allowed(alice, 'asset.write', mine)]).toEqual([true, true]);
     expect([allowed(bob, 'asset.read', mine), allowed(bob, 'asset.write', mine)]).toEqual([false, false]);
@@ -14,6 +14,12 @@ describe('access policy', () => {
     expect([allowed(bob, 'asset.read', { ...mine, public: true }), allowed(bob, 'asset.write', { ...mine, public: true })]).toEqual([true, false]);
     // Operators review publications; they do not read private assets by their role.
     expect([allowed(op, 'asset.read', mine), allowed(op, 'asset.review')]).toEqual([false, true]);
+    // Shared with a team bob is in (ADR 0018): he reads, any role, never writes; the team's others are not him.
+    for (const role of ['member', 'admin', 'owner'] as const) {
+      const viaTeam = { ...mine, team: { id: 't1', roles: new Map([['bob', role]]) } };
+      expect([allowed(bob, 'asset.read', viaTeam), allowed(bob, 'asset.write', viaTeam)]).toEqual([true, false]);
+    }
+    expect(allowed(op, 'asset.read', { ...mine, team: { id: 't1', roles: new Map([['bob', 'member' as const]]) } })).toBe(false);
   });
 
   it('orders and work orders: the owner and operators read; only operators read all, confirm and resolve', () => {

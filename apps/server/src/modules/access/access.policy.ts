@@ -32,8 +32,8 @@ type Condition = 'owner' | 'sharee' | 'public' | 'teamMember' | 'teamAdmin' | 't
  * Actions without a resource (the operators' views of everyone's data) name only roles.
  */
 export const RULES = {
-  /** Read a dataset or model, mount it in a task, list its files. */
-  'asset.read': ['owner', 'sharee', 'public'],
+  /** Read a dataset or model, mount it in a task, list its files (also every member of a team it is shared with). */
+  'asset.read': ['owner', 'sharee', 'public', 'teamMember'],
   /** Change, version, share, publish or delete it. */
   'asset.write': ['owner'],
   /** Approve or reject publications to the public hall; see the requests waiting. */
@@ -82,10 +82,14 @@ export const RULES = {
   'user.readAll': ['operator'],
   /** Disable or enable an account. */
   'user.manage': ['operator'],
+  /** 运营管理 › 团队: list every team (its name, owner and size; not its members' data). */
+  'team.readAll': ['operator'],
   /** 审计日志: read every operator action (nobody may change one). */
   'audit.read': ['operator'],
   /** 运营管理 › 分中心: read and change a center's status, notice, packages and prices. */
   'center.manage': ['operator'],
+  /** 运营管理 › 计量对账: accounting against draws, per center and day, every job's difference (issue 25). */
+  'metering.reconcile': ['operator'],
   /** 运营管理 › 平台概览: counts of accounts, cards in use per center, card-hours sold/granted/consumed per day. */
   'overview.read': ['operator'],
   /** A team: its detail and members (non-members get 1205, as for a missing team). */

@@ -3,6 +3,7 @@ import type { CenterConfig } from '../../centers/centers';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
+import type { AssetTeams } from '../team/team.service';
 import type { AssetRepository } from './asset.repository';
 import type { AssetStore, DiskAccess } from './asset-store';
 
@@ -11,7 +12,8 @@ const ACCESS_FAILED = '数据目录的访问权限设置失败，请联系管理
 
 /**
  * Keeps each asset's folder on each center readable by exactly the accounts that may read it (ADR 0013):
- * the owner's cluster account there and those of the users it is shared with, or everyone once public. The
+ * the owner's cluster account there and those of the users it is shared with and of the current members of
+ * the teams it is shared with (ADR 0018), or everyone once public. The
  * set is computed from the database at the moment it is applied, and applies for one asset run one at a time
  * in this process, so the last change (share, unshare, publication, a new account mounting it) always wins.
  */
@@ -28,6 +30,8 @@ export class AssetAccess {
     private readonly clusterAccounts: ClusterAccountService,
     private readonly centers: CenterConfig[],
     private readonly log: AppContext['log'],
+    /** The members of the teams an asset is shared with (ADR 0018), read when the access is applied. */
+    private readonly teams: Pick<AssetTeams, 'memberIds'>,
   ) {}
 
   /** Who may read the asset's folder on `center`, as the database says now (null: the asset is gone). */
@@ -36,6 +40,8 @@ export class AssetAccess {
     if (!row) return null;
     if (row.visibility === 'public') return { public: true, uids: [] };
     const readers = [row.owner_id, ...(await this.repo.shareUserIds(assetId))];
+    // Every current member of a team it is shared with: a member who leaves drops out at the next apply.
+    for (const teamId of await this.repo.teamShareIds(assetId)) readers.push(...(await this.teams.memberIds(teamId)));
     const accounts = await this.clusterAccounts.accountsOn(center.id, readers);
     return { public: false, uids: accounts.map((a) => a.uid) };
   }

@@ -11,6 +11,7 @@ import { AssetService, versionLabel, type PendingCopy, type VersionCopies } from
 import type { MountResolver } from '../training/training.service';
 import { AssetAccess } from './asset-access';
 import { AssetStore } from './asset-store';
+import type { AssetTeams } from '../team/team.service';
 
 /**
  * What the asset module uses of the task module: the tasks waiting for a version to reach their center
@@ -29,16 +30,23 @@ export interface AssetTasks {
 export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' | 'clock' | 'notify' | 'bus' | 'clusterAccounts' | 'log' | 'access' | 'userDirectory' | 'storage' | 'audit'>,
   tasks: AssetTasks,
   copies: VersionCopies & { syncVersion(ownerId: string, v: PendingCopy & { targetCenterId: string }): Promise<string> },
+  /** Teams (ADR 0018): shares with a team follow its membership. */
+  teams: AssetTeams & { afterMembership(fn: (teamId: string) => Promise<void>): void },
 ) {
   const repo = new AssetRepository(deps.db);
   const store = new AssetStore(deps.storage);
-  const folders = new AssetAccess(repo, store, deps.clusterAccounts, deps.centers, deps.log);
+  const folders = new AssetAccess(repo, store, deps.clusterAccounts, deps.centers, deps.log, teams);
   const make = (kind: 'dataset' | 'model') => new AssetService(kind, repo, store, deps.clusterAccounts, deps.centers, deps.clock, deps.notify, deps.bus, {
       get: (p, taskId) => tasks.queries.detail(p, 'training', taskId),
       mountsInUse: (assetId, versionId) => tasks.queries.mountsInUse(assetId, versionId),
-    }, deps.access, deps.userDirectory, copies, folders, deps.audit);
+    }, deps.access, deps.userDirectory, copies, folders, deps.audit, teams);
   const datasets = make('dataset');
   const models = make('model');
+  // A member who joins or leaves a team gains or loses the folders of what is shared with it, at once.
+  teams.afterMembership(async (teamId) => {
+    await datasets.teamMembershipChanged(teamId);
+    await models.teamMembershipChanged(teamId);
+  });
   // One call fails the half-copied versions of both kinds (the table is shared).
   await datasets.recover();
   // Areas written before ADR 0013 (0755, every account read every version) get each asset's access once

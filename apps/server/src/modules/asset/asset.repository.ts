@@ -49,15 +49,31 @@ export class AssetRepository {
     return this.base().where('assets.kind', '=', kind).where('assets.publish_state', '=', 'pending').orderBy('assets.update_time').limit(200).execute();
   }
 
-  /** A page of the caller's own assets, or of those shared with them (newest change first). */
-  async page(kind: AssetKind, userId: string, scope: 'own' | 'shared' | 'public', q: { keyword?: string; tag?: string; offset: number; limit: number }) {
+  /**
+   * A page of the caller's own assets, or of those shared with them — directly or with one of `teamIds`, the
+   * teams the caller is a member of now (the team module's answer) — or of the public hall (newest change first).
+   */
+  async page(kind: AssetKind, userId: string, scope: 'own' | 'shared' | 'public', q: { keyword?: string; tag?: string; offset: number; limit: number; teamIds?: readonly string[] }) {
     let query = this.base().where('assets.kind', '=', kind);
     query =
       scope === 'own'
         ? query.where('assets.owner_id', '=', userId)
         : scope === 'public'
           ? query.where('assets.visibility', '=', 'public')
-          : query.where((eb) => eb.exists(eb.selectFrom('asset_shares').select('asset_shares.asset_id').whereRef('asset_shares.asset_id', '=', 'assets.id').where('asset_shares.user_id', '=', userId)));
+          : query.where((eb) =>
+              eb.or([
+                eb.exists(eb.selectFrom('asset_shares').select('asset_shares.asset_id').whereRef('asset_shares.asset_id', '=', 'assets.id').where('asset_shares.user_id', '=', userId)),
+                // A team's share is not the owner's own asset in their 共享 list (they own it already).
+                ...(q.teamIds?.length
+                  ? [
+                      eb.and([
+                        eb('assets.owner_id', '!=', userId),
+                        eb.exists(eb.selectFrom('asset_team_shares').select('asset_team_shares.asset_id').whereRef('asset_team_shares.asset_id', '=', 'assets.id').where('asset_team_shares.team_id', 'in', [...q.teamIds])),
+                      ]),
+                    ]
+                  : []),
+              ]),
+            );
     if (q.keyword) {
       const pattern = likePattern(q.keyword);
       query = query.where((eb) =>
@@ -112,6 +128,7 @@ export class AssetRepository {
   async remove(ownerId: string, id: string) {
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('asset_shares').where('asset_id', '=', id).execute();
+      await trx.deleteFrom('asset_team_shares').where('asset_id', '=', id).execute();
       await trx.deleteFrom('asset_versions').where('asset_id', '=', id).execute();
       await trx.deleteFrom('assets').where('id', '=', id).where('owner_id', '=', ownerId).execute();
     });
@@ -127,8 +144,11 @@ export class AssetRepository {
       .then((r) => Number(r.n));
   }
 
-  /** Ready versions of the user's own assets and of those shared with (or added by) them, newest first. */
-  mountable(kind: AssetKind, userId: string, subCenterId?: string) {
+  /**
+   * Ready versions of the user's own assets and of those shared with (or added by) them or with one of
+   * `teamIds` (the caller's teams now), newest first.
+   */
+  mountable(kind: AssetKind, userId: string, subCenterId?: string, teamIds: readonly string[] = []) {
     let q = this.db
       .selectFrom('asset_versions')
       .innerJoin('assets', 'assets.id', 'asset_versions.asset_id')
@@ -148,6 +168,9 @@ export class AssetRepository {
         eb.or([
           eb('assets.owner_id', '=', userId),
           eb.exists(eb.selectFrom('asset_shares').select('asset_shares.asset_id').whereRef('asset_shares.asset_id', '=', 'assets.id').where('asset_shares.user_id', '=', userId)),
+          ...(teamIds.length
+            ? [eb.exists(eb.selectFrom('asset_team_shares').select('asset_team_shares.asset_id').whereRef('asset_team_shares.asset_id', '=', 'assets.id').where('asset_team_shares.team_id', 'in', [...teamIds]))]
+            : []),
         ]),
       );
     if (subCenterId) q = q.where('asset_versions.sub_center_id', '=', subCenterId);
@@ -241,5 +264,43 @@ export class AssetRepository {
       .where('asset_id', '=', assetId)
       .executeTakeFirstOrThrow()
       .then((r) => Number(r.n));
+  }
+
+  countTeamShares(assetId: string) {
+    return this.db
+      .selectFrom('asset_team_shares')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('asset_id', '=', assetId)
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n));
+  }
+
+  // ---- shares with teams (ADR 0018) ---------------------------------------------------------------------
+
+  async addTeamShare(assetId: string, teamId: string, at: number) {
+    await this.db
+      .insertInto('asset_team_shares')
+      .values({ asset_id: assetId, team_id: teamId, create_time: at })
+      .onConflict((oc) => oc.columns(['asset_id', 'team_id']).doNothing())
+      .execute();
+  }
+
+  async removeTeamShare(assetId: string, teamId: string) {
+    await this.db.deleteFrom('asset_team_shares').where('asset_id', '=', assetId).where('team_id', '=', teamId).execute();
+  }
+
+  /** The teams an asset is shared with, in the order they were added. */
+  async teamShareIds(assetId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('asset_team_shares').select('team_id').where('asset_id', '=', assetId).orderBy('create_time').orderBy('team_id').execute();
+    return rows.map((r) => r.team_id);
+  }
+
+  /** Assets (of every kind, or one) shared with a team, newest share first: 团队详情's list, and whose folders follow its members. */
+  sharedWithTeam(teamId: string, kind?: AssetKind) {
+    let q = this.base()
+      .innerJoin('asset_team_shares', 'asset_team_shares.asset_id', 'assets.id')
+      .where('asset_team_shares.team_id', '=', teamId);
+    if (kind) q = q.where('assets.kind', '=', kind);
+    return q.orderBy('asset_team_shares.create_time', 'desc').orderBy('assets.id').limit(500).execute();
   }
 }

@@ -4,6 +4,7 @@ import {
   ASSET_VERSIONS_MAX,
   ErrorCode,
   WS_ASSET_VERSION_CHANGED,
+  WS_TEAM_CHANGED,
   type Asset,
   type AssetCreate,
   type AssetDetail,
@@ -35,6 +36,7 @@ import type { AssetAccess } from './asset-access';
 import type { AssetRepository, AssetRow, VersionRow } from './asset.repository';
 import type { AssetStore } from './asset-store';
 import type { UserDirectory, UserName } from '../user/user-directory';
+import type { AssetTeams } from '../team/team.service';
 
 /** Assets per user and kind. */
 const ASSETS_PER_USER = 200;
@@ -94,12 +96,15 @@ export class AssetService {
     private readonly folders: AssetAccess,
     /** Reviews of publication requests are audited operator actions. */
     private readonly audit: AuditTrail,
+    /** The caller's teams and their members (team module): shares with a team (ADR 0018). */
+    private readonly teams: AssetTeams,
   ) {}
 
   // ---- reads ------------------------------------------------------------------------------------------
 
   async page(p: Principal, q: AssetPageQuery): Promise<AssetPage> {
     const { list, total } = await this.repo.page(this.kind, p.userId, q.scope, {
+      teamIds: q.scope === 'shared' ? [...(await this.teams.rolesOf(p.userId)).keys()] : [],
       keyword: q.keyword?.trim() || undefined,
       tag: q.tag,
       offset: (q.pageNum - 1) * q.pageSize,
@@ -116,7 +121,7 @@ export class AssetService {
 
   /** What the task form offers under 数据集 / 模型 (on one center when given). */
   async mountable(p: Principal, subCenterId?: string): Promise<MountableVersion[]> {
-    const rows = await this.repo.mountable(this.kind, p.userId, subCenterId);
+    const rows = await this.repo.mountable(this.kind, p.userId, subCenterId, [...(await this.teams.rolesOf(p.userId)).keys()]);
     const owners = await this.ownerNames(rows);
     return rows.map((r) => ({
       assetId: r.asset_id,
@@ -280,6 +285,80 @@ export class AssetService {
     return this.detail(p, id);
   }
 
+  /**
+   * Shares with a team the owner is a member of (1205 naming 团队 otherwise): every current member reads and
+   * mounts it, and their accounts read its folder (ADR 0018); a member who leaves loses both. Idempotent.
+   */
+  async shareTeam(p: Principal, id: string, teamId: string): Promise<AssetDetail> {
+    const { row } = await this.owned(p, id);
+    const team = await this.teams.memberTeam(p, teamId);
+    const before = await this.repo.teamShareIds(row.id);
+    if (!before.includes(team.id)) {
+      if (before.length >= ASSET_SHARES_MAX) throw new AppError(ErrorCode.ASSET_LIMIT, `共享团队数已达上限（${ASSET_SHARES_MAX}）`);
+      await this.repo.addTeamShare(row.id, team.id, this.clock());
+      await this.syncVisibility(row);
+      // A disk that refuses undoes the share, as for users.
+      await this.folders.apply(row.id).catch(async (e: unknown) => {
+        await this.repo.removeTeamShare(row.id, team.id);
+        await this.syncVisibility(row);
+        throw e;
+      });
+      const members = await this.teams.memberIds(team.id);
+      const owner = ownerLabel((await this.ownerNames([row])).get(row.owner_id));
+      for (const userId of members) {
+        if (userId === row.owner_id) continue;
+        await this.notify(userId, {
+          type: 'system',
+          title: `${owner} 向团队「${team.name}」共享了${KIND_LABEL[this.kind]}`,
+          content: `${KIND_LABEL[this.kind]}「${row.name}」已共享给团队「${team.name}」（成员只读），可在「共享${KIND_LABEL[this.kind]}」中查看和用于训练。`,
+          businessType: this.kind,
+          businessId: row.id,
+        });
+      }
+      await this.teamChanged(team.id, members);
+    }
+    return this.detail(p, id);
+  }
+
+  /** 团队详情's list of what is shared with the team is read again by every member (`team.changed`). */
+  private async teamChanged(teamId: string, members?: string[]) {
+    for (const userId of members ?? (await this.teams.memberIds(teamId))) await this.bus.publish(userId, { businessType: WS_TEAM_CHANGED, data: { teamId } });
+  }
+
+  async unshareTeam(p: Principal, id: string, teamId: string): Promise<AssetDetail> {
+    const { row } = await this.owned(p, id);
+    await this.repo.removeTeamShare(row.id, teamId);
+    await this.syncVisibility(row);
+    await this.folders.apply(row.id);
+    await this.teamChanged(teamId);
+    return this.detail(p, id);
+  }
+
+  /** 团队详情: what is shared with the team, for its members (1205 naming 团队 for anyone else). */
+  async teamShared(p: Principal, teamId: string): Promise<Asset[]> {
+    await this.teams.memberTeam(p, teamId);
+    const rows = await this.repo.sharedWithTeam(teamId, this.kind);
+    const [versions, owners] = await Promise.all([this.repo.versionsOf(rows.map((r) => r.id)), this.ownerNames(rows)]);
+    return rows.map((r) => this.toAsset(r, p, versions, owners));
+  }
+
+  /**
+   * A team's members changed: the folders of what is shared with it follow (errors logged by AssetAccess). A
+   * dissolved team's shares go (the team module no longer names it), and the assets' visibility with them.
+   */
+  async teamMembershipChanged(teamId: string): Promise<void> {
+    const rows = await this.repo.sharedWithTeam(teamId, this.kind);
+    if (!rows.length) return;
+    const gone = !(await this.teams.names([teamId])).has(teamId);
+    for (const r of rows) {
+      if (gone) {
+        await this.repo.removeTeamShare(r.id, teamId);
+        await this.syncVisibility(r);
+      }
+      await this.folders.apply(r.id).catch(() => {});
+    }
+  }
+
   async unshare(p: Principal, id: string, userId: string): Promise<AssetDetail> {
     const { row } = await this.owned(p, id);
     await this.repo.removeShare(row.id, userId);
@@ -427,8 +506,18 @@ export class AssetService {
 
   /** The asset when the caller may read it (1205 otherwise, as for a missing one), and whether they may change it. */
   private async readable(p: Principal, id: string): Promise<Access> {
-    const resourceOf = (r: AssetRow & { shared: boolean }): Resource => ({ ownerId: r.owner_id, public: r.visibility === 'public', sharees: r.shared ? [p.userId] : [] });
-    const found = this.access.found(p, 'asset.read', await this.repo.findWithShare(this.kind, id, p.userId), resourceOf, KIND_LABEL[this.kind]);
+    const candidate = await this.repo.findWithShare(this.kind, id, p.userId);
+    // Shared with a team the caller is in now: the resource carries that team and the caller's role in it
+    // (`teamMember`). Asked only when nothing else lets the caller read it.
+    let team: Resource['team'];
+    if (candidate && !candidate.shared && candidate.visibility !== 'public' && !this.access.owns(p, { ownerId: candidate.owner_id })) {
+      const shared = await this.repo.teamShareIds(candidate.id);
+      const roles = shared.length ? await this.teams.rolesOf(p.userId) : new Map();
+      const teamId = shared.find((t) => roles.has(t));
+      if (teamId) team = { id: teamId, roles: new Map([[p.userId, roles.get(teamId)!]]) };
+    }
+    const resourceOf = (r: AssetRow & { shared: boolean }): Resource => ({ ownerId: r.owner_id, public: r.visibility === 'public', sharees: r.shared ? [p.userId] : [], ...(team ? { team } : {}) });
+    const found = this.access.found(p, 'asset.read', candidate, resourceOf, KIND_LABEL[this.kind]);
     const { shared: _shared, ...row } = found;
     return { row, owner: this.access.can(p, 'asset.write', resourceOf(found)) };
   }
@@ -527,7 +616,8 @@ export class AssetService {
   }
 
   private async syncVisibility(row: AssetRow) {
-    const visibility = row.publish_state === 'published' ? 'public' : (await this.repo.countShares(row.id)) > 0 ? 'shared' : 'private';
+    const shares = (await this.repo.countShares(row.id)) + (await this.repo.countTeamShares(row.id));
+    const visibility = row.publish_state === 'published' ? 'public' : shares > 0 ? 'shared' : 'private';
     await this.repo.update(row.owner_id, row.id, { visibility, update_time: this.clock() });
   }
 
@@ -580,6 +670,8 @@ export class AssetService {
   private async toDetail(row: AssetRow, p: Principal, owner: boolean): Promise<AssetDetail> {
     const versions = await this.repo.versionsOf([row.id]);
     const shares = owner ? await this.repo.shareUserIds(row.id) : [];
+    const teamShares = owner ? await this.repo.teamShareIds(row.id) : [];
+    const teamNames = await this.teams.names(teamShares);
     const names = await this.users.names([row.owner_id, ...shares]);
     return {
       ...this.toAsset(row, p, versions, names),
@@ -589,6 +681,8 @@ export class AssetService {
         const u = names.get(id);
         return u ? [{ userId: id, username: u.username, nickname: u.nickname ?? '' }] : [];
       }),
+      // A dissolved team is not listed.
+      teamShares: teamShares.flatMap((teamId) => (teamNames.has(teamId) ? [{ teamId, teamName: teamNames.get(teamId)! }] : [])),
       added: !owner && (await this.repo.isSharedWith(row.id, p.userId)),
     };
   }

@@ -25,6 +25,14 @@ export class ClusterAccountRepository {
       .execute();
   }
 
+  allOnCenter(subCenterId: string) {
+    return this.db.selectFrom('cluster_accounts').select(['user_id', 'account']).where('sub_center_id', '=', subCenterId).orderBy('account').execute();
+  }
+
+  ownersOn(subCenterId: string, accounts: string[]) {
+    return this.db.selectFrom('cluster_accounts').select(['user_id', 'account', 'create_time']).where('sub_center_id', '=', subCenterId).where('account', 'in', accounts).execute();
+  }
+
   countOfCenter(subCenterId: string) {
     return this.db
       .selectFrom('cluster_accounts')

@@ -94,7 +94,7 @@ describe.each(engines)('comp-powers api (%s)', (engine) => {
     const { token } = await t.app.ctx.sessions.create('u-cp-new');
     expect(body(await get('u-cp-new', token))).toEqual({
       message: { code: 0, message: '操作成功' },
-      data: { userId: 'u-cp-new', total: '0.00', standardTotal: '0.00', items: [] },
+      data: { userId: 'u-cp-new', total: '0.00', standardTotal: '0.00', items: [], held: [] },
     });
   });
 

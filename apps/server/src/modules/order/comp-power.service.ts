@@ -18,6 +18,8 @@ export class CompPowerService {
     /** The welcome grant (when the deployment gives one) comes before the first figure a user sees. */
     private readonly welcome: (userId: string) => Promise<void> = async () => {},
     private readonly teams?: Pick<TeamPayers, 'payer'>,
+    /** The user's cluster accounts the scheduler holds for lack of power (issue 25), by center. */
+    private readonly held: (userId: string) => Promise<{ subCenterId: string; account: string }[]> = async () => [],
   ) {
     this.centers = new Map(centers.map((c) => [c.id, c]));
   }
@@ -26,7 +28,8 @@ export class CompPowerService {
     // Only one's own balance; team balances will come with teams and their roles (a rule in access.policy.ts).
     this.access.require(p, 'compPower.read', { ownerId: userId });
     await this.welcome(userId);
-    return this.balanceOf(userId);
+    const [balance, held] = await Promise.all([this.balanceOf(userId), this.held(userId)]);
+    return { ...balance, held: held.map((h) => ({ ...h, subCenterName: this.centers.get(h.subCenterId)?.name ?? h.subCenterId })) };
   }
 
   /** A team's balance (ADR 0017): any member reads it; 1205 for anyone else. */

@@ -11,6 +11,7 @@ import type { AuditTrail } from '../audit/audit.service';
 import type { TeamPayers } from '../team/team.service';
 import type { UserDirectory } from '../user/user-directory';
 import type { CompPowerRepository } from './comp-power.repository';
+import type { BalanceLimits } from './balance-limit.service';
 
 const DAY_MS = 24 * 3600_000;
 const HOUR_SECONDS = 3600;
@@ -62,6 +63,8 @@ export class GrantService {
     private readonly welcomeGrant?: WelcomeGrant,
     /** 算力发放 to a team (ADR 0017): teams by name, their members (told of the credit), names for the list. */
     private readonly teams?: Pick<TeamPayers, 'named' | 'names' | 'memberIds'>,
+    /** The balance enforced by the scheduler (issue 25): a credited user's held accounts are opened at once. */
+    private readonly limits?: Pick<BalanceLimits, 'owners'>,
   ) {
     this.centers = new Map(centers.map((c) => [c.id, c]));
   }
@@ -142,6 +145,7 @@ export class GrantService {
       this.log.error({ err, grantId: record.id }, 'grant: message to the user failed');
     }
     for (const userId of to.tell) await this.bus.publish(userId, { businessType: 'comp-power.changed', data: {} });
+    await this.limits?.owners([...to.tell]);
     return record;
   }
 

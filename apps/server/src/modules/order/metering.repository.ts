@@ -30,7 +30,7 @@ export const BATCH = 1000;
 /** Ids per `IN (…)` list, well below both engines' bound-parameter limits. */
 const IN_LIST = 500;
 
-const chunks = <T>(xs: T[], n = IN_LIST): T[][] => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
+export const chunks = <T>(xs: T[], n = IN_LIST): T[][] => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
 
 type ColType = 'text' | 'bigint' | 'integer';
 

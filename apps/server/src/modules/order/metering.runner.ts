@@ -1,7 +1,9 @@
 import { isTerminal, type JobState } from '@suanli/contracts';
 import type { MeterTask, TaskMeterSource } from '../task/task-compute';
 import type { MeteringRepository } from './metering.repository';
+import type { BalanceLimits, LimitPass } from './balance-limit.service';
 import type { MeteringService } from './metering.service';
+import { OUTSIDE_KIND, type OutsideJobService } from './outside-job.service';
 
 /**
  * Ended tasks are looked for from the cursor minus this: a task's end is stamped (its update_time) before
@@ -19,6 +21,8 @@ export interface PassResult {
   drawn: number;
   /** Tasks stopped because their compute power ran out. */
   stopped: string[];
+  /** The balance limits' changes on the scheduler (issue 25). */
+  limits?: LimitPass;
 }
 
 interface Log {
@@ -37,6 +41,8 @@ export class MeteringRunner {
   private readonly last = new Map<string, number>();
   private readonly busy = new Set<string>();
   private readonly startedAt: number;
+  /** Centers whose balance limits this process has written in full since it began leading them. */
+  private readonly asserted = new Set<string>();
 
   constructor(
     private readonly service: MeteringService,
@@ -45,6 +51,10 @@ export class MeteringRunner {
     private readonly centerIds: readonly string[],
     private readonly clock: () => number,
     private readonly log: Log,
+    /** The balance enforced by the scheduler (issue 25): every account of the center after each pass. */
+    private readonly limits?: Pick<BalanceLimits, 'center'>,
+    /** Jobs run outside the console (issue 25), read from the centers' accounting before each pass. */
+    private readonly outside?: OutsideJobService,
   ) {
     this.startedAt = clock();
   }
@@ -71,6 +81,12 @@ export class MeteringRunner {
       total.metered += r.metered;
       total.drawn += r.drawn;
       total.stopped.push(...r.stopped);
+      if (r.limits) {
+        total.limits ??= { limited: [], opened: [], failed: [] };
+        total.limits.limited.push(...r.limits.limited);
+        total.limits.opened.push(...r.limits.opened);
+        total.limits.failed.push(...r.limits.failed);
+      }
     }
     return total;
   }
@@ -82,9 +98,11 @@ export class MeteringRunner {
     const cursor = (await this.repo.cursor(centerId)) ?? (await this.repo.cursor('*')) ?? now;
     const since = cursor - CURSOR_MARGIN_MS;
     const [running, ended] = await Promise.all([this.source.running(centerId), this.source.endedSince(centerId, since)]);
-    const seen = new Set([...running, ...ended].map((t) => t.id));
+    const outside = await this.outsideJobs(centerId);
+    const seen = new Set([...running, ...ended, ...outside].map((t) => t.id));
     // Metered before, neither running nor recently ended (requeued, or ended before the cursor's margin).
-    const open = (await this.repo.openMeters(centerId)).filter((id) => !seen.has(id));
+    // Outside jobs' meters (`<center>:<jobId>`) are never tasks: a task id has no colon.
+    const open = (await this.repo.openMeters(centerId)).filter((id) => !seen.has(id) && !id.includes(':'));
     let others: MeterTask[] = [];
     if (open.length) {
       const found = await this.source.byIds(open);
@@ -97,18 +115,51 @@ export class MeteringRunner {
       // A task back in the queue (Slurm requeue) is metered again once it runs.
       others = found.filter((t) => isTerminal(t.state as JobState));
     }
-    const tasks = [...running, ...ended, ...others];
+    const tasks = [...running, ...ended, ...others, ...outside];
     const r = await this.service.meter(tasks, now);
     const stopped: string[] = [];
     for (const t of r.empty) {
       try {
-        if (await this.source.stopUnderpowered(t.id, t.stopReason)) stopped.push(t.id);
+        // An outside job has no task to move: it is cancelled in the scheduler as its account.
+        if (t.kind === OUTSIDE_KIND ? await this.outside?.stop(t) : await this.source.stopUnderpowered(t.id, t.stopReason)) stopped.push(t.id);
       } catch (err) {
         this.log.warn({ err, taskId: t.id }, 'metering: stopping an underpowered task failed; the next pass tries again');
       }
     }
     if (stopped.length) this.log.info({ centerId, tasks: stopped }, 'metering: tasks stopped, compute power used up');
     await this.repo.setCursor(centerId, now);
-    return { tasks: tasks.length, metered: r.metered, drawn: r.drawn, stopped };
+    return { tasks: tasks.length, metered: r.metered, drawn: r.drawn, stopped, limits: await this.limitPass(centerId) };
+  }
+
+  /**
+   * The balance limits of every account of the center, after the draws: the first pass since this process
+   * leads the center writes them all again (the leader's re-assertion), later ones only what changed. A
+   * failure is logged and left to the next pass; it never fails the metering pass.
+   */
+  private async limitPass(centerId: string): Promise<LimitPass | undefined> {
+    if (!this.limits) return undefined;
+    const force = !this.asserted.has(centerId);
+    try {
+      const r = await this.limits.center(centerId, force);
+      if (!r.failed.length) this.asserted.add(centerId);
+      return r;
+    } catch (err) {
+      this.log.warn({ err, centerId }, 'balance limits: pass failed; the next one tries again');
+      return undefined;
+    }
+  }
+
+  /**
+   * The center's outside jobs to meter: accounting read first (from its own cursor); when it cannot be read
+   * the jobs already stored are metered as they stand and the next pass reads the gap.
+   */
+  private async outsideJobs(centerId: string): Promise<MeterTask[]> {
+    if (!this.outside?.reads(centerId)) return [];
+    try {
+      await this.outside.sync(centerId, this.source);
+    } catch (err) {
+      this.log.warn({ err, centerId }, 'metering: accounting unreadable; outside jobs metered as last read');
+    }
+    return this.outside.meterable(centerId);
   }
 }

@@ -1,3 +1,4 @@
+// Over 400 lines: orders from pre-order to the exactly-once credit over both payment channels, with what a credit sets off (messages, pushes, the balance limits it lifts), in one place.
 import {
   teamOfPayer,
   ErrorCode,
@@ -36,6 +37,7 @@ import type { OfflinePayment } from '../../centers/centers';
 import type { OrderRepository, OrderRow, Payment } from './order.repository';
 import type { InTx } from '../../db/db';
 import { nextSerial, serialPrefix } from '../../lib/serial-no';
+import type { BalanceLimits } from './balance-limit.service';
 
 const HOUR_SECONDS = 3600;
 /** A number taken meanwhile by a concurrent order: try the next this many times before giving up. */
@@ -83,6 +85,8 @@ export class OrderService {
     private readonly catalogue: OrderCatalogue,
     private readonly audit: AuditTrail,
     private readonly teams: { payer(p: Principal, teamId: string, action: 'team.manage'): Promise<{ payer: string }>; memberIds(teamId: string): Promise<string[]> }, // for a team its owner/admins buy, paying themselves (1205 non-member, 1020 member; ADR 0017); its members are told of the credit
+    /** The balance enforced by the scheduler (issue 25): the credited users' held accounts are opened at once. */
+    private readonly limits?: Pick<BalanceLimits, 'owners'>,
   ) {
     this.centers = new Map(centers.map((c) => [c.id, c]));
   }
@@ -313,7 +317,9 @@ export class OrderService {
       // The credit is committed; a lost message must not turn it into an error the payer retries.
       this.log.error({ err, orderId: id }, 'order paid: message to the owner failed');
     }
-    for (const u of new Set([paid.owner_id, ...(paid.payer_id ? await this.teams.memberIds(teamOfPayer(paid.payer_id)!) : [])])) await this.bus.publish(u, { businessType: 'comp-power.changed', data: {} });
+    const credited = new Set([paid.owner_id, ...(paid.payer_id ? await this.teams.memberIds(teamOfPayer(paid.payer_id)!) : [])]);
+    for (const u of credited) await this.bus.publish(u, { businessType: 'comp-power.changed', data: {} });
+    await this.limits?.owners([...credited]);
     return paid;
   }
 

@@ -77,6 +77,7 @@ export class SlurmService {
   /** The same script and resources again, on the same center, as a new task (`clientRequestId` as for create). */
   async resubmit(p: Principal, id: string, clientRequestId?: string, change?: DiagnosisChange): Promise<Task> {
     // 按建议重新提交 (issue 23): the diagnosis's change (more memory in the script, a longer limit) applied.
-    return this.tasks.create(p, { ...withChange(await this.tasks.parameters(p, 'slurm', id), change), clientRequestId });
+    // `parameters` answers only the caller's own Slurm task (1205 otherwise): the link is to a task they own.
+    return this.tasks.create(p, { ...withChange(await this.tasks.parameters(p, 'slurm', id), change), clientRequestId, resubmittedFrom: id });
   }
 }

@@ -11,6 +11,8 @@ import { grantHash, isFinal } from './sync.service';
 /** "Not reached": the receiving or the source file service is down, restarting or unreachable. */
 const RETRYABLE = new Set<number>([ErrorCode.INTERNAL_FAILED, ErrorCode.INTERNAL_TIMEOUT]);
 const CANCEL = Symbol('cancel');
+/** How long a cancel call waits for another replica to end the job before it answers the state it has. */
+const CANCEL_WAIT_MS = 20_000;
 const CLOSING = Symbol('closing');
 /** Another replica took the job over (this one missed renewing its lease) or ended it. */
 const LOST = Symbol('lost');
@@ -138,8 +140,8 @@ export class SyncRunner {
 
   /**
    * Stops the job and discards what the target staged. A job running on another replica is asked to cancel
-   * there (its holder sees the request within a third of leaseMs; this call waits up to leaseMs for it); one
-   * that nobody runs is cancelled here.
+   * there (its holder sees the request within a third of leaseMs; this call waits while that holder lives, up
+   * to CANCEL_WAIT_MS); one that nobody runs is cancelled here.
    */
   async cancel(id: string) {
     let r = this.running.get(id);
@@ -151,8 +153,20 @@ export class SyncRunner {
     }
     r?.abort.abort(CANCEL);
     await r?.done;
-    // Wall-clock waiting (tests freeze the app's clock).
-    for (let waited = 0; waited < this.leaseMs && !isFinal((await this.repo.byId(id))?.state ?? 'CANCELLED'); waited += 100) await sleep(100);
+    // Another replica's holder takes the request in at its next renewal and then discards the staging, which
+    // can take seconds on a loaded host: wait while it lives, take the job over here once its lease has run out
+    // (start() only runs it if the lease is free, and then cancels at once), and answer whatever state the job
+    // has after CANCEL_WAIT_MS — never hang. Wall-clock waiting (tests freeze the app's clock).
+    const until = Date.now() + Math.max(CANCEL_WAIT_MS, this.leaseMs * 2);
+    let tried = Date.now();
+    while (Date.now() < until && !isFinal((await this.repo.byId(id))?.state ?? 'CANCELLED')) {
+      if (Date.now() - tried >= this.leaseMs / 3) {
+        tried = Date.now();
+        this.start(id);
+        await this.running.get(id)?.done;
+      }
+      await sleep(100);
+    }
   }
 
   /** Stops every job without ending it and hands their leases over: another replica, or the next start, resumes them. */

@@ -46,6 +46,8 @@ export interface TaskMeterSource {
   endedSince(subCenterId: string, since: number): Promise<MeterTask[]>;
   /** These tasks, wherever they are (absent: deleted). */
   byIds(ids: string[]): Promise<MeterTask[]>;
+  /** Which of these ids are tasks (any state): a scheduler job tagged with one is a console task's (issue 25). */
+  known(ids: string[]): Promise<Set<string>>;
   /** Stops a RUNNING task whose compute power ran out: it ends UNDERPOWERED once the scheduler ends it. */
   stopUnderpowered(taskId: string, reason?: string): Promise<boolean>;
 }

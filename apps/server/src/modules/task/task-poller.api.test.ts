@@ -143,6 +143,7 @@ describe.each(engines)('a task left CREATED by a dead gateway (%s)', (engine) =>
       reason_code: null,
       exit_signal: null,
       job_usage: null,
+      resubmitted_from: null,
       ...over,
     };
     expect(await t.app.tasks.repository.insert(row)).toBe(true);

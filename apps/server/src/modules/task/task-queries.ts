@@ -77,7 +77,15 @@ export class TaskQueries {
       consumed: formatCardHours(await this.compute.consumed(id)),
       diagnosis: await this.diagnosis(row),
       efficiency: efficiencyOf(row),
+      resubmittedFrom: await this.original(row),
     };
+  }
+
+  /** 原任务: the task `row` was resubmitted from, while it exists and is still its owner's of the same family. */
+  private async original(row: TaskRow): Promise<TaskDetail['resubmittedFrom']> {
+    if (!row.resubmitted_from) return null;
+    const o = await this.repo.get(row.resubmitted_from);
+    return o && o.owner_id === row.owner_id && o.kind === row.kind ? { id: o.id, type: o.type, name: o.name } : null;
   }
 
   /**

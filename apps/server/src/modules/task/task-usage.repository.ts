@@ -77,6 +77,15 @@ export class TaskUsageRepository {
     return rows.map(toMeterTask);
   }
 
+  /** Which of these ids are tasks, whatever their state (outside jobs are told from console ones by it). */
+  async known(ids: string[]): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (let i = 0; i < ids.length; i += 500) {
+      for (const r of await this.db.selectFrom('tasks').select('id').where('id', 'in', ids.slice(i, i + 500)).execute()) out.add(r.id);
+    }
+    return out;
+  }
+
   async meterByIds(ids: string[]): Promise<MeterTask[]> {
     const out: MeterTask[] = [];
     for (let i = 0; i < ids.length; i += 500) {

@@ -54,6 +54,8 @@ export interface NewTask {
   clientRequestId?: string;
   /** 付费方: a team the caller belongs to pays (ADR 0017); absent: the caller. */
   payerTeamId?: string;
+  /** The caller's own task of the same family this one reruns (the caller checked it): 原任务 on the detail. */
+  resubmittedFrom?: string;
 }
 
 /**
@@ -192,6 +194,7 @@ export class TaskService {
       reason_code: null,
       exit_signal: null,
       job_usage: null,
+      resubmitted_from: t.resubmittedFrom ?? null,
     };
     if (t.clientRequestId) await this.repo.releaseClientRequest(p.userId, t.clientRequestId, now - CLIENT_REQUEST_TTL_MS);
     if (!(await this.repo.insert(row))) {

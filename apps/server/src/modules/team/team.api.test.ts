@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGE_BASE, TEAM_BASE, TEAM_INVITATION_BUSINESS_TYPE, TEAM_INVITATION_TTL_MS, type Team, type TeamDetail, type TeamInvitation, type WsEvent } from '@suanli/contracts';
+import { ADMIN_BASE, MESSAGE_BASE, TEAM_BASE, type AdminTeam, TEAM_INVITATION_BUSINESS_TYPE, TEAM_INVITATION_TTL_MS, type Team, type TeamDetail, type TeamInvitation, type WsEvent } from '@suanli/contracts';
 import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
 
 interface User {
@@ -257,5 +257,37 @@ describe.each(engines)('team api (%s)', (engine) => {
     const other = await user('cx');
     const both = await Promise.all([invite(owner, team.id, other.username), invite(owner, team.id, other.username)]);
     expect(both.map((b) => b.message.code).sort()).toEqual([0, 2603]);
+  });
+
+  it('运营管理 › 团队: operators list every team by name fragment or owner username; anyone else gets 1020 and nothing', async () => {
+    const { team, owner, stranger } = await teamOf();
+    const op = await user('op');
+    await t.app.ctx.access.grant(op.id, 'operator');
+    const page = async (u: User, payload: object) => body(await t.app.inject({ method: 'POST', url: `${ADMIN_BASE}/teams/action/page`, headers: { token: u.token }, payload }));
+    for (const u of [owner, stranger]) expect(await page(u, { keyword: team.name })).toEqual({ message: { code: 1020, message: '没有权限' }, data: null });
+
+    const byName = await page(op, { keyword: team.name.slice(1).toUpperCase() });
+    expect(byName.message.code).toBe(0);
+    expect(byName.data.list.map((x: AdminTeam) => x.id)).toContain(team.id);
+    expect(byName.data.list.find((x: AdminTeam) => x.id === team.id)).toEqual({
+      id: team.id,
+      name: team.name,
+      description: '一起算',
+      ownerId: owner.id,
+      ownerUsername: owner.username,
+      ownerNickname: '昵称own',
+      memberCount: 3,
+      createTime: expect.any(Number),
+    });
+    // The owner's exact username finds their teams; a fragment of it does not (names only match as fragments).
+    expect((await page(op, { keyword: owner.username })).data.list.map((x: AdminTeam) => x.id)).toEqual([team.id]);
+    expect((await page(op, { keyword: owner.username.slice(0, -1) })).data.total).toBe(0);
+    // A LIKE wildcard is a character; newest first over all teams.
+    expect((await page(op, { keyword: '%' })).data.total).toBe(0);
+    const all = await page(op, { pageNum: 1, pageSize: 100 });
+    expect(all.data.total).toBeGreaterThanOrEqual(1);
+    const times = all.data.list.map((x: AdminTeam) => x.createTime);
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect((await page(op, { pageSize: 'many' })).message.code).toBe(1005);
   });
 });

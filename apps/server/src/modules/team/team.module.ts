@@ -1,13 +1,49 @@
-import { TEAM_BASE } from '@suanli/contracts';
+import { ADMIN_BASE, TEAM_BASE } from '@suanli/contracts';
 import type { AppContext } from '../../context';
 import type { ModuleMount } from '../module-mount';
+import { TeamArea } from './team-area';
 import { TeamRepository } from './team.repository';
-import { teamRoutes } from './team.routes';
+import { teamAdminRoutes, teamRoutes } from './team.routes';
 import { TeamService } from './team.service';
 
-/** Teams (routes under TEAM_BASE): members, roles, invitations. */
-export function createTeamModule(deps: Pick<AppContext, 'db' | 'clock' | 'notify' | 'bus' | 'access' | 'userDirectory'>) {
-  const service = new TeamService(new TeamRepository(deps.db), deps.access, deps.userDirectory, deps.clock, deps.notify, deps.bus);
-  const mount: ModuleMount = { name: 'team', routes: [{ prefix: TEAM_BASE, plugin: teamRoutes(service) }] };
-  return { service, mount };
+/**
+ * Teams (routes under TEAM_BASE): members, roles, invitations, and each team's storage area on every center
+ * (ADR 0018), which follows the membership: every change, a member's new cluster account, and each start;
+ * the operators' list of teams under ADMIN_BASE.
+ */
+export function createTeamModule(deps: Pick<AppContext, 'db' | 'clock' | 'notify' | 'bus' | 'access' | 'userDirectory' | 'storage' | 'clusterAccounts' | 'centers' | 'log'>) {
+  const repo = new TeamRepository(deps.db);
+  const area = new TeamArea(repo, deps.storage, deps.clusterAccounts, deps.centers, deps.log);
+  const listeners: ((teamId: string) => Promise<void>)[] = [(teamId) => area.apply(teamId)];
+  const service = new TeamService(
+    repo,
+    deps.access,
+    deps.userDirectory,
+    deps.clock,
+    deps.notify,
+    deps.bus,
+    async (teamId) => {
+      for (const fn of listeners) await fn(teamId);
+    },
+    (teamId) => area.paths(teamId),
+  );
+  deps.clusterAccounts.afterCreate((userId, centerId) => area.accountCreated(userId, centerId));
+  const mount: ModuleMount = {
+    name: 'team',
+    routes: [
+      { prefix: TEAM_BASE, plugin: teamRoutes(service) },
+      // 运营管理 › 团队 (operators only).
+      { prefix: ADMIN_BASE, plugin: teamAdminRoutes(service) },
+    ],
+    start: () => area.applyAll(),
+  };
+  return {
+    service,
+    area,
+    mount,
+    /** Modules built later follow membership too (the asset module: what is shared with a team, ADR 0018). */
+    afterMembership(fn: (teamId: string) => Promise<void>) {
+      listeners.push(fn);
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import type { TeamRole } from '@suanli/contracts';
+import { sql } from 'kysely';
 import type { Db } from '../../db/db';
 import type { TeamInvitationsTable, TeamMembersTable, TeamsTable } from '../../db/schema';
 import { isUniqueViolation } from '../../db/unique';
@@ -51,6 +52,31 @@ export class TeamRepository {
     return new Map(rows.map((r) => [r.id, r.name]));
   }
 
+  /**
+   * 运营管理 › 团队: every team with its member count, newest first; `keyword` matches the name (contains, ASCII
+   * case ignored), `ownerIds` the owners (an exact username the service resolved).
+   */
+  async adminPage(f: { keyword?: string; ownerIds?: readonly string[] }, offset: number, limit: number) {
+    let q = this.db.selectFrom('teams');
+    if (f.keyword) {
+      const pattern = `%${f.keyword.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+      const owners = [...(f.ownerIds ?? [])];
+      q = q.where((eb) => eb.or([sql<boolean>`lower(${eb.ref('teams.name')}) like ${pattern} escape '!'`, ...(owners.length ? [eb('teams.owner_id', 'in', owners)] : [])]));
+    }
+    const [rows, total] = await Promise.all([
+      q
+        .selectAll('teams')
+        .select((eb) => eb.selectFrom('team_members as m').whereRef('m.team_id', '=', 'teams.id').select((e) => e.fn.countAll<number>().as('n')).as('member_count'))
+        .orderBy('teams.create_time', 'desc')
+        .orderBy('teams.id', 'desc')
+        .offset(offset)
+        .limit(limit)
+        .execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows: rows.map((r) => ({ ...r, member_count: Number(r.member_count) })), total: Number(total.n) };
+  }
+
   /** Creates the team with its owner as the first member; false when the owner already has a team of that name. */
   async create(team: TeamRow): Promise<boolean> {
     try {
@@ -99,6 +125,12 @@ export class TeamRepository {
       .values({ team_id: teamId, user_id: userId, card_seconds: cardSeconds, set_by: setBy, update_time: now })
       .onConflict((oc) => oc.columns(['team_id', 'user_id']).doUpdateSet({ card_seconds: cardSeconds, set_by: setBy, update_time: now }))
       .execute();
+  }
+
+  /** The teams each of `userIds` is a member of (the balance limits count a team's compute power for its members). */
+  teamsOf(userIds: string[]) {
+    if (!userIds.length) return Promise.resolve([] as { team_id: string; user_id: string }[]);
+    return this.db.selectFrom('team_members').select(['team_id', 'user_id']).where('user_id', 'in', userIds).execute();
   }
 
   /** For (team, user) pairs: the team's name, whether the user is a member, and their limit (metering's check). */

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { TeamApi, TeamApiSchemas } from '@suanli/contracts';
+import { AdminTeamApi, AdminTeamApiSchemas, TeamApi, TeamApiSchemas } from '@suanli/contracts';
 import { ok } from '../../lib/reply';
 import { serve } from '../../lib/serve';
 import { principal } from '../../plugins/auth';
@@ -32,5 +32,12 @@ export function teamRoutes(teams: TeamService): FastifyPluginAsyncTypebox {
       },
       ['team'],
     );
+  };
+}
+
+/** 运营管理 › 团队, registered under ADMIN_BASE: operators only (1020 before validation). */
+export function teamAdminRoutes(teams: TeamService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    serve(app, AdminTeamApi, AdminTeamApiSchemas, { page: async (req) => ok(await teams.adminPage(principal(req), req.body)) }, ['admin']);
   };
 }

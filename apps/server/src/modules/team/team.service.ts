@@ -1,5 +1,8 @@
+// Over 400 lines: one service for teams — members, roles, invitations, payers, shares and the operators' list: the rules of ADR 0017 and 0018 in one place.
 import {
   ErrorCode,
+  type AdminTeamPage,
+  type AdminTeamPageQuery,
   TEAM_INVITATION_BUSINESS_TYPE,
   TEAM_INVITATION_TTL_MS,
   teamPayer,
@@ -11,6 +14,7 @@ import {
   type TeamInvitationState,
   type TeamMember,
   type TeamRole,
+  type TeamArea,
   type TeamUpdate,
 } from '@suanli/contracts';
 import type { Notify } from '../../context';
@@ -42,7 +46,9 @@ export interface TeamStanding {
 }
 
 /** What the order module asks of teams (built before it in app.ts). */
-export type TeamPayers = Pick<TeamService, 'payer' | 'usageMembers' | 'standing' | 'memberIds' | 'named' | 'names'>;
+export type TeamPayers = Pick<TeamService, 'payer' | 'usageMembers' | 'standing' | 'memberIds' | 'named' | 'names' | 'payersOf'>;
+/** What the asset module asks of teams (datasets and models shared with a team, ADR 0018). */
+export type AssetTeams = Pick<TeamService, 'rolesOf' | 'memberTeam' | 'memberIds' | 'names'>;
 const INVITATION = '邀请';
 
 /**
@@ -60,6 +66,14 @@ export class TeamService {
     private readonly clock: () => number,
     private readonly notify: Notify,
     private readonly bus: EventBus,
+    /**
+     * The members of a team changed (created, joined, left, removed, dissolved): the team's storage area on
+     * every center follows (ADR 0018), and whatever else follows membership. Awaited, so the caller's answer
+     * means the disk has it; failures are the listener's to log (the database is the truth).
+     */
+    private readonly membership: (teamId: string) => Promise<void> = async () => {},
+    /** Where the team's folder is on each center (no I/O). */
+    private readonly areas: (teamId: string) => TeamArea[] = () => [],
   ) {}
 
   async list(p: Principal): Promise<Team[]> {
@@ -75,6 +89,7 @@ export class TeamService {
     if (!(await this.repo.create({ id, name, description: (body.description ?? '').trim(), owner_id: p.userId, create_time: now, update_time: now }))) {
       throw new AppError(ErrorCode.TEAM_NAME_TAKEN);
     }
+    await this.membership(id);
     return this.team(p, id);
   }
 
@@ -88,6 +103,7 @@ export class TeamService {
       ...toTeam(team, names.get(team.owner_id)?.username ?? ''),
       members: members.map((m) => ({ userId: m.user_id, username: names.get(m.user_id)?.username ?? '', nickname: names.get(m.user_id)?.nickname ?? '', role: m.role as TeamRole, joinTime: Number(m.join_time), limitCardHours: limitHours(limits.get(m.user_id)) })),
       invitations: invitations.map((i) => this.toInvitation(i, team.name, names)),
+      areas: this.areas(id),
     };
   }
 
@@ -141,6 +157,7 @@ export class TeamService {
     const { inv, team } = await this.readableInvitation(p, id);
     this.access.require(p, 'team.invitation.answer', invitationResource(inv, team, p));
     if (!team || !(await this.repo.answer(id, 'accepted', this.clock()))) throw new AppError(ErrorCode.TEAM_INVITATION_CLOSED);
+    await this.membership(team.id);
     await this.changed(team.id, [p.userId]);
     return this.team(p, team.id);
   }
@@ -188,6 +205,7 @@ export class TeamService {
     if (role === 'owner') throw new AppError(ErrorCode.NO_PERMISSION);
     if (role === 'admin') this.access.require(p, 'team.own', res);
     if (!(await this.repo.removeMember(id, userId, [role]))) throw new AppError(ErrorCode.TEAM_NOT_MEMBER);
+    await this.membership(id);
     await this.notify(userId, { type: 'team', title: `您已被移出团队「${team.name}」`, content: `您已不再是团队「${team.name}」的成员。`, businessType: 'team', businessId: id });
     await this.changed(id, [userId]);
     return null;
@@ -198,6 +216,7 @@ export class TeamService {
     this.access.require(p, 'team.leave', resourceOf(team, p));
     if (team.my_role === 'owner') throw new AppError(ErrorCode.TEAM_OWNER_MUST_TRANSFER);
     if (!(await this.repo.removeMember(id, p.userId, ['admin', 'member']))) throw new AppError(ErrorCode.TEAM_NOT_MEMBER);
+    await this.membership(id);
     await this.changed(id, [p.userId]);
     return null;
   }
@@ -215,6 +234,26 @@ export class TeamService {
     return this.team(p, id);
   }
 
+  /** 运营管理 › 团队: every team (operators only); the keyword is a name fragment or an owner's exact username. */
+  async adminPage(p: Principal, q: AdminTeamPageQuery): Promise<AdminTeamPage> {
+    this.access.require(p, 'team.readAll');
+    const keyword = q.keyword?.trim() || undefined;
+    const ownerIds = keyword ? (await this.users.named([keyword])).map((u) => u.id) : [];
+    const { rows, total } = await this.repo.adminPage({ keyword, ownerIds }, (q.pageNum - 1) * q.pageSize, q.pageSize);
+    const owners = await this.users.names(rows.map((r) => r.owner_id));
+    const list = rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      ownerId: r.owner_id,
+      ownerUsername: owners.get(r.owner_id)?.username ?? '',
+      ownerNickname: owners.get(r.owner_id)?.nickname ?? '',
+      memberCount: r.member_count,
+      createTime: Number(r.create_time),
+    }));
+    return { list, total, pageNum: q.pageNum, pageSize: q.pageSize };
+  }
+
   /** The owner only. Nothing depends on a team yet (its compute power and shared work come later). */
   async dissolve(p: Principal, id: string): Promise<null> {
     const team = await this.readable(p, id);
@@ -222,6 +261,7 @@ export class TeamService {
     const members = (await this.repo.members(id)).map((m) => m.user_id);
     const invitees = (await this.repo.pendingOf(id, this.clock())).map((i) => i.invitee_id);
     if (!(await this.repo.dissolve(id, p.userId))) throw new AppError(ErrorCode.NO_PERMISSION);
+    await this.membership(id);
     for (const userId of members) {
       if (userId !== p.userId) await this.notify(userId, { type: 'team', title: `团队「${team.name}」已解散`, content: `所有者已解散团队「${team.name}」。`, businessType: 'team', businessId: id });
     }
@@ -309,6 +349,17 @@ export class TeamService {
   }
 
   /**
+   * The payers (`team:<id>`) that may pay for each user's tasks — the teams they are a member of. The balance
+   * limits (issue 25) keep a cluster account open while one of them has compute power: a team-paid task runs
+   * as the member's own cluster account.
+   */
+  async payersOf(userIds: string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    for (const m of await this.repo.teamsOf([...new Set(userIds)])) out.set(m.user_id, [...(out.get(m.user_id) ?? []), teamPayer(m.team_id)]);
+    return out;
+  }
+
+  /**
    * Everyone who sees a team's compute power — every member (`team.read`: 团队详情's 团队算力, the task forms'
    * 预计最多消耗) — so metering and crediting can tell them with `comp-power.changed` when it moves.
    */
@@ -326,6 +377,19 @@ export class TeamService {
 
   names(ids: readonly string[]): Promise<Map<string, string>> {
     return this.repo.names(ids);
+  }
+
+  // ---- shared work (ADR 0018): the port the asset module reads --------------------------------------------
+
+  /** The teams the user is a member of now, with their role: what a team's share of an asset is decided by. */
+  async rolesOf(userId: string): Promise<Map<string, TeamRole>> {
+    return new Map((await this.repo.mine(userId)).map((t) => [t.id, t.my_role as TeamRole]));
+  }
+
+  /** The team when the caller is a member (`team.read`; 1205 naming 团队 otherwise): sharing with it, its list. */
+  async memberTeam(p: Principal, teamId: string): Promise<{ id: string; name: string }> {
+    const team = await this.readable(p, teamId);
+    return { id: team.id, name: team.name };
   }
 
   /** `team.changed` to every member now, and to `also` (an invitee, a member who just left). */

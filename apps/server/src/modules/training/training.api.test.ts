@@ -216,6 +216,27 @@ describe.each(engines)('training tasks api (%s)', (engine) => {
     expect((await call('POST', '/tasks/action/page', { pageNum: 1, pageSize: 10, type: 'develop' })).data.total).toBe(0);
   });
 
+  it('a resubmitted task and a copy from the form link 原任务; only the caller\'s own training task can be named', async () => {
+    const a = await create({ name: '原任务-甲', command: 'true' });
+    expect((await detail(a.id)).resubmittedFrom).toBeNull();
+    const again = (await call('POST', `/tasks/${a.id}/resubmit`)).data as Task;
+    expect((await detail(again.id)).resubmittedFrom).toEqual({ id: a.id, type: 'train', name: '原任务-甲' });
+    // 复制并重新提交 / 按建议重新提交 for training go through the form, which names the task it was filled from.
+    const copy = await create({ name: '副本', command: 'true', resubmittedFrom: a.id });
+    expect((await detail(copy.id)).resubmittedFrom).toEqual({ id: a.id, type: 'train', name: '原任务-甲' });
+    // Another user's task, or no task at all, is refused as not found (1205): no link, no task.
+    const before = (await call('POST', '/tasks/action/page', { pageNum: 1, pageSize: 1 }, tokenB)).data.total;
+    for (const from of [a.id, 'no-such-task']) {
+      const res = await call('POST', '/tasks', form({ name: '别人的副本', resubmittedFrom: from }), tokenB);
+      expect(res.message.code).toBe(1205);
+    }
+    expect((await call('POST', '/tasks/action/page', { pageNum: 1, pageSize: 1 }, tokenB)).data.total).toBe(before);
+    // The original's owner sees the link; once the original is deleted the link is gone (null), the task stays.
+    await until(a.id, 'SUCCEEDED');
+    expect((await call('DELETE', `/tasks/${a.id}`)).message.code).toBe(0);
+    expect((await detail(copy.id)).resubmittedFrom).toBeNull();
+  });
+
   it('offers the image catalogue filtered by card type', async () => {
     const all = (await call('GET', '/images')).data;
     expect(all.length).toBeGreaterThan(3);

@@ -49,6 +49,8 @@ export class TrainingService {
     const nodeNum = body.type === 'distributed' ? body.nodeNum : 1;
     if (body.type === 'distributed' && nodeNum * body.cardNum < 2) throw invalid('nodeNum', '分布式训练至少需要 2 个工作进程（节点数 × 每节点卡数 ≥ 2）');
     checkTaskInput(body);
+    // 原任务 must be one of the caller's training tasks (1205 otherwise): a link never shows another's task.
+    if (body.resubmittedFrom) await this.tasks.parameters(p, 'training', body.resubmittedFrom);
     const image = this.images.get(body.imageId) ?? (await this.privateImages.resolvePrivate(p, body.imageId));
     const vendor = this.images.vendorOf(body.cardTypeId);
     // A private image runs wherever its owner puts it (its card vendors are not known).
@@ -80,6 +82,7 @@ export class TrainingService {
       waitingFor,
       clientRequestId: body.clientRequestId,
       payerTeamId: body.payerTeamId,
+      resubmittedFrom: body.resubmittedFrom,
     });
     // A request that lost the race to an identical one: the winner starts the copies.
     if (created) await startCopies();
@@ -94,7 +97,7 @@ export class TrainingService {
     const t = withChange(await this.tasks.parameters(p, 'training', id), change);
     // Access to a mounted version is checked again: a share may have been withdrawn since.
     const { mounts, waitingFor, startCopies } = await this.resolveMounts.resolve(p, (t.mounts ?? []).map(({ kind, assetId, versionId }) => ({ kind, assetId, versionId })), t.subCenterId);
-    const { task, created } = await this.tasks.createOnce(p, { ...t, mounts, waitingFor, clientRequestId });
+    const { task, created } = await this.tasks.createOnce(p, { ...t, mounts, waitingFor, clientRequestId, resubmittedFrom: id });
     if (created) await startCopies();
     return task;
   }

@@ -3,7 +3,7 @@
  * have: templates (platform ones read-only), creating a task from a template or a script, and saving a task
  * as a template. The real services have their own api tests.
  */
-import { SLURM_BASE, type SlurmTaskCreate, type SlurmTemplate, type SlurmTemplateSave, type SubCenter, type TaskDetail } from '@suanli/contracts';
+import { SLURM_BASE, type OutsideJob, type SlurmTaskCreate, type SlurmTemplate, type SlurmTemplateSave, type SubCenter, type TaskDetail } from '@suanli/contracts';
 import { createFakeTasks, envelope, newTask, page, T0 } from '../../../test/fake-tasks';
 
 const CENTERS: SubCenter[] = [
@@ -133,13 +133,16 @@ export function createFakeSlurm({ schedulerKind = 'slurm' }: { schedulerKind?: '
     return undefined;
   };
 
+  const outsideJobs: OutsideJob[] = [];
   const fake = createFakeTasks({
     base: SLURM_BASE,
     centers: CENTERS,
     schedulerKind,
     partitions: (c) => c.cardTypes.map((t) => ({ name: t.id, cardTypeId: t.id, nodes: 4, cardsPerNode: t.id === 'cpu-std' ? 32 : 8, cpusPerCard: 1, memoryGBPerCard: 4 })),
     folders: ['results'],
-    routes: ({ method, body, route }) => {
+    routes: ({ method, body, route, path }) => {
+      // 外部作业 (issue 25) live under the order module's base.
+      if (method === 'POST' && path.endsWith('/outside-jobs/action/page')) return page(outsideJobs, body);
       if (route === null) return undefined;
       if (method === 'POST' && route === '/tasks') {
         const b = body as SlurmTaskCreate;
@@ -175,5 +178,5 @@ export function createFakeSlurm({ schedulerKind = 'slurm' }: { schedulerKind?: '
       return templateCall(method, route, body);
     },
   });
-  return { ...fake, templates, putTemplate: (t: SlurmTemplate) => templates.set(t.id, t) };
+  return { ...fake, templates, outsideJobs, putTemplate: (t: SlurmTemplate) => templates.set(t.id, t) };
 }

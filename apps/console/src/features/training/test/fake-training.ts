@@ -98,6 +98,7 @@ function assetOf(kind: AssetKind, id: string, name: string, owner: string, versi
     updateTime: T0,
     versions: versions.map(version),
     shares: [],
+    teamShares: [],
     added: false,
   };
 }
@@ -150,8 +151,9 @@ export function createFakeTraining() {
         return envelope([...IMAGES.filter((i) => !vendor || i.cardVendors.includes(vendor)), ...PRIVATE_IMAGES]);
       }
       if (method === 'POST' && route === '/tasks') {
-        const { clientRequestId, ...b } = body as TrainingTaskCreate;
+        const { clientRequestId, resubmittedFrom, ...b } = body as TrainingTaskCreate;
         const center = centerFor(b)!;
+        const original = resubmittedFrom ? fake.tasks.get(resubmittedFrom) : undefined;
         return fake.submitOnce(clientRequestId, () =>
           task(fake.nextId(), {
             ...b,
@@ -162,6 +164,7 @@ export function createFakeTraining() {
             placementReason: b.subCenterId === 'auto' ? '智能调度：…' : '',
             state: 'QUEUED',
             events: [{ state: 'QUEUED', reason: '等待资源', time: T0 }],
+            resubmittedFrom: original ? { id: original.id, type: original.type, name: original.name } : null,
           }),
         );
       }

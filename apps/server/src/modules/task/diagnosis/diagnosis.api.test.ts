@@ -56,7 +56,7 @@ describe.each(engines)('task diagnosis on the local executor (%s)', (engine) => 
     expect(again.data.command).toContain('#SBATCH --mem=1024M');
     expect(again.data.command).not.toContain('--mem=80M');
     const done = await settle(again.data.id);
-    expect(done).toMatchObject({ state: 'SUCCEEDED', diagnosis: null });
+    expect(done).toMatchObject({ state: 'SUCCEEDED', diagnosis: null, resubmittedFrom: { id: d.id, type: 'custom', name: '内存超限' } });
     expect(done.efficiency.maxRssMB).toBeGreaterThan(300);
     expect(done.efficiency.requestedMemMB).toBe(1024);
   }, 120_000);
