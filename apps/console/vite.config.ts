@@ -42,6 +42,14 @@ export default defineConfig({
     // chunks of heavy pages (charts, terminal) that never load on the login route.
     chunkSizeWarningLimit: 800,
     rolldownOptions: {
+      treeshake: {
+        // These index modules set statics on their default export (`RefForm.useForm = …`) or build it with a
+        // call (`generateTrigger(Portal)`), so a bundler keeps the whole package for one small named export:
+        // antd's Input reaches rc-form for `FormProvider` (a context), its ConfigProvider reaches rc-trigger for
+        // `UniqueProvider`. Marked side-effect free, the index is only kept where its default export is used
+        // (antd's Form, Tooltip…), and rc-form (13 KiB gzip) stays off the sign-in page.
+        moduleSideEffects: [{ test: /[\\/]@rc-component[\\/](form|trigger)[\\/]es[\\/]index\.js$/, sideEffects: false }],
+      },
       output: {
         codeSplitting: {
           groups: [
