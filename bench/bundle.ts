@@ -42,10 +42,14 @@ for (const route of ROUTES) {
   const context = await browser.newContext(signedIn ? { storageState: session } : {});
   const page = await context.newPage();
   const js = new Map<string, Buffer>();
-  page.on('response', async (res) => {
-    if (res.request().resourceType() === 'script' && res.ok()) js.set(res.url(), await res.body());
+  // Every body is read before the context closes (a chunk loaded late, e.g. by an effect, raced the close).
+  const reads: Promise<void>[] = [];
+  page.on('response', (res) => {
+    if (res.request().resourceType() === 'script' && res.ok())
+      reads.push(res.body().then((b) => void js.set(res.url(), b), (e) => console.error('LATE', route, res.url(), String(e).slice(0, 80))));
   });
   await page.goto(base + route, { waitUntil: 'networkidle' });
+  await Promise.all(reads);
   if (signedIn && !page.url().endsWith(route)) throw new Error(`${route} ended at ${page.url()}`);
   let gzip = 0;
   let raw = 0;

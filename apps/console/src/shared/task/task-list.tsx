@@ -1,11 +1,12 @@
 import type { JobState, Task, TaskPageQuery } from '@suanli/contracts';
-import { Button, Select, Space, type TableColumnsType } from 'antd';
+import { Button, Select, Space } from 'antd';
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useJobStates } from '../../app/dicts';
 import { useBreakpoint } from '../hooks/use-breakpoint';
 import { usePagedList, type PagedList } from '../hooks/use-paged-list';
-import { ListToolbar, PagedTable, useFilterWidth } from '../ui/paged-list';
+import { LightPagedTable, type LightColumn } from '../ui/light-table';
+import { ListToolbar, useFilterWidth } from '../ui/paged-list';
 import { formatTime } from '../time';
 import { DeleteTask, StopTask, type TaskActions } from './task-actions';
 import type { TaskFamily } from './task-family';
@@ -44,13 +45,13 @@ export function TaskToolbar({ family, list, children }: { family: TaskFamily; li
 export const TASK_COLUMNS = {
   center: { title: '分中心', dataIndex: 'subCenterName', key: 'subCenterName', width: 150, ellipsis: true },
   createTime: { title: '创建时间', dataIndex: 'createTime', key: 'createTime', width: 170, render: (v: number) => formatTime(v) },
-} satisfies Record<string, TableColumnsType<Task>[number]>;
+} satisfies Record<string, LightColumn<Task>>;
 
 interface TaskTableProps {
   list: TaskList;
   actions: TaskActions;
   /** The family's own columns, around the state: on phones the state comes right after the name instead. */
-  columns: { beforeState: TableColumnsType<Task>; afterState: TableColumnsType<Task> };
+  columns: { beforeState: LightColumn<Task>[]; afterState: LightColumn<Task>[] };
   /** The family's own row action, between 停止 and 删除 (复制并重新提交, 重新提交), and the width they all need. */
   rowAction: (row: Task) => ReactNode;
   actionsWidth: number;
@@ -67,7 +68,7 @@ export function TaskTable({ list, actions, columns, rowAction, actionsWidth, emp
   const screens = useBreakpoint();
   const { family } = actions;
   const prefix = family.testId;
-  const name: TableColumnsType<Task>[number] = {
+  const name: LightColumn<Task> = {
     title: '名称',
     dataIndex: 'name',
     key: 'name',
@@ -79,14 +80,14 @@ export function TaskTable({ list, actions, columns, rowAction, actionsWidth, emp
       </Link>
     ),
   };
-  const state: TableColumnsType<Task>[number] = {
+  const state: LightColumn<Task> = {
     title: '状态',
     dataIndex: 'state',
     key: 'state',
     width: 110,
     render: (s: JobState, row) => <StateTag state={s} reason={row.reason} testId={`${prefix}-state`} />,
   };
-  const actionsColumn: TableColumnsType<Task>[number] = {
+  const actionsColumn: LightColumn<Task> = {
     title: '操作',
     key: 'actions',
     width: actionsWidth,
@@ -104,8 +105,9 @@ export function TaskTable({ list, actions, columns, rowAction, actionsWidth, emp
   // On a phone the state comes right after the name, inside the first screen width.
   const stateOnPhone = screens.sm ? [] : [state];
   const stateOnWide = screens.sm ? [state] : [];
+  // Plain markup rather than antd's Table: this list is the page most users see right after signing in.
   return (
-    <PagedTable<Task>
+    <LightPagedTable<Task>
       list={list}
       columns={[name, ...stateOnPhone, ...columns.beforeState, ...stateOnWide, ...columns.afterState, actionsColumn]}
       rowData={(row) => ({ 'data-testid': `${prefix}-row`, 'data-id': row.id, 'data-state': row.state })}
