@@ -1,17 +1,23 @@
 import { CloudUploadOutlined } from '@ant-design/icons';
-import { FoundationApi } from '@suanli/contracts';
+import { FoundationApi, UPLOAD_PANEL_WIDTH } from '@suanli/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge, Button, Popover, Tabs } from 'antd';
-import { useMemo, useState } from 'react';
+import { Badge, Button, Popover } from 'antd';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useActiveSyncs } from '../../features/sync/hooks';
 import { getClusterAccounts } from '../../features/user-center/api';
 import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
-import { SyncPanel } from '../../features/sync/sync-panel';
-import { selectRunningCount, UploadClearFinished, UploadPanel, useInterruptedUploads, useUploadStore, type UploadCenter } from '../../shared/upload';
+import { useInterruptedUploads, type UploadCenter } from '../../shared/upload/interrupted-query';
+import { selectRunningCount, useUploadStore } from '../../shared/upload/store';
 import { queryKeys } from '../query-keys';
 import { call } from '../request';
+import type { TaskTab } from './task-panel-content';
 
-export type TaskTab = 'upload' | 'sync';
+export type { TaskTab } from './task-panel-content';
+
+// The panel's tabs, upload table and sync list load when it first opens (or when the pointer or focus comes to
+// its button, so that a click rarely waits): the button and its badge are on every signed-in page's first load.
+const loadContent = () => import('./task-panel-content');
+const TaskPanelContent = lazy(() => loadContent().then((m) => ({ default: m.TaskPanelContent })));
 
 /**
  * The centers whose file services may hold an interrupted upload of the caller: those where the caller has an
@@ -72,21 +78,10 @@ export function TaskPanelButton() {
 
   const onlyInterrupted = uploadsRunning + syncsRunning === 0 && interrupted.items.length > 0;
   const content = (
-    <Tabs
-      size="small"
-      activeKey={tab}
-      onChange={(k) => setTab(k as TaskTab)}
-      aria-label="任务类型"
-      tabBarExtraContent={tab === 'upload' ? <UploadClearFinished /> : null}
-      items={[
-        { key: 'upload', label: <span data-testid="task-tab-upload">上传任务</span>, children: <UploadPanel interrupted={interrupted} /> },
-        {
-          key: 'sync',
-          label: <span data-testid="task-tab-sync">跨中心同步{syncsRunning > 0 ? `（${syncsRunning}）` : ''}</span>,
-          children: <SyncPanel />,
-        },
-      ]}
-    />
+    // The panel's width while it loads, so the popover does not move when the content arrives.
+    <Suspense fallback={<div role="status" aria-label="加载中" style={{ width: UPLOAD_PANEL_WIDTH, maxWidth: '100%', minHeight: 120 }} />}>
+      <TaskPanelContent tab={tab} onTab={setTab} syncsRunning={syncsRunning} interrupted={interrupted} />
+    </Suspense>
   );
   return (
     // Right-aligned under its button on wide screens (the page's own buttons below stay free); centred on
@@ -99,7 +94,7 @@ export function TaskPanelButton() {
         size="small"
         offset={[-4, 4]}
       >
-        <Button type="text" icon={<CloudUploadOutlined aria-hidden />} aria-label="任务面板" title={interrupted.items.length > 0 ? `上传与同步任务（${interrupted.items.length} 个中断的上传）` : '上传与同步任务'} data-testid="upload-panel-button" />
+        <Button type="text" onPointerEnter={() => void loadContent()} onFocus={() => void loadContent()} icon={<CloudUploadOutlined aria-hidden />} aria-label="任务面板" title={interrupted.items.length > 0 ? `上传与同步任务（${interrupted.items.length} 个中断的上传）` : '上传与同步任务'} data-testid="upload-panel-button" />
       </Badge>
     </Popover>
   );

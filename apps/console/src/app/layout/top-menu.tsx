@@ -1,6 +1,6 @@
 import { MenuOutlined } from '@ant-design/icons';
-import { Button, Drawer, Menu, type MenuProps } from 'antd';
-import { useMemo, useState } from 'react';
+import { Button, Menu, type MenuProps } from 'antd';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { menuGroupOf, type MenuGroup } from '../menu';
 import styles from './header.module.css';
 
@@ -14,6 +14,9 @@ function itemsOf(groups: MenuGroup[]): MenuProps['items'] {
     })),
   }));
 }
+
+// Only phones draw the menu in a drawer: wider screens never load it.
+const Drawer = lazy(() => import('antd/es/drawer'));
 
 /** A screen without a pointer that hovers (phones, tablets). */
 const touchOnly = () => window.matchMedia('(hover: none)').matches;
@@ -75,26 +78,28 @@ export function TopMenu({ groups, selectedKey, onSelect, compact }: TopMenuProps
         }}
         data-testid="top-menu-toggle"
       />
-      <Drawer
-        open={drawerOpen}
-        onClose={() => setDrawerOpen(false)}
-        placement="left"
-        size={280}
-        title="菜单"
-        styles={{ body: { padding: 0 } }}
-        data-testid="top-menu-drawer"
-      >
-        <Menu
-          mode="inline"
-          items={items}
-          selectedKeys={selectedKeys}
-          openKeys={openKeys}
-          onOpenChange={setOpenKeys}
-          onClick={choose}
-          style={{ borderInlineEnd: 0 }}
-          data-testid="top-menu"
-        />
-      </Drawer>
+      <Suspense fallback={null}>
+        <Drawer
+          open={drawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          placement="left"
+          size={280}
+          title="菜单"
+          styles={{ body: { padding: 0 } }}
+          data-testid="top-menu-drawer"
+        >
+          <Menu
+            mode="inline"
+            items={items}
+            selectedKeys={selectedKeys}
+            openKeys={openKeys}
+            onOpenChange={setOpenKeys}
+            onClick={choose}
+            style={{ borderInlineEnd: 0 }}
+            data-testid="top-menu"
+          />
+        </Drawer>
+      </Suspense>
     </div>
   );
 }

@@ -99,6 +99,26 @@ describe('login page', () => {
     expect(loginBody).toBeUndefined();
   });
 
+  // The form is the page's own (no antd Form, docs/performance.md): what antd gave it is asserted here.
+  it('refuses a blank account, names each field by its label and points it at its message, and focuses it', async () => {
+    renderLogin('/login');
+    submit('   ', 'Demo@123456');
+    const account = screen.getByLabelText('账号');
+    expect(account).toBe(screen.getByTestId('login-account'));
+    const message = await screen.findByText('请输入用户名、手机号或邮箱');
+    expect(message.getAttribute('role')).toBe('alert');
+    expect(account.getAttribute('aria-invalid')).toBe('true');
+    expect(account.getAttribute('aria-describedby')).toBe(message.id);
+    expect(document.activeElement).toBe(account);
+    expect(screen.getByLabelText('密码')).toBe(screen.getByTestId('login-password'));
+    expect(screen.queryByText('请输入密码')).toBeNull();
+    expect(loginBody).toBeUndefined();
+    // Typing clears the message as it did with antd's onChange validation.
+    fireEvent.change(account, { target: { value: 'demo' } });
+    await waitFor(() => expect(screen.queryByText('请输入用户名、手机号或邮箱')).toBeNull());
+    expect(account.getAttribute('aria-invalid')).toBe('false');
+  });
+
   it('fills the account passed by registration', () => {
     renderLogin('/login?account=newbie');
     expect((screen.getByTestId('login-account') as HTMLInputElement).value).toBe('newbie');

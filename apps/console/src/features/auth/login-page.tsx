@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { Alert } from 'antd';
+import { lazy, Suspense } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toast } from '../../app/feedback';
 import { safeRedirect } from '../../app/navigation';
@@ -10,6 +10,9 @@ import { AuthLayout } from './components/auth-layout';
 import { LoginForm, type LoginValues } from './components/login-form';
 import { sessionEndReason } from './session-reason';
 import { showLocalError } from './show-error';
+
+// Only a visitor whose session ended sees it: Alert (with its icons) loads for them alone, not on every visit.
+const Alert = lazy(() => import('antd/es/alert'));
 
 /** 登录: account + RSA-encrypted password; afterwards back to where the user was sent from. */
 export function LoginPage() {
@@ -33,7 +36,11 @@ export function LoginPage() {
 
   return (
     <AuthLayout title="欢迎登录" subtitle="使用用户名、手机号或邮箱登录算力调度服务平台">
-      {ended && <Alert type="warning" showIcon title="登录状态已失效" description={ended} style={{ marginBottom: 16 }} data-testid="login-session-ended" />}
+      {ended && (
+        <Suspense fallback={null}>
+          <Alert type="warning" showIcon title="登录状态已失效" description={ended} style={{ marginBottom: 16 }} data-testid="login-session-ended" />
+        </Suspense>
+      )}
       <LoginForm initialAccount={params.get('account') ?? ''} loading={signIn.isPending} onSubmit={(v) => signIn.mutate(v)} />
     </AuthLayout>
   );

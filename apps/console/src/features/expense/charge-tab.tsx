@@ -12,7 +12,7 @@ import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
 import { usePagedList } from '../../shared/hooks/use-paged-list';
 import { formatTime } from '../../shared/time';
 import { MONO } from '../../shared/ui/mono';
-import { PagedTable } from '../../shared/ui/paged-list';
+import { PagedTable } from '../../shared/ui/paged-table';
 import { pageRecords, recordDays } from './api';
 import { CHANNEL_LABELS } from '../order/order-view';
 import { ChargeDetail } from './charge-detail';

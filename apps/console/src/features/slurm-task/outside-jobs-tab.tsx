@@ -5,7 +5,7 @@ import { queryKeys } from '../../app/query-keys';
 import { usePagedList } from '../../shared/hooks/use-paged-list';
 import { StateTag } from '../../shared/task/task-view';
 import { formatTime } from '../../shared/time';
-import { PagedTable } from '../../shared/ui/paged-list';
+import { PagedTable } from '../../shared/ui/paged-table';
 import { pageOutsideJobs } from './api';
 
 const muted = { fontSize: 12, color: 'rgba(0,0,0,0.45)' } as const;

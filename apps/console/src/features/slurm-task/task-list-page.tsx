@@ -102,7 +102,7 @@ export function SlurmTaskListPage() {
                   }}
                   rowAction={(row) => <ResubmitTask task={row} actions={actions} place="row" />}
                   actionsWidth={240}
-                  rowSelection={compare.rowSelection}
+                  selection={compare.selection}
                   empty={{ none: '暂无科学计算任务', action: { label: '从模板创建', onClick: () => navigate(formPath('template')) } }}
                 />
               </ListCard>

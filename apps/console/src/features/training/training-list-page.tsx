@@ -56,7 +56,7 @@ export function TrainingList({ type }: { type: TrainingType }) {
             </Button>
           )}
           actionsWidth={260}
-          rowSelection={compare.rowSelection}
+          selection={compare.selection}
           empty={{ none: `暂无${info.label}任务`, action: { label: '立即新建', onClick: create } }}
         />
       </ListCard>

@@ -1,8 +1,9 @@
 import { DiffOutlined } from '@ant-design/icons';
 import { TASK_COMPARE_MAX, type Task } from '@suanli/contracts';
-import { Button, Tooltip, type TableProps } from 'antd';
+import { Button, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import type { LightSelection } from '../ui/light-table';
 import type { TaskFamily } from './task-family';
 
 /**
@@ -17,15 +18,11 @@ export function useComparePick(family: Pick<TaskFamily, 'testId'>, comparePath: 
   const type = picked[0]?.type;
   const blocked = (row: Task) => !picked.some((p) => p.id === row.id) && (full || (type !== undefined && row.type !== type));
 
-  const rowSelection: TableProps<Task>['rowSelection'] = {
-    selectedRowKeys: picked.map((p) => p.id),
-    preserveSelectedRowKeys: true,
-    hideSelectAll: true,
-    onSelect: (row, selected) => setPicked((now) => (selected ? [...now.filter((p) => p.id !== row.id), { id: row.id, type: row.type }] : now.filter((p) => p.id !== row.id))),
-    getCheckboxProps: (row) => ({
-      disabled: blocked(row),
-      title: blocked(row) ? (full ? `最多对比 ${TASK_COMPARE_MAX} 个任务` : '只能对比同一类型的任务') : '选择以对比',
-    }),
+  const selection: LightSelection<Task> = {
+    selected: picked.map((p) => p.id),
+    onToggle: (row, checked) => setPicked((now) => (checked ? [...now.filter((p) => p.id !== row.id), { id: row.id, type: row.type }] : now.filter((p) => p.id !== row.id))),
+    blocked: (row) => (blocked(row) ? (full ? `最多对比 ${TASK_COMPARE_MAX} 个任务` : '只能对比同一类型的任务') : undefined),
+    title: '选择以对比',
   };
   const button = (
     <Tooltip title={picked.length < 2 ? `勾选 2–${TASK_COMPARE_MAX} 个同类型的任务进行对比` : undefined}>
@@ -34,5 +31,5 @@ export function useComparePick(family: Pick<TaskFamily, 'testId'>, comparePath: 
       </Button>
     </Tooltip>
   );
-  return { rowSelection, button };
+  return { selection, button };
 }

@@ -1,11 +1,12 @@
 import type { JobState, Task, TaskPageQuery } from '@suanli/contracts';
-import { Button, Select, Space, type TableColumnsType, type TableProps } from 'antd';
+import { Button, Select, Space } from 'antd';
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useJobStates } from '../../app/dicts';
 import { useBreakpoint } from '../hooks/use-breakpoint';
 import { usePagedList, type PagedList } from '../hooks/use-paged-list';
-import { ListToolbar, PagedTable, useFilterWidth } from '../ui/paged-list';
+import { LightPagedTable, type LightColumn, type LightSelection } from '../ui/light-table';
+import { ListToolbar, useFilterWidth } from '../ui/paged-list';
 import { formatTime } from '../time';
 import { DeleteTask, StopTask, type TaskActions } from './task-actions';
 import type { TaskFamily } from './task-family';
@@ -44,32 +45,32 @@ export function TaskToolbar({ family, list, children }: { family: TaskFamily; li
 export const TASK_COLUMNS = {
   center: { title: '分中心', dataIndex: 'subCenterName', key: 'subCenterName', width: 150, ellipsis: true },
   createTime: { title: '创建时间', dataIndex: 'createTime', key: 'createTime', width: 170, render: (v: number) => formatTime(v) },
-} satisfies Record<string, TableColumnsType<Task>[number]>;
+} satisfies Record<string, LightColumn<Task>>;
 
 interface TaskTableProps {
   list: TaskList;
   actions: TaskActions;
   /** The family's own columns, around the state: on phones the state comes right after the name instead. */
-  columns: { beforeState: TableColumnsType<Task>; afterState: TableColumnsType<Task> };
+  columns: { beforeState: LightColumn<Task>[]; afterState: LightColumn<Task>[] };
   /** The family's own row action, between 停止 and 删除 (复制并重新提交, 重新提交), and the width they all need. */
   rowAction: (row: Task) => ReactNode;
   actionsWidth: number;
   /** What an empty list says before any filter, and its way to create the first task. */
   empty: { none: string; action: { label: string; onClick: () => void } };
   /** Check boxes on the rows (任务对比 picks runs with them). */
-  rowSelection?: TableProps<Task>['rowSelection'];
+  selection?: LightSelection<Task>;
 }
 
 /**
  * A family's task table: the name (→ detail), its own columns around the state tag, and 详情 · 停止 · its
  * own action · 删除. Rows carry `<family>-row` with `data-id` and `data-state`.
  */
-export function TaskTable({ list, actions, columns, rowAction, actionsWidth, empty, rowSelection }: TaskTableProps) {
+export function TaskTable({ list, actions, columns, rowAction, actionsWidth, empty, selection }: TaskTableProps) {
   const navigate = useNavigate();
   const screens = useBreakpoint();
   const { family } = actions;
   const prefix = family.testId;
-  const name: TableColumnsType<Task>[number] = {
+  const name: LightColumn<Task> = {
     title: '名称',
     dataIndex: 'name',
     key: 'name',
@@ -81,14 +82,14 @@ export function TaskTable({ list, actions, columns, rowAction, actionsWidth, emp
       </Link>
     ),
   };
-  const state: TableColumnsType<Task>[number] = {
+  const state: LightColumn<Task> = {
     title: '状态',
     dataIndex: 'state',
     key: 'state',
     width: 110,
     render: (s: JobState, row) => <StateTag state={s} reason={row.reason} testId={`${prefix}-state`} />,
   };
-  const actionsColumn: TableColumnsType<Task>[number] = {
+  const actionsColumn: LightColumn<Task> = {
     title: '操作',
     key: 'actions',
     width: actionsWidth,
@@ -106,13 +107,14 @@ export function TaskTable({ list, actions, columns, rowAction, actionsWidth, emp
   // On a phone the state comes right after the name, inside the first screen width.
   const stateOnPhone = screens.sm ? [] : [state];
   const stateOnWide = screens.sm ? [state] : [];
+  // Plain markup rather than antd's Table: this list is the page most users see right after signing in.
   return (
-    <PagedTable<Task>
+    <LightPagedTable<Task>
       list={list}
       columns={[name, ...stateOnPhone, ...columns.beforeState, ...stateOnWide, ...columns.afterState, actionsColumn]}
       rowData={(row) => ({ 'data-testid': `${prefix}-row`, 'data-id': row.id, 'data-state': row.state })}
       empty={{ filtered: '没有符合条件的任务', ...empty }}
-      rowSelection={rowSelection}
+      selection={selection}
     />
   );
 }

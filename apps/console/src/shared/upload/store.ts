@@ -10,8 +10,7 @@
  */
 import { UPLOAD_REFRESH_WARNING } from '@suanli/contracts';
 import { create } from 'zustand';
-import { hashInWorker } from './hash';
-import { isAbortError, uploadFile, type UploadFile, type UploadOptions, type UploadResult } from './uploader';
+import type { UploadFile, UploadOptions, UploadResult } from './uploader';
 
 export type UploadStatus = 'waiting' | 'uploading' | 'success' | 'error';
 
@@ -83,9 +82,11 @@ export interface UploadRunnerDeps {
   maxParallel: number;
 }
 
+// The uploader and the hash (hash-wasm) load with the first upload: the header's task panel reads this store
+// on every signed-in page, and they are not needed to show it (docs/performance.md).
 const deps: UploadRunnerDeps = {
-  upload: uploadFile,
-  hash: (file, signal) => hashInWorker(file, { signal }),
+  upload: (opts) => import('./uploader').then((m) => m.uploadFile(opts)),
+  hash: (file, signal) => import('./hash').then((m) => m.hashInWorker(file, { signal })),
   maxParallel: MAX_PARALLEL_TASKS,
 };
 
@@ -248,7 +249,8 @@ async function run(id: string): Promise<void> {
   } catch (err) {
     // Removed, or superseded by a retry: nothing to record.
     if (runtimes.get(id) !== rt || rt.controller !== controller) return;
-    if (isAbortError(err) || controller.signal.aborted) {
+    // uploader.ts's isAbortError, spelled out here so that the uploader stays out of the header's first load.
+    if ((err as { name?: string } | null)?.name === 'AbortError' || controller.signal.aborted) {
       useUploadStore.getState().update(id, { status: 'error', error: CANCELLED_MESSAGE });
     } else {
       const message = err instanceof Error && err.message ? err.message : '上传失败';

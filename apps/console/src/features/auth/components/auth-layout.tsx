@@ -1,6 +1,7 @@
 import { CheckCircleFilled } from '@ant-design/icons';
 import type { ReactNode } from 'react';
-import illustration from '../../../assets/login-illustration.svg';
+// A file of its own, not inlined into the sign-in page's script (only wide screens show it).
+import illustration from '../../../assets/login-illustration.svg?no-inline';
 import logo from '../../../assets/logo.svg';
 import styles from './auth-layout.module.css';
 
