@@ -496,13 +496,13 @@ describe('存储管理 in Chromium', () => {
     const holding = env.app.fileServices.get(CENTER)!.uploads;
     const unheld = holding.uploadChunk;
     const stored = new Map<string, number>();
-    let reloaded = false;
+    // 'hold' until the reload starts; then 'cut' (the held requests end and free the browser's connections, which
+    // the reload itself needs — six held requests took them all); past the reload everything goes through.
+    let phase: 'hold' | 'cut' | 'open' = 'hold';
     holding.uploadChunk = async function (this: typeof holding, ...args: Parameters<typeof unheld>) {
       const id = args[1].identifier;
-      if (!reloaded) {
-        while (!reloaded && (stored.get(id) ?? 0) >= 1) await new Promise((r) => setTimeout(r, 20));
-        if (reloaded) throw new Error('cut by the reload');
-      }
+      while (phase === 'hold' && (stored.get(id) ?? 0) >= 1) await new Promise((r) => setTimeout(r, 20));
+      if (phase === 'cut') throw new Error('cut by the reload');
       const result = await unheld.apply(this, args);
       stored.set(id, (stored.get(id) ?? 0) + 1);
       return result;
@@ -516,10 +516,10 @@ describe('存储管理 in Chromium', () => {
         .toBe(true);
       await page.getByTestId('storage-refresh').click();
       page.once('dialog', (d) => void d.accept());
+      phase = 'cut';
       await page.reload();
     } finally {
-      // The held requests end as cut by the reload; new ones go straight through.
-      reloaded = true;
+      phase = 'open';
       holding.uploadChunk = unheld;
       await throttleUpload(-1);
     }
