@@ -184,10 +184,9 @@ AccountingStorageEnforce=associations,limits,qos,safe
 AccountingStorageTRES=gres/gpu
 AccountingStoreFlags=job_comment
 JobAcctGatherType=jobacct_gather/linux
-# Memory is enforced the way a cgroup-less site can (TaskPlugin=task/none here): every sample, a step whose
-# processes hold more than the job's --mem is killed (OUT_OF_MEMORY, issue 23's memory diagnosis). Sampled
-# every second so a test job is caught quickly and MaxRSS (sacct) sees short jobs too.
-JobAcctGatherParams=OverMemoryKill
+# Sampled every second so MaxRSS (sacct) sees short jobs too. Memory is not enforced per job here
+# (TaskPlugin=task/none, no cgroups): JobAcctGatherParams=OverMemoryKill was tried for issue 23's memory
+# diagnosis and ended other tests' small jobs as well (docs/plan/23.md, debt).
 JobAcctGatherFrequency=task=1
 JobCompType=jobcomp/none
 # Short timers: tests watch jobs finish within seconds.
