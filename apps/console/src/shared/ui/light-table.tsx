@@ -1,9 +1,10 @@
-import { Button, Checkbox, Empty, Pagination, Space, Typography, type PaginationProps } from 'antd';
+import { Checkbox, Pagination, type PaginationProps } from 'antd';
 import type { ReactNode } from 'react';
 import { useBreakpoint } from '../hooks/use-breakpoint';
 import type { PagedList } from '../hooks/use-paged-list';
 import type { PageQuery } from '@suanli/contracts';
 import styles from './light-table.module.css';
+import { ListEmpty, type ListEmptyText } from './paged-list';
 
 /** A column of a LightTable: antd's column shape, the parts the task lists use. */
 export interface LightColumn<Row> {
@@ -33,8 +34,7 @@ interface LightPagedTableProps<Row> {
   columns: LightColumn<Row>[];
   /** The `data-` attributes of a row (its testid, id, state…). */
   rowData: (row: Row) => Record<`data-${string}`, string>;
-  /** An empty list: `filtered` when the filters hide every row; else `none` and a way to make the first. */
-  empty: { filtered: string; none: string; action: { label: string; onClick: () => void } };
+  empty: ListEmptyText;
   pageSizeOptions?: number[];
   selection?: LightSelection<Row>;
 }
@@ -105,21 +105,7 @@ export function LightPagedTable<Row extends { id: string }>({ list, columns: own
                     {loading ? (
                       <div className={styles.placeholder} />
                     ) : (
-                      <Empty
-                        image={Empty.PRESENTED_IMAGE_SIMPLE}
-                        description={
-                          list.filtered ? (
-                            empty.filtered
-                          ) : (
-                            <Space orientation="vertical" size={4}>
-                              <Typography.Text type="secondary">{empty.none}</Typography.Text>
-                              <Button type="link" onClick={empty.action.onClick}>
-                                {empty.action.label}
-                              </Button>
-                            </Space>
-                          )
-                        }
-                      />
+                      <ListEmpty filtered={list.filtered} empty={empty} />
                     )}
                   </td>
                 </tr>

@@ -1,6 +1,6 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import type { PageQuery } from '@suanli/contracts';
-import { Button } from 'antd';
+import { Button, Empty, Space, Typography } from 'antd';
 // Search by its own module: antd's `Input` index also brings TextArea, Password and OTP to every list page.
 import Search from 'antd/es/input/Search';
 import type { ReactNode } from 'react';
@@ -51,4 +51,32 @@ export function ListToolbar({ list, search, refreshTestId, children }: ListToolb
 /** A filter's width in the toolbar: its own on wider screens, the whole row on phones. */
 export function useFilterWidth(width: number): number | string {
   return useBreakpoint().sm ? width : '100%';
+}
+
+/** What an empty list says: `filtered` when the filters hide every row; else `none` and a way to make the first. */
+export interface ListEmptyText {
+  filtered: string;
+  none: string;
+  action: { label: string; onClick: () => void };
+}
+
+/** The Chinese empty state of a paged list (antd's Table and the light table alike). */
+export function ListEmpty({ filtered, empty }: { filtered: boolean; empty: ListEmptyText }) {
+  return (
+    <Empty
+      image={Empty.PRESENTED_IMAGE_SIMPLE}
+      description={
+        filtered ? (
+          empty.filtered
+        ) : (
+          <Space orientation="vertical" size={4}>
+            <Typography.Text type="secondary">{empty.none}</Typography.Text>
+            <Button type="link" onClick={empty.action.onClick}>
+              {empty.action.label}
+            </Button>
+          </Space>
+        )
+      }
+    />
+  );
 }

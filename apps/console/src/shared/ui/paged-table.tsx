@@ -1,8 +1,9 @@
 import type { PageQuery } from '@suanli/contracts';
-import { Button, Empty, Space, Table, Typography, type TableColumnsType, type TableProps } from 'antd';
+import { Table, type TableColumnsType, type TableProps } from 'antd';
 import type { HTMLAttributes } from 'react';
 import { useBreakpoint } from '../hooks/use-breakpoint';
 import type { PagedList } from '../hooks/use-paged-list';
+import { ListEmpty, type ListEmptyText } from './paged-list';
 
 // Apart from paged-list.tsx (the card and toolbar every list uses) so that a list drawn without antd's Table
 // (the task lists, light-table.tsx) does not load it.
@@ -12,8 +13,7 @@ interface PagedTableProps<Row> extends Pick<TableProps<Row>, 'expandable'> {
   columns: TableColumnsType<Row>;
   /** The `data-` attributes of a row (its testid, id, state…). */
   rowData: (row: Row) => Record<`data-${string}`, string>;
-  /** An empty list: `filtered` when the filters hide every row; else `none` and a way to make the first. */
-  empty: { filtered: string; none: string; action: { label: string; onClick: () => void } };
+  empty: ListEmptyText;
   /** The table's scroll width; by default the sum of its columns' widths. */
   scrollX?: number;
   pageSizeOptions?: number[];
@@ -36,21 +36,7 @@ export function PagedTable<Row extends { id: string }>({ list, columns, rowData,
       onRow={(row) => rowData(row) as HTMLAttributes<HTMLElement>}
       locale={{
         emptyText: (
-          <Empty
-            image={Empty.PRESENTED_IMAGE_SIMPLE}
-            description={
-              list.filtered ? (
-                empty.filtered
-              ) : (
-                <Space orientation="vertical" size={4}>
-                  <Typography.Text type="secondary">{empty.none}</Typography.Text>
-                  <Button type="link" onClick={empty.action.onClick}>
-                    {empty.action.label}
-                  </Button>
-                </Space>
-              )
-            }
-          />
+          <ListEmpty filtered={list.filtered} empty={empty} />
         ),
       }}
     />
