@@ -18,7 +18,7 @@ const FAILED = {
   diagnosis: {
     cause: 'memory' as const,
     title: '内存超出限制，作业被系统终止',
-    evidence: [{ text: '内存峰值 0.1 GiB，申请 0.1 GiB' }, { text: 'slurmstepd: error: Detected 1 oom_kill event', logLine: 42 }],
+    evidence: [{ text: '内存峰值 136 MiB，申请 80 MiB' }, { text: 'slurmstepd: error: Detected 1 oom_kill event', logLine: 42 }],
     suggestion: '申请更多内存（建议 1.0 GiB），或减小数据批量、分块读取数据。',
     change: { memoryMB: 1024 },
   },
@@ -43,7 +43,7 @@ describe('Slurm task detail: 诊断 and 资源使用效率 (issue 23)', () => {
     const card = await screen.findByTestId('slurm-diagnosis');
     expect(within(card).getByTestId('slurm-diagnosis-title').textContent).toBe('内存超出限制，作业被系统终止');
     const evidence = within(card).getByTestId('slurm-diagnosis-evidence').querySelectorAll('li');
-    expect([...evidence].map((li) => li.textContent)).toEqual(['内存峰值 0.1 GiB，申请 0.1 GiB', '日志第 42 行：slurmstepd: error: Detected 1 oom_kill event']);
+    expect([...evidence].map((li) => li.textContent)).toEqual(['内存峰值 136 MiB，申请 80 MiB', '日志第 42 行：slurmstepd: error: Detected 1 oom_kill event']);
     expect(within(card).getByTestId('slurm-diagnosis-suggestion').textContent).toContain('申请更多内存（建议 1.0 GiB）');
     expect(card.textContent).toContain('将创建一个新任务：内存 1 GiB，其余参数与原任务相同。');
 

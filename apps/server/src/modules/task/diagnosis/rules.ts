@@ -32,7 +32,8 @@ export interface LogLine {
 type Rule = (e: JobEvidence) => Diagnosis | undefined;
 
 const MiB_PER_GiB = 1024;
-const gib = (mb: number) => `${(mb / MiB_PER_GiB).toFixed(mb < 10 * MiB_PER_GiB ? 1 : 0)} GiB`;
+/** A memory figure: MiB below 1 GiB (0.1 GiB against 0.1 GiB told nothing), else GiB. */
+const gib = (mb: number) => (mb < MiB_PER_GiB ? `${Math.round(mb)} MiB` : `${(mb / MiB_PER_GiB).toFixed(mb < 10 * MiB_PER_GiB ? 1 : 0)} GiB`);
 const minutes = (m: number) => (m % 60 === 0 ? `${m / 60} 小时` : `${m} 分钟`);
 
 /** The last log line matching `re`, searched from the end (the final error is the one that ended the job). */
