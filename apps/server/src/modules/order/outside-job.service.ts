@@ -4,7 +4,7 @@ import { AppError } from '../../errors';
 import type { AccountedJob, Executor } from '../../executors/executor';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
-import type { MeterTask, TaskMeterSource } from '../task/task-compute';
+import type { MeterTask, TaggedTask, TaskMeterSource } from '../task/task-compute';
 import { billedCards, elapsedSeconds, splitByDay } from './metering-plan';
 import type { MeteringRepository } from './metering.repository';
 import type { OutsideJobRepository, OutsideJobRow } from './outside-job.repository';
@@ -94,7 +94,7 @@ export class OutsideJobService {
    * Reads the center's accounting from its cursor and stores the pool accounts' jobs no console task owns.
    * Throws when accounting cannot be read (the cursor stays; the next pass reads the gap).
    */
-  async sync(centerId: string, tasks: Pick<TaskMeterSource, 'known'>): Promise<number> {
+  async sync(centerId: string, tasks: Pick<TaskMeterSource, 'tagged'>): Promise<number> {
     const exec = this.executors.get(centerId);
     const center = this.centers.get(centerId);
     if (!exec?.accountedJobs || !center) return 0;
@@ -106,16 +106,24 @@ export class OutsideJobService {
     const cursor = (await this.metering.cursor(key)) ?? began;
     const all = await exec.accountedJobs(Math.max(began, cursor - CURSOR_MARGIN_MS));
     const mine = await this.poolJobs(center, all);
-    // A job tagged with a task that exists (or was metered: a deleted task keeps its meter) is that task's.
+    // The tag is a job name the user can set over SSH, so a tagged job is a console task's only when the task
+    // matches it: this center, the account's owner, and this job (or none yet, while its submit is in flight).
+    // A deleted task keeps its meter: its job was submitted before the meter began.
     const tags = [...new Set(mine.jobs.map(taskTag).filter((t): t is string => Boolean(t)))];
-    const consoles = tags.length ? await tasks.known(tags) : new Set<string>();
-    if (tags.length) for (const m of await this.metering.meters(tags)) consoles.add(m.task_id);
+    const tagged = tags.length ? await tasks.tagged(tags) : new Map<string, TaggedTask>();
+    const meters = new Map((tags.length ? await this.metering.meters(tags) : []).map((m) => [m.task_id, m]));
+    const consoleJob = (j: AccountedJob, tag: string, ownerId: string) => {
+      const t = tagged.get(tag);
+      if (t) return t.subCenterId === centerId && t.ownerId === ownerId && (t.jobId === null || t.jobId === j.jobId);
+      const m = meters.get(tag);
+      return Boolean(m && m.sub_center_id === centerId && j.submitTime !== null && j.submitTime <= Number(m.create_time));
+    };
     const known = await this.repo.existing(mine.jobs.map((j) => outsideKey(centerId, j.jobId)));
     const rows: OutsideJobRow[] = [];
     for (const j of mine.jobs) {
       const id = outsideKey(centerId, j.jobId);
       const tag = taskTag(j);
-      if (!known.has(id) && tag && consoles.has(tag)) continue;
+      if (!known.has(id) && tag && consoleJob(j, tag, mine.owners.get(j.user)!.userId)) continue;
       const cardNum = Math.ceil(j.cards / Math.max(1, j.nodes));
       rows.push({
         id,

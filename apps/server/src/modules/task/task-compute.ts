@@ -38,6 +38,13 @@ export interface TaskCompute {
   settle(task: MeterTask): Promise<void>;
 }
 
+/** A task as the outside-job reading matches scheduler jobs to it. */
+export interface TaggedTask {
+  jobId: string | null;
+  subCenterId: string;
+  ownerId: string;
+}
+
 /** What metering reads of tasks and asks of the engine (the task module implements it). */
 export interface TaskMeterSource {
   /** The center's tasks holding their allocation now (RUNNING, STOPPING) that have a start time. */
@@ -46,8 +53,11 @@ export interface TaskMeterSource {
   endedSince(subCenterId: string, since: number): Promise<MeterTask[]>;
   /** These tasks, wherever they are (absent: deleted). */
   byIds(ids: string[]): Promise<MeterTask[]>;
-  /** Which of these ids are tasks (any state): a scheduler job tagged with one is a console task's (issue 25). */
-  known(ids: string[]): Promise<Set<string>>;
+  /**
+   * These tasks (any state) with their job, center and owner: a scheduler job tagged with one's id is that
+   * task's only when they match (issue 25) — the tag is a job name the user can set.
+   */
+  tagged(ids: string[]): Promise<Map<string, TaggedTask>>;
   /** Stops a RUNNING task whose compute power ran out: it ends UNDERPOWERED once the scheduler ends it. */
   stopUnderpowered(taskId: string, reason?: string): Promise<boolean>;
 }

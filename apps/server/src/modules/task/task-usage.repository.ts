@@ -78,10 +78,11 @@ export class TaskUsageRepository {
   }
 
   /** Which of these ids are tasks, whatever their state (outside jobs are told from console ones by it). */
-  async known(ids: string[]): Promise<Set<string>> {
-    const out = new Set<string>();
+  async tagged(ids: string[]): Promise<Map<string, { jobId: string | null; subCenterId: string; ownerId: string }>> {
+    const out = new Map<string, { jobId: string | null; subCenterId: string; ownerId: string }>();
     for (let i = 0; i < ids.length; i += 500) {
-      for (const r of await this.db.selectFrom('tasks').select('id').where('id', 'in', ids.slice(i, i + 500)).execute()) out.add(r.id);
+      const rows = await this.db.selectFrom('tasks').select(['id', 'job_id', 'sub_center_id', 'owner_id']).where('id', 'in', ids.slice(i, i + 500)).execute();
+      for (const r of rows) out.set(r.id, { jobId: r.job_id, subCenterId: r.sub_center_id, ownerId: r.owner_id });
     }
     return out;
   }

@@ -72,7 +72,7 @@ export function createTaskModule(
       running: (centerId) => usage.meterRunning(centerId),
       endedSince: (centerId, since) => usage.meterEndedSince(centerId, since),
       byIds: (ids) => usage.meterByIds(ids),
-      known: (ids) => usage.known(ids),
+      tagged: (ids) => usage.tagged(ids),
       stopUnderpowered: (taskId, reason) => service.stopUnderpowered(taskId, reason),
     } satisfies TaskMeterSource,
     poller,
