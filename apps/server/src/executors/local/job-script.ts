@@ -29,7 +29,9 @@ limit=0; [ -f "$d/mem-limit" ] && limit=$(( $(<"$d/mem-limit") * 1024 ))
   # ran in the child — a sampler asking for the group first could find none and stop before sampling anything.
   while kill -0 "$job" 2>/dev/null; do
     rss=$(ps -o rss= -s "$job" 2>/dev/null | awk '{s+=$1} END {print s+0}')
-    if [ "$rss" -gt "$peak" ]; then peak=$rss; echo "$peak" >"$d/peak-rss"; fi
+    # Renamed into place: the sampler is killed when the job ends, maybe mid-write, and a reader must never see
+    # the file truncated and empty (the peak then went missing from a finished task).
+    if [ "$rss" -gt "$peak" ]; then peak=$rss; echo "$peak" >"$d/peak-rss.tmp" && mv -f "$d/peak-rss.tmp" "$d/peak-rss"; fi
     if [ "$limit" -gt 0 ] && [ "$rss" -gt "$limit" ]; then date +%s%3N >"$d/oom"; kill -KILL -- "-$job" 2>/dev/null; break; fi
     sleep 0.3
   done

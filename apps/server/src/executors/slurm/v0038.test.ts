@@ -163,7 +163,7 @@ describe('usage from a recorded dbv0.0.38 record (issue 23)', () => {
       logTail: [{ line: 7, text: 'slurmstepd-a-node1: error: StepId=1.batch exceeded memory limit (117116928 > 62914560), being killed' }],
     });
     expect(d).toMatchObject({ cause: 'memory', change: { memoryMB: 1024 } });
-    expect(d?.evidence.map((e) => e.text).join(' ')).toContain('申请 0.1 GiB');
+    expect(d?.evidence.map((e) => e.text).join(' ')).toContain('内存峰值 112 MiB，申请 60 MiB');
   });
 });
 

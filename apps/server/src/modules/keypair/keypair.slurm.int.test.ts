@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { KEYPAIR_BASE, type KeyPair, type KeyPairGenerated } from '@suanli/contracts';
 import { body, createTestApp, type TestApp } from '../../../test/harness';
 import { writeSlurmCentersFile } from '../../../test/slurm-centers';
+import { ssh } from '../../../test/ssh-login';
 
 /**
  * Issue 10, criterion 1 on the harness's login nodes (a real OpenSSH sshd per cluster, scripts/slurm/sshd.sh):
@@ -32,34 +32,24 @@ describe('key pairs on the clusters\' login nodes', () => {
   const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
     t.app.inject({ method, url: `${KEYPAIR_BASE}${url}`, payload, headers: { token } }).then((r) => body(r));
 
-  /** `ssh` with only this key, no agent, no prompts; returns exit status and output. */
-  function ssh(keyFile: string, port: number, user: string, command: string) {
-    const r = spawnSync(
-      'ssh',
-      ['-i', keyFile, '-p', String(port), '-o', 'IdentitiesOnly=yes', '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR', '-o', 'ConnectTimeout=10', `${user}@127.0.0.1`, command],
-      { encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH } },
-    );
-    return { status: r.status, out: r.stdout.trim(), err: r.stderr.trim() };
-  }
-
   it.each(clusters.map((c) => [c.id, c] as const))('cluster %s: a generated key logs in after install and is refused after uninstall', async (_id, c) => {
     const centerId = `slurm-${c.id}`;
     const gen = (await call('POST', '/keypairs/generate', { name: `登录 ${c.id}`, type: 'ed25519' })).data as KeyPairGenerated;
     const keyFile = path.join(dir, `key-${c.id}`);
     fs.writeFileSync(keyFile, gen.privateKey, { mode: 0o600 });
 
-    expect(ssh(keyFile, c.sshPort, c.accounts.names[0], 'true').status).not.toBe(0);
+    expect(ssh({ keyFile, port: c.sshPort }, c.accounts.names[0], 'true').status).not.toBe(0);
     const inst = await call('POST', `/keypairs/${gen.keyPair.id}/install`, { subCenterIds: [centerId] });
     expect(inst.message.code, inst.message.message).toBe(0);
     const account = (inst.data as KeyPair).installs[0].account;
     expect(c.accounts.names).toContain(account);
 
-    const who = ssh(keyFile, c.sshPort, account, 'whoami; pwd; stat -c %U:%a ~/.ssh ~/.ssh/authorized_keys');
+    const who = ssh({ keyFile, port: c.sshPort }, account, 'whoami; pwd; stat -c %U:%a ~/.ssh ~/.ssh/authorized_keys');
     expect(who.status, who.err).toBe(0);
     expect(who.out.split('\n')).toEqual([account, path.join(c.storageRoot, 'home', account), `${account}:700`, `${account}:600`]);
 
     await call('POST', `/keypairs/${gen.keyPair.id}/uninstall`, { subCenterIds: [centerId] });
-    const refused = ssh(keyFile, c.sshPort, account, 'whoami');
+    const refused = ssh({ keyFile, port: c.sshPort }, account, 'whoami');
     expect(refused.status).not.toBe(0);
     expect(refused.err).toMatch(/Permission denied/);
   });
@@ -70,7 +60,7 @@ describe('key pairs on the clusters\' login nodes', () => {
     expect(login.port).toBe(c.sshPort);
     const keyFile = path.join(dir, 'platform');
     fs.writeFileSync(keyFile, String(login.privateKey), { mode: 0o600 });
-    const who = ssh(keyFile, c.sshPort, login.username, 'whoami');
+    const who = ssh({ keyFile, port: c.sshPort }, login.username, 'whoami');
     expect(who.status, who.err).toBe(0);
     expect(who.out).toBe(login.username);
 
@@ -78,7 +68,7 @@ describe('key pairs on the clusters\' login nodes', () => {
     expect(other.username).not.toBe(login.username);
     const otherFile = path.join(dir, 'platform-2');
     fs.writeFileSync(otherFile, String(other.privateKey), { mode: 0o600 });
-    expect(ssh(otherFile, c.sshPort, login.username, 'whoami').status).not.toBe(0);
-    expect(ssh(otherFile, c.sshPort, other.username, 'whoami').out).toBe(other.username);
+    expect(ssh({ keyFile: otherFile, port: c.sshPort }, login.username, 'whoami').status).not.toBe(0);
+    expect(ssh({ keyFile: otherFile, port: c.sshPort }, other.username, 'whoami').out).toBe(other.username);
   });
 });

@@ -3,9 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ORDER_BASE, type CompPowers } from '@suanli/contracts';
+import { ORDER_BASE, type CompPowers, type OutsideJobPage } from '@suanli/contracts';
 import { body, createTestApp, type TestApp } from '../../../test/harness';
 import { writeSlurmCentersFile } from '../../../test/slurm-centers';
+import { installedLogin, ssh } from '../../../test/ssh-login';
+import { HELD_REASON } from './outside-job.service';
 
 const { clusters } = inject('slurm');
 const A = 'slurm-a';
@@ -24,9 +26,8 @@ function job(jobId: string): { state: string; reason: string } {
 }
 
 /**
- * Issue 25, acceptance 2, on the Slurm harness: a user with no compute power left submits with `sbatch` as
- * their cluster account, as over SSH (`runuser`, the login the key pair gives), and Slurm holds the job with
- * its limit reason — set by the gateway's own metering leader, nobody touching Slurm; the console's balance
+ * Issue 25, acceptance 2, on the Slurm harness: a user with no compute power left logs in over SSH with a key
+ * pair installed through the console and submits with `sbatch`, and Slurm holds the job with its limit reason — set by the gateway's own metering leader, nobody touching Slurm; the console's balance
  * says why in Chinese. An operator's grant through the API lifts the limit, and the held job starts. The
  * center has `scheduler.adminUser: root` (the harness's Slurm admin; a site names an Operator user).
  */
@@ -68,16 +69,22 @@ describe('the balance enforced by Slurm, end to end (issue 25, acceptance 2)', (
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('no compute power: sbatch over the account is held by Slurm (AssocGrpGRES), the console says why; a grant lets it start', async () => {
+  it('no compute power: sbatch over SSH is held by Slurm (AssocGrpGRES), the console says why; a grant lets it start', async () => {
     // The metering leader's passes set the limit on the association through slurmrestd, as `root`, and record
     // it once Slurm accepted it — which is when the console shows it.
     await expect.poll(async () => (await balance()).held, { timeout: 20_000, interval: 500 }).toEqual([{ subCenterId: A, subCenterName: '测试集群甲', account: acct }]);
     expect(grpTres(acct)).toBe(`gres/${c.gres[0].name}=0`);
     expect((await balance()).total).toBe('0.00');
 
-    const home = (await t.app.ctx.clusterAccounts.list(user.id, A))[0].homeDir;
-    held = slurm('runuser', ['-u', acct, '--', 'sbatch', '--parsable', '-p', c.partitions[0], `--gres=${c.gres[0].name}:${c.gres[0].type}:1`, `--chdir=${home}`, '-o', '/dev/null', '--wrap', 'sleep 2']).split(';')[0];
+    const login = await installedLogin(t, user.token, A, c.sshPort, dir);
+    expect(login.account).toBe(acct);
+    const sb = ssh(login, acct, `sbatch --parsable -J 余额不足 -p ${c.partitions[0]} --gres=${c.gres[0].name}:${c.gres[0].type}:1 -o /dev/null --wrap 'sleep 2'`);
+    expect(sb.status, sb.err).toBe(0);
+    held = sb.out.split(';')[0];
     await expect.poll(() => job(held), { timeout: 10_000, interval: 250 }).toEqual({ state: 'PENDING', reason: 'AssocGrpGRES' });
+    // The console lists it as a waiting 外部作业 and says why in Chinese.
+    const outside = async () => (await call(user.token, 'POST', `${ORDER_BASE}/outside-jobs/action/page`, { pageNum: 1, pageSize: 10 })).data as OutsideJobPage;
+    await expect.poll(async () => (await outside()).list.map((j) => [j.jobId, j.state, j.reason]), { timeout: 15_000, interval: 500 }).toEqual([[held, 'QUEUED', HELD_REASON]]);
     // Held across scheduling passes and the gateway's own passes (which leave the limit as it is).
     await new Promise((r) => setTimeout(r, 4_000));
     expect(job(held)).toEqual({ state: 'PENDING', reason: 'AssocGrpGRES' });
@@ -90,6 +97,7 @@ describe('the balance enforced by Slurm, end to end (issue 25, acceptance 2)', (
     // …and the held job starts by itself and completes.
     await expect.poll(() => job(held), { timeout: 40_000, interval: 250 }).toSatisfy((j: { state: string }) => ['RUNNING', 'COMPLETING', 'GONE'].includes(j.state));
     await expect.poll(() => slurm('sacct', ['-X', '-n', '-P', '-M', c.cluster, '-j', held, '-o', 'State']), { timeout: 30_000, interval: 500 }).toBe('COMPLETED');
+    await expect.poll(async () => (await outside()).list.map((j) => [j.jobId, j.state, j.reason]), { timeout: 15_000, interval: 500 }).toEqual([[held, 'SUCCEEDED', '']]);
     held = '';
     // The gateway's later passes keep it open (the grant is there).
     await new Promise((r) => setTimeout(r, 2_000));

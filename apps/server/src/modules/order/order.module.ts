@@ -88,6 +88,7 @@ export async function createOrderModule(
     deps.access,
     deps.clock,
     deps.log,
+    (userId) => limits.heldOf(userId),
   );
   const records = new RecordService(orderRepo, meteringRepo, deps.centers, deps.clock, deps.access, teams);
   const mount: ModuleMount = {

@@ -25,6 +25,9 @@ const UTC8_MS = 8 * 3600_000;
 /** The reconciliation reads at most this many days at once. */
 const RECONCILE_MAX_DAYS = 31;
 
+/** Why a held account's job waits (its 外部作业 row). */
+export const HELD_REASON = '算力余额不足，分中心已暂停该账号的新作业；购买或获赠算力后自动开始';
+
 /** A center's outside-job key: the meter key, the consume records' task id and the row's id. */
 export const outsideKey = (centerId: string, jobId: string) => `${centerId}:${jobId}`;
 
@@ -81,6 +84,8 @@ export class OutsideJobService {
     private readonly access: Pick<AccessService, 'require'>,
     private readonly clock: () => number,
     private readonly log: Log,
+    /** The user's cluster accounts Slurm holds for lack of compute power (`BalanceLimits.heldOf`). */
+    private readonly held: (userId: string) => Promise<{ subCenterId: string; account: string }[]> = async () => [],
   ) {
     this.centers = new Map(centers.map((c) => [c.id, c]));
   }
@@ -198,6 +203,8 @@ export class OutsideJobService {
   /** 任务管理 › 外部作业: the caller's own outside jobs, newest first. */
   async page(p: Principal, q: OutsideJobPageQuery): Promise<OutsideJobPage> {
     const { rows, total } = await this.repo.page(p.userId, q.subCenterId, (q.pageNum - 1) * q.pageSize, q.pageSize);
+    // A job waiting while its account is held says so: Slurm's word for it (AssocGrpGRES) means nothing to a user.
+    const held = rows.some((r) => r.state === 'QUEUED') ? new Set((await this.held(p.userId)).map((h) => outsideKey(h.subCenterId, h.account))) : new Set<string>();
     const list: OutsideJob[] = rows.map((r) => {
       const center = this.centers.get(r.sub_center_id);
       const drawn = Number(r.drawn ?? 0);
@@ -208,7 +215,7 @@ export class OutsideJobService {
         name: r.name,
         state: r.state as JobState,
         slurmState: r.slurm_state,
-        reason: r.stop_reason ?? '',
+        reason: r.stop_reason ?? (r.state === 'QUEUED' && held.has(outsideKey(r.sub_center_id, r.account)) ? HELD_REASON : ''),
         subCenterId: r.sub_center_id,
         subCenterName: center?.name ?? r.sub_center_id,
         cardTypeId: r.card_type_id,

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,6 +9,7 @@ import { body, createPgDatabase, createTestApp, REDIS_URL, type TestApp } from '
 import { listeningPort, startProcess, stopProcess } from '../../../test/process';
 import { sleep } from '../../../test/metering';
 import { writeSlurmCentersFile } from '../../../test/slurm-centers';
+import { installedLogin, ssh, sshSpawn } from '../../../test/ssh-login';
 import type { SlurmClusterInfo } from '../../../test/slurm-harness';
 import { newId } from '../../lib/id';
 import { dayOf } from './metering-plan';
@@ -46,7 +47,7 @@ async function startGateway(env: NodeJS.ProcessEnv): Promise<{ child: ChildProce
 
 /**
  * Issue 25, acceptance 1 and 3 on the Slurm harness: a user with compute power runs `sbatch` and `srun`
- * straight as their cluster account (`runuser -u <acct>`, as a login over SSH would), next to a task
+ * over SSH on the cluster's login node with a key pair they generated and installed through the console, next to a task
  * submitted through the console. The outside jobs appear as 外部作业 within a poll and a period; the gateway
  * that meters them is SIGKILLed while they run and restarted after they ended, while a second gateway (this
  * process, same PostgreSQL) meters the same center throughout. Each outside job draws exactly its billed cards
@@ -79,14 +80,12 @@ describe('jobs run outside the console are metered once from Slurm accounting (i
   const userId = 'u-outside-slurm';
   const operatorId = 'u-outside-slurm-op';
   let account = '';
-  let home = '';
 
   beforeAll(async () => {
     pgDb = await createPgDatabase();
     h = await createTestApp('postgres', { databaseUrl: pgDb.url, redisUrl: REDIS_URL, redisChannel: channel, dataDir: dir, centersFile, clock: Date.now, metering: { periodMs: 1000 } });
     const acc = await h.app.ctx.clusterAccounts.ensure(userId, A);
     account = acc.account;
-    home = acc.homeDir;
     const work = path.join(acc.homeDir, 'work');
     fs.mkdirSync(work, { recursive: true });
     fs.chownSync(work, acc.uid, acc.uid);
@@ -128,6 +127,9 @@ describe('jobs run outside the console are metered once from Slurm accounting (i
     }
     const remaining = async (id: string) => Number((await db.selectFrom('comp_power_buckets').select('remaining').where('id', '=', id).executeTakeFirstOrThrow()).remaining);
     const slurmEnv = { ...process.env, SLURM_CONF: c.slurmConf };
+    // The user's own login: a key pair generated and installed through the console, then OpenSSH.
+    const login = await installedLogin(h, token, A, c.sshPort, dir);
+    expect(login.account).toBe(account);
 
     const g1 = await startGateway(env);
     let srun: ChildProcess | undefined;
@@ -136,10 +138,7 @@ describe('jobs run outside the console are metered once from Slurm accounting (i
     try {
       // srun with one card first, straight as the cluster account: the harness node has 2 CPUs, and a job of the
       // card partition needs a core of its own, which the shared partition's jobs below would otherwise hold.
-      srun = spawn('runuser', ['-u', account, '--', 'srun', '-J', 'srun-direct', '-p', c.partitions[0], `--gres=${c.gres[0].name}:${c.gres[0].type}:1`, `--chdir=${home}`, '--mem=10M', 'sleep', '20'], {
-        env: slurmEnv,
-        stdio: 'ignore',
-      });
+      srun = sshSpawn(login, `srun -J srun-direct -p ${c.partitions[0]} --gres=${c.gres[0].name}:${c.gres[0].type}:1 --mem=10M sleep 20`);
       await expect.poll(() => execFileSync('squeue', ['-h', '-u', account, '-n', 'srun-direct', '-o', '%T'], { env: slurmEnv, encoding: 'utf8' }).trim(), { timeout: 20_000, interval: 250 }).toBe('RUNNING');
       // A console task, on the CPU card type: its job is the task's, never an outside job.
       const res = await fetch(`http://127.0.0.1:${g1.port}${TRAINING_BASE}/tasks`, {
@@ -162,12 +161,9 @@ describe('jobs run outside the console are metered once from Slurm accounting (i
       expect(res.message.code, res.message.message).toBe(0);
       taskId = res.data.id;
       // Outside: sbatch on the shared CPU partition.
-      sbatchJob = execFileSync('runuser', ['-u', account, '--', 'sbatch', '--parsable', '-J', '外部批处理', '-p', `${c.partitions[0]}-share`, `--chdir=${home}`, '-o', '/dev/null', '--mem=10M', '--wrap', 'sleep 15'], {
-        env: slurmEnv,
-        encoding: 'utf8',
-      })
-        .trim()
-        .split(';')[0];
+      const sb = ssh(login, account, `sbatch --parsable -J 外部批处理 -p ${c.partitions[0]}-share -o /dev/null --mem=10M --wrap 'sleep 15'`);
+      expect(sb.status, sb.err).toBe(0);
+      sbatchJob = sb.out.split(';')[0];
 
       // Within a poll and a period (500 ms + 1 s here) of starting, each is listed as a running 外部作业 of the
       // user. (The harness node has 2 CPUs: the jobs may run one after another, so each is caught running on its
