@@ -91,6 +91,8 @@ export const Reconciliation = Type.Object({
   running: Type.Integer(),
   /** Centers whose accounting could not be read (named), or that have none (the local scheduler). */
   unavailable: Type.Array(Type.String()),
+  /** Centers whose accounting was read and compared (named): none means nothing was reconciled. */
+  reconciled: Type.Array(Type.String()),
 });
 export type Reconciliation = Static<typeof Reconciliation>;
 

@@ -8,7 +8,7 @@ import { AdminReconcilePage } from './routes';
 /** 计量对账 behind a stubbed fetch: the server's arithmetic is tested in outside-jobs.slurm.int.test.ts. */
 function fakeBackend() {
   const calls: { path: string; body: any }[] = [];
-  let answer: Reconciliation = { days: [], differences: [], running: 0, unavailable: [] };
+  let answer: Reconciliation = { days: [], differences: [], running: 0, unavailable: [], reconciled: [] };
   const ok = (data: unknown) => new Response(JSON.stringify({ message: { code: 0, message: '操作成功' }, data }), { headers: { 'content-type': 'application/json' } });
   const fetch = async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const p = new URL(String(input), 'http://localhost').pathname;
@@ -29,7 +29,7 @@ const day = { subCenterId: 'sz', subCenterName: '深圳算力分中心', day: '2
 
 describe('运营管理 › 计量对账', () => {
   it('asks for the last seven days and says when accounting and draws agree', async () => {
-    backend.set({ days: [{ ...day, accountedSeconds: 7200, drawnSeconds: 7200, differenceSeconds: 0 }], differences: [], running: 1, unavailable: ['本机'] });
+    backend.set({ days: [{ ...day, accountedSeconds: 7200, drawnSeconds: 7200, differenceSeconds: 0 }], differences: [], running: 1, unavailable: ['本机'], reconciled: ['深圳算力分中心'] });
     renderAt();
     expect((await screen.findByTestId('reconcile-summary')).textContent).toContain('记账与扣减一致，没有差异');
     expect(screen.getByTestId('reconcile-summary').textContent).toContain('另有 1 个作业仍在运行');
@@ -48,11 +48,21 @@ describe('运营管理 › 计量对账', () => {
       differences: [{ subCenterId: 'sz', day: '2026-11-27', jobId: '4101', kind: 'outside', meterKey: 'sz:4101', name: 'lammps', account: 'szu0001', accountedSeconds: 120, drawnSeconds: 60, differenceSeconds: -60 }],
       running: 0,
       unavailable: [],
+      reconciled: ['深圳算力分中心'],
     });
     renderAt();
     expect((await screen.findByTestId('reconcile-summary')).textContent).toContain('发现 1 处差异');
     const diff = await screen.findByTestId('reconcile-difference');
     for (const text of ['深圳算力分中心', '4101', '外部作业', 'lammps', 'szu0001', '120', '−60 卡秒']) expect(diff.textContent).toContain(text);
     await waitFor(() => expect(screen.getByTestId('reconcile-day').getAttribute('data-diff')).toBe('-60'));
+  });
+
+  it('says nothing was reconciled when no center\'s accounting could be read (not a green 没有差异)', async () => {
+    backend.set({ days: [], differences: [], running: 0, unavailable: ['深圳算力分中心', '本机'], reconciled: [] });
+    renderAt();
+    const summary = await screen.findByTestId('reconcile-summary');
+    expect(summary.textContent).toContain('没有可对账的分中心');
+    expect(summary.textContent).not.toContain('没有差异');
+    expect(screen.getByText('以下分中心没有可读取的调度器记账，未参与对账：深圳算力分中心、本机')).toBeTruthy();
   });
 });

@@ -76,7 +76,10 @@ export function AdminReconcilePage() {
         </Card>
         {result.isError && <Alert type="error" showIcon title="对账失败" description={result.error.message} />}
         {data && data.unavailable.length > 0 && <Alert type="warning" showIcon title={`以下分中心没有可读取的调度器记账，未参与对账：${data.unavailable.join('、')}`} />}
-        {data && (
+        {data && data.reconciled.length === 0 && (
+          <Alert type="info" showIcon data-testid="reconcile-summary" title="没有可对账的分中心" description="所选分中心都没有可读取的调度器记账，本次未做任何比较。" />
+        )}
+        {data && data.reconciled.length > 0 && (
           <Alert
             type={data.differences.length ? 'error' : 'success'}
             showIcon

@@ -247,7 +247,7 @@ export class OutsideJobService {
     if (!Number.isFinite(fromMs) || !Number.isFinite(toMs) || toMs <= fromMs) throw new AppError(ErrorCode.PARAM_INVALID, '日期范围不正确');
     if ((toMs - fromMs) / DAY_MS > RECONCILE_MAX_DAYS) throw new AppError(ErrorCode.PARAM_INVALID, `对账日期范围最多 ${RECONCILE_MAX_DAYS} 天`);
     if (q.subCenterId && !this.centers.has(q.subCenterId)) throw new AppError(ErrorCode.NOT_FOUND, '算力分中心不存在');
-    const out: Reconciliation = { days: [], differences: [], running: 0, unavailable: [] };
+    const out: Reconciliation = { days: [], differences: [], running: 0, unavailable: [], reconciled: [] };
     for (const center of this.centers.values()) {
       if (q.subCenterId && center.id !== q.subCenterId) continue;
       const exec = this.executors.get(center.id);
@@ -263,6 +263,7 @@ export class OutsideJobService {
         out.unavailable.push(center.name);
         continue;
       }
+      out.reconciled.push(center.name);
       const mine = (await this.poolJobs(center, jobs)).jobs.filter((j) => j.startTime !== null && j.startTime < toMs);
       const outside = new Set((await this.repo.byIds(mine.map((j) => outsideKey(center.id, j.jobId)))).map((r) => r.id));
       const fromDay = q.fromDay;

@@ -105,7 +105,7 @@ describe.each(engines)('outside jobs and the reconciliation (%s)', (engine) => {
     expect((await send('/metering/action/reconcile', op, { fromDay: '2026-01-01', toDay: '2026-03-01' })).message.code).toBe(ErrorCode.PARAM_INVALID);
     const r = await send('/metering/action/reconcile', op, { fromDay: '2026-01-01', toDay: '2026-01-02' });
     expect(r.message.code).toBe(0);
-    expect(r.data).toEqual({ days: [], differences: [], running: 0, unavailable: expect.arrayContaining([expect.any(String)]) });
+    expect(r.data).toEqual({ days: [], differences: [], running: 0, unavailable: expect.arrayContaining([expect.any(String)]), reconciled: [] });
     expect(r.data.unavailable.length).toBe(t.app.ctx.centers.length);
   });
 });

@@ -112,7 +112,7 @@ describe('jobs run outside the console are metered once from Slurm accounting (i
     fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
   });
 
-  it('sbatch and srun as the cluster account appear as 外部作业 and draw cards × ElapsedRaw once across a SIGKILL; reconciliation is zero', async () => {
+  it('sbatch and srun over SSH appear as 外部作业 and draw cards × ElapsedRaw once across a SIGKILL; reconciliation is zero', async () => {
     const c = clusterA();
     const db = h.app.ctx.db;
     const { token } = await h.app.ctx.sessions.create(userId);
@@ -262,6 +262,7 @@ describe('jobs run outside the console are metered once from Slurm accounting (i
     expect(rec.message.code, rec.message.message).toBe(0);
     expect(rec.data.differences).toEqual([]);
     expect(rec.data.unavailable).toEqual([]);
+    expect(rec.data.reconciled).toEqual(['测试集群甲']);
     const total = all.reduce((s, j) => s + acct.get(j)!.elapsed, 0);
     expect(rec.data.days.reduce((s, d) => s + d.accountedSeconds, 0)).toBe(total);
     expect(rec.data.days.every((d) => d.differenceSeconds === 0 && d.drawnSeconds === d.accountedSeconds)).toBe(true);
