@@ -7,7 +7,7 @@ import { ORDER_BASE, type CompPowers, type OutsideJobPage } from '@suanli/contra
 import { body, createTestApp, type TestApp } from '../../../test/harness';
 import { writeSlurmCentersFile } from '../../../test/slurm-centers';
 import { installedLogin, ssh } from '../../../test/ssh-login';
-import { HELD_REASON } from './outside-job.service';
+import { HELD_REASON, OUTSIDE_STOP_REASON } from './outside-job.service';
 
 const { clusters } = inject('slurm');
 const A = 'slurm-a';
@@ -38,6 +38,7 @@ describe('the balance enforced by Slurm, end to end (issue 25, acceptance 2)', (
   let op: { id: string; token: string };
   let acct = '';
   let held = '';
+  let login: Awaited<ReturnType<typeof installedLogin>>;
 
   const call = async (token: string, method: 'GET' | 'POST', url: string, payload?: object) => body(await t.app.inject({ method, url, headers: { token }, payload }));
   const balance = async () => (await call(user.token, 'GET', `${ORDER_BASE}/comp-powers/${user.id}`)).data as CompPowers;
@@ -76,7 +77,7 @@ describe('the balance enforced by Slurm, end to end (issue 25, acceptance 2)', (
     expect(grpTres(acct)).toBe(`gres/${c.gres[0].name}=0`);
     expect((await balance()).total).toBe('0.00');
 
-    const login = await installedLogin(t, user.token, A, c.sshPort, dir);
+    login = await installedLogin(t, user.token, A, c.sshPort, dir);
     expect(login.account).toBe(acct);
     const sb = ssh(login, acct, `sbatch --parsable -J 余额不足 -p ${c.partitions[0]} --gres=${c.gres[0].name}:${c.gres[0].type}:1 -o /dev/null --wrap 'sleep 2'`);
     expect(sb.status, sb.err).toBe(0);
@@ -102,5 +103,25 @@ describe('the balance enforced by Slurm, end to end (issue 25, acceptance 2)', (
     // The gateway's later passes keep it open (the grant is there).
     await new Promise((r) => setTimeout(r, 2_000));
     expect(grpTres(acct)).toBe('');
+  }, 120_000);
+
+  it('a job running over SSH when the power runs out is ended by the platform and the account is held again', async () => {
+    // What the grant left, cut to 20 card-seconds: the pass draws the running job down to nothing.
+    await t.app.ctx.db.updateTable('comp_power_buckets').set({ remaining: 20 }).where('owner_id', '=', user.id).execute();
+    const sb = ssh(login, acct, `sbatch --parsable -J 用到没电 -p ${c.partitions[0]} --gres=${c.gres[0].name}:${c.gres[0].type}:1 -o /dev/null --wrap 'sleep 300'`);
+    expect(sb.status, sb.err).toBe(0);
+    held = sb.out.split(';')[0];
+    await expect.poll(() => job(held).state, { timeout: 20_000, interval: 250 }).toBe('RUNNING');
+    // Drawn while it runs, then cancelled in Slurm as the account once nothing is left (not 300 s later).
+    await expect.poll(() => slurm('sacct', ['-X', '-n', '-P', '-M', c.cluster, '-j', held, '-o', 'State']).split(' ')[0], { timeout: 60_000, interval: 1000 }).toBe('CANCELLED');
+    const row = async () => (await call(user.token, 'POST', `${ORDER_BASE}/outside-jobs/action/page`, { pageNum: 1, pageSize: 10 })).data as OutsideJobPage;
+    await expect.poll(async () => (await row()).list.find((j) => j.jobId === held)?.state, { timeout: 15_000, interval: 500 }).toBe('UNDERPOWERED');
+    const ended = (await row()).list.find((j) => j.jobId === held)!;
+    expect(ended.reason).toBe(OUTSIDE_STOP_REASON);
+    expect(ended.consumedSeconds).toBeGreaterThanOrEqual(20);
+    held = '';
+    // Nothing left: the account is held again, and the console says so.
+    await expect.poll(() => grpTres(acct), { timeout: 15_000, interval: 500 }).toBe(`gres/${c.gres[0].name}=0`);
+    expect((await balance()).held).toEqual([{ subCenterId: A, subCenterName: '测试集群甲', account: acct }]);
   }, 120_000);
 });
