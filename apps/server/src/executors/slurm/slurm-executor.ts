@@ -1,17 +1,19 @@
-// Over 400 lines: the one slurmrestd executor — submit, status (with accounting usage), cancel, capacity, balance limits and outside jobs share its token and call plumbing; splitting by feature is tracked in docs/plan/26.md.
 import type { CenterCardType, CenterConfig, SlurmSchedulerConfig } from '../../centers/centers';
 import type { AccountedJob, CardCapacity, Executor, JobAccount, JobRef, JobSpec, JobStatus } from '../executor';
-import { setAssociationLimit } from './balance-limit';
+import { batchScript } from './batch-script';
 import { ENDED, slurmJobStatus, withMemoryKill } from './job-status';
 import { parseSbatchOptions } from './sbatch-options';
+import { SlurmPool } from './slurm-pool';
 import { SlurmTokens } from './slurm-token';
 import { adapterFor, type Adapter, type SlurmCall, type SlurmJob, type SlurmJobRequest, type SlurmNode, type SlurmReply } from './v0038';
 
 /**
  * The executor of a real Slurm cluster (docs/operations/slurm-center.md) through slurmrestd. Every request
  * is made as the job's cluster account (`X-SLURM-USER-NAME`, a token per account), never as root; the
- * version-specific shapes are the adapter's (v0038.ts). Job name `suanli-<taskId>` and comment
- * `suanli:<taskId>` tag each job, which is how a retried submit finds the job a timed-out attempt made.
+ * version-specific shapes are the adapter's (v0038.ts), the job's script is batch-script.ts's, and what is
+ * done for the pool of accounts rather than for a task (balance limits, every job in accounting) is
+ * slurm-pool.ts's. Job name `suanli-<taskId>` and comment `suanli:<taskId>` tag each job, which is how a
+ * retried submit finds the job a timed-out attempt made.
  */
 
 export interface SlurmExecutorOptions {
@@ -39,54 +41,6 @@ const USAGE_WAIT_MS = 15_000;
 /** PATH and the login variables a job gets besides the spec's (slurmrestd starts from an empty environment). */
 const BASE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
-
-/** Single-quotes a word for bash. */
-export const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-/** The command prefix an image runs under (`{uri}` quoted), or '' without image or launcher. */
-export function launcherPrefix(imageLauncher: string | undefined, image: JobSpec['image']): string {
-  if (!imageLauncher || !image) return '';
-  return `${imageLauncher.split('{uri}').join(shq(image.uri))} `;
-}
-
-/**
- * The batch script slurmrestd gets. `workers`: one srun step runs the user's script once per task with the
- * torch.distributed variables (MASTER_ADDR = first host of the allocation, MASTER_PORT from the job id so
- * jobs sharing a node differ, WORLD_SIZE/RANK/NODE_RANK/LOCAL_RANK from Slurm's task layout). `batch`: the
- * user's script run by bash (its `#SBATCH` lines were read by sbatchOptions; under the image launcher when the
- * task has an image and the center one). Either way the exit code is written to `$SUANLI_EXIT_FILE`.
- * The user's script travels base64-encoded in the environment of the steps: no quoting of user text.
- */
-export function batchScript(spec: JobSpec, imageLauncher?: string): string {
-  const launcher = launcherPrefix(imageLauncher, spec.image);
-  const encoded = Buffer.from(spec.script, 'utf8').toString('base64');
-  const lines = ['#!/bin/bash', `# suanli task ${spec.taskId} (${spec.launch})`];
-  lines.push(`export SUANLI_SCRIPT="$(printf '%s' '${encoded}' | base64 -d)"`);
-  if (spec.launch === 'batch') {
-    lines.push(`${launcher}bash -c "$SUANLI_SCRIPT" suanli-batch`);
-  } else {
-    const worker = [
-      'export RANK="$SLURM_PROCID" NODE_RANK="$SLURM_NODEID" LOCAL_RANK="$SLURM_LOCALID"',
-      `exec ${launcher}bash -c "$SUANLI_SCRIPT" suanli-worker`,
-    ].join('\n');
-    lines.push(
-      'MASTER_ADDR="$(scontrol show hostnames "$SLURM_JOB_NODELIST" 2>/dev/null | head -n 1)"',
-      'export MASTER_ADDR="${MASTER_ADDR:-$(hostname)}"',
-      'export MASTER_PORT=$((20000 + SLURM_JOB_ID % 20000))',
-      'export WORLD_SIZE="${SLURM_NTASKS:-1}"',
-      `srun --kill-on-bad-exit=1 bash -c ${shq(worker)}`,
-    );
-  }
-  // The exit code, written where the platform reads it: accounting (dbv0.0.38) reports a wrong one for
-  // failed jobs, and a job that leaves slurmctld while no gateway polls is settled from accounting.
-  lines.push(
-    'rc=$?',
-    'if [ -n "$SUANLI_EXIT_FILE" ]; then printf \'%s\\n\' "$rc" > "$SUANLI_EXIT_FILE.$$" && mv -f "$SUANLI_EXIT_FILE.$$" "$SUANLI_EXIT_FILE"; fi',
-    'exit "$rc"',
-  );
-  return `${lines.join('\n')}\n`;
-}
-
 /** Smallest cpus / memory of the usable nodes of a partition (what a one-node request may ask at most). */
 interface NodeLimits {
   cpus: number;
@@ -98,6 +52,7 @@ export class SlurmExecutor implements Executor {
   private readonly cfg: SlurmSchedulerConfig;
   private readonly adapter: Adapter;
   private readonly tokens: SlurmTokens;
+  private readonly pool: SlurmPool;
   private readonly timeoutMs: number;
   private readonly retrySettleMs: number;
   private readonly nodeCacheMs: number;
@@ -117,6 +72,7 @@ export class SlurmExecutor implements Executor {
     this.nodeCacheMs = options.nodeCacheMs ?? 300_000;
     this.now = options.now ?? Date.now;
     this.retrySettleMs = options.retrySettleMs ?? 5_000;
+    this.pool = new SlurmPool(center, this.adapter, this.call, this.now);
   }
 
   async submit(spec: JobSpec, attempt = 2): Promise<{ jobId: string }> {
@@ -145,19 +101,9 @@ export class SlurmExecutor implements Executor {
     return ended.length ? lowest(ended) : undefined;
   }
 
-  /**
-   * `GrpTRES=gres/<name>=0` on the account's association for every gres name of the center's card types, or
-   * no limit (balance-limit.ts), as the center's `adminUser`. One limit covers every card type of a gres name
-   * (docs/operations/slurm-center.md, "Balance limits"); a center without gres card types has nothing to hold.
-   */
-  async limitAccount(account: string, open: boolean): Promise<boolean> {
-    const admin = this.cfg.adminUser;
-    const names = [...new Set(this.center.cardTypes.flatMap((t) => (t.gres ? [t.gres.split(':')[0]] : [])))];
-    if (!admin || !names.length) return false;
-    for (const gres of names) {
-      await setAssociationLimit(this.call, admin, { cluster: this.cfg.cluster, account: this.cfg.account, user: account, gres, cards: open ? null : 0 });
-    }
-    return true;
+  /** Balance limits (issue 25): slurm-pool.ts. */
+  limitAccount(account: string, open: boolean): Promise<boolean> {
+    return this.pool.limitAccount(account, open);
   }
 
   async cancel(job: JobRef): Promise<void> {
@@ -271,7 +217,7 @@ export class SlurmExecutor implements Executor {
 
   /** Cards per card type from the nodes' gres and gres in use, queued jobs from the controller's list. */
   async capacity(): Promise<CardCapacity[]> {
-    const account = `${this.center.accounts.prefix}${'1'.padStart(4, '0')}`;
+    const account = this.pool.reader;
     const [nodes, jobs] = await Promise.all([this.adapter.nodes(this.call, account), this.adapter.controllerJobs(this.call, account)]);
     this.nodeCache = { at: this.now(), nodes };
     return this.center.cardTypes.map((ct) => {
@@ -291,13 +237,9 @@ export class SlurmExecutor implements Executor {
     });
   }
 
-  /**
-   * Every job of the cluster in accounting since `since` (issue 25), asked as the pool's first account: with
-   * PrivateData unset (docs/operations/slurm-center.md) any user reads every job, as for `states`.
-   */
-  async accountedJobs(since: number): Promise<AccountedJob[]> {
-    const account = `${this.center.accounts.prefix}${'1'.padStart(4, '0')}`;
-    return this.adapter.accountingSince(this.call, account, { cluster: this.cfg.cluster, seconds: (this.now() - since) / 1000 });
+  /** Every job of the cluster in accounting since `since` (issue 25, outside jobs): slurm-pool.ts. */
+  accountedJobs(since: number): Promise<AccountedJob[]> {
+    return this.pool.accountedJobs(since);
   }
 
   async close(): Promise<void> {

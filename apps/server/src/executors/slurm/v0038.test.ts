@@ -6,9 +6,10 @@ import { memoryMB, parseSbatchOptions } from './sbatch-options';
 import { slurmJobStatus, withMemoryKill } from './job-status';
 import { diagnose } from '../../modules/task/diagnosis/rules';
 import usageRecord from './fixtures/dbv0038-jobs-usage.json';
-import { batchScript, launcherPrefix } from './slurm-executor';
+import { batchScript, launcherPrefix } from './batch-script';
 import { jwtExpiry, mintSlurmJwt, parseTokenOutput, SlurmTokens } from './slurm-token';
-import { parseGres, v0038, v0038AccountedJob, v0038AccountingJob, v0038ControllerJob, v0038IsRefusal, v0038Node, v0038SubmitBody } from './v0038';
+import { parseGres, v0038, v0038ControllerJob, v0038IsRefusal, v0038Node, v0038SubmitBody } from './v0038';
+import { v0038AccountedJob, v0038AccountingJob } from './v0038-accounting';
 
 /** Pure mapping of the v0.0.38 shapes (recorded in docs/operations/slurm-center.md) and the script builder. */
 

@@ -1,6 +1,7 @@
 import { ADMIN_BASE, TEAM_BASE } from '@suanli/contracts';
 import type { AppContext } from '../../context';
 import type { ModuleMount } from '../module-mount';
+import { TeamInvitationService } from './invitation.service';
 import { TeamArea } from './team-area';
 import { TeamRepository } from './team.repository';
 import { teamAdminRoutes, teamRoutes } from './team.routes';
@@ -15,23 +16,16 @@ export function createTeamModule(deps: Pick<AppContext, 'db' | 'clock' | 'notify
   const repo = new TeamRepository(deps.db);
   const area = new TeamArea(repo, deps.storage, deps.clusterAccounts, deps.centers, deps.log);
   const listeners: ((teamId: string) => Promise<void>)[] = [(teamId) => area.apply(teamId)];
-  const service = new TeamService(
-    repo,
-    deps.access,
-    deps.userDirectory,
-    deps.clock,
-    deps.notify,
-    deps.bus,
-    async (teamId) => {
-      for (const fn of listeners) await fn(teamId);
-    },
-    (teamId) => area.paths(teamId),
-  );
+  const membership = async (teamId: string) => {
+    for (const fn of listeners) await fn(teamId);
+  };
+  const service = new TeamService(repo, deps.access, deps.userDirectory, deps.clock, deps.notify, deps.bus, membership, (teamId) => area.paths(teamId));
+  const invitations = new TeamInvitationService(repo, deps.access, deps.userDirectory, deps.clock, deps.notify, service, membership);
   deps.clusterAccounts.afterCreate((userId, centerId) => area.accountCreated(userId, centerId));
   const mount: ModuleMount = {
     name: 'team',
     routes: [
-      { prefix: TEAM_BASE, plugin: teamRoutes(service) },
+      { prefix: TEAM_BASE, plugin: teamRoutes(service, invitations) },
       // 运营管理 › 团队 (operators only).
       { prefix: ADMIN_BASE, plugin: teamAdminRoutes(service) },
     ],
@@ -39,6 +33,7 @@ export function createTeamModule(deps: Pick<AppContext, 'db' | 'clock' | 'notify
   };
   return {
     service,
+    invitations,
     area,
     mount,
     /** Modules built later follow membership too (the asset module: what is shared with a team, ADR 0018). */

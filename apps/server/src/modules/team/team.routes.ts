@@ -3,10 +3,11 @@ import { AdminTeamApi, AdminTeamApiSchemas, TeamApi, TeamApiSchemas } from '@sua
 import { ok } from '../../lib/reply';
 import { serve } from '../../lib/serve';
 import { principal } from '../../plugins/auth';
+import type { TeamInvitationService } from './invitation.service';
 import type { TeamService } from './team.service';
 
 /** Registered under TEAM_BASE. */
-export function teamRoutes(teams: TeamService): FastifyPluginAsyncTypebox {
+export function teamRoutes(teams: TeamService, invitations: TeamInvitationService): FastifyPluginAsyncTypebox {
   return async (app) => {
     serve(
       app,
@@ -17,17 +18,17 @@ export function teamRoutes(teams: TeamService): FastifyPluginAsyncTypebox {
         create: async (req) => ok(await teams.create(principal(req), req.body)),
         detail: async (req) => ok(await teams.detail(principal(req), req.params.id)),
         update: async (req) => ok(await teams.update(principal(req), req.params.id, req.body)),
-        invite: async (req) => ok(await teams.invite(principal(req), req.params.id, req.body.username)),
+        invite: async (req) => ok(await invitations.invite(principal(req), req.params.id, req.body.username)),
         setRole: async (req) => ok(await teams.setRole(principal(req), req.params.id, req.params.userId, req.body.role)),
         removeMember: async (req) => ok(await teams.removeMember(principal(req), req.params.id, req.params.userId)),
         leave: async (req) => ok(await teams.leave(principal(req), req.params.id)),
         transfer: async (req) => ok(await teams.transfer(principal(req), req.params.id, req.body.userId)),
         dissolve: async (req) => ok(await teams.dissolve(principal(req), req.params.id)),
-        myInvitations: async (req) => ok(await teams.myInvitations(principal(req))),
-        invitation: async (req) => ok(await teams.invitation(principal(req), req.params.id)),
-        accept: async (req) => ok(await teams.accept(principal(req), req.params.id)),
-        decline: async (req) => ok(await teams.decline(principal(req), req.params.id)),
-        cancel: async (req) => ok(await teams.cancel(principal(req), req.params.id)),
+        myInvitations: async (req) => ok(await invitations.myInvitations(principal(req))),
+        invitation: async (req) => ok(await invitations.invitation(principal(req), req.params.id)),
+        accept: async (req) => ok(await invitations.accept(principal(req), req.params.id)),
+        decline: async (req) => ok(await invitations.decline(principal(req), req.params.id)),
+        cancel: async (req) => ok(await invitations.cancel(principal(req), req.params.id)),
         setLimit: async (req) => ok(await teams.setLimit(principal(req), req.params.id, req.params.userId, req.body.cardHours ?? null)),
       },
       ['team'],

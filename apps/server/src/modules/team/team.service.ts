@@ -1,17 +1,12 @@
-// Over 400 lines: one service for teams — members, roles, invitations, payers, shares and the operators' list: the rules of ADR 0017 and 0018 in one place.
 import {
   ErrorCode,
   type AdminTeamPage,
   type AdminTeamPageQuery,
-  TEAM_INVITATION_BUSINESS_TYPE,
-  TEAM_INVITATION_TTL_MS,
   teamPayer,
   WS_TEAM_CHANGED,
   type Team,
   type TeamCreate,
   type TeamDetail,
-  type TeamInvitation,
-  type TeamInvitationState,
   type TeamMember,
   type TeamRole,
   type TeamArea,
@@ -21,11 +16,12 @@ import type { Notify } from '../../context';
 import { AppError, invalid } from '../../errors';
 import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
-import type { Resource } from '../access/access.policy';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
 import type { UserDirectory } from '../user/user-directory';
-import type { InvitationRow, TeamRepository, TeamWithRole } from './team.repository';
+import { toInvitation } from './invitation.service';
+import type { TeamRepository, TeamWithRole } from './team.repository';
+import { resourceOf } from './team-resource';
 
 const TEAM = '团队';
 
@@ -49,14 +45,13 @@ export interface TeamStanding {
 export type TeamPayers = Pick<TeamService, 'payer' | 'usageMembers' | 'standing' | 'memberIds' | 'named' | 'names' | 'payersOf'>;
 /** What the asset module asks of teams (datasets and models shared with a team, ADR 0018). */
 export type AssetTeams = Pick<TeamService, 'rolesOf' | 'memberTeam' | 'memberIds' | 'names'>;
-const INVITATION = '邀请';
 
 /**
- * 团队 (issue 21): teams, their members' roles and invitations. Every decision goes through the access
- * module on a resource that carries the caller's role in the team (`team.read` for members; a non-member gets
- * 1205 as for a missing team, `team.manage` for owners and admins, `team.own` for the owner). The invitee is
- * told of an invitation by a `team` message 消息中心 answers; every member and the invitee get `team.changed`
- * after each change.
+ * 团队 (issue 21): teams and their members' roles (invitations: invitation.service.ts, on this service's
+ * `readable`, `team` and `changed`). Every decision goes through the access module on a resource that carries
+ * the caller's role in the team (`team.read` for members; a non-member gets 1205 as for a missing team,
+ * `team.manage` for owners and admins, `team.own` for the owner). Every member gets `team.changed` after each
+ * change.
  */
 export class TeamService {
   constructor(
@@ -102,7 +97,7 @@ export class TeamService {
     return {
       ...toTeam(team, names.get(team.owner_id)?.username ?? ''),
       members: members.map((m) => ({ userId: m.user_id, username: names.get(m.user_id)?.username ?? '', nickname: names.get(m.user_id)?.nickname ?? '', role: m.role as TeamRole, joinTime: Number(m.join_time), limitCardHours: limitHours(limits.get(m.user_id)) })),
-      invitations: invitations.map((i) => this.toInvitation(i, team.name, names)),
+      invitations: invitations.map((i) => toInvitation(i, team.name, names, this.clock())),
       areas: this.areas(id),
     };
   }
@@ -113,71 +108,6 @@ export class TeamService {
     if (!(await this.repo.update(id, cleanName(body.name), (body.description ?? '').trim(), this.clock()))) throw new AppError(ErrorCode.TEAM_NAME_TAKEN);
     await this.changed(id);
     return this.team(p, id);
-  }
-
-  async invite(p: Principal, id: string, username: string): Promise<TeamInvitation> {
-    const team = await this.readable(p, id);
-    this.access.require(p, 'team.manage', resourceOf(team, p));
-    const [user] = await this.users.named([username.trim()]);
-    if (!user || user.status === 'disabled') throw invalid('username', '用户不存在');
-    if (await this.repo.member(id, user.id)) throw new AppError(ErrorCode.TEAM_ALREADY_MEMBER);
-    const now = this.clock();
-    const row: InvitationRow = { id: newId(now), team_id: id, invitee_id: user.id, inviter_id: p.userId, state: 'pending', create_time: now, expire_time: now + TEAM_INVITATION_TTL_MS, answer_time: null };
-    if (!(await this.repo.invite(row))) throw new AppError(ErrorCode.TEAM_INVITATION_PENDING);
-    const names = await this.users.names([user.id, p.userId]);
-    const inviter = names.get(p.userId)?.username ?? '';
-    await this.notify(user.id, {
-      type: 'team',
-      title: `${inviter} 邀请您加入团队「${team.name}」`,
-      content: `${inviter} 邀请您加入团队「${team.name}」，7 天内有效。接受后您将成为团队成员。`,
-      businessType: TEAM_INVITATION_BUSINESS_TYPE,
-      businessId: row.id,
-    });
-    await this.changed(id, [user.id]);
-    return this.toInvitation(row, team.name, names);
-  }
-
-  /** The caller's invitations still waiting for an answer. */
-  async myInvitations(p: Principal): Promise<TeamInvitation[]> {
-    const rows = await this.repo.pendingFor(p.userId, this.clock());
-    const teams = new Map<string, string>();
-    for (const r of rows) if (!teams.has(r.team_id)) teams.set(r.team_id, (await this.repo.find(r.team_id, p.userId))?.name ?? '');
-    const names = await this.users.names(rows.flatMap((r) => [r.invitee_id, r.inviter_id]));
-    return rows.map((r) => this.toInvitation(r, teams.get(r.team_id) ?? '', names));
-  }
-
-  /** One invitation, for its invitee (消息中心 shows whether it can still be answered) and the team's admins. */
-  async invitation(p: Principal, id: string): Promise<TeamInvitation> {
-    const { inv, team } = await this.readableInvitation(p, id);
-    const names = await this.users.names([inv.invitee_id, inv.inviter_id]);
-    return this.toInvitation(inv, team?.name ?? '', names);
-  }
-
-  async accept(p: Principal, id: string): Promise<Team> {
-    const { inv, team } = await this.readableInvitation(p, id);
-    this.access.require(p, 'team.invitation.answer', invitationResource(inv, team, p));
-    if (!team || !(await this.repo.answer(id, 'accepted', this.clock()))) throw new AppError(ErrorCode.TEAM_INVITATION_CLOSED);
-    await this.membership(team.id);
-    await this.changed(team.id, [p.userId]);
-    return this.team(p, team.id);
-  }
-
-  async decline(p: Principal, id: string): Promise<null> {
-    const { inv, team } = await this.readableInvitation(p, id);
-    this.access.require(p, 'team.invitation.answer', invitationResource(inv, team, p));
-    if (!(await this.repo.answer(id, 'declined', this.clock()))) throw new AppError(ErrorCode.TEAM_INVITATION_CLOSED);
-    if (team) await this.changed(team.id, [p.userId]);
-    return null;
-  }
-
-  async cancel(p: Principal, id: string): Promise<null> {
-    const { inv, team } = await this.readableInvitation(p, id);
-    // The invitee reads it but may only answer it.
-    if (!team) throw new AppError(ErrorCode.TEAM_INVITATION_CLOSED);
-    this.access.require(p, 'team.manage', resourceOf(team, p));
-    if (!(await this.repo.answer(id, 'cancelled', this.clock()))) throw new AppError(ErrorCode.TEAM_INVITATION_CLOSED);
-    await this.changed(team.id, [inv.invitee_id]);
-    return null;
   }
 
   /** The owner only; admin ↔ member (ownership moves by transfer). */
@@ -269,39 +199,23 @@ export class TeamService {
     return null;
   }
 
-  // ---- helpers ------------------------------------------------------------------------------------------
+  // ---- helpers (also the invitation service's) ------------------------------------------------------------
 
   /** The team when the caller is a member; 1205 naming 团队 otherwise (never revealing that it exists). */
-  private async readable(p: Principal, id: string): Promise<TeamWithRole> {
+  async readable(p: Principal, id: string): Promise<TeamWithRole> {
     return this.access.found(p, 'team.read', await this.repo.find(id, p.userId), (r) => resourceOf(r, p), TEAM);
   }
 
-  /** An invitation and its team, when the caller is its invitee or an owner/admin of the team; 1205 otherwise. */
-  private async readableInvitation(p: Principal, id: string): Promise<{ inv: InvitationRow; team: TeamWithRole | undefined }> {
-    const inv = await this.repo.invitation(id);
-    const team = inv && (await this.repo.find(inv.team_id, p.userId));
-    this.access.found(p, 'team.invitation.read', inv, (r) => invitationResource(r, team, p), INVITATION);
-    return { inv: inv!, team };
-  }
-
-  private async team(p: Principal, id: string): Promise<Team> {
+  /** The team as the contract has it, for a member (what a change answers). */
+  async team(p: Principal, id: string): Promise<Team> {
     const row = await this.readable(p, id);
     return toTeam(row, (await this.users.names([row.owner_id])).get(row.owner_id)?.username ?? '');
   }
 
-  private toInvitation(r: InvitationRow, teamName: string, names: Map<string, { username: string }>): TeamInvitation {
-    const expired = r.state === 'pending' && Number(r.expire_time) <= this.clock();
-    return {
-      id: r.id,
-      teamId: r.team_id,
-      teamName,
-      inviteeId: r.invitee_id,
-      inviteeName: names.get(r.invitee_id)?.username ?? '',
-      inviterName: names.get(r.inviter_id)?.username ?? '',
-      state: expired ? 'expired' : (r.state as TeamInvitationState),
-      createTime: Number(r.create_time),
-      expireTime: Number(r.expire_time),
-    };
+  /** `team.changed` to every member now, and to `also` (an invitee, a member who just left). */
+  async changed(teamId: string, also: readonly string[] = []): Promise<void> {
+    const members = (await this.repo.members(teamId)).map((m) => m.user_id);
+    for (const userId of new Set([...members, ...also])) await this.bus.publish(userId, { businessType: WS_TEAM_CHANGED, data: { teamId } });
   }
 
   // ---- team compute power (ADR 0017): the port the order module reads ------------------------------------
@@ -391,22 +305,6 @@ export class TeamService {
     const team = await this.readable(p, teamId);
     return { id: team.id, name: team.name };
   }
-
-  /** `team.changed` to every member now, and to `also` (an invitee, a member who just left). */
-  private async changed(teamId: string, also: readonly string[] = []): Promise<void> {
-    const members = (await this.repo.members(teamId)).map((m) => m.user_id);
-    for (const userId of new Set([...members, ...also])) await this.bus.publish(userId, { businessType: WS_TEAM_CHANGED, data: { teamId } });
-  }
-}
-
-/** The team as the policy reads it: the caller's role is all the repository returned, and all a rule needs. */
-function resourceOf(r: TeamWithRole, p: Principal): Resource {
-  return { ownerId: r.owner_id, team: { id: r.id, roles: new Map(r.my_role ? [[p.userId, r.my_role as TeamRole]] : []) } };
-}
-
-/** An invitation is its invitee's (`owner`); the team's owner and admins read it through the team. */
-function invitationResource(r: InvitationRow, team: TeamWithRole | undefined, p: Principal): Resource {
-  return { ownerId: r.invitee_id, ...(team ? { team: resourceOf(team, p).team } : {}) };
 }
 
 function toTeam(r: TeamWithRole, ownerName: string): Team {
