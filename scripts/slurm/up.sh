@@ -184,9 +184,13 @@ AccountingStorageEnforce=associations,limits,qos,safe
 AccountingStorageTRES=gres/gpu
 AccountingStoreFlags=job_comment
 JobAcctGatherType=jobacct_gather/linux
-# Sampled every second so MaxRSS (sacct) sees short jobs too. Memory is not enforced per job here
-# (TaskPlugin=task/none, no cgroups): JobAcctGatherParams=OverMemoryKill was tried for issue 23's memory
-# diagnosis and ended other tests' small jobs as well (docs/plan/23.md, debt).
+# Memory is enforced the way a cgroup-less site can (TaskPlugin=task/none here): every sample, a step whose
+# processes together hold more than the job's memory is killed (issue 23's memory diagnosis). That sum covers
+# every process of the step — for the batch step of a platform training job the script's bash and its srun,
+# ~12 MiB RSS before the user's command starts — so a card type's memoryGBPerCard must leave room for it
+# (tests use ≥ 0.05; docs/plan/23.md). Sampled every second so a test job is caught quickly and MaxRSS
+# (sacct) sees short jobs too.
+JobAcctGatherParams=OverMemoryKill
 JobAcctGatherFrequency=task=1
 JobCompType=jobcomp/none
 # Short timers: tests watch jobs finish within seconds.

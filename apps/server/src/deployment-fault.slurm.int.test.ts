@@ -179,9 +179,10 @@ async function submit(u: User, center: string): Promise<string | undefined> {
 beforeAll(async () => {
   expect(spawnSync('sh', ['-c', 'command -v nginx']).status, 'nginx is missing: run scripts/provision.sh').toBe(0);
   // The harness's clusters as the two centers, with a CPU card type on the oversubscribed `-share` partition
-  // (scripts/slurm/up.sh) so that many short jobs run at once on the one-node clusters.
+  // (scripts/slurm/up.sh) so that many short jobs run at once on the one-node clusters; 51 MiB each, above the
+  // ~12 MiB a training job's batch step (bash + srun) holds, which the harness's OverMemoryKill counts.
   const centersFile = writeSlurmCentersFile({ clusters, workDir: dir }, dir, (c) => ({
-    cardTypes: [{ id: CARD, name: 'CPU 共享型', vendor: 'Intel', memoryGB: 0, nodes: c.nodes.length, cardsPerNode: 2, cpusPerCard: 1, memoryGBPerCard: 0.01, partition: `${c.partitions[0]}-share` }],
+    cardTypes: [{ id: CARD, name: 'CPU 共享型', vendor: 'Intel', memoryGB: 0, nodes: c.nodes.length, cardsPerNode: 2, cpusPerCard: 1, memoryGBPerCard: 0.05, partition: `${c.partitions[0]}-share` }],
   }));
   // Faster loops than production's, so the test sees tasks start and end within its bound; the per-IP rate
   // limit is raised because every request of this test comes from 127.0.0.1.

@@ -50,8 +50,10 @@ async function startGateway(env: NodeJS.ProcessEnv): Promise<{ child: ChildProce
  * PostgreSQL and Redis channel, never polling) meters the same tasks at the same time throughout.
  *
  * Why 20 fit at once: the harness node has 2 CPUs and 2 fake cards; these jobs use a CPU-only card type on the
- * harness's `<partition>-share` partition (OverSubscribe=FORCE:25, scripts/slurm/up.sh) with 1 core and 10 MB
- * each, so all 20 start together and the file stays well under 90 s.
+ * harness's `<partition>-share` partition (OverSubscribe=FORCE:25, scripts/slurm/up.sh) with 1 core and 51 MiB
+ * each (1 GiB for the 20 of the node's 2000 MB), so all 20 start together and the file stays well under 90 s.
+ * The memory is not smaller: the harness kills a job whose step holds more than that (OverMemoryKill), and the
+ * batch step of a training job alone — its bash and srun — holds ~12 MiB.
  */
 describe('metering across a gateway killed while Slurm jobs run (PostgreSQL + Redis)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'suanli-meter-fault-slurm-'));
@@ -66,7 +68,7 @@ describe('metering across a gateway killed while Slurm jobs run (PostgreSQL + Re
         nodes: c.nodes.length,
         cardsPerNode: 2,
         cpusPerCard: 1,
-        memoryGBPerCard: 0.01,
+        memoryGBPerCard: 0.05,
         partition: `${c.partitions[0]}-share`,
       },
     ],

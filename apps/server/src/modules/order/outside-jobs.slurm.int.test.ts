@@ -67,11 +67,13 @@ describe('jobs run outside the console are metered once from Slurm accounting (i
         nodes: c.nodes.length,
         cardsPerNode: c.gres[0].perNode,
         cpusPerCard: 1,
-        memoryGBPerCard: 0.01,
+        // 51 MiB: above the ~12 MiB a training job's batch step (bash + srun) holds; the harness kills a job
+        // whose step holds more than its memory (OverMemoryKill, scripts/slurm/up.sh).
+        memoryGBPerCard: 0.05,
         partition: c.partitions[0],
         gres: `${c.gres[0].name}:${c.gres[0].type}`,
       },
-      { id: CPU, name: 'CPU 共享型', vendor: 'Intel', memoryGB: 0, nodes: c.nodes.length, cardsPerNode: 2, cpusPerCard: 1, memoryGBPerCard: 0.01, partition: `${c.partitions[0]}-share` },
+      { id: CPU, name: 'CPU 共享型', vendor: 'Intel', memoryGB: 0, nodes: c.nodes.length, cardsPerNode: 2, cpusPerCard: 1, memoryGBPerCard: 0.05, partition: `${c.partitions[0]}-share` },
     ],
   }));
   let pgDb: Awaited<ReturnType<typeof createPgDatabase>>;
@@ -138,7 +140,7 @@ describe('jobs run outside the console are metered once from Slurm accounting (i
     try {
       // srun with one card first, straight as the cluster account: the harness node has 2 CPUs, and a job of the
       // card partition needs a core of its own, which the shared partition's jobs below would otherwise hold.
-      srun = sshSpawn(login, `srun -J srun-direct -p ${c.partitions[0]} --gres=${c.gres[0].name}:${c.gres[0].type}:1 --mem=10M sleep 20`);
+      srun = sshSpawn(login, `srun -J srun-direct -p ${c.partitions[0]} --gres=${c.gres[0].name}:${c.gres[0].type}:1 --mem=50M sleep 20`);
       await expect.poll(() => execFileSync('squeue', ['-h', '-u', account, '-n', 'srun-direct', '-o', '%T'], { env: slurmEnv, encoding: 'utf8' }).trim(), { timeout: 20_000, interval: 250 }).toBe('RUNNING');
       // A console task, on the CPU card type: its job is the task's, never an outside job.
       const res = await fetch(`http://127.0.0.1:${g1.port}${TRAINING_BASE}/tasks`, {
@@ -161,7 +163,7 @@ describe('jobs run outside the console are metered once from Slurm accounting (i
       expect(res.message.code, res.message.message).toBe(0);
       taskId = res.data.id;
       // Outside: sbatch on the shared CPU partition.
-      const sb = ssh(login, account, `sbatch --parsable -J 外部批处理 -p ${c.partitions[0]}-share -o /dev/null --mem=10M --wrap 'sleep 15'`);
+      const sb = ssh(login, account, `sbatch --parsable -J 外部批处理 -p ${c.partitions[0]}-share -o /dev/null --mem=50M --wrap 'sleep 15'`);
       expect(sb.status, sb.err).toBe(0);
       sbatchJob = sb.out.split(';')[0];
 

@@ -8,15 +8,17 @@ import YAML from 'yaml';
 import { body, createTestApp, type TestApp } from '../../../../test/harness';
 
 /**
- * Issue 23 on a real Slurm cluster of the harness (acceptance 1 and 3): jobs that fail for each cause — the time
- * limit, a non-zero exit, a Python exception, a killed process — show the right cause and evidence in the API;
- * 按建议重新提交 with the change succeeds (time). Memory over `--mem` is not enforced by this harness (see the
- * note below the hooks). The efficiency report of a CPU-bound and an idle job of the same size differs as sacct
- * says. One submission wave for all.
+ * Issue 23 on a real Slurm cluster of the harness (acceptance 1 and 3): jobs that fail for each cause — memory
+ * over `--mem` (the harness enforces it with JobAcctGatherParams=OverMemoryKill, as a site without the cgroup
+ * task plugin does), the time limit, a non-zero exit, a Python exception, a killed process — show the right
+ * cause and evidence in the API; 按建议重新提交 with the change succeeds (memory and time). The efficiency
+ * report of a CPU-bound and an idle job of the same size differs as sacct says. One submission wave for all.
  */
 
 const { clusters } = inject('slurm');
 
+// Grows by 20 MiB every 0.1 s up to 400 MiB (bytearray zero-fills: resident), prints its progress, ends 0.
+const GROW = 'python3 -c "\nimport time\nb = []\nfor i in range(20):\n    b.append(bytearray(20 << 20))\n    print(\'chunk\', i, flush=True)\n    time.sleep(0.1)\nprint(\'grown\')\n"';
 
 /** sacct's `[DD-][HH:]MM:SS[.mmm]` → seconds. */
 function sacctSeconds(s: string): number {
@@ -91,6 +93,7 @@ describe('task diagnosis and efficiency on real Slurm', () => {
     // succeeds at the suggested 2. Submitted first, it is the wave's longest.
     const jobs: [string, string, Partial<SlurmTaskCreate>?][] = [
       ['time', '#SBATCH --mem=50M\necho started\nsleep 100\necho finished', { maxDurationMinutes: 1 }],
+      ['memory', `#SBATCH --mem=60M\n${GROW}`],
       ['exit', '#SBATCH --mem=50M\necho one\necho two\necho "fatal: bad input" >&2\nexit 3'],
       ['exception', '#SBATCH --mem=50M\necho preparing\npython3 -c "\ndef load(n):\n    return int(n)\nload(\'x7\')\n"'],
       ['killed', '#SBATCH --mem=50M\necho working\npython3 -c "import os, signal; os.kill(os.getpid(), signal.SIGKILL)"'],
@@ -109,9 +112,31 @@ describe('task diagnosis and efficiency on real Slurm', () => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  // Memory over --mem on Slurm is not run here: the harness cannot enforce memory per job (no cgroups, and
-  // OverMemoryKill ended other files' small jobs too — docs/plan/23.md, debt). The memory rule is covered from a
-  // recorded accounting row (rules.test.ts, job-status tests) and on the local executor (diagnosis.api.test.ts).
+  it('memory over --mem: killed by Slurm, diagnosed as memory from accounting (MaxRSS against ReqMem); resubmitted with the suggestion it succeeds', async () => {
+    const d = await wave.memory;
+    expect(d).toMatchObject({ state: 'FAILED', exitCode: 137, reason: '内存不足' });
+    expect(d.diagnosis).toMatchObject({ cause: 'memory', title: '内存超出限制，作业被系统终止', change: { memoryMB: 1024 } });
+    const texts = d.diagnosis!.evidence.map((e) => e.text);
+    expect(texts[0]).toMatch(/^内存峰值 \d+ MiB，申请 60 MiB$/);
+    expect(texts).toContain('调度系统记录：内存不足（OUT_OF_MEMORY）');
+    const s = sacct(d.jobId!);
+    expect(d.efficiency).toMatchObject({ requestedMemMB: 60, cpus: s.allocCpus, acceleratorReported: false });
+    expect(d.efficiency!.maxRssMB).toBeGreaterThan(60);
+    expect(Math.abs(d.efficiency!.maxRssMB! - s.maxRssMiB)).toBeLessThan(1);
+    expect(texts[0]).toBe(`内存峰值 ${d.efficiency!.maxRssMB} MiB，申请 60 MiB`);
+
+    const again = await call('POST', `/tasks/${d.id}/resubmit`, { change: d.diagnosis!.change });
+    expect(again.message.code, again.message.message).toBe(0);
+    expect(again.data.command).toContain('#SBATCH --mem=1024M');
+    expect(again.data.command).not.toContain('--mem=60M');
+    const done = await settle(again.data.id);
+    expect(done).toMatchObject({ state: 'SUCCEEDED', diagnosis: null });
+    // 原任务: the new task links the one it was resubmitted from.
+    expect(done.resubmittedFrom).toEqual({ id: d.id, type: 'custom', name: '诊断-memory' });
+    expect(d.resubmittedFrom).toBeNull();
+    expect(done.efficiency).toMatchObject({ requestedMemMB: 1024 });
+    expect(done.efficiency!.maxRssMB).toBeGreaterThan(300);
+  }, 300_000);
 
   it('a non-zero exit: its code and the last log line with its number', async () => {
     const d = await wave.exit;
