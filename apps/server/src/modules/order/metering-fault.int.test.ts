@@ -85,7 +85,7 @@ describe('metering across a gateway killed while tasks run (local executor, Post
             cardNum: 1 + (i % 2),
             nodeNum: 1,
             imageId: 'pytorch-2.3-cuda12',
-            command: `sleep ${4 + (i % 5)}`,
+            command: `sleep ${6 + (i % 5)}`,
             workDir: '/',
             env: [],
             maxDurationMinutes: 10,
@@ -95,16 +95,19 @@ describe('metering across a gateway killed while tasks run (local executor, Post
         ids.push(res.data.id);
       }
       const states = async () => (await db.selectFrom('tasks').select(['id', 'state']).where('id', 'in', ids).execute()).map((r) => r.state);
-      await expect.poll(async () => (await states()).every((s) => s === 'RUNNING'), { timeout: 20_000, interval: 200 }).toBe(true);
+      // Every task started (on a loaded machine the first may already have ended while the last are submitted),
+      // and the gateway dies while some still run.
+      await expect.poll(async () => (await states()).every((s) => s === 'RUNNING' || s === 'SUCCEEDED'), { timeout: 30_000, interval: 200 }).toBe(true);
       // A few passes of the gateway's own (period 1 s) before it dies.
       await sleep(2500);
+      expect((await states()).some((s) => s === 'RUNNING')).toBe(true);
       expect(Number((await db.selectFrom('comp_power_buckets').select('remaining').where('id', '=', bucket).executeTakeFirstOrThrow()).remaining)).toBeLessThan(granted);
     } finally {
       await stopProcess(g1.child, 'SIGKILL');
     }
 
-    // Down while every job ends (the longest sleeps 8 s); the other gateway keeps metering them as running.
-    for (let i = 0; i < 10; i++) {
+    // Down while every job ends (the longest sleeps 10 s); the other gateway keeps metering them as running.
+    for (let i = 0; i < 13; i++) {
       await h.app.metering.pass('sz-a100');
       await sleep(700);
     }
