@@ -66,8 +66,20 @@ export class DirHandle {
 export class Beneath {
   private realRoot: string | null = null;
 
-  /** `root` is trusted (operator configuration); everything below it is not. */
-  constructor(readonly root: string) {}
+  /**
+   * `root` is trusted (operator configuration); everything below it is not. `opts.shared`: a team's folder
+   * (ADR 0018) — the root is never created (a missing one is "missing"), and folders made beneath it are 0777
+   * so the default ACL, not this mode, decides (any member may write in what another made).
+   */
+  constructor(
+    readonly root: string,
+    private readonly opts: { shared?: boolean } = {},
+  ) {}
+
+  /** The mode new folders are made with (bounded by the umask, or by the default ACL in a team's folder). */
+  get dirMode() {
+    return this.opts.shared ? 0o777 : 0o755;
+  }
 
   /** The root directory, created when missing (a home on first use, a staging area). */
   async ensureRoot(mode = 0o700) {
@@ -107,6 +119,7 @@ export class Beneath {
     try {
       return await open(this.root, O.O_RDONLY | O.O_DIRECTORY);
     } catch (e) {
+      if (this.opts.shared && isMissing(e)) throw new WalkError('missing', -1);
       if (!create || errCode(e) !== 'ENOENT') throw e;
       await this.ensureRoot();
       return open(this.root, O.O_RDONLY | O.O_DIRECTORY);
@@ -126,7 +139,7 @@ export class Beneath {
         if (code !== 'ENOENT') throw e;
         if (!create || attempt > 2) throw new WalkError('missing', depth);
         try {
-          await fsp.mkdir(at(parent, name), 0o755);
+          await fsp.mkdir(at(parent, name), this.dirMode);
         } catch (e2) {
           // Made by someone else meanwhile: open it (and refuse it if it is a link).
           if (errCode(e2) !== 'EEXIST') throw e2;

@@ -3,10 +3,11 @@ import { AdminTeamApi, AdminTeamApiSchemas, TeamApi, TeamApiSchemas } from '@sua
 import { ok } from '../../lib/reply';
 import { serve } from '../../lib/serve';
 import { principal } from '../../plugins/auth';
+import type { ClusterAccountService } from '../cluster-account/cluster-account.service';
 import type { TeamService } from './team.service';
 
 /** Registered under TEAM_BASE. */
-export function teamRoutes(teams: TeamService): FastifyPluginAsyncTypebox {
+export function teamRoutes(teams: TeamService, accounts: Pick<ClusterAccountService, 'ensure'>): FastifyPluginAsyncTypebox {
   return async (app) => {
     serve(
       app,
@@ -29,6 +30,13 @@ export function teamRoutes(teams: TeamService): FastifyPluginAsyncTypebox {
         decline: async (req) => ok(await teams.decline(principal(req), req.params.id)),
         cancel: async (req) => ok(await teams.cancel(principal(req), req.params.id)),
         setLimit: async (req) => ok(await teams.setLimit(principal(req), req.params.id, req.params.userId, req.body.cardHours ?? null)),
+        // A standalone file service asks this for 文件管理's team folder (ADR 0018): members only (1205).
+        agentSpace: async (req) => {
+          const p = principal(req);
+          await teams.memberTeam(p, req.query.teamId);
+          const a = await accounts.ensure(p.userId, req.query.subCenterId);
+          return ok({ account: a.account, status: a.status });
+        },
       },
       ['team'],
     );
@@ -38,6 +46,15 @@ export function teamRoutes(teams: TeamService): FastifyPluginAsyncTypebox {
 /** 运营管理 › 团队, registered under ADMIN_BASE: operators only (1020 before validation). */
 export function teamAdminRoutes(teams: TeamService): FastifyPluginAsyncTypebox {
   return async (app) => {
-    serve(app, AdminTeamApi, AdminTeamApiSchemas, { page: async (req) => ok(await teams.adminPage(principal(req), req.body)) }, ['admin']);
+    serve(
+      app,
+      AdminTeamApi,
+      AdminTeamApiSchemas,
+      {
+        page: async (req) => ok(await teams.adminPage(principal(req), req.body)),
+        dissolve: async (req) => ok(await teams.dissolveAny(principal(req), req.params.id, req.body.reason, req.ip)),
+      },
+      ['admin'],
+    );
   };
 }
