@@ -12,6 +12,8 @@ export const FILE_API_PREFIX = '/api/v1';
 export const FILE_SPACE_HEADER = 'x-file-space';
 export const TEAM_SPACE_PREFIX = 'team:';
 export const teamSpace = (teamId: string) => `${TEAM_SPACE_PREFIX}${teamId}`;
+/** What a non-member (or a leaver, or a team that does not exist) is told for a team's folder, with 1205. */
+export const TEAM_SPACE_REFUSED = '团队空间不存在或您已不是该团队的成员';
 /** A space header's value: the team id, null for the home; undefined when the value is malformed. */
 export function teamOfSpace(space: string | undefined): string | null | undefined {
   if (space === undefined || space === '') return null;

@@ -8,6 +8,7 @@ import {
   StorageAgentApi,
   SYNC_GRANT_HEADER,
   SyncApi,
+  TEAM_SPACE_REFUSED,
   TeamApi,
   teamOfSpace,
   USER_BASE,
@@ -57,7 +58,7 @@ export function spaceTeam(space: string | undefined): string | null {
 export type TeamMembership = (userId: string, teamId: string) => Promise<boolean>;
 
 /** A non-member (or a leaver) asking for a team's folder: the same answer as a missing team. */
-export const notTeamMember = () => new AppError(ErrorCode.NOT_FOUND, '团队空间不存在或您已不是该团队的成员');
+export const notTeamMember = () => new AppError(ErrorCode.NOT_FOUND, TEAM_SPACE_REFUSED);
 
 /** The asset area of a center as a space of its own: its staging is `.uploads/.assets`, never an account's. */
 export const assetAreaUser = (center: CenterConfig): FileUser => ({ account: '.assets', homeDir: path.join(center.storageRoot, '.assets'), platform: true });

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AdminTeamApi, AdminTeamApiSchemas, TeamApi, TeamApiSchemas } from '@suanli/contracts';
+import { AdminTeamApi, AdminTeamApiSchemas, ErrorCode, TEAM_SPACE_REFUSED, TeamApi, TeamApiSchemas } from '@suanli/contracts';
+import { AppError } from '../../errors';
 import { ok } from '../../lib/reply';
 import { serve } from '../../lib/serve';
 import { principal } from '../../plugins/auth';
@@ -33,7 +34,8 @@ export function teamRoutes(teams: TeamService, accounts: Pick<ClusterAccountServ
         // A standalone file service asks this for 文件管理's team folder (ADR 0018): members only (1205).
         agentSpace: async (req) => {
           const p = principal(req);
-          await teams.memberTeam(p, req.query.teamId);
+          // The same answer as the in-process file service gives a non-member (or a team that is gone).
+          if (!(await teams.isMember(p.userId, req.query.teamId))) throw new AppError(ErrorCode.NOT_FOUND, TEAM_SPACE_REFUSED);
           const a = await accounts.ensure(p.userId, req.query.subCenterId);
           return ok({ account: a.account, status: a.status });
         },
