@@ -113,6 +113,7 @@ export function StoragePage() {
             key={`${center.id}:${space ?? ''}:${path}`}
             center={center}
             space={space}
+            spaceName={space ? `团队「${teamName ?? ''}」空间` : undefined}
             centers={centers.data ?? []}
             api={api}
             path={path}
@@ -134,8 +135,9 @@ type Dialog =
 
 interface BrowserProps {
   center: SubCenter;
-  /** A team's folder (`team:<id>`) rather than the user's home. */
+  /** A team's folder (`team:<id>`) rather than the user's home, and how the upload panel names it. */
   space?: string;
+  spaceName?: string;
   /** Every sub-center (跨中心同步 copies to one of the others). */
   centers: SubCenter[];
   api: FileApi;
@@ -144,7 +146,7 @@ interface BrowserProps {
   onNavigate: (path: string) => void;
 }
 
-function StorageBrowser({ center, space, centers, api, path, quotaLeft, onNavigate }: BrowserProps) {
+function StorageBrowser({ center, space, spaceName, centers, api, path, quotaLeft, onNavigate }: BrowserProps) {
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -172,7 +174,7 @@ function StorageBrowser({ center, space, centers, api, path, quotaLeft, onNaviga
   };
 
   // ---- upload (conflicts asked, folders made, files queued: use-storage-upload.ts) -------------------------
-  const upload = useStorageUpload({ api, center, space, scope, path, quotaLeft, refresh });
+  const upload = useStorageUpload({ api, center, space, spaceName, scope, path, quotaLeft, refresh });
 
   // ---- download ----------------------------------------------------------------------------------------
   // The browser downloads straight to disk (progress, pause and resume in its own download list), so a

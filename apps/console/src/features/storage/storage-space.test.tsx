@@ -107,7 +107,7 @@ describe('存储管理 › 我的空间 / 团队空间', () => {
     fireEvent.drop(screen.getByTestId('storage-dropzone'), { dataTransfer });
     await waitFor(() => expect(uploads).toHaveLength(1));
     expect(uploads[0]).toMatchObject({ space: 'team:t1', targetDir: '/shared', baseUrl: 'http://fs.test/file-service/sz' });
-    expect(useUploadStore.getState().tasks.map((t) => [t.name, t.path])).toEqual([['new.dat', '/shared']]);
+    expect(useUploadStore.getState().tasks.map((t) => [t.name, t.path, t.centerName])).toEqual([['new.dat', '/shared', '深圳算力分中心 · 团队「视觉组」空间']]);
 
     // Back to 我的空间: the home again, no header.
     await choose('storage-space-select', '我的空间');

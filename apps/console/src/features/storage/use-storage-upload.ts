@@ -16,6 +16,8 @@ interface UploadContext {
   center: SubCenter;
   /** A team's folder (`team:<id>`) rather than the home: the uploads carry it (`x-file-space`). */
   space?: string;
+  /** The space as the upload panel names it beside the center (团队「T」空间). */
+  spaceName?: string;
   /** The cache scope of the listing (see `cacheScope`). */
   scope: string;
   path: string;
@@ -27,7 +29,7 @@ interface UploadContext {
  * 上传 on the storage page: same-named entries asked about first (the file service would replace them
  * silently), the folders of a folder upload made, then the files queued in the upload panel.
  */
-export function useStorageUpload({ api, center, space, scope, path, quotaLeft, refresh }: UploadContext) {
+export function useStorageUpload({ api, center, space, spaceName, scope, path, quotaLeft, refresh }: UploadContext) {
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   return async (picked: Picked) => {
@@ -61,7 +63,7 @@ export function useStorageUpload({ api, center, space, scope, path, quotaLeft, r
       const ids = useUploadStore.getState().enqueue(items, {
         baseUrl: center.fileServiceUrl,
         centerId: center.id,
-        centerName: center.name,
+        centerName: spaceName ? `${center.name} · ${spaceName}` : center.name,
         space,
         onUploaded: () => refreshCenterAfterUpload(queryClient, scope),
       });
