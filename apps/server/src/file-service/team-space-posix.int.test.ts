@@ -124,6 +124,13 @@ describe('team space under the members\' own POSIX accounts', () => {
     expect(runAs(acct[2], 'cat', [path.join(dir, '输入/a.txt')]).status).not.toBe(0);
     expect((await m.remove(['/输入/b.txt'])).code).toBe(0);
     expect(((await m.list('/输入')).data.list as { name: string }[]).map((e) => e.name).sort()).toEqual(['a.txt', 'big2.bin']);
+
+    // A folder one member's job keeps to itself does not break the others' usage and uploads (left uncounted).
+    expect(runAs(acct[0], 'sh', ['-c', `mkdir -m 700 '${dir}/私有' && head -c 5000 /dev/zero > '${dir}/私有/z'`]).status).toBe(0);
+    const usage = await m.json('GET', '/usage');
+    expect(usage.code, usage.message).toBe(0);
+    expect((await m.upload('/', 'after.txt', Buffer.from('ok'))).code).toBe(0);
+    expect((await m.list('/私有')).code).toBe(1020);
   });
 
   it('refuses a stranger through the gateway (1205), and a link a member planted (1308)', async () => {

@@ -282,7 +282,7 @@ export class LocalAccountFs implements AccountFs {
   }
 
   async treeBytes(p: Segs) {
-    return this.inDir(p, (d) => treeBytesAt(d));
+    return this.inDir(p, (d) => treeBytesAt(d, undefined, { skipDenied: this.opts.shared }));
   }
 
   async openFile(p: Segs): Promise<OpenedFile> {

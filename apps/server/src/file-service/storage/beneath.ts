@@ -243,30 +243,39 @@ export async function removeAt(dir: DirHandle, name: string): Promise<void> {
 }
 
 /** Bytes of the regular files below `dir` (links count as nothing, nothing is followed); `skip` names are left out at the top. */
-export async function treeBytesAt(dir: DirHandle, skip: (name: string) => boolean = () => false): Promise<number> {
+export async function treeBytesAt(dir: DirHandle, skip: (name: string) => boolean = () => false, opts: { skipDenied?: boolean } = {}): Promise<number> {
+  // In a team's folder (ADR 0018) another member's private folder must not break everyone's usage (and with
+  // it their uploads): what this account may not read is left out of the count.
+  const denied = (e: unknown) => opts.skipDenied === true && (errCode(e) === 'EACCES' || errCode(e) === 'EPERM');
   let total = 0;
   let names: string[];
   try {
     names = await fsp.readdir(dir.at());
   } catch (e) {
-    if (isMissing(e)) return 0;
+    if (isMissing(e) || denied(e)) return 0;
     throw e;
   }
   for (const n of names) {
     if (skip(n)) continue;
-    const st = await lstatAt(dir, n);
+    let st: RawStat | null;
+    try {
+      st = await lstatAt(dir, n);
+    } catch (e) {
+      if (denied(e)) continue;
+      throw e;
+    }
     if (st?.type === 'file') total += st.size;
     else if (st?.type === 'dir') {
       let fd: number;
       try {
         fd = await open(dir.at(n), DIR_FLAGS);
       } catch (e) {
-        if (isMissing(e) || errCode(e) === 'ELOOP') continue;
+        if (isMissing(e) || errCode(e) === 'ELOOP' || denied(e)) continue;
         throw e;
       }
       const sub = new DirHandle(fd, [...dir.segs, n]);
       try {
-        total += await treeBytesAt(sub);
+        total += await treeBytesAt(sub, () => false, opts);
       } finally {
         await sub.close();
       }
