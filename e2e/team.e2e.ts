@@ -276,4 +276,36 @@ describe('团队 journey', () => {
     await invitee.goto(`/console/storage?space=team%3A${teamUrl.split('/').pop()}`);
     await invitee.getByText('团队空间不存在或您已不是该团队的成员').waitFor();
   });
+
+  it('an operator dissolves the team from 运营管理 › 团队 with a reason; the owner is told why; the audit log has it', async () => {
+    const teamId = teamUrl.split('/').pop()!;
+    await operator.goto('/console/admin/teams');
+    const row = operator.getByTestId('admin-team-row').and(operator.locator(`[data-id="${teamId}"]`));
+    await row.waitFor();
+    await operator.setViewportSize({ width: 375, height: 812 });
+    await noHorizontalScroll(operator);
+    await shot(operator, 'admin-teams-375');
+    await operator.setViewportSize({ width: 1440, height: 900 });
+    await row.getByTestId('admin-team-dissolve').click();
+    const modal = operator.getByTestId('admin-team-dissolve-modal');
+    await modal.waitFor();
+    expect(await modal.innerText()).toContain(`「${NAME}」`);
+    await operator.getByTestId('admin-team-dissolve-reason').fill('课题结束，按所有者申请解散');
+    await speaksChinese(operator, '解散团队（运营管理）');
+    await shot(operator, 'admin-team-dissolve-1440');
+    await operator.getByTestId('admin-team-dissolve-confirm').click();
+    await operator.locator('.ant-message-notice').filter({ hasText: `已解散团队「${NAME}」` }).waitFor();
+    await expect.poll(() => row.count()).toBe(0);
+
+    await owner.goto('/console/message');
+    const msg = owner.getByTestId('msg-row').filter({ hasText: `团队「${NAME}」已解散` });
+    await msg.waitFor({ timeout: 10_000 });
+    await owner.goto(teamUrl);
+    await owner.getByText('无法打开此团队').waitFor();
+
+    await operator.goto(`/console/admin/audit-logs?target=${teamId}`);
+    const entry = operator.getByTestId('audit-row').filter({ hasText: '解散团队' });
+    await entry.waitFor();
+    expect(await entry.innerText()).toContain('课题结束，按所有者申请解散');
+  });
 });
