@@ -37,6 +37,7 @@ export class StagedUploadService {
           identifier,
           ...(typeof meta.filename === 'string' ? { filename: meta.filename } : {}),
           ...(typeof meta.path === 'string' ? { path: meta.path } : {}),
+          ...(typeof meta.space === 'string' ? { space: meta.space } : {}),
           totalSize: meta.totalSize,
           chunkSize: meta.chunkSize,
           totalChunks: meta.totalChunks,

@@ -103,6 +103,23 @@ describe.each(engines)('team space in 文件管理 (%s)', (engine) => {
     expect(usage.data.used).toBeGreaterThan(big.length);
   });
 
+  it('records the space of an interrupted upload, so 继续 resumes it into the team\'s folder', async () => {
+    const m = inTeam(member);
+    const bytes = randomBytes(2 * 64 * 1024);
+    const id = randomBytes(16).toString('hex');
+    await m.chunks(id, '/数据', 'half.bin', bytes, 64 * 1024, [1]);
+    // The panel lists the account's staging without a space header: the item says where it was going.
+    const listed = await files(member).json('GET', '/file/chunk/staged');
+    expect(listed.data).toEqual([expect.objectContaining({ identifier: id, filename: 'half.bin', path: '/数据', space: teamSpace(teamId), uploadedChunks: 1 })]);
+    await m.chunks(id, '/数据', 'half.bin', bytes, 64 * 1024, [2]);
+    const merged = await m.merge({ identifier: id, filename: 'half.bin', path: '/数据', totalChunks: 2, totalSize: bytes.length, hash: sha256(bytes) });
+    expect(merged.code, merged.message).toBe(0);
+    expect(sha256(fs.readFileSync(path.join(dir, '数据/half.bin')))).toBe(sha256(bytes));
+    // Every member writes it (set 0666 before it left the private staging).
+    expect(runsAs(uids.get(owner.id)!, `echo x >> "${dir}/数据/half.bin"`)).toBe(true);
+    expect((await m.remove(['/数据/half.bin'])).code).toBe(0);
+  });
+
   it('refuses a stranger with 1205 in Chinese, on every call, and a malformed space with 1005', async () => {
     const s = inTeam(stranger);
     for (const r of [await s.list('/'), await s.upload('/', 'x.txt', Buffer.from('x')), await s.downloadTicket(['/数据/b.txt']), await s.json('GET', '/usage')]) {

@@ -6,6 +6,7 @@ import {
   ErrorCode,
   expectedChunkLength,
   SMALL_UPLOAD_MAX,
+  teamSpace,
   UPLOAD_CHUNK_SIZE,
   type ChunkStatus,
   type ChunkStatusQuery,
@@ -177,7 +178,8 @@ export class UploadService {
     // A data file made anew (its bytes were lost) invalidates whatever the running hash has read of the old one.
     if (!(await fs.staging.hasData(identifier))) this.forgetHash(key);
     // The name, folder and start are recorded for the list of interrupted uploads (staged.service.ts).
-    await fs.staging.ensure(identifier, { ...shape, filename: checkName(f.filename), path: userPathOf(parseUserPath(f.path)), startedAt: this.clock() });
+    const space = user.team ? { space: teamSpace(user.team) } : {}; // the panel's 继续 resumes into the team's folder
+    await fs.staging.ensure(identifier, { ...shape, filename: checkName(f.filename), path: userPathOf(parseUserPath(f.path)), ...space, startedAt: this.clock() });
     // Cleanup reaches the staging through the account's home (a team's folder may be closed to it later).
     this.stagers.set(user.account, user.team ? { account: user.account, homeDir: this.spaces.homeOf(user.account) } : user);
     const replaced = (await fs.staging.hasChunk(identifier, n)) ? expected : 0;
