@@ -6,7 +6,8 @@
  * month and sets their limit; the owner shares a dataset with the team; the member sees the team with the 成员 role and leaves it. Pages read Chinese and
  * fit a 375 px phone. Screenshots: e2e/artifacts/team-{list,detail,invite,message}-{1440,375}.png,
  * team-pay-1440.png, team-payer-1440.png, team-compute-1440.png (团队算力; at 375 it is part of team-detail-375.png),
- * team-share-1440.png (a dataset shared with the team from its 共享 dialog).
+ * team-share-1440.png (a dataset shared with the team from its 共享 dialog), team-storage-{1440,375}.png (团队空间 in 存储管理:
+ * the member uploads, the owner opens it).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -145,6 +146,37 @@ describe('团队 journey', () => {
     await owner.goto(teamUrl);
   });
 
+  it('团队空间 in 存储管理: the member uploads into the team\'s folder, the owner finds it there and downloads it', async () => {
+    await invitee.goto('/console/storage');
+    await pick(invitee, 'storage-space-select', `团队「${NAME}」空间`);
+    await invitee.waitForURL(/\/console\/storage\?space=team%3A/);
+    await invitee.getByText(`团队「${NAME}」在各算力分中心的共享文件夹`).waitFor();
+    await invitee.getByTestId('storage-upload-input').setInputFiles({ name: '实验记录.txt', mimeType: 'text/plain', buffer: Buffer.from('第一轮：收敛\n') });
+    await invitee.locator('[data-testid="storage-row"][data-name="实验记录.txt"]').waitFor({ timeout: 20_000 });
+    // On the center's disk in the team's folder, never in the member's home.
+    const teamId = teamUrl.split('/').pop()!;
+    const dir = path.join(env.dataDir, 'centers/sz-a100/teams', teamId);
+    expect(fs.readFileSync(path.join(dir, '实验记录.txt'), 'utf8')).toBe('第一轮：收敛\n');
+    // The upload panel opened over the header: closed for the shots, which show the space switch.
+    await invitee.getByTestId('upload-panel-button').click();
+    await invitee.getByTestId('upload-panel').waitFor({ state: 'hidden' });
+    await speaksChinese(invitee, '存储管理（团队空间）');
+    await shot(invitee, 'team-storage-1440');
+    await invitee.setViewportSize({ width: 375, height: 812 });
+    await noHorizontalScroll(invitee);
+    await shot(invitee, 'team-storage-375');
+    await invitee.setViewportSize({ width: 1440, height: 900 });
+
+    await owner.goto('/console/storage');
+    await pick(owner, 'storage-space-select', `团队「${NAME}」空间`);
+    const row = owner.locator('[data-testid="storage-row"][data-name="实验记录.txt"]');
+    await row.waitFor();
+    await row.getByTestId('storage-open').click();
+    await owner.waitForURL(/\/console\/storage\/detail\?.*space=team%3A/);
+    await owner.getByTestId('storage-preview').getByText('第一轮：收敛').waitFor();
+    await owner.goto(teamUrl);
+  });
+
   it('the owner buys for the team by 线下转账 and an operator confirms it; the member runs a task paid by the team (付费方); the owner sees the member\'s usage this month and sets a limit', async () => {
     // The owner buys for the team from 团队算力 (为团队购买算力 → 购买算力 with the team named) by 线下转账; an
     // operator confirms the transfer in 全部订单 and the package lands in the team's buckets.
@@ -238,8 +270,42 @@ describe('团队 journey', () => {
     await invitee.waitForURL(/\/console\/team$/);
     await invitee.getByText('您还没有加入任何团队').waitFor();
     await expect.poll(() => member(owner, inviteeName).count(), { timeout: 10_000 }).toBe(0);
-    // The team is no longer the former member's to open.
+    // The team is no longer the former member's to open, nor its folder in 存储管理.
     await invitee.goto(teamUrl);
     await invitee.getByText('无法打开此团队').waitFor();
+    await invitee.goto(`/console/storage?space=team%3A${teamUrl.split('/').pop()}`);
+    await invitee.getByText('团队空间不存在或您已不是该团队的成员').waitFor();
+  });
+
+  it('an operator dissolves the team from 运营管理 › 团队 with a reason; the owner is told why; the audit log has it', async () => {
+    const teamId = teamUrl.split('/').pop()!;
+    await operator.goto('/console/admin/teams');
+    const row = operator.getByTestId('admin-team-row').and(operator.locator(`[data-id="${teamId}"]`));
+    await row.waitFor();
+    await operator.setViewportSize({ width: 375, height: 812 });
+    await noHorizontalScroll(operator);
+    await shot(operator, 'admin-teams-375');
+    await operator.setViewportSize({ width: 1440, height: 900 });
+    await row.getByTestId('admin-team-dissolve').click();
+    const modal = operator.getByTestId('admin-team-dissolve-modal');
+    await modal.waitFor();
+    expect(await modal.innerText()).toContain(`「${NAME}」`);
+    await operator.getByTestId('admin-team-dissolve-reason').fill('课题结束，按所有者申请解散');
+    await speaksChinese(operator, '解散团队（运营管理）');
+    await shot(operator, 'admin-team-dissolve-1440');
+    await operator.getByTestId('admin-team-dissolve-confirm').click();
+    await operator.locator('.ant-message-notice').filter({ hasText: `已解散团队「${NAME}」` }).waitFor();
+    await expect.poll(() => row.count()).toBe(0);
+
+    await owner.goto('/console/message');
+    const msg = owner.getByTestId('msg-row').filter({ hasText: `团队「${NAME}」已解散` });
+    await msg.waitFor({ timeout: 10_000 });
+    await owner.goto(teamUrl);
+    await owner.getByText('无法打开此团队').waitFor();
+
+    await operator.goto(`/console/admin/audit-logs?target=${teamId}`);
+    const entry = operator.getByTestId('audit-row').filter({ hasText: '解散团队' });
+    await entry.waitFor();
+    expect(await entry.innerText()).toContain('课题结束，按所有者申请解散');
   });
 });

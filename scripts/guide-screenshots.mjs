@@ -35,6 +35,8 @@ const SHOTS = {
   'team-list-1440': 'team-list',
   'team-detail-1440': 'team-detail',
   'team-message-1440': 'team-invitation',
+  'team-storage-1440': 'team-storage',
+  'admin-team-dissolve-1440': 'admin-team-dissolve',
   'training-03-list': 'training-list',
   'training-form-with-dataset-1440': 'training-form',
   'training-02-detail-succeeded': 'training-detail',

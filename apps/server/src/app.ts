@@ -316,6 +316,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     storageGrants: (raw, centerId) => centerStorage.grants.resolve(raw, centerId),
     receivers: localReceivers,
     authorizedKeys: localAuthorizedKeys,
+    // 文件管理's team folder (ADR 0018): the caller's membership now, asked on every call.
+    teams: (userId, teamId) => team.service.isMember(userId, teamId),
   });
   await serveConsole(app, config);
   await registerGuide(app, config);

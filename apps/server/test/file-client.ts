@@ -19,10 +19,12 @@ export class FileClient {
     /** `{fileServiceUrl}/api/v1` */
     readonly api: string,
     public token: string | undefined,
+    /** The `x-file-space` header (a team's folder, `team:<id>`); absent: the home. */
+    public space?: string,
   ) {}
 
   private headers(extra: Record<string, string> = {}) {
-    return { ...(this.token ? { token: this.token } : {}), ...extra };
+    return { ...(this.token ? { token: this.token } : {}), ...(this.space ? { 'x-file-space': this.space } : {}), ...extra };
   }
 
   async json<T = any>(method: string, path: string, body?: unknown, query?: Record<string, string | number>): Promise<Envelope<T>> {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IdParams, Millis, Page, PageQuery } from './common';
+import { Id, IdParams, Millis, Null, Page, PageQuery } from './common';
 import { route, type SchemasOf } from './route';
 import { JobState, TaskKind } from './task';
 import { ClusterAccount, Role } from './user';
@@ -89,7 +89,7 @@ export type AuditActorKind = Static<typeof AuditActorKind>;
  * Actions recorded so far, with their Chinese names in AUDIT_ACTION_LABELS. Other modules' operator actions
  * (算力发放, 订单确认, 分中心维护, 审核…) add theirs here, named `<target>.<verb>`.
  */
-export const AUDIT_ACTIONS = ['user.disable', 'user.enable', 'role.grant', 'role.revoke', 'workorder.resolve', 'workorder.close', 'center.status', 'center.packages', 'order.confirm', 'asset.review', 'image.review', 'compPower.grant'] as const;
+export const AUDIT_ACTIONS = ['user.disable', 'user.enable', 'role.grant', 'role.revoke', 'workorder.resolve', 'workorder.close', 'center.status', 'center.packages', 'order.confirm', 'asset.review', 'image.review', 'compPower.grant', 'team.dissolve'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'user.disable': '禁用账号',
@@ -104,8 +104,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'asset.review': '审核公开申请',
   'image.review': '审核公共镜像',
   'compPower.grant': '发放算力',
+  'team.dissolve': '解散团队',
 };
-export const AUDIT_TARGET_LABELS: Record<string, string> = { user: '用户', workorder: '工单', center: '分中心', order: '订单', dataset: '数据集', model: '模型', image: '镜像' };
+export const AUDIT_TARGET_LABELS: Record<string, string> = { user: '用户', workorder: '工单', center: '分中心', order: '订单', dataset: '数据集', model: '模型', image: '镜像', team: '团队' };
 
 export const AuditEntry = Type.Object({
   id: Id,
@@ -191,12 +192,18 @@ export type AdminTeam = Static<typeof AdminTeam>;
 export const AdminTeamPage = Page(AdminTeam);
 export type AdminTeamPage = Static<typeof AdminTeamPage>;
 
+/** `POST /teams/{id}/dissolve` (operators): the reason goes to the audit entry and to the members' message. */
+export const AdminTeamDissolve = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 200 }) });
+export type AdminTeamDissolve = Static<typeof AdminTeamDissolve>;
+
 export const AdminTeamApi = {
   page: route<{ body: typeof AdminTeamPageQuery; response: typeof AdminTeamPage }>('POST', ADMIN_BASE, '/teams/action/page', { role: 'operator' }),
+  dissolve: route<{ params: typeof IdParams; body: typeof AdminTeamDissolve; response: typeof Null }>('POST', ADMIN_BASE, '/teams/:id/dissolve', { role: 'operator' }),
 };
 
 export const AdminTeamApiSchemas: SchemasOf<typeof AdminTeamApi> = {
   page: { summary: '全部团队（名称或所有者用户名；运营人员）', body: AdminTeamPageQuery, response: AdminTeamPage },
+  dissolve: { summary: '解散团队（运营人员；须填写原因，记入审计日志并告知成员）', params: IdParams, body: AdminTeamDissolve, response: Null },
 };
 
 /** 审计日志: served by the audit module. One read; there is deliberately no call that changes an entry. */

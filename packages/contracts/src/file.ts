@@ -5,6 +5,23 @@ import { route, type SchemasOf } from './route';
 /** Relative to a sub-center's `fileServiceUrl`. */
 export const FILE_API_PREFIX = '/api/v1';
 
+/**
+ * Which space of the caller a file-service call acts in (ADR 0018 "The team folder in 文件管理"): absent is
+ * the caller's own home; `team:<teamId>` is that team's folder on the center (members only, 1205 otherwise).
+ */
+export const FILE_SPACE_HEADER = 'x-file-space';
+export const TEAM_SPACE_PREFIX = 'team:';
+export const teamSpace = (teamId: string) => `${TEAM_SPACE_PREFIX}${teamId}`;
+/** What a non-member (or a leaver, or a team that does not exist) is told for a team's folder, with 1205. */
+export const TEAM_SPACE_REFUSED = '团队空间不存在或您已不是该团队的成员';
+/** A space header's value: the team id, null for the home; undefined when the value is malformed. */
+export function teamOfSpace(space: string | undefined): string | null | undefined {
+  if (space === undefined || space === '') return null;
+  if (!space.startsWith(TEAM_SPACE_PREFIX)) return undefined;
+  const id = space.slice(TEAM_SPACE_PREFIX.length);
+  return /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(id) ? id : undefined;
+}
+
 /** Chunk sizes a client may choose (the server advertises UPLOAD_CHUNK_SIZE in the chunk status). */
 export const CHUNK_SIZE_MIN = 1024;
 export const CHUNK_SIZE_MAX = 64 * 1024 * 1024;

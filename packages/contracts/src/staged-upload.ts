@@ -19,6 +19,8 @@ export const StagedUpload = Type.Object({
    */
   filename: Type.Optional(Type.String()),
   path: Type.Optional(Type.String()),
+  /** A team's folder (`team:<id>`, the `x-file-space` it was sent with; ADR 0018); absent: the home. */
+  space: Type.Optional(Type.String()),
   totalSize: Type.Integer({ minimum: 0 }),
   chunkSize: Type.Integer(),
   totalChunks: Type.Integer(),

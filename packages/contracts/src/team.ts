@@ -134,6 +134,12 @@ export interface TeamChanged {
 export const TeamMemberLimit = Type.Object({ cardHours: Type.Optional(Type.Integer({ minimum: 0, maximum: TEAM_MEMBER_LIMIT_MAX })) });
 export type TeamMemberLimit = Static<typeof TeamMemberLimit>;
 
+/** A standalone file service's question (ADR 0018): the caller's cluster account on a center, for a team's folder. */
+export const AgentTeamSpaceQuery = Type.Object({ subCenterId: Id, teamId: Id });
+export type AgentTeamSpaceQuery = Static<typeof AgentTeamSpaceQuery>;
+export const AgentTeamSpace = Type.Object({ account: Type.String(), status: Type.String() });
+export type AgentTeamSpace = Static<typeof AgentTeamSpace>;
+
 export const TeamApi = {
   list: route<{ response: typeof TeamList }>('GET', TEAM_BASE, '/teams'),
   create: route<{ body: typeof TeamCreate; response: typeof Team }>('POST', TEAM_BASE, '/teams'),
@@ -151,6 +157,7 @@ export const TeamApi = {
   decline: route<{ params: typeof IdParams; response: typeof Null }>('POST', TEAM_BASE, '/invitations/:id/decline'),
   cancel: route<{ params: typeof IdParams; response: typeof Null }>('POST', TEAM_BASE, '/invitations/:id/cancel'),
   setLimit: route<{ params: typeof TeamMemberParams; body: typeof TeamMemberLimit; response: typeof Null }>('POST', TEAM_BASE, '/teams/:id/members/:userId/limit'),
+  agentSpace: route<{ query: typeof AgentTeamSpaceQuery; response: typeof AgentTeamSpace }>('GET', TEAM_BASE, '/agent/team/space'),
 };
 
 export const TeamApiSchemas: SchemasOf<typeof TeamApi> = {
@@ -170,4 +177,5 @@ export const TeamApiSchemas: SchemasOf<typeof TeamApi> = {
   decline: { summary: '拒绝邀请（仅被邀请人）', params: IdParams, response: Null },
   cancel: { summary: '撤回邀请（所有者、管理员）', params: IdParams, response: Null },
   setLimit: { summary: '设置成员每月算力限额（卡时，所有卡型合计；不传为不限；所有者、管理员）', params: TeamMemberParams, body: TeamMemberLimit, response: Null },
+  agentSpace: { summary: '团队空间：我在该分中心的集群账号（仅成员；独立文件服务使用）', querystring: AgentTeamSpaceQuery, response: AgentTeamSpace },
 };

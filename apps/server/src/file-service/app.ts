@@ -127,7 +127,7 @@ function registerCors(app: FastifyInstance, origins: string[]) {
     if (req.method === 'OPTIONS') {
       return reply
         .header('access-control-allow-methods', 'GET, POST, DELETE, OPTIONS')
-        .header('access-control-allow-headers', 'token, agent-token, content-type, range')
+        .header('access-control-allow-headers', 'token, agent-token, content-type, range, x-file-space')
         .header('access-control-max-age', '600')
         .code(204)
         .send();

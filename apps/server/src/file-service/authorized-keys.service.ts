@@ -28,7 +28,7 @@ export class AuthorizedKeysService {
 
   /** Adds (once) or removes the line tagged `tag`; the file's lines afterwards. */
   edit(user: FileUser, e: AuthorizedKeysEdit): Promise<string[]> {
-    if (user.platform) throw forbidden();
+    if (user.platform || user.team) throw forbidden();
     if (e.action === 'add' && !e.line) throw new AppError(ErrorCode.PARAM_INVALID, '参数错误：line 不能为空');
     return this.lock.run(user.account, () =>
       this.spaces.with(user, async (fs) => {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { DOWNLOAD_TICKET_TTL_MS, ErrorCode, FileTransferApi, errorMessage, routeUrl, type DownloadTicket } from '@suanli/contracts';
+import { DOWNLOAD_TICKET_TTL_MS, ErrorCode, FileTransferApi, errorMessage, routeUrl, teamSpace, type DownloadTicket } from '@suanli/contracts';
 import { AppError } from '../errors';
 import type { DownloadPlan, DownloadService } from './download.service';
-import type { FileIdentity, FileUser } from './identity';
+import { spaceKey, type FileIdentity, type FileUser } from './identity';
 
 /** Live tickets one account may hold; the oldest is dropped beyond it, so a loop on the issue call cannot grow memory. */
 const PER_ACCOUNT_MAX = 16;
@@ -12,7 +12,9 @@ const TICKET = /^[A-Za-z0-9_-]{43}$/;
 interface Grant {
   /** The issuing session's token: re-verified on every use, so a logout or password change ends the ticket. */
   token: string;
+  /** The space the ticket was issued in (`spaceKey`) and its header value, resolved again on every use. */
   account: string;
+  space?: string;
   paths: string[];
   expiresAt: number;
 }
@@ -37,10 +39,10 @@ export class DownloadTickets {
 
   async issue(user: FileUser, token: string, paths: string[]): Promise<DownloadTicket> {
     await this.opts.service.checkDownload(user, paths);
-    this.limit(user.account);
+    this.limit(spaceKey(user));
     const ticket = randomBytes(32).toString('base64url');
     const expiresAt = this.opts.clock() + this.ttlMs;
-    this.grants.set(ticket, { token, account: user.account, paths, expiresAt });
+    this.grants.set(ticket, { token, account: spaceKey(user), space: user.team ? teamSpace(user.team) : undefined, paths, expiresAt });
     // Real time: the entry (and the token it holds) leaves memory once it can no longer be valid; `open`
     // still compares with the service's clock, which tests move.
     setTimeout(() => this.grants.delete(ticket), this.ttlMs).unref();
@@ -51,8 +53,9 @@ export class DownloadTickets {
   async open(ticket: string): Promise<DownloadPlan> {
     const grant = TICKET.test(ticket) ? this.grants.get(ticket) : undefined;
     if (!grant || grant.expiresAt <= this.opts.clock()) throw invalidTicket();
-    const user = await this.opts.identity.resolve(grant.token);
-    if (user.account !== grant.account) throw invalidTicket();
+    // A member who left the team since is refused here like anyone else (1205 from the identity).
+    const user = await this.opts.identity.resolve(grant.token, grant.space);
+    if (spaceKey(user) !== grant.account) throw invalidTicket();
     return this.opts.service.planDownload(user, grant.paths);
   }
 

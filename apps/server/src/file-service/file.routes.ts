@@ -8,6 +8,7 @@ import {
   ChunkUploadFields,
   ErrorCode,
   FILE_API_PREFIX,
+  FILE_SPACE_HEADER,
   FileServiceApi,
   FileServiceApiSchemas,
   FileTransferApi,
@@ -77,7 +78,9 @@ export async function fileRoutes(app: FastifyInstance, opts: { service: FileServ
       req.granted = await identity.resolveGrant(typeof grant === 'string' ? grant : undefined);
       return;
     }
-    req.fileUser = await identity.resolve(tokenOf(req));
+    // The space (the home, or a team's folder) is named per request and resolved with the session.
+    const space = req.headers[FILE_SPACE_HEADER];
+    req.fileUser = await identity.resolve(tokenOf(req), typeof space === 'string' ? space : undefined);
   });
   const userOf = (req: FastifyRequest) => req.fileUser!;
 

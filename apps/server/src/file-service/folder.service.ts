@@ -1,6 +1,6 @@
 import { ErrorCode, idToPath, pathToId, type DirectoryBody, type DirectoryQuery, type FileEntry, type Page, type Usage } from '@suanli/contracts';
 import type { Static } from '@sinclair/typebox';
-import type { FileUser } from './identity';
+import { spaceKey, type FileUser } from './identity';
 import { clash, fileErr, refuseLink, userPathOf, type AccountFs, type Segs } from './storage/account-fs';
 import { illegalPath, type RawStat } from './storage/beneath';
 import { checkName, parseUserPath } from './storage/paths';
@@ -58,7 +58,7 @@ export class FolderService {
       for (const segs of targets) await existing(fs, segs);
       for (const segs of targets) await fs.remove(segs);
     });
-    this.spaces.usage.invalidate(user.account);
+    this.spaces.usage.invalidate(spaceKey(user));
     return null;
   }
 
@@ -100,7 +100,7 @@ export class FolderService {
       for (const t of plan) entries.push(toEntry(t.dest, await fs.copy(t.src, t.dest)));
       return entries;
     });
-    this.spaces.usage.invalidate(user.account);
+    this.spaces.usage.invalidate(spaceKey(user));
     return out;
   }
 
@@ -137,7 +137,7 @@ export class FolderService {
 
   async usageOf(user: FileUser): Promise<Usage> {
     const stored = await this.spaces.with(user, (fs) => this.spaces.storedBytes(user, fs));
-    return { used: stored + this.spaces.usage.inflightOf(user.account), quota: this.spaces.center.quotaBytes };
+    return { used: stored + this.spaces.usage.inflightOf(spaceKey(user)), quota: this.spaces.center.quotaBytes };
   }
 }
 

@@ -15,11 +15,17 @@ describe('RemoteIdentity', () => {
   let url: string;
   const answers = new Map<string, string>();
   const calls: string[] = [];
+  const teamLeft = new Set<string>();
   beforeAll(async () => {
     server = createServer((req, res) => {
       const token = String(req.headers.token);
       calls.push(`${req.url} ${token}`);
       res.setHeader('content-type', 'application/json');
+      // The team module's agent route: a member of t1 gets their account, anyone else 1205.
+      if (req.url?.startsWith('/gateway/team/api/v1/agent/team/space')) {
+        const team = new URL(req.url, 'http://x').searchParams.get('teamId');
+        return res.end(token === 'good' && team === 't1' && !teamLeft.has(team) ? envelope(0, { account: 'acct01', status: 'active' }) : envelope(1205, null));
+      }
       res.end(answers.get(token) ?? envelope(10133, null));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -75,5 +81,29 @@ describe('RemoteIdentity', () => {
     expect(await codeOf(id.resolve('garbage'))).toBe(1405);
     const down = new RemoteIdentity({ gatewayUrl: 'http://127.0.0.1:1', center, clock: () => 0 });
     expect(await codeOf(down.resolve('good'))).toBe(1403);
+  });
+
+  it('resolves a team\'s folder through the team module\'s agent route, cached per token and team, refusals never', async () => {
+    let now = 0;
+    const id = new RemoteIdentity({ gatewayUrl: url, center, clock: () => now });
+    calls.length = 0;
+    expect(await id.resolve('good', 'team:t1')).toEqual({ account: 'acct01', homeDir: path.join('/srv/c1', 'teams', 't1'), team: 't1' });
+    expect(calls.at(-1)).toBe('/gateway/team/api/v1/agent/team/space?teamId=t1&subCenterId=c1 good');
+    // The home and the team are separate entries; the team's answer is reused within 4 s.
+    expect(await id.resolve('good')).toEqual({ account: 'acct01', homeDir: path.join('/srv/c1', 'home', 'acct01') });
+    await id.resolve('good', 'team:t1');
+    expect(calls).toHaveLength(2);
+    expect(await codeOf(id.resolve('good', 'team:t2'))).toBe(1205);
+    expect(await codeOf(id.resolve('good', 'team:t2'))).toBe(1205);
+    expect(calls).toHaveLength(4);
+    // Left the team: noticed once the 4 s are over.
+    teamLeft.add('t1');
+    expect(await codeOf(id.resolve('good', 'team:t1'))).toBe(0);
+    now += 4_001;
+    expect(await codeOf(id.resolve('good', 'team:t1'))).toBe(1205);
+    // A malformed space never reaches the gateway.
+    expect(await codeOf(id.resolve('good', 'team:../x'))).toBe(1005);
+    expect(await codeOf(id.resolve('good', 'home'))).toBe(1005);
+    expect(calls).toHaveLength(5);
   });
 });

@@ -2,11 +2,15 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import {
   ErrorCode,
+  FILE_SPACE_HEADER,
   routeUrl,
   STORAGE_GRANT_HEADER,
   StorageAgentApi,
   SYNC_GRANT_HEADER,
   SyncApi,
+  TEAM_SPACE_REFUSED,
+  TeamApi,
+  teamOfSpace,
   USER_BASE,
   type ClusterAccount,
   type StorageGrant,
@@ -14,7 +18,8 @@ import {
 } from '@suanli/contracts';
 import type { CenterConfig } from '../centers/centers';
 import type { AppContext } from '../context';
-import { AppError } from '../errors';
+import { teamDirOf } from '../center-storage/center-storage';
+import { AppError, invalid } from '../errors';
 import { envelopeData } from '../lib/envelope-client';
 
 /** Who is calling, as far as files are concerned: their cluster account on this center and its home. */
@@ -24,7 +29,36 @@ export interface FileUser {
   homeDir: string;
   /** The center's platform-managed asset area rather than an account's home (a version sync, ADR 0010 §8). */
   platform?: true;
+  /**
+   * A team's folder (`teams/<teamId>`, ADR 0018) instead of the account's home: `homeDir` is that folder, the
+   * operations still run as `account`, so the folder's ACL decides. Never created or chmod-ed by the service.
+   */
+  team?: string;
 }
+
+/**
+ * What the file service keys per space (quota use, instant-upload index, upload streams, download tickets):
+ * the account for its home, the account and the team for a team's folder, so the two never mix.
+ */
+export const spaceKey = (user: FileUser) => (user.team ? `${user.account}@team:${user.team}` : user.account);
+
+/** The caller's space in a team's folder on this center (the caller's membership was checked by the identity). */
+export function teamUser(center: CenterConfig, home: FileUser, teamId: string): FileUser {
+  return { account: home.account, homeDir: teamDirOf(center, teamId), team: teamId };
+}
+
+/** The `x-file-space` header's team (null: the home); a malformed value is refused (1005). */
+export function spaceTeam(space: string | undefined): string | null {
+  const team = teamOfSpace(space);
+  if (team === undefined) throw invalid(FILE_SPACE_HEADER, '空间标识不合法');
+  return team;
+}
+
+/** Whether a user is a member of a team now (the team module's answer; ADR 0018). */
+export type TeamMembership = (userId: string, teamId: string) => Promise<boolean>;
+
+/** A non-member (or a leaver) asking for a team's folder: the same answer as a missing team. */
+export const notTeamMember = () => new AppError(ErrorCode.NOT_FOUND, TEAM_SPACE_REFUSED);
 
 /** The asset area of a center as a space of its own: its staging is `.uploads/.assets`, never an account's. */
 export const assetAreaUser = (center: CenterConfig): FileUser => ({ account: '.assets', homeDir: path.join(center.storageRoot, '.assets'), platform: true });
@@ -38,7 +72,8 @@ const grantedUser = (center: CenterConfig, grant: SyncGrant): FileUser => (grant
  * standalone file service asks the gateway). See docs/adr/0002-file-service-auth.md.
  */
 export interface FileIdentity {
-  resolve(token: string | undefined): Promise<FileUser>;
+  /** `space`: the `x-file-space` header (absent: the home; `team:<id>`: that team's folder, members only). */
+  resolve(token: string | undefined, space?: string): Promise<FileUser>;
   /**
    * A cross-center sync job's grant (header `sync-grant`, ADR 0010): what it allows on this center (read the
    * source, or make the copy) and the account it acts for. Refused like a session (10133) once the job ended.
@@ -81,14 +116,19 @@ export function inProcessIdentity(
   center: CenterConfig,
   grants: GrantResolver,
   storageGrants: StorageGrantResolver,
+  teams: TeamMembership = async () => false,
 ): FileIdentity {
   return {
     async resolveStorageGrant(raw) {
       return storageGrants(raw, center.id);
     },
-    async resolve(token) {
+    async resolve(token, space) {
+      const team = spaceTeam(space);
       const { userId } = await ctx.sessions.verify(token);
-      return toFileUser(center, await ctx.clusterAccounts.ensure(userId, center.id));
+      // Asked on every call (no cache in process): a removed member is refused from the next request on.
+      if (team && !(await teams(userId, team))) throw notTeamMember();
+      const home = toFileUser(center, await ctx.clusterAccounts.ensure(userId, center.id));
+      return team ? teamUser(center, home, team) : home;
     },
     async resolveGrant(raw) {
       const grant = await grants(raw, center.id);
@@ -115,6 +155,7 @@ export interface RemoteIdentityOptions {
 const AGENT_USER_PATH = `${USER_BASE}/agent/user/get`;
 const SYNC_GRANT_PATH = routeUrl(SyncApi.grant);
 const STORAGE_GRANT_PATH = routeUrl(StorageAgentApi.grant);
+const TEAM_SPACE_PATH = routeUrl(TeamApi.agentSpace);
 
 /**
  * Standalone file service: asks the gateway who the token belongs to (`GET /agent/user/get?subCenterId=`,
@@ -135,18 +176,29 @@ export class RemoteIdentity implements FileIdentity {
     this.timeoutMs = opts.timeoutMs ?? 10_000;
   }
 
-  async resolve(token: string | undefined): Promise<FileUser> {
+  async resolve(token: string | undefined, space?: string): Promise<FileUser> {
     if (!token || token.length > 128) throw new AppError(ErrorCode.NOT_LOGGED_IN);
-    // Keyed by a hash so the tokens themselves are not kept in memory longer than the request.
-    const key = createHash('sha256').update(token).digest('hex');
+    const team = spaceTeam(space);
+    // Keyed by a hash so the tokens themselves are not kept in memory longer than the request; a team's
+    // folder is a key of its own (membership is the gateway's answer, reused for the same 4 s at most).
+    const key = createHash('sha256').update(team ? `${token}\n${team}` : token).digest('hex');
     const now = this.opts.clock();
     const hit = this.cache.get(key);
     if (hit && hit.until > now) return hit.user;
     this.cache.delete(key);
 
-    const data = await this.ask(AGENT_USER_PATH, { token });
-    if (!Array.isArray(data)) throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE);
-    const user = toFileUser(this.opts.center, (data as ClusterAccount[]).find((a) => a.subCenterId === this.opts.center.id));
+    let user: FileUser;
+    if (team) {
+      // The team module answers the caller's account here only for a member (1205 otherwise, never cached).
+      const url = `${TEAM_SPACE_PATH}?${new URLSearchParams({ teamId: team })}`;
+      const a = (await this.ask(url, { token })) as Pick<ClusterAccount, 'account' | 'status'> | null;
+      if (!a || typeof a.account !== 'string') throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE);
+      user = teamUser(this.opts.center, toFileUser(this.opts.center, a), team);
+    } else {
+      const data = await this.ask(AGENT_USER_PATH, { token });
+      if (!Array.isArray(data)) throw new AppError(ErrorCode.INTERNAL_BAD_RESPONSE);
+      user = toFileUser(this.opts.center, (data as ClusterAccount[]).find((a) => a.subCenterId === this.opts.center.id));
+    }
     this.prune(now);
     this.cache.set(key, { user, until: now + this.ttlMs });
     return user;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { fileServicePlugin } from './app';
 import type { FileService } from './file.service';
-import { inProcessIdentity, type FileIdentity, type GrantResolver, type StorageGrantResolver } from './identity';
+import { inProcessIdentity, type FileIdentity, type GrantResolver, type StorageGrantResolver, type TeamMembership } from './identity';
 import { HttpSyncSource, LocalSyncSource } from './sync-clients';
 import type { SyncSourceFor } from './sync.routes';
 import type { SyncReceiver } from './sync.service';
@@ -20,7 +20,13 @@ import { ErrorCode } from '@suanli/contracts';
 export async function mountFileServices(
   app: FastifyInstance,
   ctx: AppContext,
-  local: { grants: GrantResolver; storageGrants: StorageGrantResolver; receivers: Map<string, SyncReceiver>; authorizedKeys: Map<string, AuthorizedKeysClient> },
+  local: {
+    grants: GrantResolver;
+    storageGrants: StorageGrantResolver;
+    receivers: Map<string, SyncReceiver>;
+    authorizedKeys: Map<string, AuthorizedKeysClient>;
+    teams?: TeamMembership;
+  },
 ) {
   app.decorate('fileServices', new Map<string, FileService>());
   const identities = new Map<string, FileIdentity>();
@@ -35,7 +41,7 @@ export async function mountFileServices(
     return new HttpSyncSource(url, grant);
   };
   for (const center of ctx.centers.filter((c) => !c.fileServiceUrl)) {
-    const identity = inProcessIdentity(ctx, center, local.grants, local.storageGrants);
+    const identity = inProcessIdentity(ctx, center, local.grants, local.storageGrants, local.teams);
     identities.set(center.id, identity);
     // The sync runner reaches this center's receiving side without HTTP: same grant check, same pull (which
     // refuses a grant that is not the target's).

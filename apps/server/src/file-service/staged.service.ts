@@ -1,7 +1,7 @@
 import { ErrorCode, expectedChunkLength, type StagedUpload } from '@suanli/contracts';
 import { fileErr } from './storage/account-fs';
 import type { Spaces } from './storage/spaces';
-import type { FileUser } from './identity';
+import { spaceKey, type FileUser } from './identity';
 import type { UploadService } from './upload.service';
 
 /** Identifiers the console and API clients choose (contracts' `Identifier`); anything else in the staging is not an upload of theirs. */
@@ -37,6 +37,7 @@ export class StagedUploadService {
           identifier,
           ...(typeof meta.filename === 'string' ? { filename: meta.filename } : {}),
           ...(typeof meta.path === 'string' ? { path: meta.path } : {}),
+          ...(typeof meta.space === 'string' ? { space: meta.space } : {}),
           totalSize: meta.totalSize,
           chunkSize: meta.chunkSize,
           totalChunks: meta.totalChunks,
@@ -61,7 +62,7 @@ export class StagedUploadService {
       if (this.uploads.busy(user, identifier)) throw fileErr(ErrorCode.UPLOAD_FAILED, '该文件正在上传或合并，请先取消上传');
       await this.uploads.abandon(user, fs, identifier);
     });
-    this.spaces.usage.invalidate(user.account);
+    this.spaces.usage.invalidate(spaceKey(user));
     return null;
   }
 }

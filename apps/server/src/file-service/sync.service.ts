@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { chunkCountOf, chunkOffset, ErrorCode, errorMessage, expectedChunkLength, type SyncGrant, type SyncManifest, type SyncManifestEntry, type SyncPullLine } from '@suanli/contracts';
 import { AppError, forbidden, invalid } from '../errors';
-import type { FileUser } from './identity';
+import { spaceKey, type FileUser } from './identity';
 import { clash, fileErr, refuseLink, TEMP_PREFIX, userPathOf, type OpenedFile, type Segs } from './storage/account-fs';
 import { checkName, parseUserPath } from './storage/paths';
 import type { Spaces } from './storage/spaces';
@@ -145,7 +145,7 @@ export class SyncService {
       await fs.rename(root, final);
       await fs.remove(hidden);
     });
-    this.spaces.usage.invalidate(user.account);
+    this.spaces.usage.invalidate(spaceKey(user));
     progress.done();
   }
 
@@ -270,7 +270,7 @@ export class SyncService {
       if (await fs.stat(hidden)) await fs.remove(hidden);
       for (const id of await fs.staging.identifiers()) if (id.startsWith(`sync-${key}`)) await this.uploads.abandon(user, fs, id);
     });
-    this.spaces.usage.invalidate(user.account);
+    this.spaces.usage.invalidate(spaceKey(user));
   }
 }
 

@@ -6,6 +6,7 @@ import {
   ErrorCode,
   expectedChunkLength,
   SMALL_UPLOAD_MAX,
+  teamSpace,
   UPLOAD_CHUNK_SIZE,
   type ChunkStatus,
   type ChunkStatusQuery,
@@ -15,7 +16,7 @@ import {
   type UploadShape,
 } from '@suanli/contracts';
 import { invalid } from '../errors';
-import { assetAreaUser, type FileUser } from './identity';
+import { assetAreaUser, spaceKey, type FileUser } from './identity';
 import { toEntry } from './folder.service';
 import { clash, fileErr, refuseLink, userPathOf, type AccountFs, type Segs } from './storage/account-fs';
 import { STALE_UPLOAD_MS } from './storage/chunk-store';
@@ -84,7 +85,7 @@ export class UploadService {
           },
         });
         if (file.truncated) throw tooLarge();
-        this.spaces.usage.add(user.account, bytes - replaced);
+        this.spaces.usage.add(spaceKey(user), bytes - replaced);
         return this.recorded(user, segs, stat, sha256!);
       } finally {
         quota.release();
@@ -177,14 +178,16 @@ export class UploadService {
     // A data file made anew (its bytes were lost) invalidates whatever the running hash has read of the old one.
     if (!(await fs.staging.hasData(identifier))) this.forgetHash(key);
     // The name, folder and start are recorded for the list of interrupted uploads (staged.service.ts).
-    await fs.staging.ensure(identifier, { ...shape, filename: checkName(f.filename), path: userPathOf(parseUserPath(f.path)), startedAt: this.clock() });
-    this.stagers.set(user.account, user);
+    const space = user.team ? { space: teamSpace(user.team) } : {}; // the panel's 继续 resumes into the team's folder
+    await fs.staging.ensure(identifier, { ...shape, filename: checkName(f.filename), path: userPathOf(parseUserPath(f.path)), ...space, startedAt: this.clock() });
+    // Cleanup reaches the staging through the account's home (a team's folder may be closed to it later).
+    this.stagers.set(user.account, user.team ? { account: user.account, homeDir: this.spaces.homeOf(user.account) } : user);
     const replaced = (await fs.staging.hasChunk(identifier, n)) ? expected : 0;
     const quota: QuotaGuard = await this.spaces.quotaGuard(user, fs, replaced);
     try {
       if (replaced) {
         await fs.staging.unmark(identifier, n);
-        this.spaces.usage.add(user.account, -replaced);
+        this.spaces.usage.add(spaceKey(user), -replaced);
         // The range may change under a hash that already covers it: start that hash over.
         if ((this.hashers.get(key)?.next ?? 0) >= n) this.forgetHash(key);
       }
@@ -194,7 +197,7 @@ export class UploadService {
       });
       if (bytes !== expected || file.truncated) throw fileErr(ErrorCode.FILE_CHECK_FAILED, `分片 ${n} 应为 ${expected} 字节，实际 ${bytes} 字节`);
       await fs.staging.markComplete(identifier, n);
-      this.spaces.usage.add(user.account, bytes);
+      this.spaces.usage.add(spaceKey(user), bytes);
     } finally {
       quota.release();
     }
@@ -225,7 +228,7 @@ export class UploadService {
         }
         const stat = await fs.commitStaged(b.identifier, fileSegs);
         await this.dropUpload(user, fs, b.identifier);
-        this.spaces.usage.invalidate(user.account);
+        this.spaces.usage.invalidate(spaceKey(user));
         return this.recorded(user, fileSegs, stat, sha256);
       }),
     );
@@ -301,7 +304,7 @@ export class UploadService {
     const st = await fs.stat(fileSegs);
     if (st?.type !== 'file' || st.size !== b.totalSize) return null;
     if (b.hash) {
-      const rec = this.spaces.index.candidates(user.account, b.hash).find((r) => r.userPath === userPathOf(fileSegs));
+      const rec = this.spaces.index.candidates(spaceKey(user), b.hash).find((r) => r.userPath === userPathOf(fileSegs));
       if (!rec || Math.round(rec.mtimeMs) !== Math.round(st.mtimeMs)) return null;
     }
     return toEntry(fileSegs, st);
@@ -314,11 +317,11 @@ export class UploadService {
    */
   private async instantUpload(user: FileUser, fs: AccountFs, fileSegs: Segs, q: ChunkStatusInput): Promise<FileEntry | null> {
     const hash = q.hash!;
-    for (const cand of this.spaces.index.candidates(user.account, hash)) {
+    for (const cand of this.spaces.index.candidates(spaceKey(user), hash)) {
       const source = await fs.openFile(parseUserPath(cand.userPath)).catch(() => null);
       if (!source || source.stat.size !== cand.size || Math.round(source.stat.mtimeMs) !== Math.round(cand.mtimeMs)) {
         await source?.close();
-        this.spaces.index.forget(user.account, hash, cand.userPath);
+        this.spaces.index.forget(spaceKey(user), hash, cand.userPath);
         continue;
       }
       if (source.stat.size !== q.totalSize) {
@@ -345,10 +348,10 @@ export class UploadService {
       }
       if (written.sha256 !== hash) {
         await fs.remove(fileSegs);
-        this.spaces.index.forget(user.account, hash, cand.userPath);
+        this.spaces.index.forget(spaceKey(user), hash, cand.userPath);
         continue;
       }
-      this.spaces.usage.invalidate(user.account);
+      this.spaces.usage.invalidate(spaceKey(user));
       await this.dropUpload(user, fs, q.identifier);
       return this.recorded(user, fileSegs, written.stat, hash);
     }
@@ -364,7 +367,7 @@ export class UploadService {
 
   /** Records a file this service wrote in the instant-upload index and answers its entry. */
   private recorded(user: FileUser, fileSegs: Segs, st: import('./storage/beneath').RawStat, sha256: string): FileEntry {
-    this.spaces.index.record(user.account, sha256, { userPath: userPathOf(fileSegs), size: st.size, mtimeMs: st.mtimeMs });
+    this.spaces.index.record(spaceKey(user), sha256, { userPath: userPathOf(fileSegs), size: st.size, mtimeMs: st.mtimeMs });
     return toEntry(fileSegs, st);
   }
 

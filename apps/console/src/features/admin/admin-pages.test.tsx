@@ -59,6 +59,13 @@ function fakeBackend() {
       const rows = teams.filter((t) => !k || t.name.toLowerCase().includes(k) || t.ownerUsername === body.keyword);
       return ok({ list: rows, total: rows.length, pageNum: body.pageNum, pageSize: body.pageSize });
     }
+    const dissolved = /\/teams\/([^/]+)\/dissolve$/.exec(p);
+    if (dissolved) {
+      const i = teams.findIndex((t) => t.id === dissolved[1]);
+      if (i < 0) return ok(null, 1205, '团队不存在');
+      teams.splice(i, 1);
+      return ok(null);
+    }
     if (p.endsWith('/grants/action/page')) return ok({ list: [], total: 0, pageNum: 1, pageSize: 10 });
     if (p.endsWith('/audit-logs/action/page')) {
       const rows = audit.filter((e) => (!body.target || e.targetId === body.target || e.targetName.includes(body.target)) && (!body.action || e.action === body.action));
@@ -195,6 +202,27 @@ describe('运营管理 › 团队', () => {
     expect(input('grant-team-name').value).toBe('气象模拟');
     expect(input('grant-team-owner').value).toBe('carol');
     expect(screen.queryByTestId('grant-username')).toBeNull();
+  });
+
+  it('解散 asks for a reason in a confirmation that says what happens, then the team leaves the list', async () => {
+    renderRoutes({ '/admin/teams': <AdminTeamsPage /> }, '/admin/teams');
+    await waitFor(() => expect(teamRows().map((r) => r.dataset.id)).toEqual(['t1', 't2']));
+    fireEvent.click(within(teamRows()[1]).getByTestId('admin-team-dissolve'));
+    const modal = await screen.findByTestId('admin-team-dissolve-modal');
+    expect(modal.textContent).toContain('确定要解散 carol 的团队 「气象模拟」（1 名成员）吗？');
+    expect(modal.textContent).toContain('团队剩余算力不再可用');
+    const confirm = screen.getByTestId('admin-team-dissolve-confirm') as HTMLButtonElement;
+    // No reason, no dissolve: the button stays disabled (whitespace does not count).
+    expect(confirm.disabled).toBe(true);
+    fireEvent.change(input('admin-team-dissolve-reason'), { target: { value: '   ' } });
+    expect(confirm.disabled).toBe(true);
+    fireEvent.change(input('admin-team-dissolve-reason'), { target: { value: ' 长期闲置 ' } });
+    expect(confirm.disabled).toBe(false);
+    fireEvent.click(confirm);
+    await waitFor(() => expect(teamRows().map((r) => r.dataset.id)).toEqual(['t1']));
+    const call = backend.calls.find((c) => c.path.endsWith('/dissolve'))!;
+    expect(call).toMatchObject({ method: 'POST', path: '/gateway/admin/api/v1/teams/t2/dissolve', body: { reason: '长期闲置' } });
+    expect(await screen.findByText('已解散团队「气象模拟」')).toBeTruthy();
   });
 
   it('says 没有权限 to a non-operator and asks nothing of the operator routes', async () => {

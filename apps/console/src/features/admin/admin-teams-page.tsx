@@ -1,5 +1,6 @@
 import type { AdminTeam, AdminTeamPageQuery } from '@suanli/contracts';
-import type { TableColumnsType } from 'antd';
+import { Space, Typography, type TableColumnsType } from 'antd';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { queryKeys } from '../../app/query-keys';
 import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
@@ -11,6 +12,7 @@ import { PageContainer } from '../../shared/ui/page-container';
 import { pageTeams } from './api';
 import { userPath } from './admin-users-page';
 import { OperatorOnly } from './operator-only';
+import { TeamDissolveModal } from './team-dissolve-modal';
 
 const TITLE = '团队';
 const muted = { fontSize: 12, color: 'rgba(0,0,0,0.45)', overflowWrap: 'anywhere' } as const;
@@ -38,24 +40,31 @@ function Name({ team }: { team: AdminTeam }) {
   );
 }
 
-function GrantLink({ team }: { team: AdminTeam }) {
+function Actions({ team, onDissolve }: { team: AdminTeam; onDissolve: (t: AdminTeam) => void }) {
   return (
-    <Link to={grantPath(team)} data-testid="admin-team-grant">
-      发放算力
-    </Link>
+    <Space size={12} wrap>
+      <Link to={grantPath(team)} data-testid="admin-team-grant">
+        发放算力
+      </Link>
+      <Typography.Link type="danger" onClick={() => onDissolve(team)} data-testid="admin-team-dissolve">
+        解散
+      </Typography.Link>
+    </Space>
   );
 }
 
 function TeamsTable() {
   const screens = useBreakpoint();
   const list = usePagedList<AdminTeamPageQuery, AdminTeam>({ key: queryKeys.admin.teams, fetch: pageTeams });
+  const [dissolving, setDissolving] = useState<AdminTeam | null>(null);
+  const actions = (t: AdminTeam) => <Actions team={t} onDissolve={setDissolving} />;
   const columns: TableColumnsType<AdminTeam> = screens.md
     ? [
         { title: '团队名称', key: 'name', width: 260, render: (_v, t) => <Name team={t} /> },
         { title: '所有者', key: 'owner', width: 200, render: (_v, t) => <Owner team={t} /> },
         { title: '成员数', dataIndex: 'memberCount', key: 'memberCount', width: 90 },
         { title: '创建时间', dataIndex: 'createTime', key: 'createTime', width: 170, render: (v: number) => formatTime(v) },
-        { title: '操作', key: 'action', width: 100, fixed: 'right', render: (_v, t) => <GrantLink team={t} /> },
+        { title: '操作', key: 'action', width: 150, fixed: 'right', render: (_v, t) => actions(t) },
       ]
     : [
         // A phone: the owner, size and age under the name; the action beside it.
@@ -71,7 +80,7 @@ function TeamsTable() {
             </div>
           ),
         },
-        { title: '操作', key: 'action', width: 88, render: (_v, t) => <GrantLink team={t} /> },
+        { title: '操作', key: 'action', width: 88, render: (_v, t) => actions(t) },
       ];
   return (
     <>
@@ -82,11 +91,15 @@ function TeamsTable() {
         rowData={(t) => ({ 'data-testid': 'admin-team-row', 'data-id': t.id })}
         empty={{ filtered: '没有符合条件的团队', none: '还没有用户创建团队', action: { label: '刷新', onClick: () => void list.list.refetch() } }}
       />
+      <TeamDissolveModal team={dissolving} onClose={() => setDissolving(null)} />
     </>
   );
 }
 
-/** 运营管理 › 团队 (/admin/teams): every team with its owner and size; 发放算力 opens 算力发放 for that team. */
+/**
+ * 运营管理 › 团队 (/admin/teams): every team with its owner and size; 发放算力 opens 算力发放 for that team, 解散
+ * dissolves it (with a reason, audited; its members are told).
+ */
 export function AdminTeamsPage() {
   return (
     <OperatorOnly title={TITLE}>

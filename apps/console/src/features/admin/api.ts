@@ -28,6 +28,11 @@ export function pageTeams(query: AdminTeamPageQuery) {
   return call(AdminTeamApi.page, { body: query });
 }
 
+/** 解散 a team as an operator: the reason goes to the audit log and to the members' message. */
+export function dissolveTeam(id: string, reason: string) {
+  return call(AdminTeamApi.dissolve, { params: { id }, body: { reason } });
+}
+
 export function getUser(id: string) {
   return call(AdminUserApi.detail, { params: { id } });
 }

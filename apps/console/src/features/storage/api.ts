@@ -6,7 +6,7 @@
  * short-lived ticket URL (its download manager streams to disk, shows progress and resumes); only the text
  * preview reads bytes in JS.
  */
-import { FileServiceApi, FileTransferApi, FoundationApi, pathToId, routeUrl, type FileEntry, type Page, type SubCenter, type Usage } from '@suanli/contracts';
+import { FILE_SPACE_HEADER, FileServiceApi, FileTransferApi, FoundationApi, pathToId, routeUrl, type FileEntry, type Page, type SubCenter, type Usage } from '@suanli/contracts';
 import { call } from '../../app/request';
 import { callWith } from '../../shared/http/call';
 import { createClient, type RequestClient } from '../../shared/http/client';
@@ -39,6 +39,8 @@ export function fetchSubCenters(): Promise<SubCenter[]> {
 
 export interface FileApi {
   baseUrl: string;
+  /** The space every call acts in: `team:<id>` (a team's folder, ADR 0018), or undefined for the user's home. */
+  space?: string;
   /** `silent`: the caller shows a refusal itself (the listing shows why a folder cannot be read). */
   list(params: ListParams, opts?: { silent?: boolean }): Promise<Page<FileEntry>>;
   /** All sub-directories of `path` (for the directory picker): pages through until files start. */
@@ -60,11 +62,24 @@ export interface FileApi {
 
 const DIR_PAGE = 100;
 
-/** `client`: bound to the file service's own URL (`fileServiceUrl`); the descriptors carry the `/api/v1` base. */
-export function createFileApi(baseUrl: string, client: RequestClient = createClient({ baseURL: baseUrl.replace(/\/+$/, '') })): FileApi {
+/** The same client, every call also carrying `headers` (a call's own headers still win). */
+function withHeaders(client: RequestClient, headers: Record<string, string>): RequestClient {
+  const wrap =
+    (m: RequestClient['get']): RequestClient['get'] =>
+    ((url: string, options: Parameters<RequestClient['get']>[1] = {}) => m(url, { ...options, headers: { ...headers, ...options?.headers } } as never)) as RequestClient['get'];
+  return { ...client, get: wrap(client.get), post: wrap(client.post), put: wrap(client.put), delete: wrap(client.delete) };
+}
+
+/**
+ * `client`: bound to the file service's own URL (`fileServiceUrl`); the descriptors carry the `/api/v1` base.
+ * `space`: a team's folder (`team:<id>`) instead of the user's home, sent as `x-file-space` on every call.
+ */
+export function createFileApi(baseUrl: string, client: RequestClient = createClient({ baseURL: baseUrl.replace(/\/+$/, '') }), space?: string): FileApi {
   const serviceUrl = baseUrl.replace(/\/+$/, '');
+  if (space) client = withHeaders(client, { [FILE_SPACE_HEADER]: space });
   const api: FileApi = {
     baseUrl,
+    space,
     list: ({ path, pageNum, pageSize, keyword, sortField, sortOrder }, opts) =>
       callWith(
         client,
@@ -93,7 +108,7 @@ export function createFileApi(baseUrl: string, client: RequestClient = createCli
       // The ticket URL is relative to the service and needs no token header, so the browser can fetch it itself.
       browserDownload(`${serviceUrl}${ticket.url}`);
     },
-    read: (path, opts = {}) => streamDownload(client, path, opts),
+    read: (path, opts = {}) => streamDownload(client, path, opts, space),
   };
   return api;
 }
@@ -102,13 +117,13 @@ export function createFileApi(baseUrl: string, client: RequestClient = createCli
  * `FileTransferApi.download` (POST /file/download) read in JS, stopping after `maxBytes` (a blob read cannot stop early). The transport
  * bounds the wait for the response head and decodes a refusal like any other call (toast, session expiry).
  */
-async function streamDownload(client: RequestClient, path: string, opts: ReadOptions): Promise<Blob> {
+async function streamDownload(client: RequestClient, path: string, opts: ReadOptions, space?: string): Promise<Blob> {
   const res = await send(
     {
       method: FileTransferApi.download.method,
       url: client.url(routeUrl(FileTransferApi.download)),
       data: { paths: [path] },
-      headers: opts.range ? { Range: `bytes=${opts.range[0]}-${opts.range[1]}` } : undefined,
+      headers: { ...(opts.range ? { Range: `bytes=${opts.range[0]}-${opts.range[1]}` } : {}), ...(space ? { [FILE_SPACE_HEADER]: space } : {}) },
       signal: opts.signal,
       responseType: 'stream',
     },

@@ -1,7 +1,8 @@
-import type { SubCenter } from '@suanli/contracts';
+import { teamOfSpace, type SubCenter } from '@suanli/contracts';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { queryKeys } from '../../app/query-keys';
+import { listTeams } from '../team/api';
 import { createFileApi, fetchSubCenters, type FileApi } from './api';
 
 const CENTER_STORAGE_KEY = 'suanli.storage.center';
@@ -36,9 +37,24 @@ export function useSubCenters() {
   return useQuery({ queryKey: queryKeys.storage.centers, queryFn: fetchSubCenters, staleTime: 5 * 60_000 });
 }
 
-export function useFileApi(center: SubCenter | undefined) {
+/** The file calls of a center, in the user's home or (`space` = `team:<id>`) in a team's folder there. */
+export function useFileApi(center: SubCenter | undefined, space?: string) {
   const baseUrl = center?.fileServiceUrl;
-  return useMemo(() => (baseUrl ? createFileApi(baseUrl) : undefined), [baseUrl]);
+  return useMemo(() => (baseUrl ? createFileApi(baseUrl, undefined, space) : undefined), [baseUrl, space]);
+}
+
+/**
+ * What the storage cache is keyed by: the center for the home, the center and the space for a team's folder
+ * (the same paths name different files there), so a change in one never shows in the other.
+ */
+export const cacheScope = (centerId: string, space?: string) => (space ? `${centerId}~${space}` : centerId);
+
+/** The `space` URL parameter: a team's folder (`team:<id>`), or undefined for the home (anything else too). */
+export const spaceParam = (raw: string | null): string | undefined => (raw && teamOfSpace(raw) ? raw : undefined);
+
+/** The user's teams (团队管理's query, refreshed by `team.changed`): the spaces 文件管理 offers besides the home. */
+export function useMyTeams() {
+  return useQuery({ queryKey: queryKeys.team.list, queryFn: listTeams, staleTime: 60_000 });
 }
 
 /**

@@ -9,7 +9,7 @@ import { PageContainer } from '../../shared/ui/page-container';
 import type { FileApi } from './api';
 import { formatTime } from './components/file-table';
 import { queryKeys } from '../../app/query-keys';
-import { pickCenter, useFileApi, useSubCenters } from './hooks';
+import { cacheScope, pickCenter, spaceParam, useFileApi, useSubCenters } from './hooks';
 import { baseName, normalizePath, parentOf } from './paths';
 import { previewKind, PREVIEW_BYTES, decodePreview, type Preview } from './preview';
 
@@ -35,8 +35,10 @@ export function StorageDetailPage() {
   const path = normalizePath(params.get('path'));
   const centers = useSubCenters();
   const center = pickCenter(centers.data ?? [], params.get('center'), null);
-  const api = useFileApi(center);
-  const centerId = center?.id ?? '';
+  const space = spaceParam(params.get('space'));
+  const api = useFileApi(center, space);
+  // Keyed like the storage page's listings: a team's folder apart from the home.
+  const centerId = cacheScope(center?.id ?? '', space);
 
   const entry = useQuery({
     queryKey: queryKeys.storage.entry(centerId, path),
@@ -71,7 +73,7 @@ export function StorageDetailPage() {
     }
   };
 
-  const folderHref = `/storage?${new URLSearchParams({ center: centerId, ...(parentOf(path) !== '/' ? { path: parentOf(path) } : {}) })}`;
+  const folderHref = `/storage?${new URLSearchParams({ center: center?.id ?? '', ...(space ? { space } : {}), ...(parentOf(path) !== '/' ? { path: parentOf(path) } : {}) })}`;
   const back = () => navigate(folderHref);
 
   let body;

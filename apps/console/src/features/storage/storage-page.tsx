@@ -1,15 +1,13 @@
 import { CodeOutlined, ReloadOutlined } from '@ant-design/icons';
-import { downloadName, PAGE_SIZE_DEFAULT, type FileEntry, type SubCenter } from '@suanli/contracts';
+import { downloadName, PAGE_SIZE_DEFAULT, teamSpace, type FileEntry, type SubCenter } from '@suanli/contracts';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Empty, Flex, Result, Skeleton } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { RequestError } from '../../app/request';
 import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
 import { PageContainer } from '../../shared/ui/page-container';
-import { useUploadStore } from '../../shared/upload';
 import type { FileApi } from './api';
-import { fromDataTransfer, fromFileList, type Picked } from './collect';
+import { fromDataTransfer, fromFileList } from './collect';
 import { CenterSelect } from './components/center-select';
 import { DirPickerModal } from './components/dir-picker-modal';
 import { DropZone } from './components/drop-zone';
@@ -17,18 +15,17 @@ import { FileTable, type TableQuery } from './components/file-table';
 import { NameModal } from './components/name-modal';
 import { PathBreadcrumb } from './components/path-breadcrumb';
 import { Toolbar } from './components/toolbar';
-import { formatCapacity, UsageBar } from './components/usage-bar';
+import { UsageBar } from './components/usage-bar';
 import { queryKeys } from '../../app/query-keys';
-import { pickCenter, recallCenter, rememberCenter, refreshCenterAfterUpload, useFileApi, useFileMutations, useSubCenters } from './hooks';
+import { cacheScope, pickCenter, recallCenter, rememberCenter, spaceParam, useFileApi, useFileMutations, useMyTeams, useSubCenters } from './hooks';
+import { SpaceSelect } from './components/space-select';
 import { normalizePath, ROOT } from './paths';
-import { prepareUpload } from './upload-plan';
-import { askConflict } from './components/conflict-dialog';
+import { useStorageUpload } from './use-storage-upload';
 import { SyncModal } from '../sync/sync-modal';
-import { existingNames, resolveConflicts, topLevelNames } from './conflicts';
 
-/** `/storage/detail?center=…&path=…` */
-export function detailHref(centerId: string, path: string): string {
-  return `/storage/detail?${new URLSearchParams({ center: centerId, path })}`;
+/** `/storage/detail?center=…&path=…` (and `&space=team:<id>` in a team's folder) */
+export function detailHref(centerId: string, path: string, space?: string): string {
+  return `/storage/detail?${new URLSearchParams({ center: centerId, path, ...(space ? { space } : {}) })}`;
 }
 
 /** 存储管理: the user's files on one sub-center. The center and folder live in the URL (back/forward work). */
@@ -37,7 +34,10 @@ export function StoragePage() {
   const centers = useSubCenters();
   const center = pickCenter(centers.data ?? [], params.get('center'), recallCenter());
   const path = normalizePath(params.get('path'));
-  const api = useFileApi(center);
+  const space = spaceParam(params.get('space'));
+  const teams = useMyTeams();
+  const teamName = space ? teams.data?.find((t) => teamSpace(t.id) === space)?.name : undefined;
+  const api = useFileApi(center, space);
   const centerId = center?.id;
   const screens = useBreakpoint();
   const navigate = useNavigate();
@@ -47,18 +47,23 @@ export function StoragePage() {
   }, [centerId]);
 
   const usage = useQuery({
-    queryKey: queryKeys.storage.usage(centerId ?? ''),
+    queryKey: queryKeys.storage.usage(cacheScope(centerId ?? '', space)),
     queryFn: () => api!.usage(),
     enabled: Boolean(api && centerId),
     retry: false,
   });
 
-  const go = (next: { center?: string; path?: string }) =>
+  const go = (next: { center?: string; path?: string; space?: string | null }) =>
     setParams((p) => {
       const q = new URLSearchParams(p);
       if (next.center !== undefined) {
         q.set('center', next.center);
         q.delete('path'); // each center has its own tree
+      }
+      if (next.space !== undefined) {
+        if (next.space === null) q.delete('space');
+        else q.set('space', next.space);
+        q.delete('path'); // and each space its own
       }
       if (next.path !== undefined) {
         if (next.path === ROOT) q.delete('path');
@@ -70,12 +75,20 @@ export function StoragePage() {
   return (
     <PageContainer
       title="存储管理"
-      description="管理您在各算力分中心的个人文件，上传到这里的文件可直接在任务中使用"
+      description={
+        space
+          ? `团队「${teamName ?? '…'}」在各算力分中心的共享文件夹：团队成员都可以读写其中的文件，成员的任务也可直接使用`
+          : '管理您在各算力分中心的个人文件，上传到这里的文件可直接在任务中使用'
+      }
       extra={
         <Flex gap={16} align="center" wrap>
           {usage.data && <UsageBar usage={usage.data} />}
+          {(space || (teams.data?.length ?? 0) > 0) && (
+            <SpaceSelect teams={teams.data ?? []} loaded={teams.isSuccess} value={space} onChange={(s) => go({ space: s ?? null })} />
+          )}
           <CenterSelect centers={centers.data ?? []} value={centerId} loading={centers.isLoading} onChange={(id) => go({ center: id })} />
-          {centerId && (
+          {/* The terminal opens in the home (its cwd is a path there); not offered for a team's folder. */}
+          {centerId && !space && (
             <Button
               icon={<CodeOutlined />}
               data-testid="storage-open-terminal"
@@ -97,8 +110,10 @@ export function StoragePage() {
         ) : (
           <StorageBrowser
             // A new folder or center starts with a fresh page, sort, search and selection.
-            key={`${center.id}:${path}`}
+            key={`${center.id}:${space ?? ''}:${path}`}
             center={center}
+            space={space}
+            spaceName={space ? `团队「${teamName ?? ''}」空间` : undefined}
             centers={centers.data ?? []}
             api={api}
             path={path}
@@ -120,6 +135,9 @@ type Dialog =
 
 interface BrowserProps {
   center: SubCenter;
+  /** A team's folder (`team:<id>`) rather than the user's home, and how the upload panel names it. */
+  space?: string;
+  spaceName?: string;
   /** Every sub-center (跨中心同步 copies to one of the others). */
   centers: SubCenter[];
   api: FileApi;
@@ -128,73 +146,35 @@ interface BrowserProps {
   onNavigate: (path: string) => void;
 }
 
-function StorageBrowser({ center, centers, api, path, quotaLeft, onNavigate }: BrowserProps) {
+function StorageBrowser({ center, space, spaceName, centers, api, path, quotaLeft, onNavigate }: BrowserProps) {
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [query, setQuery] = useState<TableQuery & { keyword: string }>({ pageNum: 1, pageSize: PAGE_SIZE_DEFAULT, keyword: '' });
   const [selected, setSelected] = useState<FileEntry[]>([]);
   const [dialog, setDialog] = useState<Dialog>(null);
-  const mutations = useFileMutations(api, center.id);
+  // Listings, usage and details of this space of the center (a team's folder is cached apart from the home).
+  const scope = cacheScope(center.id, space);
+  const mutations = useFileMutations(api, scope);
 
   const params = { path, ...query, keyword: query.keyword || undefined };
   const list = useQuery({
-    queryKey: queryKeys.storage.list(center.id, params),
+    queryKey: queryKeys.storage.list(scope, params),
     // Silent: a refusal (a missing folder in the URL, …) is shown once, on the page, with its reason and a
     // way out — not also as a toast.
     queryFn: () => api.list(params, { silent: true }),
     placeholderData: keepPreviousData,
   });
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.storage.center(center.id) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.storage.center(scope) });
   // The mutation already invalidated the center's cache; this is what the user sees of it.
   const afterChange = (text: string) => {
     message.success(text);
     setSelected([]);
   };
 
-  // ---- upload ----------------------------------------------------------------------------------------
-  const upload = async (picked: Picked) => {
-    if (picked.files.length === 0 && picked.dirs.length === 0) return;
-    const total = picked.files.reduce((n, f) => n + f.file.size, 0);
-    if (quotaLeft !== undefined && total > quotaLeft) {
-      message.warning(`所选文件共 ${formatCapacity(total)}，超过剩余空间 ${formatCapacity(Math.max(0, quotaLeft))}，部分文件可能上传失败`);
-    }
-    const key = 'storage-prepare-upload';
-    try {
-      // The file service would replace same-named files silently: ask first.
-      const existing = await existingNames(api, path);
-      const clashes = [...topLevelNames(picked)].filter((n) => existing.has(n));
-      if (clashes.length > 0) {
-        const choice = await askConflict(modal, clashes);
-        if (!choice) return;
-        picked = resolveConflicts(picked, new Set(clashes), existing, choice);
-        if (picked.files.length === 0 && picked.dirs.length === 0) {
-          message.info('已跳过同名项目，没有需要上传的文件');
-          return;
-        }
-      }
-      const withDirs = picked.dirs.length > 0 || picked.files.some((f) => f.relativePath.includes('/'));
-      const items = await prepareUpload(api, path, picked, ({ done, total: n }) =>
-        message.open({ key, type: 'loading', content: `正在创建文件夹（${done}/${n}）`, duration: 0 }),
-      );
-      if (withDirs) {
-        message.destroy(key);
-        void refresh();
-      }
-      const ids = useUploadStore.getState().enqueue(items, {
-        baseUrl: center.fileServiceUrl,
-        centerId: center.id,
-        centerName: center.name,
-        onUploaded: () => refreshCenterAfterUpload(queryClient, center.id),
-      });
-      if (ids.length < items.length) message.info('部分文件已在上传队列中，已跳过');
-    } catch (err) {
-      message.destroy(key);
-      // Folder creation runs silently (an existing folder is fine), so other refusals are shown here.
-      if (!(err instanceof RequestError && err.kind === 'session')) message.error(err instanceof Error ? err.message : '创建文件夹失败');
-    }
-  };
+  // ---- upload (conflicts asked, folders made, files queued: use-storage-upload.ts) -------------------------
+  const upload = useStorageUpload({ api, center, space, spaceName, scope, path, quotaLeft, refresh });
 
   // ---- download ----------------------------------------------------------------------------------------
   // The browser downloads straight to disk (progress, pause and resume in its own download list), so a
@@ -233,7 +213,7 @@ function StorageBrowser({ center, centers, api, path, quotaLeft, onNavigate }: B
 
   const open = (entry: FileEntry) => {
     if (entry.type === 'dir') onNavigate(entry.path);
-    else navigate(detailHref(center.id, entry.path));
+    else navigate(detailHref(center.id, entry.path, space));
   };
 
   // 跨中心同步 takes one file or folder, and needs another center to go to.
@@ -272,7 +252,8 @@ function StorageBrowser({ center, centers, api, path, quotaLeft, onNavigate }: B
         onDownload={() => download(selected)}
         onMove={() => setDialog({ kind: 'move', entries: selected })}
         onCopy={() => setDialog({ kind: 'copy', entries: selected })}
-        onSync={centers.length > 1 ? () => selected.length === 1 && !syncBlocked && setDialog({ kind: 'sync', entry: selected[0] }) : undefined}
+        // 跨中心同步 copies from the home (its jobs name home paths): not offered in a team's folder.
+        onSync={centers.length > 1 && !space ? () => selected.length === 1 && !syncBlocked && setDialog({ kind: 'sync', entry: selected[0] }) : undefined}
         syncBlocked={syncBlocked}
         onDelete={confirmDelete}
         onSearch={(k) => setQuery((q) => ({ ...q, keyword: k, pageNum: 1 }))}

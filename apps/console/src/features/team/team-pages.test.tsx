@@ -220,6 +220,8 @@ describe('team detail', () => {
     const areas = screen.getByTestId('team-areas');
     expect(areas.textContent).toContain('深圳算力分中心');
     expect(within(areas).getByTestId('team-area-path').textContent).toContain('/storage/sz/teams/t1');
+    // 在存储管理中打开: 存储管理 on that center, switched to the team's folder.
+    expect(within(areas).getAllByTestId('team-area-open')[0].getAttribute('href')).toBe('/storage?center=sz&space=team%3At1');
   });
 
   it('a member sees the limits but cannot change them', async () => {

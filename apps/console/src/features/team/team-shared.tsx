@@ -1,4 +1,4 @@
-import { DatasetApi, ModelApi, type Asset, type TeamDetail } from '@suanli/contracts';
+import { DatasetApi, ModelApi, teamSpace, type Asset, type TeamDetail } from '@suanli/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Descriptions, Empty, List, Skeleton, Typography } from 'antd';
 import { Link } from 'react-router';
@@ -44,7 +44,7 @@ export function TeamShared({ team }: { team: TeamDetail }) {
       </Card>
       <Card size="small" title="团队空间" data-testid="team-areas">
         <Typography.Paragraph type="secondary">
-          每个分中心上都有团队的共享目录，所有成员的作业和终端都可以读写，非成员无法访问；成员退出团队后立即失去访问权限。
+          每个分中心上都有团队的共享目录，所有成员的作业和终端都可以读写，也可以在存储管理中浏览、上传和下载；非成员无法访问，成员退出团队后立即失去访问权限。
         </Typography.Paragraph>
         <Descriptions size="small" column={1} bordered>
           {team.areas.map((a) => (
@@ -52,7 +52,11 @@ export function TeamShared({ team }: { team: TeamDetail }) {
               {/* A long path breaks anywhere rather than widening the page on a phone. */}
               <Typography.Text code copyable style={{ wordBreak: 'break-all' }} data-testid="team-area-path">
                 {a.path}
-              </Typography.Text>
+              </Typography.Text>{' '}
+              {/* 存储管理 on that center, switched to this team's folder (ADR 0018 §7). */}
+              <Link to={`/storage?${new URLSearchParams({ center: a.subCenterId, space: teamSpace(team.id) })}`} data-testid="team-area-open">
+                在存储管理中打开
+              </Link>
             </Descriptions.Item>
           ))}
         </Descriptions>

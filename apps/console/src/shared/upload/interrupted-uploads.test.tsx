@@ -162,6 +162,18 @@ describe('中断的上传', () => {
     expect(screen.queryByTestId('upload-interrupted')).toBeNull();
   });
 
+  it('继续 of an upload into a team\'s folder resumes it there (the space sent again), and says where it goes', async () => {
+    fake.held.sz.push(staged('team000upload', { filename: '共享.bin', path: '/结果', totalSize: 3 * MiB, space: 'team:t1' }));
+    open();
+    fireEvent.click(screen.getByTestId('upload-panel-button'));
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(row('共享.bin').textContent).toContain('团队空间');
+    fireEvent.click(within(row('共享.bin')).getByTestId('upload-interrupted-continue'));
+    pickFile(new File([new Uint8Array(3 * MiB)], '共享.bin'));
+    await waitFor(() => expect(uploads).toHaveLength(1));
+    expect(uploads[0]).toMatchObject({ targetDir: '/结果', identifier: 'team000upload', space: 'team:t1' });
+  });
+
   it('放弃 asks first, then removes the staged chunks on that center', async () => {
     fake.held.sz.push(staged('keep-this-one', { filename: 'a.bin' }), staged('drop-this-one', { filename: 'b.bin' }));
     open();

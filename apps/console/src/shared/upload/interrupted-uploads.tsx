@@ -52,7 +52,9 @@ export function InterruptedUploadList({ items, unreachable }: InterruptedUploads
     useUploadStore.getState().enqueue([{ file, dir: u.path, identifier: u.identifier }], {
       baseUrl: u.center.fileServiceUrl,
       centerId: u.center.id,
-      centerName: u.center.name,
+      centerName: u.space ? `${u.center.name} · 团队空间` : u.center.name,
+      // Into the team's folder it was going to (the header again; refused if the user left the team).
+      space: u.space,
       onUploaded: () => void queryClient.invalidateQueries({ queryKey: queryKeys.storage.center(u.center.id) }),
     });
   };
@@ -106,7 +108,7 @@ interface RowProps {
 function InterruptedRow({ upload: u, mismatch, discarding, onContinue, onDiscard }: RowProps) {
   const known = u.filename !== undefined && u.path !== undefined;
   const percent = u.totalSize === 0 ? 0 : Math.floor((u.uploadedBytes / u.totalSize) * 100);
-  const where = `${u.center.name}：${u.path ?? '（未记录目标文件夹）'}`;
+  const where = `${u.center.name}${u.space ? ' · 团队空间' : ''}：${u.path ?? '（未记录目标文件夹）'}`;
   return (
     <div data-testid="upload-interrupted-row" data-name={u.filename ?? ''} style={{ padding: '6px 0', borderTop: '1px solid rgba(5, 5, 5, 0.06)' }}>
       <Flex align="center" gap={8}>

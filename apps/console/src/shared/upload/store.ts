@@ -36,6 +36,8 @@ export interface UploadTarget {
   baseUrl: string;
   centerId: string;
   centerName?: string;
+  /** A team's folder on the center (`team:<id>`, sent as `x-file-space`); absent: the user's home. */
+  space?: string;
   /** Called for each file of the batch the server confirmed (the storage page refreshes its listing). */
   onUploaded?: (dir: string) => void;
 }
@@ -112,7 +114,7 @@ const runtimes = new Map<string, Runtime>();
 let seq = 0;
 const newId = () => `upload-${Date.now().toString(36)}-${(seq++).toString(36)}`;
 const fileKey = (file: UploadFile, dir: string, target: UploadTarget) =>
-  JSON.stringify([target.centerId, dir, file.name, file.size, file.lastModified ?? 0]);
+  JSON.stringify([target.centerId, target.space ?? '', dir, file.name, file.size, file.lastModified ?? 0]);
 
 export const useUploadStore = create<UploadState>()((set, get) => ({
   tasks: [],
@@ -226,6 +228,7 @@ async function run(id: string): Promise<void> {
   try {
     await deps.upload({
       baseUrl: rt.target.baseUrl,
+      space: rt.target.space,
       file: rt.file,
       targetDir: dir,
       identifier: rt.identifier,

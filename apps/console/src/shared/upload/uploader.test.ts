@@ -50,6 +50,21 @@ describe('chunk arithmetic', () => {
     expect(await uploadIdentifier(a, '/x')).toBe(await uploadIdentifier(again, '/x'));
     expect(await uploadIdentifier(a, '/x')).toMatch(/^[0-9a-f]{64}$/);
     expect(await uploadIdentifier(a, '/y')).not.toBe(await uploadIdentifier(a, '/x'));
+    // A team's folder is another destination: the same folder name there stages apart from the home's.
+    expect(await uploadIdentifier(a, '/x', 'team:t1')).not.toBe(await uploadIdentifier(a, '/x'));
+    expect(await uploadIdentifier(a, '/x', 'team:t1')).not.toBe(await uploadIdentifier(a, '/x', 'team:t2'));
+  });
+});
+
+describe('uploadFile into a team\'s folder', () => {
+  it('sends x-file-space on every request (status, chunks, merge), and nothing for the home', async () => {
+    const r = await uploadFile(base({ file: makeFile(2500), space: 'team:t1' }));
+    expect(r.identifier).toBe(await uploadIdentifier(makeFile(2500), '/inbox', 'team:t1'));
+    expect(svc.spaces.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(svc.spaces)).toEqual(new Set(['team:t1']));
+    svc.spaces.length = 0;
+    await uploadFile(base({ file: makeFile(10, 'small.txt'), smallUploadMax: 1000 }));
+    expect(new Set(svc.spaces)).toEqual(new Set(['']));
   });
 });
 

@@ -16,6 +16,7 @@ import {
   chunkOffset,
   ErrorCode,
   expectedChunkLength,
+  FILE_SPACE_HEADER,
   FileServiceApi,
   FileTransferApi,
   HTTP_TIMEOUT_MS,
@@ -47,6 +48,8 @@ export interface UploadOptions {
   baseUrl: string;
   /** Overrides the transport's token source (the benchmark has no signed-in app). */
   token?: string;
+  /** The space on the center (`x-file-space`: `team:<id>` for a team's folder); absent: the user's home. */
+  space?: string;
   file: UploadFile;
   /** User-visible directory the file lands in (`/` is the home). */
   targetDir: string;
@@ -114,8 +117,9 @@ function abortError(): Error {
  * therefore resumes. The target directory is part of it so two uploads of one file into two directories
  * never share (and race on) one chunk set.
  */
-export async function uploadIdentifier(file: UploadFile, targetDir: string): Promise<string> {
-  return sha256(JSON.stringify([targetDir, file.name, file.size, file.lastModified ?? 0]));
+export async function uploadIdentifier(file: UploadFile, targetDir: string, space?: string): Promise<string> {
+  // The space joins only when set: uploads into the home keep the identifiers they always had (resume).
+  return sha256(JSON.stringify([targetDir, file.name, file.size, file.lastModified ?? 0, ...(space ? [space] : [])]));
 }
 
 export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
@@ -149,7 +153,17 @@ export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
     if (parent.aborted) throw abortError();
     try {
       const answer = await send(
-        { method: route.method, url: api + routeUrl(route), params: init.query, data: init.json ?? init.body, signal: parent, timeout: timeoutMs, token: opts.token, silent: true },
+        {
+          method: route.method,
+          url: api + routeUrl(route),
+          params: init.query,
+          data: init.json ?? init.body,
+          signal: parent,
+          timeout: timeoutMs,
+          token: opts.token,
+          silent: true,
+          headers: opts.space ? { [FILE_SPACE_HEADER]: opts.space } : undefined,
+        },
         opts.fetch ? { fetch: opts.fetch } : undefined,
       );
       return answer.data as RouteOutput<T>;
@@ -181,7 +195,7 @@ export async function uploadFile(opts: UploadOptions): Promise<UploadResult> {
     : undefined;
 
   try {
-    const identifier = opts.identifier ?? (await uploadIdentifier(file, targetDir));
+    const identifier = opts.identifier ?? (await uploadIdentifier(file, targetDir, opts.space));
     const statusQuery = (hash?: string) => ({
       identifier,
       path: targetDir,

@@ -28,6 +28,8 @@ export interface LauncherOptions {
 }
 
 const ACCOUNT = /^[a-z_][a-z0-9_-]{0,31}$/;
+/** A team id as the team module makes them (one path segment, never `.` or `..`). */
+const TEAM = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const WORKER = path.join(import.meta.dirname, 'worker-main.ts');
 
 interface Passwd {
@@ -96,12 +98,16 @@ export async function startLauncher(opts: LauncherOptions): Promise<{ server: ne
 
   const handle = async (socket: net.Socket, line: string) => {
     let account: string;
+    let team: string | undefined;
     try {
-      account = String((JSON.parse(line) as { account?: unknown }).account ?? '');
+      const req = JSON.parse(line) as { account?: unknown; team?: unknown };
+      account = String(req.account ?? '');
+      team = req.team === undefined ? undefined : String(req.team);
     } catch {
       return refuse(socket, '请求格式错误');
     }
     if (!ACCOUNT.test(account)) return refuse(socket, '集群账号名称不合法');
+    if (team !== undefined && !TEAM.test(team)) return refuse(socket, '团队标识不合法');
     const pw = await lookup(account);
     if (!pw) return refuse(socket, `集群账号 ${account} 不存在`);
     if (pw.uid === 0 || pw.gid === 0 || pw.uid < uidMin || pw.uid > opts.uidMax) return refuse(socket, `集群账号 ${account} 不在允许的范围内`);
@@ -112,6 +118,14 @@ export async function startLauncher(opts: LauncherOptions): Promise<{ server: ne
       await ownDir(staging, pw);
     } catch (e) {
       return refuse(socket, (e as Error).message);
+    }
+    // A team's folder (ADR 0018) is the worker's root instead of the home: it must already be there, made by
+    // the platform — never created, chowned or chmod-ed here (that would rewrite its ACL). Whether the account
+    // may pass it is the kernel's answer to the worker, from the folder's ACL.
+    const root = team === undefined ? home : path.join(opts.storageRoot, 'teams', team);
+    if (team !== undefined) {
+      const st = await fs.lstat(root).catch(() => null);
+      if (!st?.isDirectory()) return refuse(socket, '团队空间不存在');
     }
     const child = fork(WORKER, [], {
       uid: pw.uid,
@@ -127,7 +141,7 @@ export async function startLauncher(opts: LauncherOptions): Promise<{ server: ne
     child.once('exit', () => children.delete(child));
     child.once('error', (e) => refuse(socket, e.message));
     child.once('spawn', () => {
-      child.send({ home, staging }, socket, (err) => {
+      child.send({ home: root, staging, shared: team !== undefined }, socket, (err) => {
         if (err) refuse(socket, err.message);
       });
     });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { ErrorCode, type UploadShape } from '@suanli/contracts';
 import { AppError } from '../../errors';
-import type { FileUser } from '../identity';
+import { spaceKey, type FileUser } from '../identity';
 import type { AccountFs, OpenedFile, Segs, Staging, WalkedEntry } from '../storage/account-fs';
 import type { RawStat } from '../storage/beneath';
 import type { AccountFsFactory } from '../storage/spaces';
@@ -116,10 +116,12 @@ export class WorkerAccounts implements AccountFsFactory {
   constructor(private readonly opts: { launcherSocket: string; connectTimeoutMs?: number }) {}
 
   async open(user: FileUser): Promise<AccountFs> {
-    return new WorkerAccountFs(user, await this.acquire(user.account), this);
+    return new WorkerAccountFs(user, await this.acquire(user), this);
   }
 
-  async acquire(account: string): Promise<Conn> {
+  /** Workers are pooled per space: the account's home, or the account in one team's folder (another root). */
+  async acquire(user: FileUser): Promise<Conn> {
+    const account = spaceKey(user);
     if (this.closed) throw new AppError(ErrorCode.INTERNAL_FAILED, '文件服务正在关闭');
     const idle = this.idle.get(account) ?? [];
     for (let c = idle.pop(); c; c = idle.pop()) {
@@ -130,11 +132,11 @@ export class WorkerAccounts implements AccountFsFactory {
     if ((this.count.get(account) ?? 0) >= PER_ACCOUNT_MAX) {
       // Woken with a connection someone released, or with null when one ended: then try again.
       const got = await new Promise<Conn | null>((resolve) => this.waiting.set(account, [...(this.waiting.get(account) ?? []), resolve]));
-      return got ?? this.acquire(account);
+      return got ?? this.acquire(user);
     }
     this.count.set(account, (this.count.get(account) ?? 0) + 1);
     try {
-      return await this.connect(account);
+      return await this.connect(user);
     } catch (e) {
       this.forget(account);
       throw e;
@@ -168,7 +170,8 @@ export class WorkerAccounts implements AccountFsFactory {
   }
 
   /** Asks the launcher for a worker of `account`; the worker answers "ready" on this very connection. */
-  private connect(account: string): Promise<Conn> {
+  private connect(user: FileUser): Promise<Conn> {
+    const account = user.account;
     return new Promise((resolve, reject) => {
       const socket = net.connect(this.opts.launcherSocket);
       const fail = (e: Error) => {
@@ -181,7 +184,9 @@ export class WorkerAccounts implements AccountFsFactory {
         fail(e);
       });
       socket.once('connect', () => {
-        socket.write(`${JSON.stringify({ account })}\n`);
+        // A team's folder is a root the launcher checks itself (it exists, is a directory); the kernel and the
+        // folder's ACL decide whether the account gets in (ADR 0018).
+        socket.write(`${JSON.stringify(user.team ? { account, team: user.team } : { account })}\n`);
         const conn = new Conn(socket);
         conn.reader.next().then(
           (f) => {
@@ -281,12 +286,12 @@ class WorkerAccountFs implements AccountFs {
 
   /** A file stays open in a worker of its own until closed (reads may come later, e.g. a zip's turn). */
   async openFile(p: Segs): Promise<OpenedFile> {
-    const conn = await this.pool.acquire(this.user.account);
+    const conn = await this.pool.acquire(this.user);
     let stat: RawStat;
     try {
       stat = await conn.call<RawStat>('openFile', [p]);
     } catch (e) {
-      this.pool.release(this.user.account, conn);
+      this.pool.release(spaceKey(this.user), conn);
       throw e;
     }
     let tail: Promise<unknown> = Promise.resolve();
@@ -297,7 +302,7 @@ class WorkerAccountFs implements AccountFs {
       if (released) return;
       released = true;
       await conn.call('file.close', []).catch(() => conn.close());
-      this.pool.release(this.user.account, conn);
+      this.pool.release(spaceKey(this.user), conn);
     };
     return {
       stat,
@@ -327,6 +332,6 @@ class WorkerAccountFs implements AccountFs {
   release() {
     if (this.released) return;
     this.released = true;
-    this.pool.release(this.user.account, this.conn);
+    this.pool.release(spaceKey(this.user), this.conn);
   }
 }

@@ -127,6 +127,8 @@ export const clash = (existing: RawStat, p: Segs) => fileErr(existing.type === '
  * links are never followed), anything missing or not a directory is "not found" with `missingCode`.
  */
 export function walkFailure(e: unknown, p: Segs, missingCode: number = ErrorCode.DIR_NOT_FOUND): never {
+  // The kernel said no (a team's folder whose ACL no longer lets this account in, ADR 0018).
+  if (errCode(e) === 'EACCES' || errCode(e) === 'EPERM') throw new AppError(ErrorCode.NO_PERMISSION, `没有权限访问：${userPathOf(p)}`);
   if (e instanceof WalkError) {
     if (e.reason === 'link') throw illegalPath(`路径中的 ${userPathOf(p.slice(0, e.depth + 1))} 是符号链接，平台不会跟随`);
     throw fileErr(missingCode, userPathOf(p));
@@ -147,8 +149,13 @@ export class LocalAccountFs implements AccountFs {
   readonly home: Beneath;
   readonly staging: ChunkStore;
 
-  constructor(homeDir: string, stagingDir: string) {
-    this.home = new Beneath(homeDir);
+  /** `shared`: the space is a team's folder (ADR 0018): never created, new entries writable by every member. */
+  constructor(
+    homeDir: string,
+    stagingDir: string,
+    private readonly opts: { shared?: boolean } = {},
+  ) {
+    this.home = new Beneath(homeDir, { shared: opts.shared });
     this.staging = new ChunkStore(new Beneath(stagingDir));
   }
 
@@ -187,7 +194,7 @@ export class LocalAccountFs implements AccountFs {
   async mkdir(p: Segs) {
     return this.inDir(parentOf(p), async (d) => {
       try {
-        await fsp.mkdir(d.at(nameOf(p)), 0o755);
+        await fsp.mkdir(d.at(nameOf(p)), this.home.dirMode);
       } catch (e) {
         if (errCode(e) !== 'EEXIST') throw e;
         throw clash((await lstatAt(d, nameOf(p)))!, p);
@@ -208,7 +215,7 @@ export class LocalAccountFs implements AccountFs {
         const existing = await lstatAt(d, nameOf(p));
         if (existing?.type === 'dir') throw clash(existing, p);
         const temp = tempName();
-        const fh = await fsp.open(d.at(temp), O.O_WRONLY | O.O_CREAT | O.O_EXCL | O.O_NOFOLLOW, opts.mode ?? 0o644);
+        const fh = await fsp.open(d.at(temp), O.O_WRONLY | O.O_CREAT | O.O_EXCL | O.O_NOFOLLOW, opts.mode ?? (this.opts.shared ? 0o666 : 0o644));
         try {
           const r = await writeAt(source, fh, 0, { guard: opts.guard, hash: opts.hash ?? false });
           await fh.close();
@@ -275,7 +282,7 @@ export class LocalAccountFs implements AccountFs {
   }
 
   async treeBytes(p: Segs) {
-    return this.inDir(p, (d) => treeBytesAt(d));
+    return this.inDir(p, (d) => treeBytesAt(d, undefined, { skipDenied: this.opts.shared }));
   }
 
   async openFile(p: Segs): Promise<OpenedFile> {
@@ -319,6 +326,12 @@ export class LocalAccountFs implements AccountFs {
         async (d) => {
           const existing = await lstatAt(d, nameOf(p));
           if (existing?.type === 'dir') throw clash(existing, p);
+          // In a team's folder every member writes what one uploaded: the mode is set while the file is still
+          // in the private staging (a rename keeps it; the folder's default ACL applies to new files only).
+          if (this.opts.shared) {
+            const data = await fsp.open(staged.at('data'), O.O_RDONLY | O.O_NOFOLLOW);
+            await data.chmod(0o666).finally(() => data.close());
+          }
           try {
             await fsp.rename(staged.at('data'), d.at(nameOf(p)));
           } catch (e) {

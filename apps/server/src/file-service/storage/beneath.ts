@@ -66,8 +66,20 @@ export class DirHandle {
 export class Beneath {
   private realRoot: string | null = null;
 
-  /** `root` is trusted (operator configuration); everything below it is not. */
-  constructor(readonly root: string) {}
+  /**
+   * `root` is trusted (operator configuration); everything below it is not. `opts.shared`: a team's folder
+   * (ADR 0018) — the root is never created (a missing one is "missing"), and folders made beneath it are 0777
+   * so the default ACL, not this mode, decides (any member may write in what another made).
+   */
+  constructor(
+    readonly root: string,
+    private readonly opts: { shared?: boolean } = {},
+  ) {}
+
+  /** The mode new folders are made with (bounded by the umask, or by the default ACL in a team's folder). */
+  get dirMode() {
+    return this.opts.shared ? 0o777 : 0o755;
+  }
 
   /** The root directory, created when missing (a home on first use, a staging area). */
   async ensureRoot(mode = 0o700) {
@@ -107,6 +119,7 @@ export class Beneath {
     try {
       return await open(this.root, O.O_RDONLY | O.O_DIRECTORY);
     } catch (e) {
+      if (this.opts.shared && isMissing(e)) throw new WalkError('missing', -1);
       if (!create || errCode(e) !== 'ENOENT') throw e;
       await this.ensureRoot();
       return open(this.root, O.O_RDONLY | O.O_DIRECTORY);
@@ -126,7 +139,7 @@ export class Beneath {
         if (code !== 'ENOENT') throw e;
         if (!create || attempt > 2) throw new WalkError('missing', depth);
         try {
-          await fsp.mkdir(at(parent, name), 0o755);
+          await fsp.mkdir(at(parent, name), this.dirMode);
         } catch (e2) {
           // Made by someone else meanwhile: open it (and refuse it if it is a link).
           if (errCode(e2) !== 'EEXIST') throw e2;
@@ -230,30 +243,39 @@ export async function removeAt(dir: DirHandle, name: string): Promise<void> {
 }
 
 /** Bytes of the regular files below `dir` (links count as nothing, nothing is followed); `skip` names are left out at the top. */
-export async function treeBytesAt(dir: DirHandle, skip: (name: string) => boolean = () => false): Promise<number> {
+export async function treeBytesAt(dir: DirHandle, skip: (name: string) => boolean = () => false, opts: { skipDenied?: boolean } = {}): Promise<number> {
+  // In a team's folder (ADR 0018) another member's private folder must not break everyone's usage (and with
+  // it their uploads): what this account may not read is left out of the count.
+  const denied = (e: unknown) => opts.skipDenied === true && (errCode(e) === 'EACCES' || errCode(e) === 'EPERM');
   let total = 0;
   let names: string[];
   try {
     names = await fsp.readdir(dir.at());
   } catch (e) {
-    if (isMissing(e)) return 0;
+    if (isMissing(e) || denied(e)) return 0;
     throw e;
   }
   for (const n of names) {
     if (skip(n)) continue;
-    const st = await lstatAt(dir, n);
+    let st: RawStat | null;
+    try {
+      st = await lstatAt(dir, n);
+    } catch (e) {
+      if (denied(e)) continue;
+      throw e;
+    }
     if (st?.type === 'file') total += st.size;
     else if (st?.type === 'dir') {
       let fd: number;
       try {
         fd = await open(dir.at(n), DIR_FLAGS);
       } catch (e) {
-        if (isMissing(e) || errCode(e) === 'ELOOP') continue;
+        if (isMissing(e) || errCode(e) === 'ELOOP' || denied(e)) continue;
         throw e;
       }
       const sub = new DirHandle(fd, [...dir.segs, n]);
       try {
-        total += await treeBytesAt(sub);
+        total += await treeBytesAt(sub, () => false, opts);
       } finally {
         await sub.close();
       }

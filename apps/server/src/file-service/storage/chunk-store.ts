@@ -16,6 +16,8 @@ export const STALE_UPLOAD_MS = 24 * 3600_000;
 export interface StagedMeta extends UploadShape {
   filename?: string;
   path?: string;
+  /** `team:<id>` for an upload into a team's folder (its staging is the account's, shared with the home). */
+  space?: string;
   startedAt?: number;
 }
 

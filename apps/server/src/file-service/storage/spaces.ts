@@ -2,7 +2,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { ErrorCode } from '@suanli/contracts';
 import type { CenterConfig } from '../../centers/centers';
-import type { FileUser } from '../identity';
+import { spaceKey, type FileUser } from '../identity';
 import { fileErr, LocalAccountFs, type AccountFs } from './account-fs';
 import { HashIndex } from './hash-index';
 import { UsageMeter } from './usage';
@@ -17,8 +17,9 @@ export interface AccountFsFactory {
 export class InProcessAccounts implements AccountFsFactory {
   constructor(private readonly stagingRoot: string) {}
   async open(user: FileUser): Promise<AccountFs> {
-    const fs = new LocalAccountFs(user.homeDir, path.join(this.stagingRoot, user.account));
-    await fs.home.ensureRoot(0o755);
+    // A team's folder is the team module's (made and ACL'd there, ADR 0018): never created or chmod-ed here.
+    const fs = new LocalAccountFs(user.homeDir, path.join(this.stagingRoot, user.account), { shared: Boolean(user.team) });
+    if (!user.team) await fs.home.ensureRoot(0o755);
     return fs;
   }
   async close() {}
@@ -84,13 +85,13 @@ export class Spaces {
     let taken = 0;
     return {
       take: (n: number) => {
-        this.usage.reserve(user.account, n);
+        this.usage.reserve(spaceKey(user), n);
         taken += n;
-        const used = stored + this.usage.inflightOf(user.account);
+        const used = stored + this.usage.inflightOf(spaceKey(user));
         if (used > quotaBytes) throw fileErr(ErrorCode.NO_SPACE, `配额 ${mib(quotaBytes)}，已用 ${mib(stored)}`);
       },
       release: () => {
-        this.usage.release(user.account, taken);
+        this.usage.release(spaceKey(user), taken);
         taken = 0;
       },
     };
@@ -98,7 +99,8 @@ export class Spaces {
 
   /** The home's bytes plus the complete chunks staged for the account (cached briefly, see UsageMeter). */
   storedBytes(user: FileUser, fs: AccountFs) {
-    return this.usage.stored(user.account, async () => (await fs.treeBytes([])) + (await fs.staging.stagedBytes()));
+    // A team's folder has a quota of its own (its files); the member's staged chunks count in their home's.
+    return this.usage.stored(spaceKey(user), async () => (await fs.treeBytes([])) + (user.team ? 0 : await fs.staging.stagedBytes()));
   }
 
   /** Where an account's home is on this center's storage (the layout the domain fixes). */

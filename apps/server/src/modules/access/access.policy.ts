@@ -84,6 +84,8 @@ export const RULES = {
   'user.manage': ['operator'],
   /** 运营管理 › 团队: list every team (its name, owner and size; not its members' data). */
   'team.readAll': ['operator'],
+  /** 运营管理 › 团队 › 解散: dissolve any team, with a reason (audited; the members are told). */
+  'team.dissolveAny': ['operator'],
   /** 审计日志: read every operator action (nobody may change one). */
   'audit.read': ['operator'],
   /** 运营管理 › 分中心: read and change a center's status, notice, packages and prices. */

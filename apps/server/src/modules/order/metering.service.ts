@@ -184,6 +184,10 @@ export class MeteringService implements TaskCompute {
     for (const t of paid) {
       const s = standing.get(`${teamOfPayer(t.payer_id)}|${t.owner_id}`);
       if (!s) continue;
+      if (s.dissolved) {
+        out.empty.push({ ...t, stopReason: `${TEAM_STOP_PREFIX}付费团队已解散，团队不再为此任务付费` });
+        continue;
+      }
       if (!s.member) {
         out.empty.push({ ...t, stopReason: `${TEAM_STOP_PREFIX}您已不是团队「${s.teamName}」的成员，团队不再为此任务付费` });
         continue;

@@ -1,6 +1,6 @@
 import type { TeamRole } from '@suanli/contracts';
 import { sql } from 'kysely';
-import type { Db } from '../../db/db';
+import type { Db, Tx } from '../../db/db';
 import type { TeamInvitationsTable, TeamMembersTable, TeamsTable } from '../../db/schema';
 import { isUniqueViolation } from '../../db/unique';
 
@@ -193,13 +193,20 @@ export class TeamRepository {
   }
 
   /** The team, its members and its invitations, gone together. */
-  async dissolve(teamId: string, ownerId: string): Promise<boolean> {
+  /**
+   * Deletes the team with its members, invitations and limits — only while `ownerId` still owns it (null: an
+   * operator, whoever owns it). `inTx` runs in the same transaction once the team is gone (the audit entry).
+   */
+  async dissolve(teamId: string, ownerId: string | null, inTx?: (tx: Tx) => Promise<void>): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
-      const r = await tx.deleteFrom('teams').where('id', '=', teamId).where('owner_id', '=', ownerId).executeTakeFirst();
+      let q = tx.deleteFrom('teams').where('id', '=', teamId);
+      if (ownerId !== null) q = q.where('owner_id', '=', ownerId);
+      const r = await q.executeTakeFirst();
       if (Number(r.numDeletedRows) !== 1) return false;
       await tx.deleteFrom('team_members').where('team_id', '=', teamId).execute();
       await tx.deleteFrom('team_invitations').where('team_id', '=', teamId).execute();
       await tx.deleteFrom('team_member_limits').where('team_id', '=', teamId).execute();
+      await inTx?.(tx);
       return true;
     });
   }

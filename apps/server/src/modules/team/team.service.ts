@@ -19,6 +19,8 @@ import type { EventBus } from '../../realtime/bus';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
 import type { UserDirectory } from '../user/user-directory';
+import type { Tx } from '../../db/db';
+import type { AuditTrail } from '../audit/audit.service';
 import { toInvitation } from './invitation.service';
 import type { TeamRepository, TeamWithRole } from './team.repository';
 import { resourceOf } from './team-resource';
@@ -37,6 +39,8 @@ export interface TeamPayer {
 
 export interface TeamStanding {
   teamName: string;
+  /** The team is gone (dissolved): its tasks are stopped with a reason that says so (ADR 0017). */
+  dissolved: boolean;
   member: boolean;
   limit: number | null;
 }
@@ -69,6 +73,8 @@ export class TeamService {
     private readonly membership: (teamId: string) => Promise<void> = async () => {},
     /** Where the team's folder is on each center (no I/O). */
     private readonly areas: (teamId: string) => TeamArea[] = () => [],
+    /** Operators' dissolve writes its audit entry through this (in the dissolve's transaction). */
+    private readonly audit?: AuditTrail,
   ) {}
 
   async list(p: Principal): Promise<Team[]> {
@@ -184,19 +190,61 @@ export class TeamService {
     return { list, total, pageNum: q.pageNum, pageSize: q.pageSize };
   }
 
-  /** The owner only. Nothing depends on a team yet (its compute power and shared work come later). */
+  /**
+   * The owner only. Its members lose the team folder and its shares at once; its compute power stays on the
+   * books but nobody can use it, and team-paid tasks still running are stopped at the next metering pass
+   * (ADR 0017 "Dissolving a team").
+   */
   async dissolve(p: Principal, id: string): Promise<null> {
     const team = await this.readable(p, id);
     this.access.require(p, 'team.own', resourceOf(team, p));
+    return this.dissolveTeam(team, p.userId, `所有者已解散团队「${team.name}」。`);
+  }
+
+  /**
+   * 运营管理 › 团队 › 解散 (operators, `team.dissolveAny`): the same dissolve as the owner's, whoever owns the
+   * team, with the audit entry in its transaction; every member (the owner too) is told, with the reason.
+   */
+  async dissolveAny(p: Principal, id: string, reason: string, ip: string | null): Promise<null> {
+    this.access.require(p, 'team.dissolveAny');
+    const why = reason.trim();
+    if (!why) throw invalid('reason', '不能为空');
+    if (!this.audit) throw new AppError(ErrorCode.INTERNAL_FAILED);
+    const audit = this.audit;
+    const team = await this.repo.find(id, p.userId);
+    if (!team) throw new AppError(ErrorCode.NOT_FOUND, `${TEAM}不存在`);
+    const actor = await audit.operator(p, ip);
+    const owner = (await this.users.names([team.owner_id])).get(team.owner_id)?.username ?? '';
+    const record = (tx: Tx) =>
+      audit.record(tx, {
+        actor,
+        action: 'team.dissolve',
+        target: { type: 'team', id, name: `${team.name}（${owner}）` },
+        before: { name: team.name, ownerId: team.owner_id, memberCount: team.member_count },
+        after: null,
+        reason: why,
+      });
+    return this.dissolveTeam(team, null, `平台运营人员已解散团队「${team.name}」，原因：${why}。`, record);
+  }
+
+  /** Deletes the team (only while `ownerId` owns it; null: any owner), then tells the members and invitees. */
+  private async dissolveTeam(team: TeamWithRole, ownerId: string | null, said: string, inTx?: (tx: Tx) => Promise<void>): Promise<null> {
+    const id = team.id;
     const members = (await this.repo.members(id)).map((m) => m.user_id);
     const invitees = (await this.repo.pendingOf(id, this.clock())).map((i) => i.invitee_id);
-    if (!(await this.repo.dissolve(id, p.userId))) throw new AppError(ErrorCode.NO_PERMISSION);
+    if (!(await this.repo.dissolve(id, ownerId, inTx))) throw ownerId === null ? new AppError(ErrorCode.NOT_FOUND, `${TEAM}不存在`) : new AppError(ErrorCode.NO_PERMISSION);
     await this.membership(id);
+    const content = `${said}团队空间与共享给团队的数据集、模型已不可访问，团队剩余算力不再可用，以团队付费运行的任务将被停止。`;
     for (const userId of members) {
-      if (userId !== p.userId) await this.notify(userId, { type: 'team', title: `团队「${team.name}」已解散`, content: `所有者已解散团队「${team.name}」。`, businessType: 'team', businessId: id });
+      if (userId !== ownerId) await this.notify(userId, { type: 'team', title: `团队「${team.name}」已解散`, content, businessType: 'team', businessId: id });
     }
     for (const userId of new Set([...members, ...invitees])) await this.bus.publish(userId, { businessType: WS_TEAM_CHANGED, data: { teamId: id } });
     return null;
+  }
+
+  /** Whether the user is a member of the team now (the file service's team folder in 文件管理, ADR 0018). */
+  async isMember(userId: string, teamId: string): Promise<boolean> {
+    return Boolean(await this.repo.member(teamId, userId));
   }
 
   // ---- helpers (also the invitation service's) ------------------------------------------------------------
@@ -257,7 +305,7 @@ export class TeamService {
     const out = new Map<string, TeamStanding>();
     for (const { teamId, userId } of pairs) {
       const key = `${teamId}|${userId}`;
-      out.set(key, { teamName: s.names.get(teamId) ?? '', member: s.members.has(key), limit: s.limits.get(key) ?? null });
+      out.set(key, { teamName: s.names.get(teamId) ?? '', dissolved: !s.names.has(teamId), member: s.members.has(key), limit: s.limits.get(key) ?? null });
     }
     return out;
   }

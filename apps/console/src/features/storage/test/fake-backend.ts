@@ -2,13 +2,15 @@
  * An in-memory gateway + file service behind a stubbed `fetch`, for page tests. It speaks the envelope and
  * the listing contract closely enough to drive the pages; the real service has its own api tests.
  */
-import { idToPath, pathToId, SYNC_BASE, type FileEntry, type SubCenter, type SyncJob } from '@suanli/contracts';
+import { idToPath, pathToId, SYNC_BASE, TEAM_BASE, type FileEntry, type SubCenter, type SyncJob, type Team } from '@suanli/contracts';
 import { syncJob } from '../../sync/test/fake-sync';
 
 export interface FakeCall {
   method: string;
   url: URL;
   body: unknown;
+  /** The `x-file-space` header (a team's folder), if sent. */
+  space?: string;
 }
 
 export const CENTERS: SubCenter[] = [
@@ -20,11 +22,13 @@ export function createFakeBackend() {
   const calls: FakeCall[] = [];
   /** Sync jobs created through the gateway (`POST {SYNC_BASE}/syncs`), oldest first. */
   const syncs: SyncJob[] = [];
-  /** center → path → entry */
+  /** center (or `center~team:<id>` for a team's folder there) → path → entry */
   const trees: Record<string, Map<string, FileEntry>> = { sz: new Map(), gz: new Map() };
+  /** The user's teams (团队管理's list); a team's folder answers only while its id is here (1205 otherwise). */
+  const teams: Team[] = [];
   const put = (center: string, path: string, type: 'dir' | 'file' | 'link', size = 0, updateTime = 1_700_000_000_000) => {
     const name = path.split('/').pop()!;
-    trees[center].set(path, { id: pathToId(path), name, path, type, size, updateTime });
+    (trees[center] ??= new Map()).set(path, { id: pathToId(path), name, path, type, size, updateTime });
   };
   const children = (center: string, dir: string) =>
     [...trees[center].values()].filter((e) => e.path.slice(0, e.path.lastIndexOf('/')) === (dir === '/' ? '' : dir));
@@ -35,8 +39,10 @@ export function createFakeBackend() {
     const url = new URL(String(input), 'http://console.test');
     const method = (init.method ?? 'GET').toUpperCase();
     const body = typeof init.body === 'string' ? JSON.parse(init.body) : init.body;
-    calls.push({ method, url, body });
+    const space = new Headers(init.headers).get('x-file-space') ?? undefined;
+    calls.push({ method, url, body, space });
     if (url.pathname.endsWith('/sub-centers/action/list')) return env(CENTERS);
+    if (method === 'GET' && url.pathname === `${TEAM_BASE}/teams`) return env(teams);
     if (method === 'POST' && url.pathname === `${SYNC_BASE}/syncs`) {
       const b = body as Record<string, string>;
       if (b.sourceCenterId === b.targetCenterId) return env(null, 2350, '源与目标位于同一分中心，请使用复制');
@@ -61,7 +67,10 @@ export function createFakeBackend() {
     }
     const m = /\/file-service\/(\w+)\/api\/v1(\/.*)$/.exec(url.pathname);
     if (!m) return new Response('not found', { status: 404 });
-    const [, center, route] = m;
+    const [, centerId, route] = m;
+    if (space && !teams.some((t) => space === `team:${t.id}`)) return env(null, 1205, '团队空间不存在或您已不是该团队的成员');
+    const center = space ? `${centerId}~${space}` : centerId;
+    trees[center] ??= new Map();
     const b = body as Record<string, any>;
     if (method === 'POST' && route === '/directory') {
       const dir = url.searchParams.get('path') ?? '/';
@@ -113,5 +122,5 @@ export function createFakeBackend() {
   };
 
   const callsTo = (route: string, method?: string) => calls.filter((c) => c.url.pathname.endsWith(route) && (!method || c.method === method));
-  return { fetch, calls, callsTo, put, trees, syncs };
+  return { fetch, calls, callsTo, put, trees, syncs, teams };
 }

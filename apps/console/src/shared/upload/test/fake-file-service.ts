@@ -28,6 +28,8 @@ export interface FakeFileService {
   beforeMerge?: (identifier: string) => void;
   /** Milliseconds a chunk request is held before it is answered. */
   chunkDelayMs: number;
+  /** The `x-file-space` header of every request in arrival order ('' when absent). */
+  spaces: string[];
   close(): Promise<void>;
 }
 
@@ -82,6 +84,7 @@ export async function startFakeFileService(opts: { chunkSize: number; token?: st
     chunkRequests: 0,
     maxInFlight: 0,
     chunkDelayMs: 0,
+    spaces: [],
     close: () =>
       new Promise((r) => {
         svc.server.close(() => r());
@@ -101,6 +104,7 @@ export async function startFakeFileService(opts: { chunkSize: number; token?: st
   });
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://x');
+    svc.spaces.push(String(req.headers['x-file-space'] ?? ''));
     if (req.headers.token !== token) return send(res, 200, 10133, null);
     const p = url.pathname.replace(/^\/api\/v1/, '');
     if (req.method === 'GET' && p === '/file/chunk/upload') {
