@@ -6,6 +6,9 @@
  * notebook's cell `print(2+2)` shows 4 and is saved in the account's home; another signed-in user, a browser
  * that never signed in and a session that signed out are refused with the Chinese 403 page; 停止 cancels the
  * job (sacct), Jupyter no longer listens on its node and the proxy answers 开发环境已停止. Screenshots `develop-slurm-*.png` at 1440 and 375 px.
+ * Issue 23, acceptance 1 in the console on the same cluster: a script past its `--mem` is killed by Slurm, its
+ * detail names the cause from Slurm's accounting (峰值 against 申请, OUT_OF_MEMORY), and 按建议重新提交 runs it
+ * again with the suggested memory to success (`diagnosis-slurm-*.png`).
  *
  * Needs root, Slurm and MariaDB like the server-slurm tier (scripts/test.mjs checks them before the e2e tier):
  * without them the harness fails the file with the reason, it is never skipped.
@@ -15,7 +18,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { DEVELOP_JUPYTER_COMMAND, taskFolder, TRAINING_BASE, type TaskDetail } from '@suanli/contracts';
+import { DEVELOP_JUPYTER_COMMAND, SLURM_BASE, taskFolder, TRAINING_BASE, type Task, type TaskDetail } from '@suanli/contracts';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSlurmHarness, stopSlurmHarness, type SlurmClusterInfo, type SlurmHarness } from '../apps/server/test/slurm-harness';
@@ -23,7 +26,7 @@ import { writeSlurmCentersFile } from '../apps/server/test/slurm-centers';
 import { call } from '../apps/server/test/users';
 import { createUser, signIn } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
-import { settled } from './support/page';
+import { noHorizontalScroll, settled, speaksChinese } from './support/page';
 
 /** A path on a task's IDE origin (its own host, never the console's: issue 17; `*.localhost` is loopback). */
 const ideUrl = (env: E2eEnv, id: string, p: string) => `http://${id}.ide.localhost:${new URL(env.baseUrl).port}${p}`;
@@ -280,6 +283,51 @@ describe('development environment on Slurm', () => {
       await env.shot(tree, 'develop-slurm-stopped-503-1440');
       await settled(page);
       await env.shot(page, 'develop-slurm-detail-stopped-1440');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a script past its --mem on Slurm: the detail says why from Slurm\'s accounting; 按建议重新提交 succeeds', async () => {
+    // Grows to 400 MiB under --mem=60M: Slurm's memory watch kills it (OverMemoryKill on the harness).
+    const grow = 'python3 -c "\nimport time\nb = []\nfor i in range(20):\n    b.append(bytearray(20 << 20))\n    time.sleep(0.1)\nprint(\'grown\')\n"';
+    const made = await call<Task>(env.app, 'POST', `${SLURM_BASE}/tasks`, {
+      token: owner.token,
+      payload: { name: '特征提取（Slurm 内存不足）', type: 'custom', script: `#!/bin/bash\n#SBATCH --mem=60M\n${grow}\n`, subCenterId: `slurm-${cluster.id}`, cardTypeId: 'a100-80g', cardNum: 1, nodeNum: 1, env: [], maxDurationMinutes: 5 },
+    });
+    expect(made.message.code, made.message.message).toBe(0);
+    const { context, page } = await env.newPage();
+    try {
+      await signIn(page, owner.username, owner.password);
+      await page.goto(`/console/slurm-task/detail/custom/${made.data.id}`);
+      const card = page.getByTestId('slurm-diagnosis');
+      await card.waitFor({ timeout: 120_000 });
+      expect(await page.getByTestId('slurm-diagnosis-title').textContent()).toBe('内存超出限制，作业被系统终止');
+      const evidence = (await page.getByTestId('slurm-diagnosis-evidence').textContent()) ?? '';
+      expect(evidence).toMatch(/内存峰值 \d+ MiB，申请 60 MiB/);
+      expect(evidence).toContain('调度系统记录：内存不足（OUT_OF_MEMORY）');
+      // The figures are Slurm's own: the job's MaxRSS in accounting.
+      const job = (await call<TaskDetail>(env.app, 'GET', `${SLURM_BASE}/tasks/${made.data.id}`, { token: owner.token })).data;
+      expect(slurm(cluster, 'sacct', ['-n', '-P', '-j', String(job.jobId), '-o', 'State'])).toContain('OUT_OF_MEMORY');
+      await speaksChinese(page, 'Slurm 诊断');
+      await settled(page);
+      await env.shot(page, 'diagnosis-slurm-failed-1440');
+      await page.setViewportSize({ width: 375, height: 812 });
+      await card.waitFor();
+      await noHorizontalScroll(page);
+      await settled(page);
+      await env.shot(page, 'diagnosis-slurm-failed-375');
+      await page.setViewportSize({ width: 1440, height: 900 });
+
+      await page.getByTestId('slurm-diagnosis-apply').click();
+      await page.waitForURL((u) => /\/slurm-task\/detail\/custom\//.test(u.pathname) && !u.pathname.endsWith(made.data.id), { waitUntil: 'commit' });
+      const state = page.getByTestId('slurm-detail-state');
+      await expect.poll(() => state.getAttribute('data-state'), { timeout: 120_000, interval: 500 }).toBe('SUCCEEDED');
+      await page.getByTestId('slurm-efficiency').waitFor();
+      expect(await page.getByTestId('slurm-detail-original').textContent()).toContain('特征提取（Slurm 内存不足）');
+      expect(await page.getByTestId('slurm-diagnosis').count()).toBe(0);
+      await settled(page);
+      await env.shot(page, 'diagnosis-slurm-resubmitted-1440');
     } finally {
       await context.close();
     }
