@@ -306,9 +306,13 @@ describe('development environment on Slurm', () => {
       const evidence = (await page.getByTestId('slurm-diagnosis-evidence').textContent()) ?? '';
       expect(evidence).toMatch(/内存峰值 \d+ MiB，申请 60 MiB/);
       expect(evidence).toContain('调度系统记录：内存不足（OUT_OF_MEMORY）');
-      // The figures are Slurm's own: the job's MaxRSS in accounting.
+      // Slurm ended it (FAILED, its memory watch's kill), and the peak shown is the MaxRSS of its accounting.
       const job = (await call<TaskDetail>(env.app, 'GET', `${SLURM_BASE}/tasks/${made.data.id}`, { token: owner.token })).data;
-      expect(slurm(cluster, 'sacct', ['-n', '-P', '-j', String(job.jobId), '-o', 'State'])).toContain('OUT_OF_MEMORY');
+      const rows = slurm(cluster, 'sacct', ['-n', '-P', '-j', String(job.jobId), '-o', 'State,MaxRSS']).split('\n').map((l) => l.split('|'));
+      expect(rows[0][0]).toBe('FAILED');
+      const unit: Record<string, number> = { K: 1 / 1024, M: 1, G: 1024 };
+      const maxRss = Math.max(...rows.map(([, r]) => /^([\d.]+)([KMG])$/.exec(r)).filter((m) => m !== null).map((m) => Number(m[1]) * unit[m[2]]));
+      expect(evidence).toContain(`内存峰值 ${Math.round(maxRss)} MiB`);
       await speaksChinese(page, 'Slurm 诊断');
       await settled(page);
       await env.shot(page, 'diagnosis-slurm-failed-1440');

@@ -53,7 +53,8 @@ export function DiagnosisCard({
                 {e.logLine ? (
                   <>
                     <Typography.Text type="secondary">日志第 {e.logLine} 行：</Typography.Text>
-                    <Typography.Text style={{ fontFamily: MONO, fontSize: 12 }}>{e.text}</Typography.Text>
+                    {/* The job's own output, quoted as it is (often English): code, not UI prose. */}
+                    <code style={{ fontFamily: MONO, fontSize: 12 }}>{e.text}</code>
                   </>
                 ) : (
                   e.text

@@ -144,7 +144,7 @@ describe('metering across a gateway killed while Slurm jobs run (PostgreSQL + Re
             cardNum: 1,
             nodeNum: 1,
             imageId: 'python-3.11-cpu',
-            command: `sleep ${5 + (i % 4)}`,
+            command: `sleep ${8 + (i % 4)}`,
             workDir: '/work',
             env: [],
             maxDurationMinutes: 5,
@@ -154,9 +154,12 @@ describe('metering across a gateway killed while Slurm jobs run (PostgreSQL + Re
         ids.push(res.data.id);
       }
       const states = async () => (await db.selectFrom('tasks').select('state').where('id', 'in', ids).execute()).map((r) => r.state);
-      await expect.poll(async () => (await states()).every((s) => s === 'RUNNING'), { timeout: 30_000, interval: 250 }).toBe(true);
+      // Every task started (on a loaded machine the first may already have ended while the last are submitted),
+      // and the gateway dies while some still run.
+      await expect.poll(async () => (await states()).every((s) => s === 'RUNNING' || s === 'SUCCEEDED'), { timeout: 45_000, interval: 250 }).toBe(true);
       // A few passes of the gateway's own (period 1 s) before it dies.
       await sleep(2000);
+      expect((await states()).some((s) => s === 'RUNNING')).toBe(true);
       expect(await remaining()).toBeLessThan(granted);
     } finally {
       await stopProcess(g1.child, 'SIGKILL');
