@@ -305,7 +305,7 @@ describe('development environment on Slurm', () => {
       expect(await page.getByTestId('slurm-diagnosis-title').textContent()).toBe('内存超出限制，作业被系统终止');
       const evidence = (await page.getByTestId('slurm-diagnosis-evidence').textContent()) ?? '';
       expect(evidence).toMatch(/内存峰值 \d+ MiB，申请 60 MiB/);
-      expect(evidence).toContain('调度系统记录：内存不足（OUT_OF_MEMORY）');
+      expect(evidence).toContain('作业因内存超出申请量被终止（内存不足）');
       // Slurm ended it (FAILED, its memory watch's kill), and the peak shown is the MaxRSS of its accounting.
       const job = (await call<TaskDetail>(env.app, 'GET', `${SLURM_BASE}/tasks/${made.data.id}`, { token: owner.token })).data;
       const rows = slurm(cluster, 'sacct', ['-n', '-P', '-j', String(job.jobId), '-o', 'State,MaxRSS']).split('\n').map((l) => l.split('|'));

@@ -92,7 +92,7 @@ describe('why did my job fail (issue 23)', () => {
     expect(await page.getByTestId('slurm-diagnosis-title').textContent()).toBe('内存超出限制，作业被系统终止');
     const evidence = (await page.getByTestId('slurm-diagnosis-evidence').textContent()) ?? '';
     expect(evidence).toMatch(/内存峰值 \d+ MiB，申请 80 MiB/);
-    expect(evidence).toContain('内存不足（OUT_OF_MEMORY）');
+    expect(evidence).toContain('作业因内存超出申请量被终止（内存不足）');
     expect(await card.textContent()).toContain('将创建一个新任务：内存 1 GiB');
     await bothWidths(page, 'memory-failed', () => card.waitFor());
 

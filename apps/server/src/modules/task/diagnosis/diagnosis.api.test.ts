@@ -47,7 +47,7 @@ describe.each(engines)('task diagnosis on the local executor (%s)', (engine) => 
     expect(d).toMatchObject({ state: 'FAILED', exitCode: 137 });
     expect(d.diagnosis).toMatchObject({ cause: 'memory', title: '内存超出限制，作业被系统终止', change: { memoryMB: 1024 } });
     expect(d.diagnosis.evidence[0].text).toMatch(/^内存峰值 \d+ MiB，申请 80 MiB$/);
-    expect(d.diagnosis.evidence.map((e: any) => e.text)).toContain('调度系统记录：内存不足（OUT_OF_MEMORY）');
+    expect(d.diagnosis.evidence.map((e: any) => e.text)).toContain('作业因内存超出申请量被终止（内存不足）');
     expect(d.efficiency).toMatchObject({ requestedMemMB: 80, acceleratorReported: false });
     expect(d.efficiency.maxRssMB).toBeGreaterThan(80);
 

@@ -118,7 +118,7 @@ describe('task diagnosis and efficiency on real Slurm', () => {
     expect(d.diagnosis).toMatchObject({ cause: 'memory', title: '内存超出限制，作业被系统终止', change: { memoryMB: 1024 } });
     const texts = d.diagnosis!.evidence.map((e) => e.text);
     expect(texts[0]).toMatch(/^内存峰值 \d+ MiB，申请 60 MiB$/);
-    expect(texts).toContain('调度系统记录：内存不足（OUT_OF_MEMORY）');
+    expect(texts).toContain('作业因内存超出申请量被终止（内存不足）');
     const s = sacct(d.jobId!);
     expect(d.efficiency).toMatchObject({ requestedMemMB: 60, cpus: s.allocCpus, acceleratorReported: false });
     expect(d.efficiency!.maxRssMB).toBeGreaterThan(60);

@@ -78,7 +78,9 @@ export const RULES: readonly { cause: Diagnosis['cause']; rule: Rule }[] = [
       if (e.reason !== 'OutOfMemory' && !(near && killed(e)) && !(oomLine && killed(e))) return undefined;
       const evidence: DiagnosisEvidence[] = [];
       if (e.maxRssMB != null) evidence.push({ text: `内存峰值 ${gib(e.maxRssMB)}${e.requestedMemMB != null ? `，申请 ${gib(e.requestedMemMB)}` : ''}` });
-      if (e.reason === 'OutOfMemory') evidence.push({ text: '调度系统记录：内存不足（OUT_OF_MEMORY）' });
+      // Not "the scheduler recorded OUT_OF_MEMORY": a site enforcing with jobacct_gather's OverMemoryKill records
+      // FAILED, and the platform infers the kill from signal 9 with MaxRSS ≥ ReqMem (executors/slurm/job-status.ts).
+      if (e.reason === 'OutOfMemory') evidence.push({ text: '作业因内存超出申请量被终止（内存不足）' });
       if (oomLine) evidence.push(fromLog(oomLine.line));
       const base = e.requestedMemMB ?? e.maxRssMB;
       return {
