@@ -317,7 +317,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     receivers: localReceivers,
     authorizedKeys: localAuthorizedKeys,
     // 文件管理's team folder (ADR 0018): the caller's membership now, asked on every call.
-    teams: (userId, teamId) => team.service.isMember(userId, teamId),
+    teams: (userId, teamId) => team.service.usesSpace({ userId, roles: ['user'] }, teamId),
   });
   await serveConsole(app, config);
   await registerGuide(app, config);

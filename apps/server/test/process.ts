@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import path from 'node:path';
 import readline from 'node:readline';
 
 /**
@@ -34,6 +35,14 @@ export function startProcess<T>(
       reject(new Error(`${name} exited early with ${code}`));
     });
   });
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+/** A second gateway in its own process (`apps/server/src/main.ts` through tsx), configured by `env`; resolves once it listens. */
+export async function startGateway(env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<{ child: ChildProcess; port: number }> {
+  const { child, info } = await startProcess(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], { cwd: repoRoot, env, ready: listeningPort, timeoutMs });
+  return { child, port: info };
 }
 
 /** Fastify's start-up log line → the port it listens on. */

@@ -7,22 +7,12 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createPgDatabase, createTestApp, REDIS_URL, type TestApp } from '../../test/harness';
-import { listeningPort, startProcess, stopProcess } from '../../test/process';
+import { startGateway, stopProcess } from '../../test/process';
 import { closedWithin, connect, wsUrl } from '../../test/ws-client';
 
-const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const increment = (count: number) => ({ businessType: 'notice.unread.increment', data: { count } });
 
 /** Gateway B: the real entry point (`src/main.ts`) in its own OS process; resolves with its port. */
-async function startGateway(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number }> {
-  const { child, info } = await startProcess(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], {
-    cwd: repoRoot,
-    env,
-    ready: listeningPort,
-  });
-  return { child, port: info };
-}
-
 /**
  * Two gateway processes sharing one PostgreSQL database and one Redis: a message created in process A
  * reaches the socket a user holds on process B, and a broadcast (a resource sample) every socket on both. A unique channel keeps parallel runs on the same Redis apart.

@@ -1,26 +1,14 @@
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTerminal, TRAINING_BASE, type JobState } from '@suanli/contracts';
 import { createPgDatabase, createTestApp, type TestApp } from '../../../test/harness';
-import { listeningPort, startProcess, stopProcess } from '../../../test/process';
+import { startGateway, stopProcess } from '../../../test/process';
 import { sleep } from '../../../test/metering';
 import { newId } from '../../lib/id';
 
-const repoRoot = path.resolve(import.meta.dirname, '../../../../..');
 const TASKS = 20;
-
-async function startGateway(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number }> {
-  const { child, info } = await startProcess(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], {
-    cwd: repoRoot,
-    env,
-    ready: listeningPort,
-    timeoutMs: 60_000,
-  });
-  return { child, port: info };
-}
 
 /**
  * Acceptance 2 of issue 19 on the local executor: the gateway process is SIGKILLed while 20 tasks run; they end

@@ -1,4 +1,4 @@
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -6,14 +6,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { isTerminal, TRAINING_BASE, type JobState } from '@suanli/contracts';
 import { createPgDatabase, createTestApp, REDIS_URL, type TestApp } from '../../../test/harness';
-import { listeningPort, startProcess, stopProcess } from '../../../test/process';
+import { startGateway, stopProcess } from '../../../test/process';
 import { sleep } from '../../../test/metering';
 import { writeSlurmCentersFile } from '../../../test/slurm-centers';
 import type { SlurmClusterInfo } from '../../../test/slurm-harness';
 import { newId } from '../../lib/id';
 
 const { clusters } = inject('slurm');
-const repoRoot = path.resolve(import.meta.dirname, '../../../../..');
 const A = 'slurm-a';
 const CARD = 'cpu-share';
 const TASKS = 20;
@@ -31,16 +30,6 @@ function sacct(c: SlurmClusterInfo, jobIds: string[]): Map<string, { state: stri
     jobs.set(id, { state: state.split(' ')[0], elapsed: Number(elapsed) });
   }
   return jobs;
-}
-
-async function startGateway(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number }> {
-  const { child, info } = await startProcess(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], {
-    cwd: repoRoot,
-    env,
-    ready: listeningPort,
-    timeoutMs: 60_000,
-  });
-  return { child, port: info };
 }
 
 /**

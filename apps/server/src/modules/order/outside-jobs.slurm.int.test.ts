@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { isTerminal, ORDER_BASE, TRAINING_BASE, type JobState, type OutsideJobPage, type Reconciliation } from '@suanli/contracts';
 import { body, createPgDatabase, createTestApp, REDIS_URL, type TestApp } from '../../../test/harness';
-import { listeningPort, startProcess, stopProcess } from '../../../test/process';
+import { startGateway, stopProcess } from '../../../test/process';
 import { sleep } from '../../../test/metering';
 import { writeSlurmCentersFile } from '../../../test/slurm-centers';
 import { installedLogin, ssh, sshSpawn } from '../../../test/ssh-login';
@@ -15,7 +15,6 @@ import { newId } from '../../lib/id';
 import { dayOf } from './metering-plan';
 
 const { clusters } = inject('slurm');
-const repoRoot = path.resolve(import.meta.dirname, '../../../../..');
 const A = 'slurm-a';
 const GPU = 'a100-80g';
 const CPU = 'cpu-share';
@@ -33,16 +32,6 @@ function sacct(c: SlurmClusterInfo, jobIds: string[]): Map<string, { state: stri
     jobs.set(id, { state: state.split(' ')[0], elapsed: Number(elapsed) });
   }
   return jobs;
-}
-
-async function startGateway(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number }> {
-  const { child, info } = await startProcess(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], {
-    cwd: repoRoot,
-    env,
-    ready: listeningPort,
-    timeoutMs: 60_000,
-  });
-  return { child, port: info };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Principal } from '../access/principal';
 import type { InvitationRow, TeamWithRole } from './team.repository';
 
 /** The team as the policy reads it: the caller's role is all the repository returned, and all a rule needs. */
-export function resourceOf(r: TeamWithRole, p: Principal): Resource {
+export function resourceOf(r: TeamWithRole, p: Pick<Principal, 'userId'>): Resource {
   return { ownerId: r.owner_id, team: { id: r.id, roles: new Map(r.my_role ? [[p.userId, r.my_role as TeamRole]] : []) } };
 }
 

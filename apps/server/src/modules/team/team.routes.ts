@@ -36,7 +36,7 @@ export function teamRoutes(teams: TeamService, invitations: TeamInvitationServic
         agentSpace: async (req) => {
           const p = principal(req);
           // The same answer as the in-process file service gives a non-member (or a team that is gone).
-          if (!(await teams.isMember(p.userId, req.query.teamId))) throw new AppError(ErrorCode.NOT_FOUND, TEAM_SPACE_REFUSED);
+          if (!(await teams.usesSpace(p, req.query.teamId))) throw new AppError(ErrorCode.NOT_FOUND, TEAM_SPACE_REFUSED);
           const a = await accounts.ensure(p.userId, req.query.subCenterId);
           return ok({ account: a.account, status: a.status });
         },

@@ -17,7 +17,7 @@ import { AppError, invalid } from '../../errors';
 import { newId } from '../../lib/id';
 import type { EventBus } from '../../realtime/bus';
 import type { AccessService } from '../access/access.service';
-import type { Principal } from '../access/principal';
+import type { Caller, Principal } from '../access/principal';
 import type { UserDirectory } from '../user/user-directory';
 import type { Tx } from '../../db/db';
 import type { AuditTrail } from '../audit/audit.service';
@@ -242,9 +242,13 @@ export class TeamService {
     return null;
   }
 
-  /** Whether the user is a member of the team now (the file service's team folder in 文件管理, ADR 0018). */
-  async isMember(userId: string, teamId: string): Promise<boolean> {
-    return Boolean(await this.repo.member(teamId, userId));
+  /**
+   * Whether the caller may use the team's folder in 文件管理 now (ADR 0018): `team.read`, i.e. a member —
+   * decided by the access policy like every other team read, asked by the file service on every call.
+   */
+  async usesSpace(p: Caller, teamId: string): Promise<boolean> {
+    const row = await this.repo.find(teamId, p.userId);
+    return row !== undefined && this.access.can(p, 'team.read', resourceOf(row, p));
   }
 
   // ---- helpers (also the invitation service's) ------------------------------------------------------------

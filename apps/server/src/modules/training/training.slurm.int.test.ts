@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { TRAINING_BASE, type Task, type TaskDetail, type TrainingTaskCreate } from '@suanli/contracts';
 import { body, createPgDatabase, createTestApp, REDIS_URL, type TestApp } from '../../../test/harness';
-import { listeningPort, startProcess, stopProcess } from '../../../test/process';
+import { startGateway, stopProcess } from '../../../test/process';
 import { writeSlurmCentersFile } from '../../../test/slurm-centers';
 import type { SlurmClusterInfo } from '../../../test/slurm-harness';
 import { connect, wsUrl } from '../../../test/ws-client';
@@ -18,7 +18,6 @@ import { connect, wsUrl } from '../../../test/ws-client';
  * poller per center, handover, a state change reaching the other replica's socket).
  */
 const { clusters } = inject('slurm');
-const repoRoot = path.resolve(import.meta.dirname, '../../../../..');
 const A = 'slurm-a';
 const B = 'slurm-b';
 const clusterOf = (center: string) => clusters.find((c) => `slurm-${c.id}` === center)!;
@@ -42,16 +41,6 @@ function slurmctldPid(c: SlurmClusterInfo): number {
   const conf = fs.readFileSync(c.slurmConf, 'utf8');
   const pidFile = /SlurmctldPidFile=(\S+)/.exec(conf)![1];
   return Number(fs.readFileSync(pidFile, 'utf8').trim());
-}
-
-async function startGateway(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number }> {
-  const { child, info } = await startProcess(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], {
-    cwd: repoRoot,
-    env,
-    ready: listeningPort,
-    timeoutMs: 60_000,
-  });
-  return { child, port: info };
 }
 
 describe('training tasks on real Slurm clusters', () => {
