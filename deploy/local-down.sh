@@ -10,7 +10,9 @@ if [ -f "$W/run/nginx.pid" ]; then nginx -c "$W/nginx/nginx.conf" -p "$W/nginx" 
 pids=()
 for f in "$W"/run/*.pid; do
   [ -f "$f" ] || continue
-  pid="$(cat "$f")"
+  # nginx removes its own pid file as it quits (asked just above): a file gone between the glob and the read
+  # is a process already on its way out, not an error.
+  pid="$(cat "$f" 2>/dev/null)" || continue
   [[ "$pid" =~ ^[0-9]+$ ]] || continue
   # Only a process of this deployment (its environment or command line names WORKDIR): a pid file left by a
   # run that died long ago may name a pid since reused by something else.
