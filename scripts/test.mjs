@@ -136,9 +136,21 @@ if (want('e2e')) {
     }
   } else run('console + user guide build', 'npm', ['run', 'build']);
   if (slurmDone) {
-    run('e2e (Chromium), beside the Slurm tier', 'npx', ['vitest', 'run', '--project', 'e2e', '--exclude', SLURM_E2E, ...timings('e2e')]);
+    // The e2e tier beside the Slurm tier's end; the Slurm journey as soon as the Slurm tier is done, beside the
+    // rest of the e2e tier (its own vitest process and Chromium). Each prints its output when it ends.
+    console.log('\n━━ e2e (Chromium), beside the Slurm tier ━━ output: test-results/e2e.log');
+    const e2eDone = beside('npx', ['vitest', 'run', '--project', 'e2e', '--exclude', SLURM_E2E, ...timings('e2e')], 'e2e');
     await slurmTier();
-    run('e2e (Chromium) on a Slurm cluster', 'npx', ['vitest', 'run', '--project', 'e2e', SLURM_E2E, ...timings('e2e-slurm')]);
+    console.log('\n━━ e2e (Chromium) on a Slurm cluster, beside the e2e tier ━━ output: test-results/e2e-slurm.log');
+    const slurmE2eDone = beside('npx', ['vitest', 'run', '--project', 'e2e', SLURM_E2E, ...timings('e2e-slurm')], 'e2e-slurm');
+    for (const [label, name, done] of [['e2e (Chromium)', 'e2e', e2eDone], ['e2e (Chromium) on a Slurm cluster', 'e2e-slurm', slurmE2eDone]]) {
+      const code = await done;
+      console.log(`\n━━ ${label} ━━\n${fs.readFileSync(`test-results/${name}.log`, 'utf8')}`);
+      if (code !== 0) {
+        console.error(`✗ ${label} failed`);
+        process.exit(code);
+      }
+    }
   } else run('e2e (Chromium)', 'npx', ['vitest', 'run', '--project', 'e2e', ...timings('e2e')]);
 }
 console.log('\n✓ all requested tiers passed');

@@ -72,6 +72,9 @@ export const FileServiceEnv = Type.Object({
   GATEWAY_URL: HttpUrl,
   PORT: Type.Optional(Port),
   FS_LAUNCHER_SOCKET: Type.Optional(Text),
+  // How long a positive identity/membership answer of the gateway is reused (ms). At most a minute: a revoked
+  // session or a team member who left must stop working soon (the kernel's ACLs refuse a leaver at once anyway).
+  IDENTITY_CACHE_MS: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
 });
 export type FileServiceEnv = Static<typeof FileServiceEnv>;
 

@@ -10,6 +10,8 @@
  *   LOG_LEVEL      pino level (default info)
  *   FS_LAUNCHER_SOCKET  the launcher's socket when the center's accounts are real POSIX users: every file
  *                  operation then runs in a worker with the account's uid/gid (docs/adr/0004-files-as-the-user.md)
+ *   IDENTITY_CACHE_MS  how long the gateway's positive answer for a token (and a team membership) is reused
+ *                  (default 4000, at most 60000)
  *
  * Checked by FileServiceEnv (env.ts) and the centers file's schema (centers/centers-file.ts) before it starts.
  */
@@ -49,7 +51,7 @@ const gatewayUrl = env.GATEWAY_URL;
 
 const app = await buildFileService({
   center,
-  identity: new RemoteIdentity({ gatewayUrl, center, clock: Date.now }),
+  identity: new RemoteIdentity({ gatewayUrl, center, clock: Date.now, ttlMs: env.IDENTITY_CACHE_MS }),
   // Another center's file service: its own URL from the centers file, or the gateway's embedded one.
   syncSourceFor: (id, grant) => {
     const source = centers.find((c) => c.id === id);
