@@ -1,17 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode, ORDER_BASE, TEAM_BASE, formatCardHours, teamPayer, type Team, type TeamInvitation } from '@suanli/contracts';
+import { ErrorCode, ORDER_BASE, formatCardHours, teamPayer, type Team, type TeamInvitation } from '@suanli/contracts';
 import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
 import { meteringKit, sleep } from '../../../test/metering';
+import { teamKit, type TeamUser as User } from '../../../test/teams';
 import { TEAM_STOP_PREFIX } from '../task/task-compute';
 
 const DAY = 24 * 3600_000;
-
-interface User {
-  id: string;
-  username: string;
-  token: string;
-}
 
 /**
  * Team compute power (issue 21 item 3, ADR 0017) on both engines: the team buys (owner/admin), a member's task
@@ -25,28 +19,10 @@ describe.each(engines)('team compute power (%s)', (engine) => {
   let seq = 0;
   const k = meteringKit(() => t);
 
-  const user = async (tag: string): Promise<User> => {
-    const username = `tc_${tag}_${seq++}_${randomBytes(2).toString('hex')}`;
-    const created = await t.app.users.createAccount({ username, password: 'Passw0rd-test', nickname: tag });
-    const { token } = await k.user(created!.id);
-    return { id: created!.id, username, token };
-  };
-  const team = async (method: 'GET' | 'POST' | 'DELETE', path: string, u: User, payload?: unknown) =>
-    body(await t.app.inject({ method, url: `${TEAM_BASE}${path}`, headers: { token: u.token }, payload: payload as object }));
+  const { user, team, teamOf } = teamKit(() => t, 'tc');
   const order = async (method: 'GET' | 'POST', path: string, u: User, payload?: unknown) =>
     body(await t.app.inject({ method, url: `${ORDER_BASE}${path}`, headers: { token: u.token }, payload: payload as object }));
 
-  /** A team: owner, admin, member (through invitations), and a stranger. */
-  const teamOf = async () => {
-    const [owner, admin, member, stranger] = [await user('own'), await user('adm'), await user('mem'), await user('str')];
-    const created = (await team('POST', '/teams', owner, { name: `课题组${seq}` })).data as Team;
-    for (const u of [admin, member]) {
-      const inv = (await team('POST', `/teams/${created.id}/invitations`, owner, { username: u.username })).data as TeamInvitation;
-      expect((await team('POST', `/invitations/${inv.id}/accept`, u)).message.code).toBe(0);
-    }
-    expect((await team('POST', `/teams/${created.id}/members/${admin.id}/role`, owner, { role: 'admin' })).message.code).toBe(0);
-    return { id: created.id, name: created.name, owner, admin, member, stranger };
-  };
 
   beforeAll(async () => {
     t = await createTestApp(engine, { clock: Date.now, metering: { periodMs: 600_000 } });

@@ -1,17 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_BASE, ErrorCode, MESSAGE_BASE, ORDER_BASE, TEAM_BASE, teamPayer, type AuditEntry, type Team, type TeamInvitation } from '@suanli/contracts';
+import { ADMIN_BASE, ErrorCode, MESSAGE_BASE, ORDER_BASE, teamPayer, type AuditEntry } from '@suanli/contracts';
 import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
 import { meteringKit, sleep } from '../../../test/metering';
+import { teamKit, type TeamUser as User } from '../../../test/teams';
 import { TEAM_STOP_PREFIX } from '../task/task-compute';
 
 const DAY = 24 * 3600_000;
-
-interface User {
-  id: string;
-  username: string;
-  token: string;
-}
 
 /**
  * 运营管理 › 团队 › 解散 (issue 21, ADR 0017 "Dissolving a team") on both engines: an operator dissolves any team
@@ -22,17 +16,9 @@ interface User {
 describe.each(engines)('operators dissolve a team (%s)', (engine) => {
   let t: TestApp;
   let op: User;
-  let seq = 0;
   const k = meteringKit(() => t);
 
-  const user = async (tag: string): Promise<User> => {
-    const username = `td_${tag}_${seq++}_${randomBytes(2).toString('hex')}`;
-    const created = await t.app.users.createAccount({ username, password: 'Passw0rd-test', nickname: tag });
-    const { token } = await k.user(created!.id);
-    return { id: created!.id, username, token };
-  };
-  const team = async (method: 'GET' | 'POST' | 'DELETE', path: string, u: User, payload?: unknown) =>
-    body(await t.app.inject({ method, url: `${TEAM_BASE}${path}`, headers: { token: u.token }, payload: payload as object }));
+  const { user, team, teamOf } = teamKit(() => t, 'td');
   const dissolve = async (u: User, id: string, payload: object = { reason: '违反平台使用协议' }) =>
     body(await t.app.inject({ method: 'POST', url: `${ADMIN_BASE}/teams/${id}/dissolve`, headers: { token: u.token }, payload }));
   const auditOf = async (targetId: string): Promise<AuditEntry[]> =>
@@ -40,16 +26,6 @@ describe.each(engines)('operators dissolve a team (%s)', (engine) => {
   const messages = async (u: User) =>
     body(await t.app.inject({ method: 'POST', url: `${MESSAGE_BASE}/query`, headers: { token: u.token }, payload: { pageNum: 1, pageSize: 20 } })).data.list as { title: string; content: string }[];
 
-  const teamOf = async () => {
-    const [owner, admin, member, stranger] = [await user('own'), await user('adm'), await user('mem'), await user('str')];
-    const created = (await team('POST', '/teams', owner, { name: `课题组${seq}` })).data as Team;
-    for (const u of [admin, member]) {
-      const inv = (await team('POST', `/teams/${created.id}/invitations`, owner, { username: u.username })).data as TeamInvitation;
-      expect((await team('POST', `/invitations/${inv.id}/accept`, u)).message.code).toBe(0);
-    }
-    expect((await team('POST', `/teams/${created.id}/members/${admin.id}/role`, owner, { role: 'admin' })).message.code).toBe(0);
-    return { id: created.id, name: created.name, owner, admin, member, stranger };
-  };
 
   beforeAll(async () => {
     t = await createTestApp(engine, { clock: Date.now, metering: { periodMs: 600_000 } });
