@@ -102,7 +102,13 @@ declare module 'fastify' {
 export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Develop tasks' IDEs are served on hosts of their own (ADR 0014): a request for one goes to the IDE proxy
   // whatever its path, before routing — none of the console's or the API's routes exist on those hosts.
-  const ideOrigin = new IdeOrigin(() => config.ideOrigin ?? defaultIdeOrigin(config.publicUrl));
+  // The default template is derived from publicUrl once per value, not on every request (URL parse).
+  let derived: { publicUrl: string; template: string } | undefined;
+  const ideOrigin = new IdeOrigin(() => {
+    if (config.ideOrigin) return config.ideOrigin;
+    if (derived?.publicUrl !== config.publicUrl) derived = { publicUrl: config.publicUrl, template: defaultIdeOrigin(config.publicUrl) };
+    return derived.template;
+  });
   const app = Fastify({
     rewriteUrl: (req) => {
       const task = ideOrigin.taskOf(req.headers.host);

@@ -59,17 +59,19 @@ describe.each(engines)('message api (%s)', (engine) => {
   });
 
   it('notifyEach stores one message per user (duplicates once) across transaction batches and pushes count 1 to each', async () => {
-    // 1,001 users: two batches, so the second batch's users are stored and pushed too.
-    const users = await Promise.all(Array.from({ length: 1_001 }, (_, i) => freshUser(`each${i}`)));
-    const ids = users.map((u) => u.userId);
+    // 4,001 users: three transactions (1,000, 3,000, then the last user), so the users of every batch — the
+    // first and last of each — are stored and pushed.
+    const run = Math.random().toString(36).slice(2, 8);
+    const ids = Array.from({ length: 4_001 }, (_, i) => `each${i}-${run}`);
     const events = new Map<string, WsEvent[]>();
     const off = t.app.ctx.bus.subscribe((uid, e) => events.set(uid, [...(events.get(uid) ?? []), e]));
     await t.app.ctx.notifyEach([...ids, ids[0]], { type: 'system', title: '系统公告', content: '维护' });
     off();
     for (const id of ids) expect(events.get(id)).toEqual([{ businessType: 'notice.unread.increment', data: { count: 1 } }]);
-    for (const u of [users[0], users[999], users[1_000]]) {
-      expect(await unread(u.token)).toBe(1);
-      expect((await list(u.token)).list).toMatchObject([{ type: 'system', title: '系统公告', content: '维护', viewed: false }]);
+    for (const i of [0, 999, 1_000, 3_999, 4_000]) {
+      const { token } = await t.app.ctx.sessions.create(ids[i]);
+      expect(await unread(token)).toBe(1);
+      expect((await list(token)).list).toMatchObject([{ type: 'system', title: '系统公告', content: '维护', viewed: false }]);
     }
     expect((await list(tokenB)).list.some((m: any) => m.title === '系统公告')).toBe(false);
   });
@@ -202,6 +204,18 @@ describe.each(engines)('message api (%s)', (engine) => {
     const late = (await list(u.token)).list.find((m: any) => m.title === '晚1');
     await post('/view', { ids: [late.id] }, u.token);
     expect(await unread(u.token, t1)).toBe(1);
+    // Without a startTime (or 0) the count comes from message_counts, not a COUNT of the rows: both agree
+    // through reads and marks, and another user's messages never count.
+    expect(await unread(u.token)).toBe(2);
+    expect(await unread(u.token, 0)).toBe(2);
+    await t.app.ctx.notify(u.userId, { type: 'task', title: '任务', content: '' });
+    await t.app.ctx.notify('someone-else', { type: 'system', title: '别人的', content: '' });
+    expect(await unread(u.token)).toBe(3);
+    expect(await unread(u.token, t0)).toBe(3);
+    await post('/view/all', {}, u.token);
+    expect(await unread(u.token)).toBe(0);
+    expect(await unread(u.token, t0)).toBe(0);
+    expect(await unread((await freshUser('none')).token)).toBe(0);
   });
 
   it('view marks only the caller\'s own messages; other users\' ids are ignored and untouched', async () => {
