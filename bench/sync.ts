@@ -184,6 +184,7 @@ hashOnly();
 rsyncCopy();
 await plainHttp();
 await plainHttp(drop.info.port);
+await new Promise((r) => setTimeout(r, 100));
 await timedSync();
 
 type Round = {
@@ -219,6 +220,9 @@ for (let i = 0; i < ROUNDS; i++) {
   ];
   for (let k = 0; k < sides.length; k++) {
     prepareRun(dataDir, SIZE_MB);
+    // prepareRun and rsync block this event loop for seconds: let it see the gateway's closes of idle
+    // keep-alive sockets first, or fetch reuses one of them ("other side closed").
+    await new Promise((r) => setTimeout(r, 100));
     await sides[(i + k) % sides.length]();
   }
   const r = s as unknown as Awaited<ReturnType<typeof timedSync>>;
