@@ -165,10 +165,8 @@ export class UploadService {
   /** Reusing an identifier with other sizes is refused (1005) rather than mixing two files' bytes; answers the meta found. */
   private async checkSameShape(fs: AccountFs, identifier: string, shape: UploadShape) {
     const known = await fs.staging.readMeta(identifier);
-    if (known && (known.totalSize !== shape.totalSize || known.chunkSize !== shape.chunkSize || known.totalChunks !== shape.totalChunks)) {
-      throw invalid('identifier', '对应的上传参数（totalSize/chunkSize/totalChunks）与已上传的分片不一致');
-    }
-    return known;
+    if (!known || (known.totalSize === shape.totalSize && known.chunkSize === shape.chunkSize && known.totalChunks === shape.totalChunks)) return known;
+    throw invalid('identifier', '对应的上传参数（totalSize/chunkSize/totalChunks）与已上传的分片不一致');
   }
 
   /** Stages, writes and marks one chunk, with its quota and length checks, then advances the running hash. */
@@ -176,14 +174,12 @@ export class UploadService {
     const { identifier, chunkNumber: n } = f;
     const key = `${user.account}/${identifier}`;
     const expected = expectedChunkLength(n, shape);
-    const hasData = await fs.staging.hasData(identifier);
     // A data file made anew (its bytes were lost) invalidates whatever the running hash has read of the old one.
+    const hasData = await fs.staging.hasData(identifier);
     if (!hasData) this.forgetHash(key);
-    // The name, folder and start are recorded for the list of interrupted uploads (staged.service.ts). With
-    // both the meta (read by checkSameShape) and the data file there, there is nothing to make: every chunk
-    // after an upload's first skips that walk (issue 26, bench/sync's per-chunk descriptor walks).
-    const space = user.team ? { space: teamSpace(user.team) } : {}; // the panel's 继续 resumes into the team's folder
-    if (!known || !hasData) await fs.staging.ensure(identifier, { ...shape, filename: checkName(f.filename), path: userPathOf(parseUserPath(f.path)), ...space, startedAt: this.clock() });
+    // Name, folder and start are recorded for the list of interrupted uploads (staged.service.ts), a team's for
+    // the panel's 继续; with meta and data there, later chunks skip that walk (issue 26).
+    if (!known || !hasData) await fs.staging.ensure(identifier, { ...shape, filename: checkName(f.filename), path: userPathOf(parseUserPath(f.path)), ...(user.team ? { space: teamSpace(user.team) } : {}), startedAt: this.clock() });
     // Cleanup reaches the staging through the account's home (a team's folder may be closed to it later).
     this.stagers.set(user.account, user.team ? { account: user.account, homeDir: this.spaces.homeOf(user.account) } : user);
     const replaced = (await fs.staging.hasChunk(identifier, n)) ? expected : 0;

@@ -44,6 +44,15 @@ describe('piecesOf', () => {
     await expect((async () => { for await (const _ of piecesOf(closed)) void _; })()).rejects.toThrow(/premature/i);
   });
 
+  it('reads a stream that was paused before', async () => {
+    const src = new PassThrough();
+    src.pause();
+    src.end(Buffer.from('abc'));
+    const got: Buffer[] = [];
+    for await (const piece of piecesOf(src)) got.push(piece);
+    expect(Buffer.concat(got).toString()).toBe('abc');
+  });
+
   it('destroys the stream when the consumer stops early', async () => {
     const src = new PassThrough();
     src.write(Buffer.from('x'));

@@ -99,6 +99,8 @@ export async function* piecesOf(stream: Readable, high = WRITE_BATCH_BYTES): Asy
     wake?.();
   };
   stream.on('data', onData);
+  // A 'data' listener starts the flow unless someone paused the stream before: start it either way.
+  stream.resume();
   const stopWatching = finished(stream, (err) => {
     if (err) failure = err;
     else ended = true;
