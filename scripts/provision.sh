@@ -9,6 +9,7 @@
 #   openssh-server openssh-client python3
 #                              web shell and key pairs: real sshd for the SSH transport tests and the clusters'
 #                              login nodes (scripts/slurm/sshd.sh), ssh-keygen checks; the local shell's pty bridge
+#   rsync                      bench/sync's baseline: `rsync -a -e ssh` between two storage roots (issue 26)
 #   jupyter-notebook python3-ipykernel
 #                              develop tasks' default IDE (ide-jupyter.api.test.ts)
 #   docker-registry skopeo     the platform's OCI registry (CNCF distribution) and an independent client for
@@ -36,6 +37,7 @@ command -v lmp >/dev/null 2>&1 || need+=(lammps)
 [ -x /usr/sbin/sshd ] || need+=(openssh-server)
 [ -x /usr/bin/python3 ] || need+=(python3)
 command -v ssh >/dev/null 2>&1 || need+=(openssh-client)
+command -v rsync >/dev/null 2>&1 || need+=(rsync)
 command -v jupyter-notebook >/dev/null 2>&1 || need+=(jupyter-notebook)
 /usr/bin/python3 -c 'import ipykernel' >/dev/null 2>&1 || need+=(python3-ipykernel)
 command -v docker-registry >/dev/null 2>&1 || need+=(docker-registry)

@@ -19,7 +19,7 @@ import { invalid } from '../errors';
 import { assetAreaUser, spaceKey, type FileUser } from './identity';
 import { toEntry } from './folder.service';
 import { clash, fileErr, refuseLink, userPathOf, type AccountFs, type Segs } from './storage/account-fs';
-import { STALE_UPLOAD_MS } from './storage/chunk-store';
+import { STALE_UPLOAD_MS, type StagedMeta } from './storage/chunk-store';
 import { KeyedLock } from './storage/keyed-lock';
 import { checkName, parseUserPath } from './storage/paths';
 import { ProgressiveHash } from './storage/progressive-hash';
@@ -133,9 +133,9 @@ export class UploadService {
       return await this.spaces.with(user, async (fs) => {
         // The target is checked now, not only at merge, so nothing is staged for a path that can never be written.
         await this.checkTargetDir(fs, parseUserPath(f.path));
-        await this.checkSameShape(fs, f.identifier, shape);
+        const known = await this.checkSameShape(fs, f.identifier, shape);
         try {
-          await this.receiveChunk(user, fs, f, shape, file);
+          await this.receiveChunk(user, fs, f, shape, file, known);
         } catch (e) {
           // Nothing of this upload is complete and nobody else is writing: drop the partial staging entirely.
           if (this.writing.get(key) === 1 && (await fs.staging.uploaded(f.identifier)).length === 0) await this.dropUpload(user, fs, f.identifier);
@@ -162,24 +162,24 @@ export class UploadService {
     return { totalSize: f.totalSize, totalChunks: f.totalChunks, chunkSize: f.chunkSize };
   }
 
-  /** Reusing an identifier with other sizes is refused (1005) rather than mixing two files' bytes. */
+  /** Reusing an identifier with other sizes is refused (1005) rather than mixing two files' bytes; answers the meta found. */
   private async checkSameShape(fs: AccountFs, identifier: string, shape: UploadShape) {
     const known = await fs.staging.readMeta(identifier);
-    if (known && (known.totalSize !== shape.totalSize || known.chunkSize !== shape.chunkSize || known.totalChunks !== shape.totalChunks)) {
-      throw invalid('identifier', '对应的上传参数（totalSize/chunkSize/totalChunks）与已上传的分片不一致');
-    }
+    if (!known || (known.totalSize === shape.totalSize && known.chunkSize === shape.chunkSize && known.totalChunks === shape.totalChunks)) return known;
+    throw invalid('identifier', '对应的上传参数（totalSize/chunkSize/totalChunks）与已上传的分片不一致');
   }
 
   /** Stages, writes and marks one chunk, with its quota and length checks, then advances the running hash. */
-  private async receiveChunk(user: FileUser, fs: AccountFs, f: ChunkUploadFields, shape: UploadShape, file: IncomingFile) {
+  private async receiveChunk(user: FileUser, fs: AccountFs, f: ChunkUploadFields, shape: UploadShape, file: IncomingFile, known: StagedMeta | null) {
     const { identifier, chunkNumber: n } = f;
     const key = `${user.account}/${identifier}`;
     const expected = expectedChunkLength(n, shape);
     // A data file made anew (its bytes were lost) invalidates whatever the running hash has read of the old one.
-    if (!(await fs.staging.hasData(identifier))) this.forgetHash(key);
-    // The name, folder and start are recorded for the list of interrupted uploads (staged.service.ts).
-    const space = user.team ? { space: teamSpace(user.team) } : {}; // the panel's 继续 resumes into the team's folder
-    await fs.staging.ensure(identifier, { ...shape, filename: checkName(f.filename), path: userPathOf(parseUserPath(f.path)), ...space, startedAt: this.clock() });
+    const hasData = await fs.staging.hasData(identifier);
+    if (!hasData) this.forgetHash(key);
+    // Name, folder and start are recorded for the list of interrupted uploads (staged.service.ts), a team's for
+    // the panel's 继续; with meta and data there, later chunks skip that walk (issue 26).
+    if (!known || !hasData) await fs.staging.ensure(identifier, { ...shape, filename: checkName(f.filename), path: userPathOf(parseUserPath(f.path)), ...(user.team ? { space: teamSpace(user.team) } : {}), startedAt: this.clock() });
     // Cleanup reaches the staging through the account's home (a team's folder may be closed to it later).
     this.stagers.set(user.account, user.team ? { account: user.account, homeDir: this.spaces.homeOf(user.account) } : user);
     const replaced = (await fs.staging.hasChunk(identifier, n)) ? expected : 0;

@@ -149,13 +149,16 @@ export class LocalAccountFs implements AccountFs {
   readonly home: Beneath;
   readonly staging: ChunkStore;
 
-  /** `shared`: the space is a team's folder (ADR 0018): never created, new entries writable by every member. */
+  /**
+   * `shared`: the space is a team's folder (ADR 0018): never created, new entries writable by every member.
+   * `homeMode`: a missing home is made with this mode by the first operation that finds it missing.
+   */
   constructor(
     homeDir: string,
     stagingDir: string,
-    private readonly opts: { shared?: boolean } = {},
+    private readonly opts: { shared?: boolean; homeMode?: number } = {},
   ) {
-    this.home = new Beneath(homeDir, { shared: opts.shared });
+    this.home = new Beneath(homeDir, { shared: opts.shared, rootMode: opts.shared ? undefined : opts.homeMode });
     this.staging = new ChunkStore(new Beneath(stagingDir));
   }
 

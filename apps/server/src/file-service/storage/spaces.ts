@@ -18,9 +18,8 @@ export class InProcessAccounts implements AccountFsFactory {
   constructor(private readonly stagingRoot: string) {}
   async open(user: FileUser): Promise<AccountFs> {
     // A team's folder is the team module's (made and ACL'd there, ADR 0018): never created or chmod-ed here.
-    const fs = new LocalAccountFs(user.homeDir, path.join(this.stagingRoot, user.account), { shared: Boolean(user.team) });
-    if (!user.team) await fs.home.ensureRoot(0o755);
-    return fs;
+    // A home is made (0755) by the first operation that finds it missing, not by a mkdir on every open.
+    return new LocalAccountFs(user.homeDir, path.join(this.stagingRoot, user.account), user.team ? { shared: true } : { homeMode: 0o755 });
   }
   async close() {}
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type fs from 'node:fs/promises';
+import { finished, Readable } from 'node:stream';
 
 /** Called after every piece with the running total; throwing aborts the stream with that error. */
 export type Guard = (total: number, piece: number) => void;
@@ -52,7 +53,7 @@ export async function writeAt(
     fill = 0;
   };
   try {
-    for await (const piece of source) {
+    for await (const piece of source instanceof Readable ? piecesOf(source) : source) {
       bytes += piece.length;
       guard?.(bytes, piece.length);
       hash?.update(piece);
@@ -74,6 +75,56 @@ export async function writeAt(
     if (inflightBuf) giveBackBatchBuffer(inflightBuf);
   }
   return { bytes, sha256: hash ? hash.digest('hex') : null };
+}
+
+/**
+ * The pieces of a Node stream as they arrive (each socket read's own Buffer), at most ~`high` bytes queued
+ * before the stream is paused. Not `for await` on the stream: its iterator calls `read()`, which joins
+ * everything buffered into one new Buffer — while a batch write was in flight, every byte that arrived
+ * meanwhile was copied once more before writeAt copied it into its batch (bench/sync's receiver profile:
+ * Readable's `fromList` and `Buffer.concat` ~8 % of its CPU, and the garbage of the joined buffers). Leaving
+ * early (a guard threw, a write failed) destroys the stream, as `for await` does; a stream that closes
+ * without ending throws (premature close).
+ */
+export async function* piecesOf(stream: Readable, high = WRITE_BATCH_BYTES): AsyncGenerator<Buffer> {
+  const queue: Buffer[] = [];
+  let queued = 0;
+  let ended = false;
+  let failure: unknown = null;
+  let wake: (() => void) | null = null;
+  const onData = (piece: Buffer) => {
+    queue.push(piece);
+    queued += piece.length;
+    if (queued >= high) stream.pause();
+    wake?.();
+  };
+  stream.on('data', onData);
+  // A 'data' listener starts the flow unless someone paused the stream before: start it either way.
+  stream.resume();
+  const stopWatching = finished(stream, (err) => {
+    if (err) failure = err;
+    else ended = true;
+    wake?.();
+  });
+  try {
+    for (;;) {
+      const piece = queue.shift();
+      if (piece) {
+        queued -= piece.length;
+        if (queued < high && stream.isPaused()) stream.resume();
+        yield piece;
+        continue;
+      }
+      if (failure) throw failure;
+      if (ended) return;
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = null;
+    }
+  } finally {
+    stream.off('data', onData);
+    stopWatching();
+    if (!ended) stream.destroy();
+  }
 }
 
 /**
