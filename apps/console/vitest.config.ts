@@ -9,6 +9,7 @@ export default defineProject({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'happy-dom',
     setupFiles: ['./src/test-setup.ts'],
+    isolate: process.env.TEST_ISOLATE === '1',
     // First renders import antd and a lazy route chunk; on a loaded machine that alone can pass 5 s.
     testTimeout: 30_000,
   },
