@@ -23,8 +23,17 @@ let message: typeof import('antd/es/message').default | undefined;
 const hasDom = typeof document !== 'undefined';
 beforeAll(async () => {
   // Files that run in the node environment (the uploader's) have no DOM and no toasts.
-  if (hasDom) message = (await import('antd/es/message')).default;
+  if (!hasDom) return;
+  message = (await import('antd/es/message')).default;
+  // happy-dom runs no CSS transitions, so a closed or destroyed toast waited for a transitionend that never
+  // came and stayed in the DOM in its leave state: the next test (or, with a shared DOM, the next file) found
+  // it (`Found multiple elements with the text: 工单已提交`). Without motion a toast leaves when it closes.
+  // The static root's theme only; the pages' own ConfigProvider is untouched.
+  (await import('antd/es/config-provider')).default.config({ theme: { token: { motion: false } } });
 });
+
+// Each test starts without the previous test's toasts (they would otherwise stay up to 3 s into it).
+afterEach(() => message?.destroy());
 
 const settle = async () => {
   for (let i = 0; i < 10; i++) {
