@@ -1,5 +1,8 @@
 import { cleanup, configure } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
+import { resetNavigate } from './app/navigation';
+import { endSession } from './app/session';
+import { resetUploads } from './shared/upload/store';
 
 // The machines that run the suite are shared and often loaded: a page that renders in 100 ms alone can
 // take seconds there. Waiting longer only costs time when a test is failing anyway.
@@ -20,8 +23,17 @@ let message: typeof import('antd/es/message').default | undefined;
 const hasDom = typeof document !== 'undefined';
 beforeAll(async () => {
   // Files that run in the node environment (the uploader's) have no DOM and no toasts.
-  if (hasDom) message = (await import('antd/es/message')).default;
+  if (!hasDom) return;
+  message = (await import('antd/es/message')).default;
+  // happy-dom runs no CSS transitions, so a closed or destroyed toast waited for a transitionend that never
+  // came and stayed in the DOM in its leave state: the next test (or, with a shared DOM, the next file) found
+  // it (`Found multiple elements with the text: 工单已提交`). Without motion a toast leaves when it closes.
+  // The static root's theme only; the pages' own ConfigProvider is untouched.
+  (await import('antd/es/config-provider')).default.config({ theme: { token: { motion: false } } });
 });
+
+// Each test starts without the previous test's toasts (they would otherwise stay up to 3 s into it).
+afterEach(() => message?.destroy());
 
 const settle = async () => {
   for (let i = 0; i < 10; i++) {
@@ -30,9 +42,29 @@ const settle = async () => {
   }
 };
 
+/**
+ * The files of a worker share one module cache and one DOM (`isolate: false`, vitest.config.ts), so what a
+ * file leaves behind in a module-level singleton is the next file's starting state. Each is put back here,
+ * after the file's own hooks: the signed-in user (store and localStorage) and every cached answer and the
+ * 退出登录 flag (`endSession`), the upload tasks and their runner (`resetUploads`), the navigate a test or an
+ * unmounted router lent (`resetNavigate`), stubbed globals and fake timers, storage, the URL and the title.
+ * With `TEST_ISOLATE=1` this costs nothing that matters: the next file starts from fresh modules anyway.
+ */
 afterAll(async () => {
   cleanup();
   await settle();
   message?.destroy();
   await settle();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+  endSession();
+  resetUploads();
+  resetNavigate();
+  if (hasDom) {
+    window.localStorage.clear();
+    window.sessionStorage.clear();
+    window.history.replaceState(null, '', '/');
+    document.title = '';
+  }
 });

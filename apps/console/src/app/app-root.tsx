@@ -14,9 +14,8 @@ import { syncUserAcrossTabs } from './stores/user-store';
 export function AppRoot() {
   const navigate = useNavigate();
 
-  useEffect(() => {
-    setNavigate((to, options) => navigate(to, options));
-  }, [navigate]);
+  // Lent back on unmount: a navigate of an unmounted router would go nowhere.
+  useEffect(() => setNavigate((to, options) => navigate(to, options)), [navigate]);
 
   useEffect(() => {
     const socket = startLiveUpdates(queryClient);

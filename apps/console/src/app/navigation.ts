@@ -7,14 +7,25 @@ import { CONSOLE_BASE_PATH } from '@suanli/contracts';
  */
 type NavigateFn = (to: string, options?: { replace?: boolean }) => void;
 
-let navigateImpl: NavigateFn = (to, options) => {
+const fullPageLoad: NavigateFn = (to, options) => {
   const url = CONSOLE_BASE_PATH + to;
   if (options?.replace) window.location.replace(url);
   else window.location.assign(url);
 };
+let navigateImpl: NavigateFn = fullPageLoad;
 
-export function setNavigate(fn: NavigateFn): void {
+/** Returns what puts the previous navigate back (the root route unmounting: its router is gone). */
+export function setNavigate(fn: NavigateFn): () => void {
+  const previous = navigateImpl;
   navigateImpl = fn;
+  return () => {
+    if (navigateImpl === fn) navigateImpl = previous;
+  };
+}
+
+/** Test helper: back to the full page load, as before any router mounted. */
+export function resetNavigate(): void {
+  navigateImpl = fullPageLoad;
 }
 
 export function navigateTo(to: string, options?: { replace?: boolean }): void {

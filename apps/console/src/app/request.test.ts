@@ -160,14 +160,16 @@ describe('request pipeline', () => {
 
 describe('the default client and the session-invalid redirect', () => {
   const navigate = vi.fn();
+  let restoreNavigate: () => void;
 
   beforeEach(() => {
     navigate.mockReset();
-    setNavigate(navigate);
+    restoreNavigate = setNavigate(navigate);
     useUserStore.getState().clearUser();
     useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', token: 'tok-1', createTime: 1 });
   });
   afterEach(() => {
+    restoreNavigate();
     vi.unstubAllGlobals();
     window.history.replaceState(null, '', '/');
   });

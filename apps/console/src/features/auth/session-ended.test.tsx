@@ -8,15 +8,17 @@ import { useUserStore } from '../../app/stores/user-store';
 import { LoginPage } from './login-page';
 
 let navigated: string[];
+let restoreNavigate: () => void;
 
 beforeEach(() => {
   navigated = [];
-  setNavigate((to) => navigated.push(to));
+  restoreNavigate = setNavigate((to) => navigated.push(to));
   useUserStore.getState().setUserInfo({ id: 'u1', username: 'alice', token: 't', createTime: 1 });
   window.history.pushState(null, '', '/console/message');
 });
 afterEach(() => {
   cleanup();
+  restoreNavigate();
   vi.restoreAllMocks();
 });
 

@@ -53,7 +53,9 @@ function key(id: string, name: string, source: KeyPair['source']): KeyPair {
 let backend: ReturnType<typeof fakeBackend>;
 setupPageTests(() => (backend = fakeBackend()));
 beforeEach(() => {
-  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() }));
+  // Spies, not an Object.assign on the shared URL class: that replaced its statics for every later file.
+  vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:x');
+  vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
 });
 
 const renderAt = (url: string) => renderRoutes({ '/keypair': <KeypairListPage />, '/keypair/create': <KeypairCreatePage /> }, url);

@@ -77,6 +77,13 @@ export function useFileMutations(api: FileApi, centerId: string) {
 const pendingRefresh = new Map<string, ReturnType<typeof setTimeout>>();
 const lastRefresh = new Map<string, number>();
 
+/** Test helper: drop pending refreshes and their one-per-second history (they outlive a file's page). */
+export function resetUploadRefreshes(): void {
+  for (const timer of pendingRefresh.values()) clearTimeout(timer);
+  pendingRefresh.clear();
+  lastRefresh.clear();
+}
+
 /**
  * Called by the upload runner for each file that landed in a center: invalidates that center's cache. A
  * folder upload finishes files in a burst, so refreshes are coalesced (at most one per second per center,

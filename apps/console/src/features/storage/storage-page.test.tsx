@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '../../app/feedback';
 import { configureUploads, useUploadStore } from '../../shared/upload';
 import { resetUploads } from '../../shared/upload/store';
+import { resetUploadRefreshes } from './hooks';
 import { StorageDetailPage, StoragePage } from './routes';
 import { createFakeBackend } from './test/fake-backend';
 
@@ -53,6 +54,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   resetUploads();
+  resetUploadRefreshes();
 });
 
 describe('StoragePage', () => {

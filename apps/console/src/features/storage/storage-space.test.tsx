@@ -5,6 +5,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureUploads, useUploadStore, type UploadOptions } from '../../shared/upload';
 import { resetUploads } from '../../shared/upload/store';
+import { resetUploadRefreshes } from './hooks';
 import { choose } from '../../test/ui';
 import { StorageDetailPage, StoragePage } from './routes';
 import { createFakeBackend } from './test/fake-backend';
@@ -51,6 +52,7 @@ afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
   resetUploads();
+  resetUploadRefreshes();
 });
 
 describe('存储管理 › 我的空间 / 团队空间', () => {

@@ -92,7 +92,9 @@ function order(id: string, over: Partial<WorkOrderDetail> = {}): WorkOrderDetail
 let backend: ReturnType<typeof fakeBackend>;
 setupPageTests(() => (backend = fakeBackend()));
 beforeEach(() => {
-  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:shot'), revokeObjectURL: vi.fn() }));
+  // Spies, not an Object.assign on the shared URL class: that replaced its statics for every later file.
+  vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:shot');
+  vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
 });
 
 const renderAt = (url: string) => renderRoutes({ '/workorder': <WorkorderPage />, '/workorder/detail/:id': <WorkorderDetailPage /> }, url);

@@ -67,8 +67,11 @@ const config: TransportConfig = {
   timeout: HTTP_TIMEOUT_MS,
 };
 
-export function configureTransport(patch: Partial<TransportConfig>): void {
+/** Returns what puts the patched fields back (a test that swaps the session handler restores the app's). */
+export function configureTransport(patch: Partial<TransportConfig>): () => void {
+  const before = Object.fromEntries(Object.keys(patch).map((k) => [k, config[k as keyof TransportConfig]]));
   Object.assign(config, patch);
+  return () => void Object.assign(config, before);
 }
 
 export type QueryValue = string | number | boolean | null | undefined;

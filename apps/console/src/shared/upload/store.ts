@@ -86,11 +86,12 @@ export interface UploadRunnerDeps {
 
 // The uploader and the hash (hash-wasm) load with the first upload: the header's task panel reads this store
 // on every signed-in page, and they are not needed to show it (docs/performance.md).
-const deps: UploadRunnerDeps = {
+const defaultDeps: UploadRunnerDeps = {
   upload: (opts) => import('./uploader').then((m) => m.uploadFile(opts)),
   hash: (file, signal) => import('./hash').then((m) => m.hashInWorker(file, { signal })),
   maxParallel: MAX_PARALLEL_TASKS,
 };
+const deps: UploadRunnerDeps = { ...defaultDeps };
 
 /**
  * Tests swap the runner's parts here. The token, the client headers and session expiry are the transport's
@@ -285,9 +286,10 @@ function syncUnloadGuard(running: number): void {
 }
 useUploadStore.subscribe((s) => syncUnloadGuard(selectRunningCount(s)));
 
-/** Test helper: forget every task and runtime. */
+/** Test helper: forget every task and runtime, and put the real runner back (`configureUploads` swaps it). */
 export function resetUploads(): void {
   for (const rt of runtimes.values()) rt.controller?.abort();
   runtimes.clear();
   useUploadStore.setState({ tasks: [], count: 0 });
+  Object.assign(deps, defaultDeps);
 }

@@ -212,14 +212,16 @@ describe('uploadFile (chunked)', () => {
 
   it('surfaces a session refusal with its code and hands it to the session handler once', async () => {
     const onSessionInvalid = vi.fn();
-    configureTransport({ onSessionInvalid });
+    // Restores whatever was configured before: with one module cache per worker that can be the app's
+    // session handler (app/request.ts), which a later file's expiry test relies on.
+    const restore = configureTransport({ onSessionInvalid });
     try {
       const err = await uploadFile(base({ file: makeFile(10), token: 'nope' })).catch((e: unknown) => e);
       expect((err as RequestError).code).toBe(10133);
       expect(onSessionInvalid).toHaveBeenCalledTimes(1);
       expect(onSessionInvalid.mock.calls[0][1]).toBe(10133);
     } finally {
-      configureTransport({ onSessionInvalid: () => {} });
+      restore();
     }
   });
 });
