@@ -2,7 +2,7 @@
  * Issue 22, item 1: a new user on a 375 px phone. The top menu's submenu closes once a second-level entry is
  * tapped (it used to stay open over the new page), and no console route scrolls sideways
  * (`scrollWidth == clientWidth`; the open submenu stuck out 17 px: 392 on 375). Every route of the console's
- * route table is walked at 375 and 1440 px by e2e/walk.e2e.ts (sideways scroll, English, raw ids, console
+ * route table is walked at 375 and 1440 px by e2e/walk-*.e2e.ts (sideways scroll, English, raw ids, console
  * errors). Screenshots: e2e/artifacts/phone-*.png.
  */
 import path from 'node:path';
@@ -107,5 +107,5 @@ describe('a 375 px phone', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, 'phone-api-docs.png') });
   });
 
-  // Every route of the table at 375 (this phone context) and 1440 px: e2e/walk.e2e.ts.
+  // Every route of the table at 375 (this phone context) and 1440 px: e2e/walk-*.e2e.ts.
 });

@@ -502,13 +502,20 @@ describe('存储管理 in Chromium', () => {
     // 'hold' until the reload starts; then 'cut' (the held requests end and free the browser's connections, which
     // the reload itself needs — six held requests took them all); past the reload everything goes through.
     let phase: 'hold' | 'cut' | 'open' = 'hold';
+    // Chunk calls of the first page load still running on the server (held, cut or storing).
+    let running = 0;
     holding.uploadChunk = async function (this: typeof holding, ...args: Parameters<typeof unheld>) {
       const id = args[1].identifier;
-      while (phase === 'hold' && (stored.get(id) ?? 0) >= 1) await new Promise((r) => setTimeout(r, 20));
-      if (phase === 'cut') throw new Error('cut by the reload');
-      const result = await unheld.apply(this, args);
-      stored.set(id, (stored.get(id) ?? 0) + 1);
-      return result;
+      running++;
+      try {
+        while (phase === 'hold' && (stored.get(id) ?? 0) >= 1) await new Promise((r) => setTimeout(r, 20));
+        if (phase === 'cut') throw new Error('cut by the reload');
+        const result = await unheld.apply(this, args);
+        stored.set(id, (stored.get(id) ?? 0) + 1);
+        return result;
+      } finally {
+        running--;
+      }
     };
     try {
       // Slow enough that a reload lands after the first chunks of both files and well before the last.
@@ -528,8 +535,9 @@ describe('存储管理 in Chromium', () => {
     }
     await page.getByTestId('storage-table').waitFor();
     expect(await page.getByTestId('upload-row').count()).toBe(0);
-    // Requests the reload cut end on the server first (as failures); what is staged then stays put.
-    await page.waitForTimeout(1000);
+    // Requests the reload cut end on the server first (as failures); what is staged then stays put. (Waited
+    // for, not a fixed second: the wrapper counts the calls still running.)
+    await expect.poll(() => running, { timeout: 10_000, interval: 50 }).toBe(0);
     const staged = files.map((f) => stagingOf(f.size)!);
     for (const [, u] of staged) expect(u.chunks.length).toBeLessThan(6);
     const arrived = (u: { chunks: number[] }, size: number) => u.chunks.reduce((n, k) => n + (k < 6 ? CHUNK : size - 5 * CHUNK), 0);

@@ -1,5 +1,6 @@
-import type { Page } from 'playwright-core';
-import { registerAndLogin } from '../../apps/server/test/users';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { USER_STORAGE_KEY } from '@suanli/contracts';
+import { login, registerAndLogin } from '../../apps/server/test/users';
 import type { E2eEnv } from './env';
 
 /** A fresh account created through the real register flow (outbox code, RSA-encrypted password). */
@@ -21,4 +22,15 @@ export async function signIn(page: Page, account: string, password: string) {
   await page.getByTestId('login-password').fill(password);
   await page.getByTestId('login-submit').click();
   await page.getByTestId('app-header').waitFor();
+}
+
+/**
+ * A signed-in browser state for a journey that does not test the sign-in form: the gateway's login (the call
+ * the form makes, RSA-encrypted password) and the user info the login page keeps in localStorage
+ * (`USER_STORAGE_KEY`). Pass it as `storageState` of a new context: its first page load is signed in, as after
+ * `signIn` and a reload.
+ */
+export async function sessionState(env: E2eEnv, account: string, password: string): Promise<NonNullable<BrowserContextOptions['storageState']>> {
+  const { user } = await login(env.app, account, password);
+  return { cookies: [], origins: [{ origin: env.baseUrl, localStorage: [{ name: USER_STORAGE_KEY, value: JSON.stringify(user) }] }] };
 }

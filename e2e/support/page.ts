@@ -8,6 +8,35 @@ export async function settled(page: Page) {
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity), undefined, { timeout: 5_000 });
 }
 
+/** Requests in flight per page, and when that number last changed (`watchRequests`, `quiet`). */
+const traffic = new WeakMap<Page, { inFlight: number; changed: number }>();
+
+/** Counts the page's requests from now on, for `quiet`: call it before the page's first navigation. */
+export function watchRequests(page: Page) {
+  if (traffic.has(page)) return;
+  const t = { inFlight: 0, changed: Date.now() };
+  traffic.set(page, t);
+  const count = (d: number) => () => {
+    t.inFlight += d;
+    t.changed = Date.now();
+  };
+  page.on('request', count(1));
+  page.on('requestfinished', count(-1));
+  page.on('requestfailed', count(-1));
+}
+
+/**
+ * Resolves once no request of the page has been in flight for `ms` (at most 10 s): Playwright's `networkidle`
+ * waits a fixed 500 ms, which was half of every visit of the route walk; a page's lazy chunk and its calls
+ * follow each other closer than this. The page must be watched (`watchRequests`) from its first navigation.
+ */
+export async function quiet(page: Page, ms = 200) {
+  const t = traffic.get(page);
+  if (!t) throw new Error('quiet(page): call watchRequests(page) before the page navigates');
+  const until = Date.now() + 10_000;
+  while (Date.now() < until && (t.inFlight > 0 || Date.now() - t.changed < ms)) await new Promise((r) => setTimeout(r, 25));
+}
+
 /** The page does not scroll sideways once its layout settles; the failure names the element reaching furthest right. */
 export async function noHorizontalScroll(p: Page) {
   // The settled layout counts: a loaded machine once measured a page mid-render (CI, session 5); the

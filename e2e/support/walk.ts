@@ -1,4 +1,7 @@
 /**
+ * The walk of every route (e2e/walk-*.e2e.ts, split in three files so the e2e tier runs them side by side,
+ * issue 26; each file starts its own gateway with the same records through `walkSuite`).
+ *
  * Issue 22, acceptance criterion 2: a walk through EVERY route of the console's route table
  * (apps/console/src/app/route-table.ts — a new route is walked without touching this file) at 375 px (a
  * phone: touch, mobile viewport) and 1440 px, as a signed-in user — and, for the route groups whose pages
@@ -27,15 +30,15 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { DATASET_BASE, SLURM_BASE, TEAM_BASE, WORKORDER_BASE } from '@suanli/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { LAYOUT_ROUTES, PLAIN_ROUTES, REDIRECTS, type AppRoute, type PageGroup } from '../apps/console/src/app/route-table';
-import { seedPublicAssets } from '../apps/server/src/modules/asset/public-seed';
-import { submitDemoTask } from '../apps/server/src/modules/training/demo-task';
-import { createOperator, createUser, signIn } from './support/auth';
-import { describeLeaks, englishLeaks } from './support/english';
-import { startE2e, type E2eEnv } from './support/env';
-import { noHorizontalScroll, settled } from './support/page';
+import { LAYOUT_ROUTES, PLAIN_ROUTES, REDIRECTS, type AppRoute, type PageGroup } from '../../apps/console/src/app/route-table';
+import { seedPublicAssets } from '../../apps/server/src/modules/asset/public-seed';
+import { submitDemoTask } from '../../apps/server/src/modules/training/demo-task';
+import { createOperator, createUser, sessionState, signIn } from './auth';
+import { describeLeaks, englishLeaks } from './english';
+import { startE2e, type E2eEnv } from './env';
+import { noHorizontalScroll, quiet, settled, watchRequests } from './page';
 
-const repoRoot = path.resolve(import.meta.dirname, '..');
+const repoRoot = path.resolve(import.meta.dirname, '../..');
 const WIDTHS = [
   { name: 'phone', viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true },
   { name: 'desktop', viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false },
@@ -87,7 +90,8 @@ async function api<T = any>(token: string, method: 'GET' | 'POST', url: string, 
   return body.data;
 }
 
-beforeAll(async () => {
+/** The gateway, the accounts and the records the walk looks at (each walk file starts its own). */
+async function setUp() {
   env = await startE2e();
   const u = await createUser(env);
   const op = await createOperator(env);
@@ -167,14 +171,13 @@ beforeAll(async () => {
     // 运营管理: the walking user's own record (a normal user sees 没有权限, the operator the detail).
     '/admin/users/:id': { id: u.user.id },
   };
-});
-afterAll(() => env?.close());
+}
 
 /** A route of the table with its parameters filled in (a new route with parameters must get values above). */
 function fill(route: string): string {
   return route.replace(/:(\w+)/g, (_m, name: string) => {
     const value = PARAMS[route]?.[name];
-    if (!value) throw new Error(`walk.e2e.ts: no value for :${name} of ${route} — add one to PARAMS (a record the walk creates, or a reason)`);
+    if (!value) throw new Error(`e2e/support/walk.ts: no value for :${name} of ${route} — add one to PARAMS (a record the walk creates, or a reason)`);
     return encodeURIComponent(value);
   });
 }
@@ -247,43 +250,31 @@ interface Walker {
   page: Page;
   /** The route being looked at (console events are filed under it). */
   at: string;
-  /** Requests in flight, and when that number last changed (see `quiet`). */
-  inFlight: number;
-  changed: number;
 }
 
 const findings = { scroll: [] as string[], english: [] as string[], ids: [] as string[], errors: [] as string[] };
 const exempt = (check: keyof typeof EXEMPT, route: string) => EXEMPT[check][route] ?? EXEMPT[check]['*'];
 
-async function walker(label: string, width: (typeof WIDTHS)[number], account?: { username: string; password: string }): Promise<Walker> {
-  const context = await env.browser.newContext({ viewport: width.viewport, isMobile: width.isMobile, hasTouch: width.hasTouch, locale: 'zh-CN', baseURL: env.baseUrl });
+/**
+ * A page at `width`, signed in as `account` if given. `form: true` signs in through the login page (the probe
+ * does, so the form's own console errors are checked once per run); the walkers start from a session the
+ * gateway issued (support/auth.ts `sessionState`): the form is not what they test, and it cost a page load and
+ * a redirect per walker.
+ */
+async function walker(label: string, width: (typeof WIDTHS)[number], account?: { username: string; password: string }, form = false): Promise<Walker> {
+  const storageState = account && !form ? await sessionState(env, account.username, account.password) : undefined;
+  const context = await env.browser.newContext({ viewport: width.viewport, isMobile: width.isMobile, hasTouch: width.hasTouch, locale: 'zh-CN', baseURL: env.baseUrl, storageState });
   const page = await context.newPage();
-  const w: Walker = { label, context, page, at: '(sign-in)', inFlight: 0, changed: Date.now() };
-  const count = (d: number) => () => {
-    w.inFlight += d;
-    w.changed = Date.now();
-  };
-  page.on('request', count(1));
-  page.on('requestfinished', count(-1));
-  page.on('requestfailed', count(-1));
+  watchRequests(page);
+  const w: Walker = { label, context, page, at: '(sign-in)' };
   page.on('console', (m) => {
     if (m.type() === 'error' && !exempt('errors', w.at)) findings.errors.push(`${w.label} ${w.at}: console.error: ${m.text().slice(0, 300)}`);
   });
   page.on('pageerror', (e) => {
     if (!exempt('errors', w.at)) findings.errors.push(`${w.label} ${w.at}: uncaught ${e.name}: ${e.message.slice(0, 300)}`);
   });
-  if (account) await signIn(page, account.username, account.password);
+  if (account && form) await signIn(page, account.username, account.password);
   return w;
-}
-
-/**
- * Resolves once no request has been in flight for `ms` (at most 10 s): Playwright's `networkidle` waits a
- * fixed 500 ms, which was half of every visit; a page's lazy chunk and its calls follow each other closer
- * than this.
- */
-async function quiet(w: Walker, ms = 200) {
-  const until = Date.now() + 10_000;
-  while (Date.now() < until && (w.inFlight > 0 || Date.now() - w.changed < ms)) await new Promise((r) => setTimeout(r, 25));
 }
 
 /** Opens a route and runs every check on what it shows once it has settled. */
@@ -291,7 +282,7 @@ async function look(w: Walker, route: string) {
   w.at = route;
   const { page } = w;
   await page.goto(`/console${route}`);
-  await quiet(w);
+  await quiet(page);
   await settled(page).catch(() => undefined);
   const where = `${w.label} ${route}`;
   if (!exempt('scroll', route)) await noHorizontalScroll(page).catch((e: Error) => findings.scroll.push(`${where}: ${e.message}`));
@@ -299,69 +290,108 @@ async function look(w: Walker, route: string) {
   if (!exempt('ids', route)) findings.ids.push(...(await rawIds(page)).map((f) => `${where}: ${f}`));
 }
 
-describe('every route of the console at 375 and 1440 px', () => {
-  // One test per width (and the probe first), each within the e2e tier's time limit as routes are added.
-  const signedIn = () => [...REDIRECTS.map((r) => r.path), ...[...LAYOUT_ROUTES, ...PLAIN_ROUTES].map((r: AppRoute) => fill(r.path))];
-  const operatorRoutes = () => LAYOUT_ROUTES.filter((r) => operatorGroups().has(r.group)).map((r) => fill(r.path));
-  const clear = () => {
-    for (const list of Object.values(findings)) list.length = 0;
-  };
+/** Who walks which routes: the signed-in user every route, the operator its groups, the signed-out the plain pages. */
+const ROLES = {
+  user: {
+    label: '用户',
+    count: () => REDIRECTS.length + LAYOUT_ROUTES.length + PLAIN_ROUTES.length,
+    routes: () => [...REDIRECTS.map((r) => r.path), ...[...LAYOUT_ROUTES, ...PLAIN_ROUTES].map((r: AppRoute) => fill(r.path))],
+  },
+  operator: {
+    label: '运营',
+    count: () => LAYOUT_ROUTES.filter((r) => operatorGroups().has(r.group)).length,
+    routes: () => LAYOUT_ROUTES.filter((r) => operatorGroups().has(r.group)).map((r) => fill(r.path)),
+  },
+  signedOut: { label: '未登录', count: () => PLAIN_ROUTES.length, routes: () => PLAIN_ROUTES.map((r) => r.path) },
+} as const;
+/** Routes one test visits (`walkSuite`). */
+const VISITS_PER_TEST = 20;
+type Role = keyof typeof ROLES;
+/** Every walk there is, by name (`user@375`…): the walk files together must name each (checked by the probe). */
+export const WALKS = Object.fromEntries(
+  (Object.keys(ROLES) as Role[]).flatMap((role) => WIDTHS.map((width) => [`${role}@${width.viewport.width}`, { role, width }] as const)),
+) as Record<`${Role}@${375 | 1440}`, { role: Role; width: (typeof WIDTHS)[number] }>;
+export type WalkName = keyof typeof WALKS;
 
-  it('walks enough routes, and each detector catches what it is for', async () => {
-    // What the walk covers, so a broken derivation cannot pass by walking nothing.
-    expect(signedIn().length).toBeGreaterThan(45);
-    expect([...operatorGroups()].sort()).toEqual(expect.arrayContaining(['order', 'workorder']));
+const clear = () => {
+  for (const list of Object.values(findings)) list.length = 0;
+};
 
-    // The detectors themselves, once, on a page that has the UI loaded: each must catch what it is for.
-    const probe = await walker('探针', WIDTHS[1], user);
-    await look(probe, '/storage');
-    expect(findings).toEqual({ scroll: [], english: [], ids: [], errors: [] });
-    // An id as the server generates them (of nothing the walk knows) and a center's id.
-    const [anId, centerId] = ['0mwz9qhd000az1cdla1x', 'sz-a100'];
-    await probe.page.evaluate(
-      ([a, b]) => {
-        const el = document.createElement('div');
-        el.textContent = `任务 ${a}，分中心 ${b}，Upload failed`;
-        el.style.width = '3000px';
-        document.body.append(el);
-        console.error('探针');
-      },
-      [anId, centerId],
-    );
-    const where = `${probe.label} /storage`;
-    await noHorizontalScroll(probe.page).catch((e: Error) => findings.scroll.push(`${where}: ${e.message}`));
-    findings.english.push(...describeLeaks(where, await englishLeaks(probe.page, DATA_WORDS)));
-    findings.ids.push(...(await rawIds(probe.page)));
-    expect(findings.scroll).toHaveLength(1);
-    expect(findings.english.join('\n')).toMatch(/"Upload".*\n.*"failed"/);
-    expect(findings.ids).toEqual([expect.stringContaining(`id "${anId}"`), expect.stringContaining(`"sz-a100" (name: 深圳算力分中心)`)]);
-    expect(findings.errors).toEqual([expect.stringContaining('console.error: 探针')]);
-    await probe.context.close();
-    clear();
-  });
+/**
+ * A walk file: its own gateway and records (`setUp`), the detector probe if `probe`, then the walks named —
+ * each in tests of at most VISITS_PER_TEST routes, a fresh page of that role and width per test, reused from
+ * route to route.
+ */
+export function walkSuite(opts: { probe?: boolean; walks: WalkName[] }) {
+  beforeAll(setUp);
+  afterAll(() => env?.close());
 
-  for (const width of WIDTHS) {
-    it(`at ${width.viewport.width} px: scrolls no page sideways, speaks Chinese, shows names rather than ids, and logs no error`, async () => {
-      const started = Date.now();
-      let visits = 0;
-      const walkers = [
-        { w: await walker('用户', width, user), routes: signedIn() },
-        { w: await walker('运营', width, operator), routes: operatorRoutes() },
-        { w: await walker('未登录', width), routes: PLAIN_ROUTES.map((r) => r.path) },
-      ];
-      for (const { w, routes } of walkers) {
-        w.label = `${w.label}@${width.viewport.width}`;
-        for (const route of routes) {
-          await look(w, route);
-          visits++;
-        }
-        await w.context.close();
+  describe('every route of the console at 375 and 1440 px', () => {
+    if (opts.probe) {
+      it('walks enough routes, each walk file names its walks, and each detector catches what it is for', async () => {
+        // What the walk covers, so a broken derivation cannot pass by walking nothing.
+        expect(ROLES.user.routes().length).toBeGreaterThan(45);
+        expect([...operatorGroups()].sort()).toEqual(expect.arrayContaining(['order', 'workorder']));
+        // Split in files, the walk still walks every role at every width: each walk is named by a walk file.
+        const e2eDir = path.join(repoRoot, 'e2e');
+        const files = fs.readdirSync(e2eDir).filter((f) => /^walk.*\.e2e\.ts$/.test(f));
+        const walked = files.flatMap((f) => [...fs.readFileSync(path.join(e2eDir, f), 'utf8').matchAll(/'(\w+@\d+)'/g)].map((m) => m[1]));
+        expect([...new Set(walked)].sort()).toEqual(Object.keys(WALKS).sort());
+
+        // The detectors themselves, once, on a page that has the UI loaded: each must catch what it is for. The
+        // probe signs in through the form, so the sign-in page's own errors are caught once per run too.
+        const probe = await walker('探针', WIDTHS[1], user, true);
+        await look(probe, '/storage');
+        expect(findings).toEqual({ scroll: [], english: [], ids: [], errors: [] });
+        // An id as the server generates them (of nothing the walk knows) and a center's id.
+        const [anId, centerId] = ['0mwz9qhd000az1cdla1x', 'sz-a100'];
+        await probe.page.evaluate(
+          ([a, b]) => {
+            const el = document.createElement('div');
+            el.textContent = `任务 ${a}，分中心 ${b}，Upload failed`;
+            el.style.width = '3000px';
+            document.body.append(el);
+            console.error('探针');
+          },
+          [anId, centerId],
+        );
+        const where = `${probe.label} /storage`;
+        await noHorizontalScroll(probe.page).catch((e: Error) => findings.scroll.push(`${where}: ${e.message}`));
+        findings.english.push(...describeLeaks(where, await englishLeaks(probe.page, DATA_WORDS)));
+        findings.ids.push(...(await rawIds(probe.page)));
+        expect(findings.scroll).toHaveLength(1);
+        expect(findings.english.join('\n')).toMatch(/"Upload".*\n.*"failed"/);
+        expect(findings.ids).toEqual([expect.stringContaining(`id "${anId}"`), expect.stringContaining(`"sz-a100" (name: 深圳算力分中心)`)]);
+        expect(findings.errors).toEqual([expect.stringContaining('console.error: 探针')]);
+        await probe.context.close();
+        clear();
+      });
+    }
+
+    for (const name of opts.walks) {
+      const { role, width } = WALKS[name];
+      // A test per VISITS_PER_TEST routes, each on a fresh page of the role: each stays within the tier's time
+      // limit on a loaded machine (one test of ~60 visits took over 180 s at load ~20), and a route added to the
+      // table adds a test when it needs one.
+      const count = ROLES[role].count();
+      for (let from = 0; from < count; from += VISITS_PER_TEST) {
+        const to = Math.min(count, from + VISITS_PER_TEST);
+        it(`${ROLES[role].label} at ${width.viewport.width} px, routes ${from + 1}–${to} of ${count}: scrolls no page sideways, speaks Chinese, shows names rather than ids, and logs no error`, async () => {
+          const started = Date.now();
+          const all = ROLES[role].routes();
+          expect(all).toHaveLength(count);
+          const routes = all.slice(from, to);
+          const account = role === 'user' ? user : role === 'operator' ? operator : undefined;
+          const w = await walker(`${ROLES[role].label}@${width.viewport.width}`, width, account);
+          for (const route of routes) await look(w, route);
+          await w.context.close();
+          const seconds = (Date.now() - started) / 1000;
+          console.log(`walk ${name} ${from + 1}–${to}: ${routes.length} visits in ${seconds.toFixed(1)} s (${(seconds / routes.length).toFixed(2)} s each)`);
+          const found = structuredClone(findings);
+          clear();
+          expect(found).toEqual({ scroll: [], english: [], ids: [], errors: [] });
+        });
       }
-      const seconds = (Date.now() - started) / 1000;
-      console.log(`walk.e2e @${width.viewport.width}: ${visits} visits in ${seconds.toFixed(1)} s (${(seconds / visits).toFixed(2)} s each)`);
-      const found = structuredClone(findings);
-      clear();
-      expect(found).toEqual({ scroll: [], english: [], ids: [], errors: [] });
-    });
-  }
-});
+    }
+  });
+}
