@@ -155,7 +155,7 @@ function fix(el: Element) {
 
 /**
  * The pictures of antd's Result for 404, 403 and 500 are SVGs whose `<title>` — what a screen reader reads for
- * them — is English (found by e2e/walk.e2e.ts on 文件不存在 and 镜像不存在).
+ * them — is English (found by the e2e walks (e2e/walk-*.e2e.ts) on 文件不存在 and 镜像不存在).
  */
 const RESULT_IMAGE_TITLES: Record<string, string> = { 'No Found': '未找到', Unauthorized: '无权访问', 'Server Error': '服务器错误' };
 
