@@ -1,3 +1,4 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 
 /** The Slurm part of the integration tier: these files get two real clusters (apps/server/test/slurm-harness.ts). */
@@ -28,9 +29,30 @@ const e2eWorkers = Number(process.env.TEST_E2E_WORKERS) || 2;
  */
 const isolate = process.env.TEST_ISOLATE === '1';
 
+/**
+ * The e2e files that take longest (CI17; the walks since their split in session 17), in that order. A clean
+ * clone has no vitest timings cache, so vitest would start the largest files first — and the three walk files,
+ * small but long (each route at a width), would run last, one of them alone at the tier's end.
+ */
+const E2E_LONGEST = ['walk-user-375', 'walk-user-1440', 'storage', 'walk-operator', 'responsive'];
+
+/** Vitest's order, except that the e2e files of E2E_LONGEST start first (the e2e project's group is the last). */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification) => {
+      const i = E2E_LONGEST.findIndex((name) => f.moduleId.endsWith(`/e2e/${name}.e2e.ts`));
+      return i < 0 ? E2E_LONGEST.length : i;
+    };
+    const isE2e = (f: TestSpecification) => f.project.name === 'e2e';
+    return [...sorted.filter((f) => !isE2e(f)), ...sorted.filter(isE2e).sort((a, b) => rank(a) - rank(b))];
+  }
+}
+
 export default defineConfig({
   test: {
     maxWorkers: workers,
+    sequence: { sequencer: LongestFirst },
     /**
      * React DOM's scheduler can still run a passive-effects flush of a console test after vitest tore that
      * file's happy-dom environment down (its tasks come from Node's setImmediate, which the environment does
