@@ -89,7 +89,9 @@ export class LocalCenterStorage implements CenterStorage {
   }
 
   async ensureHome(account: string) {
-    await this.inHome(account, async () => undefined);
+    // Opening a space no longer makes a missing home (issue 26: that mkdir ran before every operation); the
+    // first operation that finds it missing does. A stat of the home is such an operation.
+    await this.inHome(account, (space) => space.stat([]));
   }
 
   async stat(account: string, userPath: string): Promise<HomeEntry | null> {
