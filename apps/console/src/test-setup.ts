@@ -6,7 +6,8 @@ import { resetUploads } from './shared/upload/store';
 
 // The machines that run the suite are shared and often loaded: a page that renders in 100 ms alone can
 // take seconds there. Waiting longer only costs time when a test is failing anyway.
-configure({ asyncUtilTimeout: 5_000 });
+// (15 s: CI19, on a machine where the vitest tier took 1021 s, found a lazy form's first render past 5 s.)
+configure({ asyncUtilTimeout: 15_000 });
 
 // Testing Library unmounts after each test only when the runner exposes globals; ours does not.
 afterEach(cleanup);

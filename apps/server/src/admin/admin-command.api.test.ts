@@ -120,5 +120,7 @@ describe.each(engines)('npm run admin -- operator … (%s)', (engine) => {
     const wrong = await npmAdmin(['operator', 'list'], { ...env, PORT: 'abc' });
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('PORT must be an integer');
-  });
+    // Three `npm run admin` processes, each starting npm and tsx: 10–20 s apiece on a loaded 2-core CI machine
+    // (CI19 passed the api tier's 30 s with the second one).
+  }, 90_000);
 });
