@@ -15,7 +15,7 @@ export default defineProject({
      * singletons (session, query cache, upload store, navigate, toasts, globals, storage, URL); but shuffled
      * runs without it still failed tests in request.test / session-ended (a session expiry's redirect) that
      * are not explained yet (docs/plan/26.md, session 17). `TEST_ISOLATE=0` shares the cache to go on with
-     * that; `TEST_ISOLATE=1` (or unset) isolates, as it does for the server projects.
+     * that; unset or `TEST_ISOLATE=1` isolates (the server projects share it unless `TEST_ISOLATE=1`).
      */
     isolate: process.env.TEST_ISOLATE !== '0',
     // First renders import antd and a lazy route chunk; on a loaded machine that alone can pass 5 s.

@@ -49,7 +49,8 @@ const settle = async () => {
  * after the file's own hooks: the signed-in user (store and localStorage) and every cached answer and the
  * 退出登录 flag (`endSession`), the upload tasks and their runner (`resetUploads`), the navigate a test or an
  * unmounted router lent (`resetNavigate`), stubbed globals and fake timers, storage, the URL and the title.
- * With `TEST_ISOLATE=1` this costs nothing that matters: the next file starts from fresh modules anyway.
+ * With isolation (the console's default) this costs nothing that matters: the next file starts from fresh
+ * modules anyway.
  */
 afterAll(async () => {
   cleanup();
