@@ -44,6 +44,8 @@ command -v docker-registry >/dev/null 2>&1 || need+=(docker-registry)
 command -v skopeo >/dev/null 2>&1 || need+=(skopeo)
 command -v setfacl >/dev/null 2>&1 || need+=(acl)
 command -v nginx >/dev/null 2>&1 || need+=(nginx)
+# GNU time: scripts/test.mjs and .ci/run record each tier's CPU seconds with it (scripts/test-times.mjs prints them).
+[ -x /usr/bin/time ] || need+=(time)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq

@@ -54,15 +54,40 @@ if (problems.length) {
   process.exit(1);
 }
 
-/** Work started beside the tiers (the Slurm tier, the build): stopped when the run fails before waiting on it. */
+/**
+ * Work started beside the tiers (the Slurm tier, the build): stopped when the run fails before waiting on it, or
+ * is interrupted. Each runs in a process group of its own and the whole group gets the SIGINT: signalling only the
+ * direct child (npx, GNU time) left the vitest under it running.
+ */
 const besides = new Set();
 process.on('exit', () => {
-  for (const child of besides) child.kill('SIGINT');
+  for (const child of besides) {
+    try {
+      process.kill(-child.pid, 'SIGINT');
+    } catch {
+      // already gone
+    }
+  }
 });
+// Ctrl-C reaches this process's group only: exit through the handler above so the besides' groups stop too.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 
-function run(label, cmd, args) {
+/**
+ * The command under GNU time when it is there (scripts/provision.sh installs it): the tier's wall and CPU seconds
+ * (user + sys of it and every child it waited for — vitest's workers, the Chromium its globalSetup launched; not
+ * the Slurm daemons or the databases) land in test-results/<name>.cpu for scripts/test-times.mjs (issue 26: the
+ * run is CPU-bound, so CPU seconds are what a cut must lower).
+ */
+function timed(name, cmd, args) {
+  if (!fs.existsSync('/usr/bin/time')) return [cmd, args];
+  fs.mkdirSync('test-results', { recursive: true });
+  return ['/usr/bin/time', ['-o', `test-results/${name}.cpu`, '-f', '%e %U %S', cmd, ...args]];
+}
+
+/** Runs a tier in the foreground; `name` names its test-results/<name>.cpu. */
+function run(label, cmd, args, name) {
   console.log(`\n━━ ${label} ━━ ${cmd} ${args.join(' ')}`);
-  const r = spawnSync(cmd, args, { stdio: 'inherit' });
+  const r = spawnSync(...timed(name, cmd, args), { stdio: 'inherit' });
   if (r.status !== 0) {
     console.error(`✗ ${label} failed`);
     process.exit(r.status ?? 1);
@@ -73,7 +98,7 @@ function run(label, cmd, args) {
 function beside(cmd, args, name) {
   fs.mkdirSync('test-results', { recursive: true });
   const log = fs.openSync(`test-results/${name}.log`, 'w');
-  const child = spawn(cmd, args, { stdio: ['ignore', log, log] });
+  const child = spawn(...timed(name, cmd, args), { stdio: ['ignore', log, log], detached: true });
   besides.add(child);
   return new Promise((resolve) =>
     child.on('exit', (code) => {
@@ -110,7 +135,7 @@ if (want('e2e') && tiers.length !== 1) {
 const projects = [];
 if (want('unit')) projects.push('contracts', 'server-unit', 'console', 'bench');
 if (want('api')) projects.push('server-api', ...(slurmBeside ? [] : ['server-slurm']));
-if (projects.length) run('unit + api + integration', 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), ...timings('vitest')]);
+if (projects.length) run('unit + api + integration', 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), ...timings('vitest')], 'vitest');
 
 async function slurmTier() {
   if (!slurmDone) return;
@@ -134,7 +159,7 @@ if (want('e2e')) {
       console.error('✗ console + user guide build failed');
       process.exit(code);
     }
-  } else run('console + user guide build', 'npm', ['run', 'build']);
+  } else run('console + user guide build', 'npm', ['run', 'build'], 'build');
   if (slurmDone) {
     // The e2e tier beside the Slurm tier's end; the Slurm journey as soon as the Slurm tier is done, beside the
     // rest of the e2e tier (its own vitest process and Chromium). Each prints its output when it ends.
@@ -151,6 +176,6 @@ if (want('e2e')) {
         process.exit(code);
       }
     }
-  } else run('e2e (Chromium)', 'npx', ['vitest', 'run', '--project', 'e2e', ...timings('e2e')]);
+  } else run('e2e (Chromium)', 'npx', ['vitest', 'run', '--project', 'e2e', ...timings('e2e')], 'e2e');
 }
 console.log('\n✓ all requested tiers passed');
