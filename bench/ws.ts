@@ -1,10 +1,12 @@
 // bench/ws: 10,000 idle authenticated live-updates sockets on one gateway — memory per socket, and a
 // broadcast (one `notice.unread.increment` to every user) with budget p99 ≤ 250 ms.
 // - The gateway (support/gateway.ts with BENCH_WS_USERS) creates one user + session per socket and exposes a
-//   bench-only loopback control server (support/ws-control.ts); the broadcast runs inside the gateway, three
-//   ways (BENCH_MODES): `notifyEach` — ctx.notifyEach, the announcement path (a stored system message per
-//   user, in batches, then the push; the budget applies to this one), `bus` — the push alone, nothing stored
-//   (the realtime module's share), `notify` — a loop of ctx.notify, one transaction per user.
+//   bench-only loopback control server (support/ws-control.ts); the broadcast runs inside the gateway, four
+//   ways (BENCH_MODES): `everyone` — one event published to every socket (`EVERYONE`), the way the product
+//   broadcasts (a center's status notice, the resource samples; the budget applies to this one), `bus` — the
+//   same push addressed to each of the 10,000 users in turn, `notifyEach` — ctx.notifyEach, a stored message
+//   per user in batches, then its push (used for work-order notices to the operators; reported against the
+//   same 250 ms), `notify` — a loop of ctx.notify, one transaction per user.
 // - This process opens the sockets in batches with an allowed Origin, and keeps each alive as the console
 //   does (an empty text frame every 10 s); they are held past a sweep of the hub before anything is measured.
 // - Memory: the gateway's VmRSS (/proc/<pid>/status) before the first socket and after the last, each after
@@ -27,9 +29,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const HOLD_SEC = Number(process.env.BENCH_HOLD_SEC ?? 15);
 const BUDGET_P99_MS = 250;
 const ORIGIN = 'http://console.bench.local';
-/** Broadcast paths, each timed ROUNDS times (see support/ws-control.ts); the budget applies to notifyEach. */
-type Mode = 'bus' | 'notifyEach' | 'notify';
-const MODES = (process.env.BENCH_MODES?.split(',') ?? ['bus', 'notifyEach', 'notify']) as Mode[];
+/** Broadcast paths, each timed ROUNDS times (see support/ws-control.ts); the budget applies to `everyone`. */
+type Mode = 'everyone' | 'bus' | 'notifyEach' | 'notify';
+const MODES = (process.env.BENCH_MODES?.split(',') ?? ['everyone', 'bus', 'notifyEach', 'notify']) as Mode[];
 const EXPECTED = JSON.stringify({ businessType: WS_UNREAD_INCREMENT, data: { count: 1 } });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -181,7 +183,7 @@ try {
     broadcasts[mode] = { rounds, medianP99Ms: p99s[Math.floor(p99s.length / 2)] };
   }
   const final = await control<Stats>('/stats');
-  const medianP99Ms = broadcasts.notifyEach?.medianP99Ms ?? NaN;
+  const medianP99Ms = broadcasts.everyone?.medianP99Ms ?? NaN;
   const rssPerSocket = (after.rss - before.rss) / SOCKETS;
   const result = {
     date: new Date().toISOString(),
@@ -200,10 +202,12 @@ try {
       externalPerSocketKiB: round1((after.stats.external - before.stats.external) / SOCKETS / 1024),
       benchClientRssMiB: mib(process.memoryUsage().rss),
     },
-    /** notifyEach: the announcement path (ctx.notifyEach, stored in batches); bus: the push alone, nothing
-     * stored; notify: a loop of ctx.notify, one transaction per user. */
+    /** everyone: the product's broadcast (one event to every socket); bus: the same push to each user in turn;
+     * notifyEach: a stored message per user in batches, then its push; notify: a loop of ctx.notify. */
     broadcasts,
+    /** The broadcast's median p99 (`everyone`), which the budget applies to; notifyEach's beside it. */
     medianP99Ms,
+    notifyEachMedianP99Ms: broadcasts.notifyEach?.medianP99Ms ?? null,
     unexpectedMessages: unexpected,
     unexpectedSample,
     ownBroadcasts,

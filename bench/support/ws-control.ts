@@ -6,6 +6,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { WS_UNREAD_INCREMENT } from '@suanli/contracts';
+import { EVERYONE } from '../../apps/server/src/realtime/bus';
 
 export const wsUserId = (i: number) => `ws-user-${i}`;
 
@@ -30,7 +31,7 @@ export async function startWsControl(app: FastifyInstance, users: number, dataDi
       (globalThis as { gc?: () => void }).gc?.();
       return answer({ gc: typeof (globalThis as { gc?: unknown }).gc === 'function' });
     }
-    const broadcast = /^\/broadcast\?mode=(notify|notifyEach|bus)$/.exec(req.url ?? '');
+    const broadcast = /^\/broadcast\?mode=(notify|notifyEach|bus|everyone)$/.exec(req.url ?? '');
     if (broadcast && req.method === 'POST') {
       round++;
       const message = { type: 'system' as const, title: `系统通知 ${round}`, content: '基准测试广播' };
@@ -45,6 +46,8 @@ export async function startWsControl(app: FastifyInstance, users: number, dataDi
             return;
           case 'notifyEach': // the announcement path: stored in batches, each batch pushed after its commit
             return app.ctx.notifyEach(ids, message);
+          case 'everyone': // the product's broadcast (a center's status notice, the resource samples): one event to every socket
+            return app.ctx.bus.publish(EVERYONE, { businessType: WS_UNREAD_INCREMENT, data: { count: 1 } });
           case 'bus': // the realtime module alone: the push of each user's event, nothing stored
             for (const id of ids) await app.ctx.bus.publish(id, { businessType: WS_UNREAD_INCREMENT, data: { count: 1 } });
             return;
