@@ -6,7 +6,7 @@ import suanli from './apps/server/lint/plugin.mjs';
 import legacyCalls from './apps/console/lint/legacy-calls.json' with { type: 'json' };
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'e2e/artifacts/**', 'bench/results/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'e2e/artifacts/**', 'bench/results/**', '.tsbuild/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { languageOptions: { globals: { ...globals.node } } },

@@ -5,6 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildApp } from '../../apps/server/src/app';
 import type { Config } from '../../apps/server/src/config';
+// The gateway's `fileServices` is declared by the file service's plugin; e2e reads the server's declarations
+// (tsc -b), which load that one only through an import of it.
+import type {} from '../../apps/server/src/file-service/app';
 import { openBrowser } from './chromium';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');

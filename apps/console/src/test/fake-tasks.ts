@@ -9,7 +9,7 @@
 import { DICTS, isTerminal, type CompPowerBucket, type JobState, type MetricPoint, type SubCenter, type SubCenterDetail, type Task, type TaskDetail } from '@suanli/contracts';
 import type { FakeBackend } from './page-test';
 
-interface FakeCall {
+export interface FakeCall {
   method: string;
   url: URL;
   body: any;

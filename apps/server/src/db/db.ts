@@ -75,7 +75,9 @@ export function sqliteReader(db: Db): StatementSource | undefined {
  * Kysely prepares every query anew; on SQLite that parse is a large share of a small query's cost. Queries
  * are built from a fixed set of shapes, so their SQL strings repeat: reuse the prepared statements.
  */
-function withStatementCache(sqlite: SQLite.Database, max = 500) {
+// The return type is spelled out for the declarations tsc -b emits (docs/testing.md, "Type-checking"): inferred,
+// it names better-sqlite3's internal namespace, which a declaration file cannot.
+function withStatementCache(sqlite: SQLite.Database, max = 500): { close: () => SQLite.Database; prepare(sql: string): SQLite.Statement } {
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),
