@@ -43,6 +43,7 @@ import { HttpSyncReceiver } from './file-service/sync-clients';
 import type { SyncReceiver } from './file-service/sync.service';
 import { AppError } from './errors';
 import { loggerOptions } from './lib/log';
+import { sharedCompilers } from './lib/schema-compilers';
 import { registerAuth } from './plugins/auth';
 import { registerClosing } from './plugins/closing';
 import { registerEnvelope } from './plugins/envelope';
@@ -118,6 +119,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    // Fastify's default compilers, shared by the apps of a process: a schema is compiled once (lib/schema-compilers.ts).
+    schemaController: { compilersFactory: sharedCompilers },
   });
 
   // The centers file, checked once for the whole process (a mistake stops the start naming the field).

@@ -13,6 +13,7 @@ import { ErrorCode } from '@suanli/contracts';
 import type { FileIdentity } from './identity';
 import type { AccountFsFactory } from './storage/spaces';
 import { loggerOptions } from '../lib/log';
+import { sharedCompilers } from '../lib/schema-compilers';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -90,6 +91,8 @@ export async function buildFileService(opts: BuildFileServiceOptions): Promise<F
     logger: !opts.logger ? false : opts.logger === true ? loggerOptions('info') : loggerOptions(opts.logger.level, opts.logger.stream),
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    // As the gateway: fastify's default compilers, a schema compiled once per process (lib/schema-compilers.ts).
+    schemaController: { compilersFactory: sharedCompilers },
   });
   const registry = new Map<string, FileService>();
   app.decorate('fileServices', registry);

@@ -37,6 +37,18 @@ export interface TextRoute<T extends RouteTypes> {
 export type RouteImpl<T extends RouteTypes> = RouteHandler<T> | { handler: RouteHandler<T>; options: RouteShorthandOptions } | TextRoute<T>;
 
 /**
+ * The envelope schema of each response schema, made once per process: a schema object the compilers have
+ * seen is not compiled again (lib/schema-compilers.ts), and a new `Envelope(…)` per app would be a new object
+ * every time. `Envelope` is a pure function of its argument, so every app serves the same schema as before.
+ */
+const envelopes = new WeakMap<TSchema, TSchema>();
+function envelopeOf(response: TSchema): TSchema {
+  let e = envelopes.get(response);
+  if (!e) envelopes.set(response, (e = Envelope(response)));
+  return e;
+}
+
+/**
  * Registers a module's API from its descriptors (packages/contracts/src/route.ts) inside the module's prefix
  * plugin: method and path from the descriptor, validation and the OpenAPI entry from its schemas (the answer
  * wrapped in the envelope), its role or public flag as route config (read by the auth plugin), and one handler
@@ -77,7 +89,7 @@ export function serve<A extends Record<string, Route>>(
         ...(s.querystring ? { querystring: s.querystring } : {}),
         ...(s.body ? { body: s.body } : {}),
         // Plain text and files are sent as they are (Fastify does not serialise a stream or a buffer).
-        response: { 200: text || d.bytes ? s.response : Envelope(s.response) },
+        response: { 200: text || d.bytes ? s.response : envelopeOf(s.response) },
       },
       handler: handler as (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
     });
