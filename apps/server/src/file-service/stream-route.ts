@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
-import { Envelope, Streamed, type Route, type RouteSchemas, type RouteTypes } from '@suanli/contracts';
+import { Streamed, type Route, type RouteSchemas, type RouteTypes } from '@suanli/contracts';
 import type { TSchema } from '@sinclair/typebox';
-import type { RouteRequest } from '../lib/serve';
+import { envelopeOf, type RouteRequest } from '../lib/serve';
 
 /**
  * Registers one file-service route whose request or answer streams — a multipart upload whose file part goes
@@ -37,7 +37,7 @@ export function streamRoute<T extends RouteTypes>(
       ...(schemas.params ? { params: schemas.params } : {}),
       ...(schemas.querystring ? { querystring: schemas.querystring } : {}),
       ...(schemas.body ? { body: schemas.body } : {}),
-      ...(schemas.response === Streamed ? {} : { response: { 200: Envelope(schemas.response) } }),
+      ...(schemas.response === Streamed ? {} : { response: { 200: envelopeOf(schemas.response) } }),
     },
     handler: handler as (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
   });

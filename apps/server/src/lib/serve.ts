@@ -42,7 +42,7 @@ export type RouteImpl<T extends RouteTypes> = RouteHandler<T> | { handler: Route
  * every time. `Envelope` is a pure function of its argument, so every app serves the same schema as before.
  */
 const envelopes = new WeakMap<TSchema, TSchema>();
-function envelopeOf(response: TSchema): TSchema {
+export function envelopeOf(response: TSchema): TSchema {
   let e = envelopes.get(response);
   if (!e) envelopes.set(response, (e = Envelope(response)));
   return e;

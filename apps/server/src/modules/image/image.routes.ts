@@ -7,6 +7,12 @@ import { principal } from '../../plugins/auth';
 import type { ImagePublicationService } from './image-publication.service';
 import type { ImageService } from './image.service';
 
+/**
+ * The registry token endpoint's query, one schema object per process: the compilers compile a schema they
+ * have seen once (lib/schema-compilers.ts), and a schema written inline would be new for every app.
+ */
+const TokenQuery = Type.Object({ service: Type.Optional(Type.String()), scope: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])), account: Type.Optional(Type.String()) });
+
 /** Registered under IMAGE_BASE. */
 export function imageRoutes(images: ImageService, publications: ImagePublicationService): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -18,7 +24,7 @@ export function imageRoutes(images: ImageService, publications: ImagePublication
       schema: {
         tags,
         summary: '镜像仓库令牌（Docker Registry Token 协议，供 docker / skopeo 使用）',
-        querystring: Type.Object({ service: Type.Optional(Type.String()), scope: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])), account: Type.Optional(Type.String()) }),
+        querystring: TokenQuery,
       },
       handler: async (req, reply) => {
         const answer = await images.token(req.query, req.headers.authorization);
