@@ -8,6 +8,7 @@ import pg from 'pg';
 import { buildApp } from '../src/app';
 import type { Config } from '../src/config';
 import { migrate, openDb, sqliteFileIn, type Engine } from '../src/db/db';
+import { setPasswordCostForTests } from '../src/modules/user/password';
 
 /** Every api test file runs once per engine. PostgreSQL is required under CI (never silently skipped). */
 export const engines: Engine[] = ['sqlite', 'postgres'];
@@ -16,6 +17,15 @@ export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+/**
+ * Password hashes in the apps of this process (the api test files) use argon2id at m = 64 KiB, t = 1 instead
+ * of production's m = 19 MiB, t = 2: ~0.2 CPU-ms a hash or a verify instead of ~12, where the api tier hashes
+ * and verifies thousands of times (registrations, logins, seeded accounts; issue 26). Still argon2id, still a
+ * real hash and verify on every login. The production parameters are checked by
+ * src/modules/user/password.test.ts, and gateways a test starts as processes (process.ts) hash with them.
+ */
+setPasswordCostForTests({ memoryCost: 64, timeCost: 1, parallelism: 1 });
 
 /** A clock tests can move: `clock.advance(31 * 60_000)` expires an idle session. */
 export class TestClock {
