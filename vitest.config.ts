@@ -86,14 +86,20 @@ export default defineConfig({
         },
       },
       {
-        // Integration tests against two real Slurm clusters, started once per run by the globalSetup.
+        // Integration tests against real Slurm clusters. The globalSetup starts a harness (two one-node clusters,
+        // an account pool) per worker and each file uses its worker's (apps/server/test/slurm-worker.ts): one
+        // file's jobs never fill the cards another file expects free (queueing and 智能调度 assertions), and the
+        // files' waits on Slurm overlap. Three at a time (idle daemons cost ~0.04 CPU-s a minute per harness);
+        // TEST_SLURM_WORKERS sets how many (1: the files one at a time).
         test: {
           name: 'server-slurm',
           include: slurmTier,
           globalSetup: ['apps/server/test/slurm-harness.ts'],
-          // The files share two one-node clusters: run alone, so one file's jobs never fill the cards another
-          // file expects free (queueing and 智能调度 assertions).
-          fileParallelism: false,
+          maxWorkers: Number(process.env.TEST_SLURM_WORKERS) || 3,
+          // As the api tier: the files of a worker share its module cache (TEST_ISOLATE=1 isolates them).
+          isolate,
+          // A group of its own (a project with its own maxWorkers needs one): its workers are numbered 1…maxWorkers.
+          sequence: { groupOrder: 2 },
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The login node of a harness cluster: a real OpenSSH sshd on a loopback port with its own host key, public
 # keys only, reading each account's ~/.ssh/authorized_keys (what the key pairs module installs). The cluster
-# accounts get a login shell and their home on the cluster's storage (`usermod`: the accounts are shared by
-# harness runs on this machine, so the last run started decides where their home is).
+# accounts get a login shell and their home on the cluster's storage (`usermod`: an account's home is
+# machine-wide, so harnesses running at the same time need account pools of their own — the test tier's
+# harnesses each have one, see apps/server/test/slurm-harness.ts; of two harnesses on the same pool, the last
+# one started decides where its accounts' homes are).
 #
 #   scripts/slurm/sshd.sh DIR PORT HOMEROOT ACCOUNT...    → starts sshd, writes DIR/sshd.pid and DIR/ssh.port
 set -euo pipefail
@@ -18,7 +20,9 @@ ssh-keygen -q -t ed25519 -N '' -f "$DIR/ssh_host_ed25519_key" <<<y >/dev/null
 for acct in "$@"; do
   # --prefix / skips usermod's "user is currently used by a process" refusal (jobs of another run).
   # -p "*": no password, but not locked ("!"), which sshd without PAM refuses even for keys.
-  usermod -P / -p "*" -d "$HOMEROOT/$acct" -s /bin/bash "$acct" 2>&1 | grep -v "no changes" >&2 || true
+  # Under the lock every useradd of the tests takes (scripts/slurm/users.sh, apps/server/test/posix-users.ts):
+  # shadow's own lock on /etc/passwd fails at once instead of waiting, and harnesses start side by side.
+  flock /run/lock/suanli-useradd.lock usermod -P / -p "*" -d "$HOMEROOT/$acct" -s /bin/bash "$acct" 2>&1 | grep -v "no changes" >&2 || true
 done
 # Homes are reached through the harness work dir (mkdtemp: 0700); the accounts must traverse it.
 d=$HOMEROOT

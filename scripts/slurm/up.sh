@@ -12,7 +12,11 @@
 #
 # Knobs (env): SUANLI_SLURM_DB_HOST/PORT/ADMIN (MariaDB with a password-less admin; default
 # 127.0.0.1:3306 root), SUANLI_SLURM_POOL (accounts per cluster, default 3), SUANLI_SLURM_CLUSTERS (which of
-# the two to start, by harness id: default "a b"; a test that needs one cluster starts one).
+# the two to start, by harness id: default "a b"; a test that needs one cluster starts one),
+# SUANLI_SLURM_PREFIX_A/B and SUANLI_SLURM_UID_A/B (each cluster's account pool: harnesses running at the same
+# time need pools of their own, since an account's home is its harness's), SUANLI_SLURM_PORTS (10 free
+# loopback ports to use, space-separated: a caller starting several harnesses at once picks them all in one
+# go so no two harnesses get the same port; default: picked here).
 set -euo pipefail
 
 WORK=${1:?usage: up.sh WORKDIR}
@@ -47,7 +51,11 @@ TAG=$(basename "$WORK" | tr -c 'a-zA-Z0-9\n' '_' | tr 'A-Z' 'a-z' | tail -c 13)
 echo "$TAG" >"$WORK/tag"
 
 # Free loopback ports, all at once (node is there anyway: the harness is driven by vitest).
-read -r -a PORTS <<<"$(node -e '
+if [ -n "${SUANLI_SLURM_PORTS:-}" ]; then
+  read -r -a PORTS <<<"$SUANLI_SLURM_PORTS"
+  [ ${#PORTS[@]} -eq 10 ] || die "SUANLI_SLURM_PORTS must name 10 ports, not ${#PORTS[@]}"
+else
+  read -r -a PORTS <<<"$(node -e '
   const net = require("node:net");
   const n = Number(process.argv[1]); const servers = []; const ports = [];
   (async () => {
@@ -58,6 +66,7 @@ read -r -a PORTS <<<"$(node -e '
     servers.forEach((s) => s.close());
     console.log(ports.join(" "));
   })();' 10)"
+fi
 
 # ── munge: one daemon with its own key and socket, shared by both clusters ──
 M="$WORK/munge"

@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   FileServiceApi,
   FoundationApi,
@@ -44,9 +44,10 @@ import { nodeFetch, nodeFile } from '../../../bench/support/node-transport';
 import { CallLog, killGroup, LiveSocket, now, restart } from '../test/deployment-load';
 import { encryptWith } from '../test/rsa';
 import { writeSlurmCentersFile } from '../test/slurm-centers';
+import { workerSlurmHarness } from '../test/slurm-worker';
 import { newId } from './lib/id';
 
-const { clusters } = inject('slurm');
+const { clusters } = workerSlurmHarness();
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 /** A fixed place and ports of its own (deploy.e2e uses local-up's defaults): a crashed run is taken down by the next. */
 const WORK = path.join(os.tmpdir(), 'suanli-fault');

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { slurmAuthHeaders, type SlurmClusterInfo } from '../../../test/slurm-harness';
+import { workerSlurmHarness } from '../../../test/slurm-worker';
 import { setAssociationLimit } from './balance-limit';
 import type { SlurmCall } from './v0038';
 
@@ -15,7 +16,7 @@ import type { SlurmCall } from './v0038';
  * anything else touching Slurm.
  */
 
-const { clusters } = inject('slurm');
+const { clusters } = workerSlurmHarness();
 const c = clusters.find((x) => x.id === 'a')!;
 // The last account of the pool: the other files' tests submit as the first ones.
 const acct = c.accounts.names.at(-1)!;

@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { slurmAuthHeaders, type SlurmClusterInfo } from '../../../test/slurm-harness';
+import { workerSlurmHarness } from '../../../test/slurm-worker';
 import type { CenterConfig } from '../../centers/centers';
 import { JobRefused, platformEnv, type JobPhase, type JobRef, type JobSpec, type JobStatus } from '../executor';
 import { jobComment, jobName, SlurmExecutor } from './slurm-executor';
@@ -16,7 +17,7 @@ import { jobComment, jobName, SlurmExecutor } from './slurm-executor';
  * as its slowest case.
  */
 
-const { clusters } = inject('slurm');
+const { clusters } = workerSlurmHarness();
 const [ca, cb] = clusters;
 
 function centerOf(c: SlurmClusterInfo, extra: Partial<CenterConfig> = {}): CenterConfig {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mintSlurmJwt, slurmAuthHeaders, type SlurmClusterInfo } from '../../../test/slurm-harness';
+import { workerSlurmHarness } from '../../../test/slurm-worker';
 
 /**
  * The ground truth the Slurm executor builds on, checked against the two real clusters of the harness over
@@ -12,7 +13,7 @@ import { mintSlurmJwt, slurmAuthHeaders, type SlurmClusterInfo } from '../../../
  * next to each other on a node run concurrently, the one that fills a node's cards runs alone.
  */
 
-const { clusters } = inject('slurm');
+const { clusters } = workerSlurmHarness();
 
 interface RestReply {
   status: number;

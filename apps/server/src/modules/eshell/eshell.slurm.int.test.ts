@@ -3,18 +3,19 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ESHELL_BASE, SHELL_CLOSE_REFUSED, SHELL_TEXT, type AccessSessionPage, type ShellCenterList } from '@suanli/contracts';
 import { body, createTestApp, type TestApp } from '../../../test/harness';
 import { openShell, shellUrl, type ShellClient } from '../../../test/shell-client';
 import { writeSlurmCentersFile } from '../../../test/slurm-centers';
+import { workerSlurmHarness } from '../../../test/slurm-worker';
 
 /**
  * Issue 10, criterion 2 over SSH: the web shell socket → ssh2 → the harness's login-node sshd of each Slurm
  * cluster (scripts/slurm/sshd.sh), as the user's cluster account with the per-user platform key the key
  * pairs module holds and installs. whoami = the cluster account, pwd = its home, `stty size` follows resize.
  */
-const { clusters } = inject('slurm');
+const { clusters } = workerSlurmHarness();
 
 /** The login node's host key fingerprint, as an operator would put it in centers.yaml (`loginHostKey`). */
 function hostKeyOf(port: number): string {

@@ -1,18 +1,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYPAIR_BASE, type KeyPair, type KeyPairGenerated } from '@suanli/contracts';
 import { body, createTestApp, type TestApp } from '../../../test/harness';
 import { writeSlurmCentersFile } from '../../../test/slurm-centers';
 import { ssh } from '../../../test/ssh-login';
+import { workerSlurmHarness } from '../../../test/slurm-worker';
 
 /**
  * Issue 10, criterion 1 on the harness's login nodes (a real OpenSSH sshd per cluster, scripts/slurm/sshd.sh):
  * a key the platform generated logs in as the cluster account once installed, lands in its home, and is
  * refused after uninstall; the web shell's platform key logs in too. The client is OpenSSH's own `ssh`.
  */
-const { clusters } = inject('slurm');
+const { clusters } = workerSlurmHarness();
 
 describe('key pairs on the clusters\' login nodes', () => {
   let t: TestApp;

@@ -2,14 +2,15 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_BASE, type CompPowers, type OutsideJobPage } from '@suanli/contracts';
 import { body, createTestApp, type TestApp } from '../../../test/harness';
 import { writeSlurmCentersFile } from '../../../test/slurm-centers';
 import { installedLogin, ssh } from '../../../test/ssh-login';
+import { workerSlurmHarness } from '../../../test/slurm-worker';
 import { HELD_REASON, OUTSIDE_STOP_REASON } from './outside-job.service';
 
-const { clusters } = inject('slurm');
+const { clusters } = workerSlurmHarness();
 const A = 'slurm-a';
 const c = clusters.find((x) => x.id === 'a')!;
 const env = { ...process.env, SLURM_CONF: c.slurmConf };

@@ -2,15 +2,16 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCardHours } from '@suanli/contracts';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { meteringKit } from '../../../test/metering';
 import { writeSlurmCentersFile } from '../../../test/slurm-centers';
 import type { SlurmClusterInfo } from '../../../test/slurm-harness';
+import { workerSlurmHarness } from '../../../test/slurm-worker';
 import { UNDERPOWERED_REASON } from '../task/task-compute';
 
-const { clusters } = inject('slurm');
+const { clusters } = workerSlurmHarness();
 const A = 'slurm-a';
 const clusterA = () => clusters.find((c) => c.id === 'a')!;
 const DAY = 24 * 3600_000;

@@ -2,18 +2,19 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCE_BASE, TRAINING_BASE, type ResourceOverview, type TaskDetail } from '@suanli/contracts';
 import type { SlurmClusterInfo } from '../../../test/slurm-harness';
 import { body, createTestApp, type TestApp } from '../../../test/harness';
 import { writeSlurmCentersFile } from '../../../test/slurm-centers';
+import { workerSlurmHarness } from '../../../test/slurm-worker';
 
 /**
  * Issue 10, criterion 4: while tasks run and wait on the two harness clusters, 资源概览's numbers equal what
  * Slurm's own tools report — cards and cards in use from `sinfo` (Gres / GresUsed per node), idle nodes,
  * waiting jobs from `squeue`.
  */
-const { clusters } = inject('slurm');
+const { clusters } = workerSlurmHarness();
 const CARD: Record<string, { cardTypeId: string; imageId: string }> = {
   a100: { cardTypeId: 'a100-80g', imageId: 'pytorch-2.3-cuda12' },
   ascend: { cardTypeId: 'ascend-910b', imageId: 'mindspore-2.3-cann8' },

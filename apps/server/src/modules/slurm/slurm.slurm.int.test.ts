@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SLURM_BASE, isTerminal, type JobState } from '@suanli/contracts';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { body, createTestApp, type TestApp } from '../../../test/harness';
+import { workerSlurmHarness } from '../../../test/slurm-worker';
 
 /**
  * The shipped platform templates (config/slurm-templates/) run on the two real Slurm clusters of the harness
@@ -12,7 +13,7 @@ import { body, createTestApp, type TestApp } from '../../../test/harness';
  * cluster account's home. Each job prints `id -un`, so the test sees it ran as the user's cluster account.
  */
 
-const { clusters } = inject('slurm');
+const { clusters } = workerSlurmHarness();
 const repoRoot = path.resolve(import.meta.dirname, '../../../../..');
 
 describe('platform Slurm templates on real Slurm', () => {

@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SLURM_BASE, taskFolder, type TaskDetail } from '@suanli/contracts';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { body, createTestApp, type TestApp } from '../../../test/harness';
 import { slurmAuthHeaders } from '../../../test/slurm-harness';
+import { workerSlurmHarness } from '../../../test/slurm-worker';
 
 /**
  * On a real Slurm cluster of the harness (issue 22): a job without 工作目录 runs in its task's own folder, made
@@ -14,7 +15,7 @@ import { slurmAuthHeaders } from '../../../test/slurm-harness';
  * accounting recorded the requester (sacct's `CANCELLED by <uid>`, slurmrestd's kill_request_user).
  */
 
-const { clusters } = inject('slurm');
+const { clusters } = workerSlurmHarness();
 
 describe('task folders and cancels from outside on real Slurm', () => {
   const c = clusters[0];

@@ -2,11 +2,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SLURM_BASE, TRAINING_BASE, type SlurmTaskCreate, type Task, type TrainingTaskCreate } from '@suanli/contracts';
 import { body, createPgDatabase, createTestApp, type TestApp } from '../../../test/harness';
 import { writeSlurmCentersFile } from '../../../test/slurm-centers';
 import type { SlurmClusterInfo } from '../../../test/slurm-harness';
+import { workerSlurmHarness } from '../../../test/slurm-worker';
 
 /**
  * Idempotent submission (issue 17 item 6) against a real Slurm cluster of the harness, through the gateway's
@@ -14,7 +15,7 @@ import type { SlurmClusterInfo } from '../../../test/slurm-harness';
  * one task and ONE job — counted in slurmctld's queue (squeue, by the cluster account) and in accounting
  * (sacct, by the task's tag in the job name).
  */
-const { clusters } = inject('slurm');
+const { clusters } = workerSlurmHarness();
 const cluster = clusters.find((c) => c.id === 'a')!;
 const CENTER = `slurm-${cluster.id}`;
 const slurmEnv = (c: SlurmClusterInfo) => ({ ...process.env, SLURM_CONF: c.slurmConf });

@@ -2,13 +2,14 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEAM_BASE, TRAINING_BASE, type Team, type TeamDetail, type TeamInvitation, type Task } from '@suanli/contracts';
 import { body, createTestApp, type TestApp } from '../../../test/harness';
 import { writeSlurmCentersFile } from '../../../test/slurm-centers';
 import { registerAndLogin } from '../../../test/users';
+import { workerSlurmHarness } from '../../../test/slurm-worker';
 
-const { clusters } = inject('slurm');
+const { clusters } = workerSlurmHarness();
 
 /** Runs a shell command as a cluster account (a real Linux user of the harness): its stdout, or null when refused. */
 const runAs = (account: string, script: string) => {

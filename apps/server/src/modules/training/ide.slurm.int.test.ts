@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { DEVELOP_JUPYTER_COMMAND, KEYPAIR_BASE, TRAINING_BASE, type KeyPairGenerated, type TaskDetail, type TaskSsh } from '@suanli/contracts';
 import { body, createTestApp, type TestApp } from '../../../test/harness';
 import { writeSlurmCentersFile } from '../../../test/slurm-centers';
 import { commandLines, ideRequest, probeAsOtherUser } from '../../../test/ide';
+import { workerSlurmHarness } from '../../../test/slurm-worker';
 
 /**
  * Issue 10, criterion 3 on real Slurm: a develop task on a harness cluster runs Debian's Jupyter Notebook as
@@ -17,7 +18,7 @@ import { commandLines, ideRequest, probeAsOtherUser } from '../../../test/ide';
  * Issue 17, criterion 1 on a shared node: Jupyter's token is on no command line, and another cluster account
  * on the node — reading every command line as `ps` does, calling Jupyter's API on its port — is refused.
  */
-const { clusters } = inject('slurm');
+const { clusters } = workerSlurmHarness();
 
 describe('develop task on Slurm through the proxy', () => {
   let t: TestApp;

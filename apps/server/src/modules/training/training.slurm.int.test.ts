@@ -3,13 +3,14 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRAINING_BASE, type Task, type TaskDetail, type TrainingTaskCreate } from '@suanli/contracts';
 import { body, createPgDatabase, createTestApp, REDIS_URL, type TestApp } from '../../../test/harness';
 import { startGateway, stopProcess } from '../../../test/process';
 import { writeSlurmCentersFile } from '../../../test/slurm-centers';
 import type { SlurmClusterInfo } from '../../../test/slurm-harness';
 import { connect, wsUrl } from '../../../test/ws-client';
+import { workerSlurmHarness } from '../../../test/slurm-worker';
 
 /**
  * Training tasks on the two real Slurm clusters of the harness (sub-centers slurm-a: A100, slurm-b: 910B), through
@@ -17,7 +18,7 @@ import { connect, wsUrl } from '../../../test/ws-client';
  * gateway SIGKILLed while tasks end; a submit retried after slurmctld was frozen) and two replicas (4: one
  * poller per center, handover, a state change reaching the other replica's socket).
  */
-const { clusters } = inject('slurm');
+const { clusters } = workerSlurmHarness();
 const A = 'slurm-a';
 const B = 'slurm-b';
 const clusterOf = (center: string) => clusters.find((c) => `slurm-${c.id}` === center)!;

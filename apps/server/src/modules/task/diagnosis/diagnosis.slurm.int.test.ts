@@ -3,9 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SLURM_BASE, isTerminal, type JobState, type SlurmTaskCreate, type TaskDetail } from '@suanli/contracts';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { body, createTestApp, type TestApp } from '../../../../test/harness';
+import { workerSlurmHarness } from '../../../../test/slurm-worker';
 
 /**
  * Issue 23 on a real Slurm cluster of the harness (acceptance 1 and 3): jobs that fail for each cause — memory
@@ -15,7 +16,7 @@ import { body, createTestApp, type TestApp } from '../../../../test/harness';
  * report of a CPU-bound and an idle job of the same size differs as sacct says. One submission wave for all.
  */
 
-const { clusters } = inject('slurm');
+const { clusters } = workerSlurmHarness();
 
 // Grows by 20 MiB every 0.1 s up to 400 MiB (bytearray zero-fills: resident), prints its progress, ends 0.
 const GROW = 'python3 -c "\nimport time\nb = []\nfor i in range(20):\n    b.append(bytearray(20 << 20))\n    print(\'chunk\', i, flush=True)\n    time.sleep(0.1)\nprint(\'grown\')\n"';
