@@ -30,22 +30,30 @@ const e2eWorkers = Number(process.env.TEST_E2E_WORKERS) || 2;
 const isolate = process.env.TEST_ISOLATE === '1';
 
 /**
- * The e2e files that take longest (CI17; the walks since their split in session 17), in that order. A clean
- * clone has no vitest timings cache, so vitest would start the largest files first — and the three walk files,
- * small but long (each route at a width), would run last, one of them alone at the tier's end.
+ * The files that take longest, in that order, per project (CI17 and session 18's runs: the e2e walks since their
+ * split in session 17; the Slurm files that wait out Slurm's one-minute time limit). A clean clone has no
+ * vitest timings cache, so vitest would start the largest files first — the three walk files, small but long
+ * (each route at a width), would run last, one of them alone at the tier's end, and training.slurm.int (the
+ * Slurm tier's longest path, ~4 min) would start after three others.
  */
-const E2E_LONGEST = ['walk-user-375', 'walk-user-1440', 'storage', 'walk-operator', 'responsive'];
+const LONGEST: Record<string, string[]> = {
+  e2e: ['e2e/walk-user-375.e2e.ts', 'e2e/walk-user-1440.e2e.ts', 'e2e/storage.e2e.ts', 'e2e/walk-operator.e2e.ts', 'e2e/responsive.e2e.ts'],
+  'server-slurm': ['modules/training/training.slurm.int.test.ts', 'modules/task/diagnosis/diagnosis.slurm.int.test.ts', 'executors/slurm/slurm-executor.int.test.ts'],
+};
 
-/** Vitest's order, except that the e2e files of E2E_LONGEST start first (the e2e project's group is the last). */
+/** Vitest's order, except that each project's LONGEST files start first (in their order) in that project's places. */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const rank = (f: TestSpecification) => {
-      const i = E2E_LONGEST.findIndex((name) => f.moduleId.endsWith(`/e2e/${name}.e2e.ts`));
-      return i < 0 ? E2E_LONGEST.length : i;
+      const longest = LONGEST[f.project.name] ?? [];
+      const i = longest.findIndex((name) => f.moduleId.endsWith(`/${name}`));
+      return i < 0 ? longest.length : i;
     };
-    const isE2e = (f: TestSpecification) => f.project.name === 'e2e';
-    return [...sorted.filter((f) => !isE2e(f)), ...sorted.filter(isE2e).sort((a, b) => rank(a) - rank(b))];
+    const byProject = new Map<string, TestSpecification[]>();
+    for (const f of sorted) byProject.set(f.project.name, [...(byProject.get(f.project.name) ?? []), f]);
+    for (const list of byProject.values()) list.sort((a, b) => rank(a) - rank(b)); // stable: the rest keep vitest's order
+    return sorted.map((f) => byProject.get(f.project.name)!.shift()!);
   }
 }
 

@@ -112,11 +112,10 @@ function beside(cmd, args, name) {
 // `node scripts/test-times.mjs` summarises them.
 const timings = (name) => ['--reporter=default', '--reporter=json', `--outputFile.json=test-results/${name}.json`];
 
-// The Slurm files mostly wait on jobs. Vitest runs a project with `fileParallelism: false` after the parallel
-// group, so inside one vitest process they never overlap the api tier: they run in a second vitest process
-// beside it (output in test-results/slurm.log, printed when it ends); Linux users are created under one lock by
-// both (apps/server/test/posix-users.ts, scripts/slurm/users.sh). TEST_SLURM_BESIDE=0 runs them after the
-// others in one process, as before (issue 26).
+// The Slurm files mostly wait on jobs: they run in a second vitest process beside the others, three at a time, each
+// worker on a pair of clusters of its own (apps/server/test/slurm-harness.ts; output in test-results/slurm.log,
+// printed when it ends); Linux users are created under one lock by both (apps/server/test/posix-users.ts,
+// scripts/slurm/users.sh). TEST_SLURM_BESIDE=0 runs them after the others in one process (issue 26).
 const slurmBeside = process.env.TEST_SLURM_BESIDE !== '0' && want('api');
 let slurmDone = null;
 if (slurmBeside) {
@@ -147,9 +146,8 @@ async function slurmTier() {
   }
 }
 // The e2e tier does not wait for the Slurm files (mostly waiting on jobs) to end: it starts as soon as the api
-// tier and the build are done. Only the e2e file that starts a Slurm cluster of its own (develop-slurm.e2e)
-// waits for them: harnesses share the pool's Linux accounts, whose home the last one started decides.
-const SLURM_E2E = 'e2e/develop-slurm.e2e.ts';
+// tier and the build are done, and the Slurm tier's output is printed when both are over. develop-slurm.e2e
+// starts a cluster of its own on accounts (sla0001…) no harness of the Slurm tier uses (sla1_…, slb1_…).
 if (!want('e2e')) await slurmTier();
 if (want('e2e')) {
   if (buildDone) {
@@ -160,22 +158,7 @@ if (want('e2e')) {
       process.exit(code);
     }
   } else run('console + user guide build', 'npm', ['run', 'build'], 'build');
-  if (slurmDone) {
-    // The e2e tier beside the Slurm tier's end; the Slurm journey as soon as the Slurm tier is done, beside the
-    // rest of the e2e tier (its own vitest process and Chromium). Each prints its output when it ends.
-    console.log('\n━━ e2e (Chromium), beside the Slurm tier ━━ output: test-results/e2e.log');
-    const e2eDone = beside('npx', ['vitest', 'run', '--project', 'e2e', '--exclude', SLURM_E2E, ...timings('e2e')], 'e2e');
-    await slurmTier();
-    console.log('\n━━ e2e (Chromium) on a Slurm cluster, beside the e2e tier ━━ output: test-results/e2e-slurm.log');
-    const slurmE2eDone = beside('npx', ['vitest', 'run', '--project', 'e2e', SLURM_E2E, ...timings('e2e-slurm')], 'e2e-slurm');
-    for (const [label, name, done] of [['e2e (Chromium)', 'e2e', e2eDone], ['e2e (Chromium) on a Slurm cluster', 'e2e-slurm', slurmE2eDone]]) {
-      const code = await done;
-      console.log(`\n━━ ${label} ━━\n${fs.readFileSync(`test-results/${name}.log`, 'utf8')}`);
-      if (code !== 0) {
-        console.error(`✗ ${label} failed`);
-        process.exit(code);
-      }
-    }
-  } else run('e2e (Chromium)', 'npx', ['vitest', 'run', '--project', 'e2e', ...timings('e2e')], 'e2e');
+  run('e2e (Chromium)', 'npx', ['vitest', 'run', '--project', 'e2e', ...timings('e2e')], 'e2e');
+  await slurmTier();
 }
 console.log('\n✓ all requested tiers passed');
