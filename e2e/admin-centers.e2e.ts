@@ -8,7 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createUser, signIn } from './support/auth';
+import { createOperator, createUser, signedInPage } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 import { noHorizontalScroll, settled, settledShot, speaksChinese } from './support/page';
 
@@ -27,9 +27,9 @@ describe('运营管理 › 分中心 journey', () => {
     env = await startE2e();
     op = await createOperator(env);
     u = await createUser(env);
-    ({ page: operator } = await env.newPage());
-    ({ page: user } = await env.newPage());
-    ({ page: form } = await env.newPage());
+    ({ page: operator } = await signedInPage(env, op.user.username, op.password));
+    ({ page: user } = await signedInPage(env, u.user.username, u.password));
+    ({ page: form } = await signedInPage(env, u.user.username, u.password));
   });
   afterAll(() => env?.close());
 
@@ -41,7 +41,8 @@ describe('运营管理 › 分中心 journey', () => {
   }
 
   it('the operator opens 分中心 from the 运营管理 menu: status and packages from the centers file', async () => {
-    await signIn(operator, op.user.username, op.password);
+    // Where a sign-in lands.
+    await operator.goto('/console/training');
     await operator.getByTestId('menu-group-admin').hover();
     await operator.locator('.ant-menu-submenu-popup:visible [data-testid="menu-admin-centers"]').click();
     await operator.waitForURL('**/console/admin/centers');
@@ -53,11 +54,9 @@ describe('运营管理 › 分中心 journey', () => {
   });
 
   it('维护 with a notice: the user\'s 购买算力 loses the packages live, and their submit is refused with the notice', async () => {
-    await signIn(user, u.user.username, u.password);
     await user.goto('/console/pay');
     await user.getByTestId('pay-product').first().waitFor();
     // A training task on A100 (only 深圳 has it), filled in while the center is still 正常.
-    await signIn(form, u.user.username, u.password);
     await form.goto('/console/training');
     await form.getByTestId('training-create').click();
     await form.waitForURL(/\/console\/training\/task\/train/, { waitUntil: 'commit' });

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createUser, signIn } from './support/auth';
+import { createOperator, createUser, signedInPage } from './support/auth';
 import { downloadedFile } from './support/chromium';
 import { englishWords } from './support/english';
 import { startE2e, type E2eEnv } from './support/env';
@@ -44,10 +44,11 @@ describe('计费 journey (acceptance 4 of issue 19, 算力发放 of issue 20)', 
     const acc = await env.app.ctx.clusterAccounts.ensure(u.user.id, 'sz-a100');
     fs.mkdirSync(path.join(acc.homeDir, 'work'), { recursive: true });
     const op = await createOperator(env);
-    ({ page: user } = await env.newPage());
-    ({ page: operator } = await env.newPage());
-    await signIn(user, u.user.username, u.password);
-    await signIn(operator, op.user.username, op.password);
+    ({ page: user } = await signedInPage(env, u.user.username, u.password));
+    ({ page: operator } = await signedInPage(env, op.user.username, op.password));
+    // The first test reads the header's balance where the sign-in lands (the operator's first step is a goto).
+    await user.goto('/console/training');
+    await user.getByTestId('app-header').waitFor();
   });
   afterAll(() => env?.close());
 

@@ -10,9 +10,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRAINING_BASE } from '@suanli/contracts';
 import { seedPublicAssets } from '../apps/server/src/modules/asset/public-seed';
-import { createOperator, createUser, signIn } from './support/auth';
+import { createOperator, createUser, signedInPage } from './support/auth';
 import { downloadedFile } from './support/chromium';
 import { startE2e, type E2eEnv } from './support/env';
+import { painted } from './support/page';
 
 describe('数据集 journey', () => {
   let env: E2eEnv;
@@ -40,8 +41,7 @@ describe('数据集 journey', () => {
   });
 
   it('creates a dataset from an uploaded folder, adds a second version, reads its README and files', async () => {
-    const { context, page } = await env.newPage();
-    await signIn(page, username, password);
+    const { context, page } = await signedInPage(env, username, password);
 
     await page.goto('/console/storage');
     await page.getByTestId('storage-upload-folder').waitFor();
@@ -82,7 +82,7 @@ describe('数据集 journey', () => {
     await expect.poll(() => versions.locator('.ant-tag').allTextContents(), { timeout: 20_000 }).toEqual(['可用', '可用']);
     for (const width of [1440, 375]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.waitForTimeout(300);
+      await painted(page);
       await env.shot(page, `dataset-detail-versions-${width}`);
     }
 
@@ -95,7 +95,7 @@ describe('数据集 journey', () => {
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
     await env.shot(page, 'dataset-detail-readme-1440');
     await page.setViewportSize({ width: 375, height: 900 });
-    await page.waitForTimeout(300);
+    await painted(page);
     await env.shot(page, 'dataset-detail-readme-375');
     await page.setViewportSize({ width: 1440, height: 900 });
 
@@ -107,7 +107,7 @@ describe('数据集 journey', () => {
     await expect.poll(() => files.getByTestId('asset-file').allTextContents()).toEqual([' images.bin']);
     for (const width of [1440, 375]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.waitForTimeout(300);
+      await painted(page);
       await env.shot(page, `dataset-detail-files-${width}`);
     }
 
@@ -129,15 +129,14 @@ describe('数据集 journey', () => {
     await page.getByTestId('asset-card').first().waitFor();
     for (const width of [1440, 375]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.waitForTimeout(300);
+      await painted(page);
       await env.shot(page, `dataset-list-${width}`);
     }
     await context.close();
   });
 
   it('registers a model from a finished training task in one click', async () => {
-    const { context, page } = await env.newPage();
-    await signIn(page, username, password);
+    const { context, page } = await signedInPage(env, username, password);
     const { token } = await env.app.ctx.sessions.create(userId);
     const created = await env.app.inject({
       method: 'POST',
@@ -157,7 +156,7 @@ describe('数据集 journey', () => {
     expect(await page.getByTestId('asset-title').textContent()).toBe('图像分类训练');
     for (const width of [1440, 375]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.waitForTimeout(300);
+      await painted(page);
       await env.shot(page, `model-detail-${width}`);
     }
     await context.close();
@@ -173,14 +172,13 @@ describe('数据集 journey', () => {
       services: { dataset: env.app.assets.datasets, model: env.app.assets.models },
       platformUser: async () => platform.user.id,
     });
-    const { context, page } = await env.newPage();
-    await signIn(page, username, password);
+    const { context, page } = await signedInPage(env, username, password);
     await page.goto('/console/public-data');
     await page.waitForURL(/\/console\/public-data\/dataset$/);
     await expect.poll(() => page.getByTestId('asset-card-name').allTextContents()).toHaveLength(2);
     for (const width of [1440, 375]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.waitForTimeout(300);
+      await painted(page);
       await env.shot(page, `public-hall-${width}`);
     }
     await page.setViewportSize({ width: 1440, height: 900 });
@@ -196,7 +194,7 @@ describe('数据集 journey', () => {
     await page.getByTestId('asset-readme').locator('h1').waitFor();
     await env.shot(page, 'public-detail-readme-1440');
     await page.setViewportSize({ width: 375, height: 900 });
-    await page.waitForTimeout(300);
+    await painted(page);
     await env.shot(page, 'public-detail-readme-375');
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.getByTestId('asset-add-to-mine').click();
@@ -207,7 +205,7 @@ describe('数据集 journey', () => {
     await expect.poll(() => page.getByTestId('mount-dataset').textContent(), { timeout: 15_000 }).toContain('三分类螺旋数据 v1');
     for (const width of [1440, 375]) {
       await page.setViewportSize({ width, height: 1200 });
-      await page.waitForTimeout(300);
+      await painted(page);
       await env.shot(page, `training-form-with-dataset-${width}`);
     }
     await page.setViewportSize({ width: 1440, height: 900 });
@@ -220,8 +218,7 @@ describe('数据集 journey', () => {
   it('an operator approves a publication request in 运营管理 › 审核; the dataset then shows in the hall, the review in the audit log', async () => {
     const op = await createOperator(env);
     // The owner asks on the detail page.
-    const owner = await env.newPage();
-    await signIn(owner.page, username, password);
+    const owner = await signedInPage(env, username, password);
     await owner.page.goto('/console/dataset');
     await owner.page.getByTestId('asset-card-name').filter({ hasText: 'MNIST 迷你版' }).click();
     await owner.page.getByTestId('asset-publish').click();
@@ -230,8 +227,7 @@ describe('数据集 journey', () => {
     await owner.page.getByText('公开审核中').waitFor();
     await owner.context.close();
 
-    const { context, page } = await env.newPage();
-    await signIn(page, op.user.username, op.password);
+    const { context, page } = await signedInPage(env, op.user.username, op.password);
     // The hall points operators to 运营管理 › 审核, where requests are decided.
     await page.goto('/console/public-data/dataset');
     await page.getByTestId('hall-review-link').click();
@@ -240,13 +236,13 @@ describe('数据集 journey', () => {
     await row.waitFor();
     for (const width of [1440, 375]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.waitForTimeout(400);
+      await painted(page);
       await env.shot(page, `admin-review-${width}`);
     }
     // On a phone too: the decision opens its confirmation, which says what happens.
     await row.getByTestId('admin-review-approve').click();
     await page.getByTestId('admin-review-modal').waitFor();
-    await page.waitForTimeout(300);
+    await painted(page);
     await env.shot(page, 'admin-review-approve-375');
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.getByTestId('admin-review-confirm').click();

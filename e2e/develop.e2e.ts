@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVELOP_JUPYTER_COMMAND, TRAINING_BASE, USER_STORAGE_KEY } from '@suanli/contracts';
-import { createUser, signIn } from './support/auth';
+import { createUser, signedInPage } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 
 describe('development environment', () => {
@@ -33,8 +33,7 @@ describe('development environment', () => {
     });
     const id = JSON.parse(created.body).data.id as string;
 
-    const { context, page } = await env.newPage();
-    await signIn(page, user.username, user.password);
+    const { context, page } = await signedInPage(env, user.username, user.password);
     await page.goto(`/console/training/detail/develop/${id}`);
     const open = page.getByTestId('training-detail-open-ide');
     await open.waitFor({ timeout: 30_000 });
@@ -104,8 +103,7 @@ describe('development environment', () => {
 
     // Another signed-in user reaching the same address is refused.
     const other = await createUser(env);
-    const { context: c2, page: p2 } = await env.newPage();
-    await signIn(p2, other.user.username, other.password);
+    const { context: c2, page: p2 } = await signedInPage(env, other.user.username, other.password);
     const refused = await p2.goto(`${ideOrigin}/tree`);
     expect(refused?.status()).toBe(403);
     expect(await p2.textContent('body')).toContain('无权访问该开发环境');

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { ensureUser } from '../apps/server/test/posix-users';
 import { prerequisite, requireRoot, requireSshd } from '../apps/server/test/prerequisites';
-import { createUser, signIn } from './support/auth';
+import { createUser, signedInPage } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 
 /** The terminal's visible text, one line per row (the DOM renderer's rows). */
@@ -72,9 +72,8 @@ describe('web shell (Shell工具)', () => {
   afterAll(() => env?.close());
 
   it('types whoami and pwd into the browser terminal; resizing the page resizes the terminal', async () => {
-    const { context, page } = await env.newPage();
+    const { context, page } = await signedInPage(env, username, password);
     try {
-      await signIn(page, username, password);
       await page.goto('/console/slurm-template/eshell');
       await expect.poll(() => page.getByTestId('eshell-status').first().innerText(), { timeout: 20_000 }).toBe(`已连接到 深圳算力分中心 本地终端（账号 ${account}）`);
       await expect.poll(() => page.getByTestId('eshell-local-note').count()).toBe(1);
@@ -118,9 +117,8 @@ describe('web shell (Shell工具)', () => {
 
   it('closes after the idle timeout with 空闲超时，连接已关闭', async () => {
     env.app.eshell.setOptions({ idleTimeoutMs: 3_000 });
-    const { context, page } = await env.newPage();
+    const { context, page } = await signedInPage(env, username, password);
     try {
-      await signIn(page, username, password);
       await page.goto('/console/slurm-template/eshell');
       await expect.poll(() => page.getByTestId('eshell-status').innerText(), { timeout: 30_000 }).toBe('空闲超时，连接已关闭');
       expect(await screen(page)).toContain('空闲超时，连接已关闭');
@@ -136,9 +134,8 @@ describe('web shell (Shell工具)', () => {
   });
 
   it('在此打开终端 on the storage page opens the shell in that folder', async () => {
-    const { context, page } = await env.newPage();
+    const { context, page } = await signedInPage(env, username, password);
     try {
-      await signIn(page, username, password);
       await page.goto('/console/storage?center=sz-a100&path=%2Fproj');
       await page.getByTestId('storage-open-terminal').click();
       await page.waitForURL(/\/console\/slurm-template\/eshell\?/, { waitUntil: 'commit' });
@@ -161,9 +158,8 @@ describe('web shell without LOCAL_SHELL', () => {
 
   it('offers no local terminal on a gateway listening on 127.0.0.1 and says why', async () => {
     const { user, password } = await createUser(env);
-    const { context, page } = await env.newPage();
+    const { context, page } = await signedInPage(env, user.username, password);
     try {
-      await signIn(page, user.username, password);
       await page.goto('/console/slurm-template/eshell');
       await expect.poll(() => page.getByTestId('eshell-note').count(), { timeout: 20_000 }).toBe(1);
       const note = await page.getByTestId('eshell-note').innerText();
@@ -264,9 +260,8 @@ describe('web shell over SSH to a login node', () => {
     const ids = ensureUser(acc.account, acc.uid);
     fs.chownSync(acc.homeDir, ids.uid, ids.gid);
 
-    const { context, page } = await env.newPage();
+    const { context, page } = await signedInPage(env, u.user.username, u.password);
     try {
-      await signIn(page, u.user.username, u.password);
       await page.goto('/console/slurm-template/eshell?center=ssh-login');
       await expect
         .poll(() => page.getByTestId('eshell-status').innerText(), { timeout: 30_000 })

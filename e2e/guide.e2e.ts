@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGuide } from '../scripts/build-guide.mjs';
-import { createUser, signIn } from './support/auth';
+import { createUser, signedInPage } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 
 let env: E2eEnv;
@@ -46,8 +46,10 @@ const imagesLoaded = (page: Page) =>
 describe('user guide from the header', () => {
   it('帮助文档 opens the guide in a new window; 算力说明 opens its compute-power page, whose 购买算力 opens the console\'s; 剩余算力 opens 费用明细', async () => {
     const { password, user } = await createUser(env);
-    const { page, context } = await env.newPage();
-    await signIn(page, user.username, password);
+    const { page, context } = await signedInPage(env, user.username, password);
+    // Where the sign-in lands: the header's menus are the journey's start.
+    await page.goto('/console/training');
+    await page.getByTestId('app-header').waitFor();
 
     await page.getByTestId('header-avatar').click();
     const [help] = await Promise.all([context.waitForEvent('page'), page.getByTestId('user-menu-help').click()]);

@@ -15,9 +15,9 @@ import { toFileUser } from '../apps/server/src/file-service/identity';
 import { buildOciImage, ociArchive } from '../apps/server/test/oci-image';
 import { freePort } from '../apps/server/test/process';
 import { startRegistry } from '../apps/server/test/registry';
-import { createOperator, createUser, signIn } from './support/auth';
+import { createOperator, createUser, signedInPage } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
-import { settled } from './support/page';
+import { painted, settled } from './support/page';
 
 describe('镜像 journey', () => {
   let env: E2eEnv;
@@ -46,8 +46,7 @@ describe('镜像 journey', () => {
   });
 
   it('makes a registry password, pushes with it, sees the image with its tag, and deletes the tag', async () => {
-    const { context, page } = await env.newPage();
-    await signIn(page, username, password);
+    const { context, page } = await signedInPage(env, username, password);
     await page.goto('/console/image?tab=mine');
     await page.getByTestId('image-mine-empty').waitFor();
     await page.getByTestId('image-push-open').click();
@@ -59,7 +58,7 @@ describe('镜像 journey', () => {
     expect(await page.getByTestId('image-push').textContent()).toContain(`docker push ${address}/${ns}/`);
     for (const width of [1440, 375]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.waitForTimeout(300);
+      await painted(page);
       await env.shot(page, `image-form-${width}`);
     }
 
@@ -80,7 +79,7 @@ describe('镜像 journey', () => {
     expect(await tags.locator('tr.ant-table-row').first().textContent()).toContain('v1');
     for (const width of [1440, 375]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.waitForTimeout(300);
+      await painted(page);
       await env.shot(page, `image-detail-${width}`);
     }
     await page.setViewportSize({ width: 1440, height: 900 });
@@ -101,8 +100,7 @@ describe('镜像 journey', () => {
     ociArchive(img, path.join(home, 'images', 'bert.tar'));
     const ns = username.toLowerCase();
 
-    const { context, page } = await env.newPage();
-    await signIn(page, username, password);
+    const { context, page } = await signedInPage(env, username, password);
     await page.goto('/console/image/form');
     await page.getByTestId('image-import-center').click();
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '深圳算力分中心' }).first().click();
@@ -114,11 +112,11 @@ describe('镜像 journey', () => {
     expect(await status.textContent()).toContain(img.manifestDigest);
     await status.scrollIntoViewIfNeeded();
     // The bar animates to 100 %.
-    await page.waitForTimeout(500);
+    await painted(page);
     await env.shot(page, 'image-import-1440');
     await page.setViewportSize({ width: 375, height: 900 });
     await status.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(300);
+    await painted(page);
     await env.shot(page, 'image-import-375');
     await page.setViewportSize({ width: 1440, height: 900 });
 
@@ -137,8 +135,7 @@ describe('镜像 journey', () => {
 
   it('asks for the imported tag to be public; an operator rejects with a reason, then approves; it is a public image', async () => {
     const ns = username.toLowerCase();
-    const { context, page } = await env.newPage();
-    await signIn(page, username, password);
+    const { context, page } = await signedInPage(env, username, password);
     await page.goto(`/console/image/detail/${encodeURIComponent(`${ns}/bert`)}`);
     const row = page.getByTestId('image-tags').locator('tr.ant-table-row').filter({ hasText: 'release' });
     const ask = async () => {
@@ -150,14 +147,13 @@ describe('镜像 journey', () => {
     await ask();
 
     const op = await createOperator(env);
-    const admin = await env.newPage();
-    await signIn(admin.page, op.user.username, op.password);
+    const admin = await signedInPage(env, op.user.username, op.password);
     await admin.page.goto('/console/admin/reviews?kind=image');
     const request = admin.page.getByTestId('admin-review-image').locator('tr.ant-table-row').filter({ hasText: `${ns}/bert:release` });
     await request.waitFor();
     for (const width of [1440, 375]) {
       await admin.page.setViewportSize({ width, height: 900 });
-      await admin.page.waitForTimeout(300);
+      await painted(admin.page);
       await env.shot(admin.page, `admin-review-image-${width}`);
     }
     await admin.page.setViewportSize({ width: 1440, height: 900 });
@@ -174,7 +170,7 @@ describe('镜像 journey', () => {
     await expect.poll(() => row.textContent()).toContain('原因：请在说明中写明基础镜像');
     for (const width of [1440, 375]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.waitForTimeout(300);
+      await painted(page);
       await env.shot(page, `image-publication-rejected-${width}`);
     }
     await page.setViewportSize({ width: 1440, height: 900 });

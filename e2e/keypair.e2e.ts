@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, signIn } from './support/auth';
+import { createUser, signedInPage } from './support/auth';
 import { describeLeaks, englishLeaks } from './support/english';
 import { startE2e, type E2eEnv } from './support/env';
 import { noHorizontalScroll, settled } from './support/page';
@@ -39,8 +39,7 @@ describe('密钥对 journey', () => {
     const u = await createUser(env);
     userId = u.user.id;
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'suanli-e2e-keys-'));
-    ({ page } = await env.newPage());
-    await signIn(page, u.user.username, u.password);
+    ({ page } = await signedInPage(env, u.user.username, u.password));
   });
   afterAll(async () => {
     await env?.close();

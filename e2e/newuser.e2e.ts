@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import type { Task } from '@suanli/contracts';
 import { seedPublicAssets } from '../apps/server/src/modules/asset/public-seed';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, signIn } from './support/auth';
+import { createUser, signedInPage } from './support/auth';
 import { describeLeaks, englishLeaks } from './support/english';
 import { startE2e, type E2eEnv } from './support/env';
 import { noHorizontalScroll, settled } from './support/page';
@@ -42,8 +42,7 @@ beforeAll(async () => {
     services: { dataset: env.app.assets.datasets, model: env.app.assets.models },
     platformUser: async () => platform!.id,
   });
-  ({ page } = await env.newPage());
-  await signIn(page, user.username, password);
+  ({ page } = await signedInPage(env, user.username, password));
 });
 afterAll(() => env?.close());
 

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createUser, signIn } from './support/auth';
+import { createOperator, createUser, signedInPage } from './support/auth';
 import { downloadedFile } from './support/chromium';
 import { englishWords } from './support/english';
 import { startE2e, type E2eEnv } from './support/env';
@@ -37,10 +37,11 @@ describe('购买算力 journey', () => {
     const u = await createUser(env);
     buyerName = u.user.username;
     const op = await createOperator(env);
-    ({ page: user } = await env.newPage());
-    ({ page: operator } = await env.newPage());
-    await signIn(user, u.user.username, u.password);
-    await signIn(operator, op.user.username, op.password);
+    ({ page: user } = await signedInPage(env, u.user.username, u.password));
+    ({ page: operator } = await signedInPage(env, op.user.username, op.password));
+    // The first test starts from the header where the sign-in lands (the operator's first step is a goto).
+    await user.goto('/console/training');
+    await user.getByTestId('app-header').waitFor();
   });
   afterAll(() => env?.close());
 

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, signIn } from './support/auth';
+import { createUser, sessionState } from './support/auth';
 import { ARTIFACTS, startE2e, type E2eEnv } from './support/env';
 import { settled } from './support/page';
 
@@ -20,9 +20,9 @@ let page: Page;
 beforeAll(async () => {
   env = await startE2e();
   const { user, password } = await createUser(env);
-  const context = await env.browser.newContext({ viewport: PHONE, locale: 'zh-CN', baseURL: env.baseUrl, hasTouch: true, isMobile: true });
+  const storageState = await sessionState(env, user.username, password);
+  const context = await env.browser.newContext({ viewport: PHONE, locale: 'zh-CN', baseURL: env.baseUrl, hasTouch: true, isMobile: true, storageState });
   page = await context.newPage();
-  await signIn(page, user.username, password);
 });
 afterAll(() => env?.close());
 

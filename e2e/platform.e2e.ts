@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, signIn } from './support/auth';
+import { createUser, signedInPage, signIn } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 
 let env: E2eEnv;
@@ -61,8 +61,8 @@ describe('account journey', () => {
   });
 
   it('edits nickname and avatar in the user centre; the header follows', async () => {
-    const { page, context } = await env.newPage();
-    await signIn(page, username, password);
+    const { page, context } = await signedInPage(env, username, password);
+    await page.goto('/console/training');
     await page.getByTestId('header-avatar').click();
     await page.getByTestId('user-menu-profile').click();
     await page.waitForURL(/\/console\/user-center/);
@@ -88,10 +88,8 @@ describe('account journey', () => {
   });
 
   it('changing the password sends the other session to login', async () => {
-    const a = await env.newPage();
-    const b = await env.newPage();
-    await signIn(a.page, username, password);
-    await signIn(b.page, username, password);
+    const a = await signedInPage(env, username, password);
+    const b = await signedInPage(env, username, password);
 
     // B sits on a page; the server closes its socket (4001) the moment A's change revokes its session, and
     // the console sends it to login from there, without B doing anything (issue 7).
@@ -114,8 +112,8 @@ describe('account journey', () => {
   });
 
   it('logs out to /login; an unknown path ends at /console/training', async () => {
-    const { page, context } = await env.newPage();
-    await signIn(page, username, password);
+    const { page, context } = await signedInPage(env, username, password);
+    await page.goto('/console/training');
     await page.getByTestId('header-avatar').click();
     await page.getByTestId('user-menu-logout').click();
     await page.waitForURL(/\/console\/login$/);
@@ -133,8 +131,8 @@ describe('account journey', () => {
 describe('live updates', () => {
   it('the bell badge rises without a reload when a message is created, and falls after reading it', async () => {
     const { user, password } = await createUser(env);
-    const { page, context } = await env.newPage();
-    await signIn(page, user.username, password);
+    const { page, context } = await signedInPage(env, user.username, password);
+    await page.goto('/console/training');
     await expect.poll(() => page.getByTestId('header-bell').getAttribute('data-unread')).toBe('0');
     // A marker on window survives only if the page is not reloaded.
     await page.evaluate(() => ((window as unknown as { __noReload: number }).__noReload = 42));
@@ -159,8 +157,7 @@ describe('live updates', () => {
 
   it('coming-soon pages are real pages, never fake lists', async () => {
     const { user, password } = await createUser(env);
-    const { page, context } = await env.newPage();
-    await signIn(page, user.username, password);
+    const { page, context } = await signedInPage(env, user.username, password);
     for (const p of ['/console/quantum', '/console/comming-soon/9']) {
       await page.goto(p);
       await page.getByTestId('coming-soon').waitFor();

@@ -4,8 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRAINING_BASE } from '@suanli/contracts';
-import { createUser, signIn } from './support/auth';
+import { createUser, signedInPage } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
+import { painted } from './support/page';
 
 describe('资源 pages', () => {
   let env: E2eEnv;
@@ -24,8 +25,7 @@ describe('资源 pages', () => {
   afterAll(() => env?.close());
 
   it('the overview shows a running task\'s cards without a reload; the dashboard draws its charts', async () => {
-    const { context, page } = await env.newPage();
-    await signIn(page, username, password);
+    const { context, page } = await signedInPage(env, username, password);
     await page.goto('/console/resource');
     const a100 = page.locator('[data-testid="res-center"][data-center="sz-a100"] [data-cardtype="a100-80g"]');
     await a100.waitFor();
@@ -43,7 +43,7 @@ describe('资源 pages', () => {
     await page.getByTestId('res-my-task').filter({ hasText: '大屏演示任务' }).waitFor();
     for (const width of [1440, 375]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.waitForTimeout(300);
+      await painted(page);
       await env.shot(page, `resource-${width}`);
     }
 
@@ -56,7 +56,7 @@ describe('资源 pages', () => {
     await expect.poll(() => page.getByTestId('dash-vendors').textContent(), { timeout: 10_000 }).toContain('NVIDIA');
     for (const width of [1440, 375]) {
       await page.setViewportSize({ width, height: 1200 });
-      await page.waitForTimeout(500);
+      await painted(page);
       await env.shot(page, `dashboard-${width}`);
     }
     // The logo leads to the dashboard; the overview is one click from there (the menu has no entry for it).

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { submitDemoTask } from '../apps/server/src/modules/training/demo-task';
-import { createUser, signIn } from './support/auth';
+import { createUser, signedInPage } from './support/auth';
 import { describeLeaks, englishLeaks } from './support/english';
 import { startE2e, type E2eEnv } from './support/env';
 import { noHorizontalScroll, quiet, settled, watchRequests } from './support/page';
@@ -38,9 +38,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(home, '训练脚本.py'), 'print("hi")\n');
   await env.app.ctx.notify(user.id, { type: 'task', title: LONG_TITLE, content: '训练任务已完成。' });
   await env.app.ctx.notify(user.id, { type: 'system', title: '系统维护通知', content: '今晚 22:00 进行例行维护。' });
-  ({ page } = await env.newPage());
+  ({ page } = await signedInPage(env, user.username, password));
   watchRequests(page);
-  await signIn(page, user.username, password);
 });
 afterAll(() => env?.close());
 

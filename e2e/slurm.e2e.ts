@@ -9,7 +9,7 @@ import { SLURM_BASE, type Task } from '@suanli/contracts';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../apps/server/test/users';
-import { createUser, signIn } from './support/auth';
+import { createUser, signedInPage } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 import { noHorizontalScroll } from './support/page';
 
@@ -69,8 +69,7 @@ async function pick(page: Page, select: Locator, label: string) {
 
 describe('科学计算 pages', () => {
   it('a platform template runs live to 运行成功 with its output, and is saved as my template', async () => {
-    const { context, page } = await env.newPage();
-    await signIn(page, username, password);
+    const { context, page } = await signedInPage(env, username, password);
     await page.goto('/console/slurm-template');
     const numpyRow = page.locator('[data-testid="tpl-row"][data-id="platform-numpy-pi"]');
     await numpyRow.waitFor();
@@ -137,8 +136,7 @@ describe('科学计算 pages', () => {
   });
 
   it('a custom sbatch script from the starter runs to 运行成功', async () => {
-    const { context, page } = await env.newPage();
-    await signIn(page, username, password);
+    const { context, page } = await signedInPage(env, username, password);
     await page.goto('/console/slurm-task');
     await page.getByTestId('slurm-create-custom').click();
     await page.waitForURL(/\/console\/slurm-task\/task\/custom/);
@@ -153,8 +151,7 @@ describe('科学计算 pages', () => {
   });
 
   it('a template of my own, made in the form, renders its typed parameters into the task script', async () => {
-    const { context, page } = await env.newPage();
-    await signIn(page, username, password);
+    const { context, page } = await signedInPage(env, username, password);
     await page.goto('/console/slurm-template');
     await page.getByTestId('tpl-create').click();
     await page.waitForURL(/\/console\/slurm-template\/form$/);
@@ -230,8 +227,7 @@ describe('科学计算 pages', () => {
   });
 
   it('every 科学计算 page fits 375 px', async () => {
-    const { context, page } = await env.newPage();
-    await signIn(page, username, password);
+    const { context, page } = await signedInPage(env, username, password);
     await page.setViewportSize({ width: 375, height: 800 });
     const pages: [string, string][] = [
       ['/console/slurm-template', 'tpl-row'],

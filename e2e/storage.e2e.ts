@@ -17,7 +17,7 @@ import path from 'node:path';
 import { formatFileSize } from '@suanli/contracts';
 import type { CDPSession, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, signIn } from './support/auth';
+import { createUser, signedInPage } from './support/auth';
 import { downloadedFile } from './support/chromium';
 import { startE2e, type E2eEnv } from './support/env';
 import { noHorizontalScroll, settled } from './support/page';
@@ -97,10 +97,9 @@ beforeAll(async () => {
   home = path.join(env.dataDir, 'centers', CENTER, 'home', account);
   expect(path.resolve(acc.homeDir)).toBe(home);
   uploadsDir = path.join(env.dataDir, 'centers', CENTER, '.uploads', account);
-  ({ page } = await env.newPage());
+  ({ page } = await signedInPage(env, user.username, password));
   cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
-  await signIn(page, user.username, password);
 });
 
 afterAll(async () => {

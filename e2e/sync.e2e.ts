@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DATASET_BASE, type AssetDetail } from '@suanli/contracts';
 import { call } from '../apps/server/test/users';
-import { createUser, signIn } from './support/auth';
+import { createUser, signedInPage } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 import { settled } from './support/page';
 
@@ -66,8 +66,7 @@ describe('跨中心同步 journey', () => {
   }
 
   it('syncs a folder to the other center, followed live in the task panel until 已完成', async () => {
-    const { context, page } = await env.newPage();
-    await signIn(page, username, password);
+    const { context, page } = await signedInPage(env, username, password);
     await page.goto('/console/storage?center=sz-a100');
     await row(page, '语料库').waitFor();
 
@@ -93,8 +92,7 @@ describe('跨中心同步 journey', () => {
   });
 
   it('cancels a large sync from the panel: the job ends 已取消 and nothing arrives on the target', async () => {
-    const { context, page } = await env.newPage();
-    await signIn(page, username, password);
+    const { context, page } = await signedInPage(env, username, password);
     await page.goto('/console/storage?center=sz-a100');
     await row(page, '大文件.bin').waitFor();
     await startSync(page, '大文件.bin');
@@ -120,8 +118,7 @@ describe('跨中心同步 journey', () => {
     let v = made.data.versions[0];
     await expect.poll(async () => (v = (await call<AssetDetail>(env.app, 'GET', `${DATASET_BASE}/datasets/${made.data.id}`, { token })).data.versions[0]).state, { timeout: 60_000 }).toBe('ready');
 
-    const { context, page } = await env.newPage();
-    await signIn(page, username, password);
+    const { context, page } = await signedInPage(env, username, password);
     // The dataset's own 用于训练 opens the form with the version chosen; the task goes to Guangzhou, where the
     // version is not.
     await page.goto(`/console/dataset/detail/${made.data.id}`);
@@ -155,9 +152,8 @@ describe('跨中心同步 journey', () => {
   });
 
   it('phone width: the dialog and the panel fit 375 px', async () => {
-    const { context, page } = await env.newPage();
+    const { context, page } = await signedInPage(env, username, password);
     await page.setViewportSize({ width: 375, height: 812 });
-    await signIn(page, username, password);
     await page.goto('/console/storage?center=sz-a100');
     await row(page, '语料库').waitFor();
     await row(page, '语料库').getByRole('checkbox').check();

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createUser, signIn } from './support/auth';
+import { createOperator, createUser, signedInPage } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 import { noHorizontalScroll, settledShot, speaksChinese } from './support/page';
 import { DATASET_BASE, type AssetDetail } from '@suanli/contracts';
@@ -47,16 +47,16 @@ describe('团队 journey', () => {
     ownerToken = o.token;
     ownerId = o.user.id;
     inviteeName = i.user.username;
-    ({ page: owner } = await env.newPage());
-    ({ page: invitee } = await env.newPage());
-    ({ page: operator } = await env.newPage());
     // The member's work directory for the team-paid task.
     const acc = await env.app.ctx.clusterAccounts.ensure(i.user.id, 'sz-a100');
     fs.mkdirSync(path.join(acc.homeDir, 'work'), { recursive: true });
-    await signIn(owner, o.user.username, o.password);
-    await signIn(invitee, i.user.username, i.password);
     const op = await createOperator(env);
-    await signIn(operator, op.user.username, op.password);
+    ({ page: owner } = await signedInPage(env, o.user.username, o.password));
+    ({ page: invitee } = await signedInPage(env, i.user.username, i.password));
+    ({ page: operator } = await signedInPage(env, op.user.username, op.password));
+    // The owner's first step is the header's avatar menu, where the sign-in lands (the others start with a goto).
+    await owner.goto('/console/training');
+    await owner.getByTestId('app-header').waitFor();
   });
   afterAll(() => env?.close());
 

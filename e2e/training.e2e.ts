@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, signIn } from './support/auth';
+import { createUser, signedInPage } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 
 /** Opens an antd Select and picks the visible option whose text matches. */
@@ -48,13 +48,8 @@ describe('compute journeys', () => {
   });
   afterAll(() => env?.close());
 
-  async function open(page: Page) {
-    await signIn(page, username, password);
-  }
-
   it('a train task placed by 智能调度 goes live to 运行成功 with its log and training curve', async () => {
-    const { context, page } = await env.newPage();
-    await open(page);
+    const { context, page } = await signedInPage(env, username, password);
     await page.goto('/console/training');
     await page.getByTestId('training-create').click();
     await page.waitForURL(/\/console\/training\/task\/train/, { waitUntil: 'commit' });
@@ -95,8 +90,7 @@ describe('compute journeys', () => {
   });
 
   it('a running task is stopped → 已停止, the list follows without a reload', async () => {
-    const { context, page } = await env.newPage();
-    await open(page);
+    const { context, page } = await signedInPage(env, username, password);
     await page.goto('/console/training/task/train');
     await page.getByTestId('training-form-name').fill('长时间任务');
     await pick(page, 'training-form-center', '深圳算力分中心');
@@ -118,8 +112,7 @@ describe('compute journeys', () => {
   });
 
   it('a task without 工作目录 gets a folder of its own: its files land there, and 文件管理 opens it (issue 22)', async () => {
-    const { context, page } = await env.newPage();
-    await open(page);
+    const { context, page } = await signedInPage(env, username, password);
     await page.goto('/console/training/task/train');
     await page.getByTestId('training-form-name').fill('文件夹示例');
     await pick(page, 'training-form-center', '深圳算力分中心');

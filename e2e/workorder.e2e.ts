@@ -8,7 +8,7 @@
 import zlib from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createUser, signIn } from './support/auth';
+import { createOperator, createUser, signedInPage } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 import { noHorizontalScroll, settledShot, speaksChinese } from './support/page';
 
@@ -62,10 +62,9 @@ describe('工单 journey', () => {
     env = await startE2e();
     const u = await createUser(env);
     const op = await createOperator(env);
-    ({ page: user } = await env.newPage());
-    ({ page: operator } = await env.newPage());
-    await signIn(user, u.user.username, u.password);
-    await signIn(operator, op.user.username, op.password);
+    // Each one's first step is a goto.
+    ({ page: user } = await signedInPage(env, u.user.username, u.password));
+    ({ page: operator } = await signedInPage(env, op.user.username, op.password));
   });
   afterAll(() => env?.close());
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { buildApp } from '../../apps/server/src/app';
 import type { Config } from '../../apps/server/src/config';
 // The gateway's `fileServices` is declared by the file service's plugin; e2e reads the server's declarations
@@ -20,7 +20,11 @@ export interface E2eEnv {
   baseUrl: string;
   dataDir: string;
   browser: Browser;
-  newPage(): Promise<{ context: BrowserContext; page: Page }>;
+  /**
+   * A new context (1440 × 900, zh-CN) and its page. `storageState` starts it signed in (support/auth.ts
+   * `signedInPage`).
+   */
+  newPage(opts?: { storageState?: BrowserContextOptions['storageState'] }): Promise<{ context: BrowserContext; page: Page }>;
   shot(page: Page, name: string): Promise<void>;
   /** The newest verification code the outbox holds for a target. */
   outboxCode(target: string): string;
@@ -72,8 +76,8 @@ export async function startE2e(overrides: Partial<Config> = {}): Promise<E2eEnv>
     baseUrl,
     dataDir,
     browser,
-    async newPage() {
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN', baseURL: baseUrl });
+    async newPage(opts = {}) {
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN', baseURL: baseUrl, storageState: opts.storageState });
       const page = await context.newPage();
       return { context, page };
     },

@@ -8,6 +8,16 @@ export async function settled(page: Page) {
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity), undefined, { timeout: 5_000 });
 }
 
+/**
+ * Once what a resize or an opening dialog changes is on screen, for a screenshot: two animation frames (the
+ * breakpoint listeners — matchMedia, resize — and the charts' ResizeObservers have run, React has committed and
+ * the browser painted), then no animation running (`settled`). It replaces fixed 300–500 ms sleeps (issue 26).
+ */
+export async function painted(page: Page) {
+  await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+  await settled(page).catch(() => undefined);
+}
+
 /** Requests in flight per page, and when that number last changed (`watchRequests`, `quiet`). */
 const traffic = new WeakMap<Page, { inFlight: number; changed: number }>();
 
