@@ -2,6 +2,7 @@ export * from './errors';
 export * from './constants';
 export * from './common';
 export * from './dicts';
+export * from './dict-labels';
 export * from './foundation';
 export * from './user';
 export * from './message';

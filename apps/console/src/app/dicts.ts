@@ -1,4 +1,4 @@
-import { FoundationApi, type DictEntry } from '@suanli/contracts';
+import { DICT_LABELS, FoundationApi, type DictEntry } from '@suanli/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { queryKeys } from './query-keys';
 import { call } from './request';
@@ -24,6 +24,20 @@ export function fetchDict(name: string): Promise<DictEntry[]> {
 }
 
 const EMPTY: DictView = { labels: {}, options: [] };
+const builtIn = new Map<string, DictView>();
+/**
+ * The labels the console was built with, shown while the server's dictionary loads: a stored state reads
+ * 运行成功 from the first paint rather than SUCCEEDED until the request returns. The server's answer wins.
+ */
+export function builtInView(name: string): DictView {
+  let view = builtIn.get(name);
+  if (!view) {
+    const pairs = DICT_LABELS[name] ?? [];
+    view = pairs.length ? toDictView(pairs.map(([dictValue, dictLabel], i) => ({ dictValue, dictLabel, sort: i + 1 }))) : EMPTY;
+    builtIn.set(name, view);
+  }
+  return view;
+}
 
 /** A dictionary as a lookup and as options; loaded once per session (dictionaries change with releases). */
 export function useDict(name: string): DictView & { isLoading: boolean } {
@@ -36,7 +50,7 @@ export function useDict(name: string): DictView & { isLoading: boolean } {
     staleTime: Infinity,
     gcTime: Infinity,
   });
-  return { ...(query.data ?? EMPTY), isLoading: query.isLoading };
+  return { ...(query.data ?? builtInView(name)), isLoading: query.isLoading };
 }
 
 /** The task-state dictionary every task list and detail renders with. */
