@@ -36,6 +36,23 @@ beforeAll(async () => {
 // Each test starts without the previous test's toasts (they would otherwise stay up to 3 s into it).
 afterEach(() => message?.destroy());
 
+/**
+ * A click on an `<a download>` (browserDownload, downloadCsv: the private key, CSV exports, files) makes a
+ * browser save the file and stay on the page. happy-dom has no downloads: it navigated its window to the
+ * link instead (`blob:x`), and against a `blob:` URL no relative URL resolves, so every later
+ * `history.replaceState(null, '', '/…')` of the worker — this file's, test-setup's below and, with shared
+ * workers, every later file's — put the window on `about:blank`. A session expiry there read the app path
+ * `/` and sent the user to plain /login (request.test, session-ended, after keypair-pages in one worker).
+ * Here, as in a browser, such a click does not navigate.
+ */
+const keepPageOnDownload = (event: Event) => {
+  if (event.target instanceof Element && event.target.closest('a[download]')) event.preventDefault();
+};
+if (hasDom) {
+  beforeAll(() => document.addEventListener('click', keepPageOnDownload, true));
+  afterAll(() => document.removeEventListener('click', keepPageOnDownload, true));
+}
+
 const settle = async () => {
   for (let i = 0; i < 10; i++) {
     await new Promise((r) => setTimeout(r, 10));
