@@ -23,9 +23,9 @@ const e2eWorkers = Number(process.env.TEST_E2E_WORKERS) || 2;
  * Server test files share a worker's module cache instead of importing the whole server again per file: the
  * api tier spent ~5 of its ~12 CPU-minutes importing (issue 26; `modules/order` alone: 159 s → 91 s wall, 104 →
  * 59 s CPU). Each file still builds its own app, databases, data dir and ports; a spy on a shared prototype is
- * restored by its test. The console keeps isolation by default (apps/console/vitest.config.ts: its
- * test-setup.ts resets the module-level state a file leaves, but shuffled runs without isolation still failed;
- * TEST_ISOLATE=0 shares its cache too). TEST_ISOLATE=1 isolates every file again.
+ * restored by its test. The console project shares its cache too (apps/console/vitest.config.ts: its
+ * test-setup.ts puts back the module-level state and the window a file leaves). TEST_ISOLATE=1 isolates every
+ * file again, in every project.
  */
 const isolate = process.env.TEST_ISOLATE === '1';
 

@@ -36,6 +36,25 @@ beforeAll(async () => {
 // Each test starts without the previous test's toasts (they would otherwise stay up to 3 s into it).
 afterEach(() => message?.destroy());
 
+/**
+ * A click on an `<a download>` (browserDownload, downloadCsv: the private key, CSV exports, files) makes a
+ * browser save the file and stay on the page. happy-dom has no downloads: it navigated its window to the
+ * link instead (`blob:x`), and against a `blob:` URL no relative URL resolves, so every later
+ * `history.replaceState(null, '', '/…')` of the worker — this file's, test-setup's below and, with shared
+ * workers, every later file's — put the window on `about:blank`. A session expiry there read the app path
+ * `/` and sent the user to plain /login (request.test, session-ended, after keypair-pages in one worker).
+ * Here, as in a browser, such a click does not navigate.
+ */
+/** vitest's happy-dom URL, where every file starts. */
+const TEST_URL = 'http://localhost:3000/';
+const keepPageOnDownload = (event: Event) => {
+  if (event.target instanceof Element && event.target.closest('a[download]')) event.preventDefault();
+};
+if (hasDom) {
+  beforeAll(() => document.addEventListener('click', keepPageOnDownload, true));
+  afterAll(() => document.removeEventListener('click', keepPageOnDownload, true));
+}
+
 const settle = async () => {
   for (let i = 0; i < 10; i++) {
     await new Promise((r) => setTimeout(r, 10));
@@ -49,8 +68,8 @@ const settle = async () => {
  * after the file's own hooks: the signed-in user (store and localStorage) and every cached answer and the
  * 退出登录 flag (`endSession`), the upload tasks and their runner (`resetUploads`), the navigate a test or an
  * unmounted router lent (`resetNavigate`), stubbed globals and fake timers, storage, the URL and the title.
- * With isolation (the console's default) this costs nothing that matters: the next file starts from fresh
- * modules anyway.
+ * With isolation (`TEST_ISOLATE=1`) this costs nothing that matters: the next file starts from fresh modules
+ * and a fresh window anyway.
  */
 afterAll(async () => {
   cleanup();
@@ -66,7 +85,15 @@ afterAll(async () => {
   if (hasDom) {
     window.localStorage.clear();
     window.sessionStorage.clear();
+    const leftAt = window.location.href;
     window.history.replaceState(null, '', '/');
     document.title = '';
+    // A file that navigated the window away (another origin, a blob: or about: URL) cannot be put back with
+    // replaceState, and the next file sharing the worker would start there (see keepPageOnDownload above): put
+    // it back, and fail this file, the one that left it.
+    if (window.location.href !== TEST_URL) {
+      (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(TEST_URL);
+      throw new Error(`The file left the window at ${leftAt}; each file must end on the test origin (${TEST_URL}).`);
+    }
   }
 });

@@ -81,6 +81,9 @@ function renderHeader(path = '/training') {
 }
 
 beforeEach(() => {
+  // The desktop width unless a test says otherwise: a test that narrowed it must not narrow the next one (shuffled
+  // order: "highlights the menu group" after a 375 px case found the drawer toggle instead of the menu bar).
+  width = 1440;
   calls.length = 0;
   compItems = [];
   queryClient.clear();

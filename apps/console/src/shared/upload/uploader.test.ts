@@ -164,11 +164,19 @@ describe('uploadFile (chunked)', () => {
     svc.chunkDelayMs = 40;
     const file = makeFile(20_000);
     svc.files.set('/elsewhere/copy.bin', await bytesOf(file));
+    const hash = await sha(file);
+    // The hash is known once the first chunk is stored (a chunk count, not a timer: under load a 60 ms timer
+    // lost to the whole upload), and the other chunks are answered only after the server answered the
+    // status query with that hash — the upload is mid-way whatever the machine's load.
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const hash = sha(file);
-    setTimeout(release, 60);
-    const result = await uploadFile(base({ file, hash: async () => (await gate, hash) }));
+    let hashAnswered!: () => void;
+    const answered = new Promise<void>((r) => (hashAnswered = r));
+    svc.onStatusAnswered = (h) => h === hash && hashAnswered();
+    svc.holdChunk = (n) => (n === 1 ? undefined : answered);
+    const result = await uploadFile(
+      base({ file, hash: async () => (await gate, hash), onProgress: (p) => p.loaded >= CHUNK && release() }),
+    );
     expect(result.instant).toBe(true);
     expect(svc.chunkLog.length).toBeLessThan(20);
     expect(svc.mergeCalls).toHaveLength(0);

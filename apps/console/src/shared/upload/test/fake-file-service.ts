@@ -28,6 +28,10 @@ export interface FakeFileService {
   beforeMerge?: (identifier: string) => void;
   /** Milliseconds a chunk request is held before it is answered. */
   chunkDelayMs: number;
+  /** Awaited (after chunkDelayMs) before chunk `n` is stored and answered: a test holds chunks on an event. */
+  holdChunk?: (n: number) => Promise<void> | undefined;
+  /** Called once a status query has been answered, with the hash it asked about (if any). */
+  onStatusAnswered?: (hash: string | undefined) => void;
   /** The `x-file-space` header of every request in arrival order ('' when absent). */
   spaces: string[];
   close(): Promise<void>;
@@ -113,10 +117,13 @@ export async function startFakeFileService(opts: { chunkSize: number; token?: st
       const known = q.hash ? byHash().get(q.hash) : undefined;
       if (known) {
         svc.files.set(`${q.path}/${q.filename}`, known);
-        return ok(res, { uploaded: [], skip: true, chunkSize: svc.chunkSize, entry: { id: 'x', name: q.filename, path: `${q.path}/${q.filename}`, type: 'file', size: known.length, updateTime: Date.now() } });
+        ok(res, { uploaded: [], skip: true, chunkSize: svc.chunkSize, entry: { id: 'x', name: q.filename, path: `${q.path}/${q.filename}`, type: 'file', size: known.length, updateTime: Date.now() } });
+      } else {
+        const have = [...(svc.chunks.get(q.identifier)?.keys() ?? [])].sort((a, b) => a - b);
+        ok(res, { uploaded: have, skip: false, chunkSize: svc.chunkSize });
       }
-      const have = [...(svc.chunks.get(q.identifier)?.keys() ?? [])].sort((a, b) => a - b);
-      return ok(res, { uploaded: have, skip: false, chunkSize: svc.chunkSize });
+      svc.onStatusAnswered?.(q.hash);
+      return;
     }
     if (req.method === 'POST' && p === '/file/chunk/upload') {
       inFlight++;
@@ -130,6 +137,7 @@ export async function startFakeFileService(opts: { chunkSize: number; token?: st
         const attempt = (attempts.get(key) ?? 0) + 1;
         attempts.set(key, attempt);
         if (svc.chunkDelayMs) await new Promise((r) => setTimeout(r, svc.chunkDelayMs));
+        await svc.holdChunk?.(n);
         const fail = svc.failChunk?.(n, attempt);
         svc.chunkLog.push({ identifier: f.identifier, chunkNumber: n, fields: parts.map((x) => x.name), ok: !fail });
         if (fail) return fail >= 1000 ? send(res, 200, fail, null) : send(res, fail, 1403, null);
