@@ -249,8 +249,13 @@ describe('development environment on Slurm', () => {
         const tab = await openJupyter(three.context, three.page, id);
         await settled(three.page);
         await three.page.getByTestId('header-avatar').click();
+        // 退出登录 forgets the session locally and navigates first, then revokes the token (sign-out.ts): the
+        // IDE refuses the session once the revocation has answered, not as soon as the sign-in page shows —
+        // CI22 reloaded in between (200).
+        const revoked = three.page.waitForResponse((r) => r.url().includes('/user/logout') && r.ok());
         await three.page.getByTestId('user-menu-logout').click();
         await three.page.waitForURL(/\/console\/login$/);
+        await revoked;
         const refused = await tab.reload();
         expect(refused?.status()).toBe(403);
         expect(await tab.textContent('body')).toContain('无权访问该开发环境');
