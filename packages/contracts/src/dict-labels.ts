@@ -43,3 +43,8 @@ export const DICT_LABELS: Record<string, readonly (readonly [code: string, label
     ['other', '其他'],
   ],
 };
+
+/** A dictionary's entries as the dictionary endpoint serves them (`sort` from 1 in DICT_LABELS' order); [] if unknown. */
+export function dictEntries(name: string): { dictLabel: string; dictValue: string; sort: number }[] {
+  return (DICT_LABELS[name] ?? []).map(([dictValue, dictLabel], i) => ({ dictLabel, dictValue, sort: i + 1 }));
+}

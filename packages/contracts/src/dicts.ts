@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DICT_LABELS } from './dict-labels';
+import { DICT_LABELS, dictEntries } from './dict-labels';
 
 /**
  * Dictionaries served by `GET /dicts/action/query/dict/{dictName}`. Values are the stable codes stored in
@@ -11,8 +11,4 @@ export const DictParams = Type.Object({ dictName: Type.String({ minLength: 1, ma
 export type DictParams = Static<typeof DictParams>;
 
 
-function dict(pairs: readonly (readonly [string, string])[]): DictEntry[] {
-  return pairs.map(([dictValue, dictLabel], i) => ({ dictLabel, dictValue, sort: i + 1 }));
-}
-
-export const DICTS: Record<string, DictEntry[]> = Object.fromEntries(Object.entries(DICT_LABELS).map(([name, pairs]) => [name, dict(pairs)]));
+export const DICTS: Record<string, DictEntry[]> = Object.fromEntries(Object.keys(DICT_LABELS).map((name) => [name, dictEntries(name)]));

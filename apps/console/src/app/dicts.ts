@@ -1,4 +1,4 @@
-import { DICT_LABELS, FoundationApi, type DictEntry } from '@suanli/contracts';
+import { dictEntries, FoundationApi, type DictEntry } from '@suanli/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { queryKeys } from './query-keys';
 import { call } from './request';
@@ -32,8 +32,8 @@ const builtIn = new Map<string, DictView>();
 export function builtInView(name: string): DictView {
   let view = builtIn.get(name);
   if (!view) {
-    const pairs = DICT_LABELS[name] ?? [];
-    view = pairs.length ? toDictView(pairs.map(([dictValue, dictLabel], i) => ({ dictValue, dictLabel, sort: i + 1 }))) : EMPTY;
+    const entries = dictEntries(name);
+    view = entries.length ? toDictView(entries) : EMPTY;
     builtIn.set(name, view);
   }
   return view;
