@@ -36,6 +36,9 @@ beforeAll(async () => {
 // Each test starts without the previous test's toasts (they would otherwise stay up to 3 s into it).
 afterEach(() => message?.destroy());
 
+/** vitest's happy-dom URL, where every file starts. */
+const TEST_URL = 'http://localhost:3000/';
+
 /**
  * A click on an `<a download>` (browserDownload, downloadCsv: the private key, CSV exports, files) makes a
  * browser save the file and stay on the page. happy-dom has no downloads: it navigated its window to the
@@ -45,8 +48,6 @@ afterEach(() => message?.destroy());
  * `/` and sent the user to plain /login (request.test, session-ended, after keypair-pages in one worker).
  * Here, as in a browser, such a click does not navigate.
  */
-/** vitest's happy-dom URL, where every file starts. */
-const TEST_URL = 'http://localhost:3000/';
 const keepPageOnDownload = (event: Event) => {
   if (event.target instanceof Element && event.target.closest('a[download]')) event.preventDefault();
 };
