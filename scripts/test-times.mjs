@@ -25,5 +25,10 @@ const cpu = fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith('.
 if (cpu.length) console.log('\nCPU seconds (user + sys) of each tier and the children it waited for:');
 for (const f of cpu) {
   const [wall, user, sys] = fs.readFileSync(path.join(dir, f), 'utf8').trim().split('\n').pop().split(/\s+/).map(Number);
+  // GNU time writes the file when the tier ends: empty while it runs (or if the run was cut off).
+  if (![wall, user, sys].every(Number.isFinite)) {
+    console.log(`${f.replace(/\.cpu$/, '').padEnd(10)} still running or cut off`);
+    continue;
+  }
   console.log(`${f.replace(/\.cpu$/, '').padEnd(10)} wall ${wall.toFixed(0).padStart(5)} s   CPU ${(user + sys).toFixed(0).padStart(5)} s (${user.toFixed(0)} user, ${sys.toFixed(0)} sys)`);
 }

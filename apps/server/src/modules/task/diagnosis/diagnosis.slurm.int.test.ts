@@ -122,7 +122,10 @@ describe('task diagnosis and efficiency on real Slurm', () => {
     expect(texts).toContain('作业因内存超出申请量被终止（内存不足）');
     const s = sacct(d.jobId!);
     expect(d.efficiency).toMatchObject({ requestedMemMB: 60, cpus: s.allocCpus, acceleratorReported: false });
-    expect(d.efficiency!.maxRssMB).toBeGreaterThan(60);
+    // The job's cgroup caps its memory at --mem, so the peak Slurm samples can reach the request but need not pass
+    // it (CI24 sampled exactly 60). "From accounting" means the peak reached what the memory rule calls near the
+    // request (rules.ts: ≥ 95 %), and it is sacct's own figure (next line).
+    expect(d.efficiency!.maxRssMB).toBeGreaterThanOrEqual(60 * 0.95);
     expect(Math.abs(d.efficiency!.maxRssMB! - s.maxRssMiB)).toBeLessThan(1);
     expect(texts[0]).toBe(`内存峰值 ${d.efficiency!.maxRssMB} MiB，申请 60 MiB`);
 
