@@ -84,13 +84,17 @@ function timed(name, cmd, args) {
   return ['/usr/bin/time', ['-o', `test-results/${name}.cpu`, '-f', '%e %U %S', cmd, ...args]];
 }
 
-/** Runs a tier in the foreground; `name` names its test-results/<name>.cpu. */
-function run(label, cmd, args, name) {
+/**
+ * Runs a tier in the foreground (its output to this terminal); `name` names its test-results/<name>.cpu. Not
+ * spawnSync: work beside it (the e2e tier waiting for the build) must go on while it runs.
+ */
+async function run(label, cmd, args, name) {
   console.log(`\n━━ ${label} ━━ ${cmd} ${args.join(' ')}`);
-  const r = spawnSync(...timed(name, cmd, args), { stdio: 'inherit' });
-  if (r.status !== 0) {
+  const child = spawn(...timed(name, cmd, args), { stdio: 'inherit' });
+  const status = await new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+  if (status !== 0) {
     console.error(`✗ ${label} failed`);
-    process.exit(r.status ?? 1);
+    process.exit(status);
   }
 }
 
@@ -134,7 +138,29 @@ if (want('e2e') && tiers.length !== 1) {
 const projects = [];
 if (want('unit')) projects.push('contracts', 'server-unit', 'console', 'bench');
 if (want('api')) projects.push('server-api', ...(slurmBeside ? [] : ['server-slurm']));
-if (projects.length) run('unit + api + integration', 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), ...timings('vitest')], 'vitest');
+
+async function buildTier() {
+  if (!buildDone) return run('console + user guide build', 'npm', ['run', 'build'], 'build');
+  const code = await buildDone;
+  console.log(`\n━━ console + user guide build ━━\n${fs.readFileSync('test-results/build.log', 'utf8')}`);
+  if (code !== 0) {
+    console.error('✗ console + user guide build failed');
+    process.exit(code);
+  }
+}
+const e2eArgs = ['vitest', 'run', '--project', 'e2e', ...timings('e2e')];
+
+// TEST_E2E_BESIDE=1: the e2e tier starts as soon as the build is done, beside the unit/api tier, instead of after
+// it (output in test-results/e2e.log, printed when it ends). The run is CPU-bound, so this only fills the gaps
+// (the api tier's files that wait, the tiers' tails) — issue 26.
+const e2eBeside = want('e2e') && projects.length > 0 && process.env.TEST_E2E_BESIDE === '1';
+let e2eDone = null;
+if (e2eBeside) {
+  console.log('\n━━ e2e (Chromium), beside the others once the build is done ━━ output: test-results/e2e.log');
+  e2eDone = buildTier().then(() => beside('npx', e2eArgs, 'e2e'));
+}
+
+if (projects.length) await run('unit + api + integration', 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), ...timings('vitest')], 'vitest');
 
 async function slurmTier() {
   if (!slurmDone) return;
@@ -149,16 +175,17 @@ async function slurmTier() {
 // tier and the build are done, and the Slurm tier's output is printed when both are over. develop-slurm.e2e
 // starts a cluster of its own on accounts (sla0001…) no harness of the Slurm tier uses (sla1_…, slb1_…).
 if (!want('e2e')) await slurmTier();
-if (want('e2e')) {
-  if (buildDone) {
-    const code = await buildDone;
-    console.log(`\n━━ console + user guide build ━━\n${fs.readFileSync('test-results/build.log', 'utf8')}`);
-    if (code !== 0) {
-      console.error('✗ console + user guide build failed');
-      process.exit(code);
-    }
-  } else run('console + user guide build', 'npm', ['run', 'build'], 'build');
-  run('e2e (Chromium)', 'npx', ['vitest', 'run', '--project', 'e2e', ...timings('e2e')], 'e2e');
+if (e2eDone) {
+  const code = await e2eDone;
+  console.log(`\n━━ e2e (Chromium) ━━\n${fs.readFileSync('test-results/e2e.log', 'utf8')}`);
+  if (code !== 0) {
+    console.error('✗ e2e (Chromium) failed');
+    process.exit(code);
+  }
+  await slurmTier();
+} else if (want('e2e')) {
+  await buildTier();
+  await run('e2e (Chromium)', 'npx', e2eArgs, 'e2e');
   await slurmTier();
 }
 console.log('\n✓ all requested tiers passed');
