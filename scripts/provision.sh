@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs the system packages the test tiers need (Debian). Idempotent: skips what is already there.
-#   chromium + fonts-noto-cjk  e2e tier (real browser; CJK fonts or Chinese renders as boxes)
+#   chromium-headless-shell + fonts-noto-cjk
+#                              e2e tier (real browser: Chromium's headless shell; CJK fonts or Chinese renders as
+#                              boxes)
+#   chromium                   bench/bundle (and a person's own look at the console)
 #   openssl                    RSA interop test (openssl pkeyutl)
 #   slurm-wlm slurmdbd slurmrestd munge mariadb-client
 #                              two real Slurm clusters with accounting (scripts/slurm/up.sh)
@@ -23,6 +26,7 @@
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v chromium-headless-shell >/dev/null 2>&1 || need+=(chromium-headless-shell)
 dpkg -s fonts-noto-cjk >/dev/null 2>&1 || need+=(fonts-noto-cjk)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 command -v slurmctld >/dev/null 2>&1 || need+=(slurm-wlm)

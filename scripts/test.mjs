@@ -22,7 +22,7 @@ function reachable(port) {
 const problems = [];
 if (want('api') && !(await reachable(5432))) problems.push('PostgreSQL is not reachable at 127.0.0.1:5432 (api tier runs on both engines)');
 if (want('api') && !(await reachable(6379))) problems.push('Redis is not reachable at 127.0.0.1:6379 (cross-process live updates test)');
-if (want('e2e') && !fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) problems.push('Chromium is missing: run scripts/provision.sh');
+if (want('e2e') && !fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell')) problems.push('Chromium is missing: run scripts/provision.sh');
 // e2e/deploy.e2e.ts and the fault test (apps/server/src/deployment-fault.slurm.int.test.ts, integration tier)
 // bring the deployment of docs/operations/deploy.md up behind a real nginx.
 if ((want('api') || want('e2e')) && spawnSync('sh', ['-c', 'command -v nginx'], { stdio: 'ignore' }).status !== 0) problems.push('nginx is missing: run scripts/provision.sh');

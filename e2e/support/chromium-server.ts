@@ -1,7 +1,14 @@
 import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * Debian's Chromium headless shell (package chromium-headless-shell: the same Chromium build, Blink and V8 as the
+ * `chromium` package, without the desktop browser's window and tab UI — what Playwright itself runs for headless).
+ * Full Chromium in its headless mode builds that UI for every page: a new page cost ~1 CPU-s there against ~0.15
+ * here (session 19 probe, 10 contexts: 9.8–11 vs 1.3–1.4 CPU-s), and Chromium was 44 % of the whole CI's CPU
+ * (issue 26). CHROMIUM_PATH=/usr/bin/chromium runs the tier in the full browser.
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
 
 /** Flags from quality.md: no background networking on these closed machines, a fresh profile per run. */
 export const CHROMIUM_ARGS = [
