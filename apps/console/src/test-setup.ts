@@ -1,4 +1,5 @@
 import { cleanup, configure } from '@testing-library/react';
+import { createRequire } from 'node:module';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { resetNavigate } from './app/navigation';
 import { endSession } from './app/session';
@@ -8,6 +9,36 @@ import { resetUploads } from './shared/upload/store';
 // take seconds there. Waiting longer only costs time when a test is failing anyway.
 // (15 s: CI19, on a machine where the vitest tier took 1021 s, found a lazy form's first render past 5 s.)
 configure({ asyncUtilTimeout: 15_000 });
+
+/**
+ * antd's CSS-in-JS keeps each component's generated style (and its theme's CSS variables) in a cache counted by the
+ * components that use it; when the count drops to 0 — every test's unmount — the entry is dropped and the next
+ * render generates the same style again (token derivation, style objects, stylis, hashing: ~8 % of the sampled
+ * CPU of training-form-page.test, issue 26). In a browser the app stays mounted; here each entry is pinned once it exists, so a
+ * worker generates each style once. The `<style>` elements are the same: component styles stay in the document
+ * anyway, and the theme's CSS-variable styles (removed at the count's 0, injected again by the next render) now
+ * simply stay. Both builds are pinned: antd's CommonJS build (what `antd` resolves to here) requires cssinjs'
+ * CommonJS one, `antd/es/*` imports its ES one. The shared worker runs this file for each test file: patch once.
+ */
+const PINNED = Symbol.for('suanli.test.cssinjs-pinned');
+type CacheEntry = [number, unknown];
+interface CssinjsCache { opUpdate(key: string, valueFn: (prev?: CacheEntry) => CacheEntry | null): void; [PINNED]?: true }
+const pinCssinjsCache = (Cache: { prototype: CssinjsCache }) => {
+  const proto = Cache.prototype;
+  if (proto[PINNED]) return;
+  const opUpdate = proto.opUpdate;
+  proto.opUpdate = function (this: CssinjsCache & { cache: Map<string, unknown> }, key, valueFn) {
+    if (this.cache.has(key)) return opUpdate.call(this, key, valueFn);
+    // A new entry starts with one count of its own, which no unmount takes back.
+    return opUpdate.call(this, key, (prev) => {
+      const next = valueFn(prev);
+      return next && [next[0] + 1, next[1]];
+    });
+  };
+  proto[PINNED] = true;
+};
+pinCssinjsCache(createRequire(import.meta.url)('@ant-design/cssinjs/lib/Cache').default);
+pinCssinjsCache((await import('@ant-design/cssinjs/es/Cache')).default as unknown as { prototype: CssinjsCache });
 
 // Testing Library unmounts after each test only when the runner exposes globals; ours does not.
 afterEach(cleanup);
@@ -86,6 +117,13 @@ afterAll(async () => {
   if (hasDom) {
     window.localStorage.clear();
     window.sessionStorage.clear();
+    // antd's generated styles stay in the shared document after their components unmount (as in a browser), so the
+    // head grew with every file of the worker, and every getComputedStyle (Testing Library's role queries, antd's
+    // TextArea autosize, rc-trigger's scroll containers…) matched each element against all of them. The next file
+    // starts with none, as with isolation; its renders inject what they use again (from the pinned cache above).
+    // Only antd's static toast root outlives the file mounted, so later files' toasts have no message styles;
+    // tests find toasts by text or class (`.ant-message-error`), never by a computed style.
+    document.head.querySelectorAll('style[data-css-hash]').forEach((style) => style.remove());
     const leftAt = window.location.href;
     window.history.replaceState(null, '', '/');
     document.title = '';
