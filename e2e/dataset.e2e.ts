@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRAINING_BASE } from '@suanli/contracts';
 import { seedPublicAssets } from '../apps/server/src/modules/asset/public-seed';
-import { createOperator, createUser, signedInPage } from './support/auth';
+import { createOperator, createUser, signedInPage, userPage } from './support/auth';
 import { downloadedFile } from './support/chromium';
 import { startE2e, type E2eEnv } from './support/env';
 import { painted } from './support/page';
@@ -41,7 +41,7 @@ describe('数据集 journey', () => {
   });
 
   it('creates a dataset from an uploaded folder, adds a second version, reads its README and files', async () => {
-    const { context, page } = await signedInPage(env, username, password);
+    const page = await userPage(env, username, password);
 
     await page.goto('/console/storage');
     await page.getByTestId('storage-upload-folder').waitFor();
@@ -132,11 +132,10 @@ describe('数据集 journey', () => {
       await painted(page);
       await env.shot(page, `dataset-list-${width}`);
     }
-    await context.close();
   });
 
   it('registers a model from a finished training task in one click', async () => {
-    const { context, page } = await signedInPage(env, username, password);
+    const page = await userPage(env, username, password);
     const { token } = await env.app.ctx.sessions.create(userId);
     const created = await env.app.inject({
       method: 'POST',
@@ -159,7 +158,6 @@ describe('数据集 journey', () => {
       await painted(page);
       await env.shot(page, `model-detail-${width}`);
     }
-    await context.close();
   });
 
   it('finds a public dataset in the hall and adds it to mine', async () => {
@@ -172,7 +170,7 @@ describe('数据集 journey', () => {
       services: { dataset: env.app.assets.datasets, model: env.app.assets.models },
       platformUser: async () => platform.user.id,
     });
-    const { context, page } = await signedInPage(env, username, password);
+    const page = await userPage(env, username, password);
     await page.goto('/console/public-data');
     await page.waitForURL(/\/console\/public-data\/dataset$/);
     await expect.poll(() => page.getByTestId('asset-card-name').allTextContents()).toHaveLength(2);
@@ -212,20 +210,18 @@ describe('数据集 journey', () => {
     await page.goBack();
     await page.goto('/console/dataset?tab=shared');
     await expect.poll(() => page.getByTestId('asset-card-name').allTextContents()).toEqual([' 三分类螺旋数据']);
-    await context.close();
   });
 
   it('an operator approves a publication request in 运营管理 › 审核; the dataset then shows in the hall, the review in the audit log', async () => {
     const op = await createOperator(env);
     // The owner asks on the detail page.
-    const owner = await signedInPage(env, username, password);
-    await owner.page.goto('/console/dataset');
-    await owner.page.getByTestId('asset-card-name').filter({ hasText: 'MNIST 迷你版' }).click();
-    await owner.page.getByTestId('asset-publish').click();
-    await owner.page.locator('.ant-popconfirm:visible').getByRole('button', { name: /申\s*请/ }).click();
-    await owner.page.getByText('已提交公开申请，等待运营审核').waitFor();
-    await owner.page.getByText('公开审核中').waitFor();
-    await owner.context.close();
+    const owner = await userPage(env, username, password);
+    await owner.goto('/console/dataset');
+    await owner.getByTestId('asset-card-name').filter({ hasText: 'MNIST 迷你版' }).click();
+    await owner.getByTestId('asset-publish').click();
+    await owner.locator('.ant-popconfirm:visible').getByRole('button', { name: /申\s*请/ }).click();
+    await owner.getByText('已提交公开申请，等待运营审核').waitFor();
+    await owner.getByText('公开审核中').waitFor();
 
     const { context, page } = await signedInPage(env, op.user.username, op.password);
     // The hall points operators to 运营管理 › 审核, where requests are decided.

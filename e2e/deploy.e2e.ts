@@ -23,7 +23,7 @@ import { FileServiceEnv, GatewayEnv, readEnv } from '../apps/server/src/env';
 import { encryptWith } from '../apps/server/test/rsa';
 import { signIn } from './support/auth';
 import { openBrowser } from './support/chromium';
-import { ARTIFACTS, browsers } from './support/env';
+import { ARTIFACTS, browsers, CONTEXT_DEFAULTS } from './support/env';
 import { noHorizontalScroll } from './support/page';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -177,7 +177,7 @@ describe('a deployment behind nginx (deploy/local-up.sh)', () => {
   });
 
   it('loads the console through nginx; the live socket connects through the proxy and gets messages made on either gateway', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN', baseURL: dep.url });
+    const context = await browser.newContext({ ...CONTEXT_DEFAULTS, viewport: { width: 1440, height: 900 }, baseURL: dep.url });
     page = await context.newPage();
     const sockets: { url: string; closed: boolean }[] = [];
     page.on('websocket', (ws) => {
@@ -258,7 +258,7 @@ describe('a deployment behind nginx (deploy/local-up.sh)', () => {
   });
 
   it('fits a phone through nginx too', async () => {
-    const context = await browser.newContext({ viewport: { width: 375, height: 812 }, locale: 'zh-CN', baseURL: dep.url, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({ ...CONTEXT_DEFAULTS, viewport: { width: 375, height: 812 }, baseURL: dep.url, isMobile: true, hasTouch: true });
     const phone = await context.newPage();
     await signIn(phone, researcher.username, researcher.password);
     await phone.goto(`/console/storage?center=${CENTER}`);

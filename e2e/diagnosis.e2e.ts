@@ -10,7 +10,7 @@ import { SLURM_BASE, TRAINING_BASE, type Task, type TaskDetail } from '@suanli/c
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../apps/server/test/users';
-import { createUser, signedInPage } from './support/auth';
+import { createUser, userPage } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 import { noHorizontalScroll, readingShot, speaksChinese } from './support/page';
 
@@ -84,7 +84,7 @@ describe('why did my job fail (issue 23)', () => {
     const failed = await settle(SLURM_BASE, created.data.id);
     expect(failed.state).toBe('FAILED');
 
-    const { page } = await signedInPage(env, username, password);
+    const page = await userPage(env, username, password);
     await page.goto(`/console/slurm-task/detail/custom/${failed.id}`);
     const card = page.getByTestId('slurm-diagnosis');
     await card.waitFor();
@@ -159,7 +159,7 @@ describe('why did my job fail (issue 23)', () => {
     }
     for (const r of runs) await settle(TRAINING_BASE, r.id);
 
-    const { page } = await signedInPage(env, username, password);
+    const page = await userPage(env, username, password);
     await page.goto('/console/training');
     const rows = page.getByTestId('training-row');
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(3);

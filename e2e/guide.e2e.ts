@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGuide } from '../scripts/build-guide.mjs';
 import { createUser, signedInPage } from './support/auth';
-import { startE2e, type E2eEnv } from './support/env';
+import { CONTEXT_DEFAULTS, startE2e, type E2eEnv } from './support/env';
 
 let env: E2eEnv;
 let guideDist: string;
@@ -92,7 +92,7 @@ describe('user guide from the header', () => {
   });
 
   it('reads on a 375 px phone without horizontal scrolling', async () => {
-    const context = await env.browser.newContext({ viewport: { width: 375, height: 800 }, locale: 'zh-CN', baseURL: env.baseUrl, isMobile: true });
+    const context = await env.browser.newContext({ ...CONTEXT_DEFAULTS, viewport: { width: 375, height: 800 }, baseURL: env.baseUrl, isMobile: true });
     const page = await context.newPage();
     for (const name of ['index', 'account', 'profile', 'messages', 'storage', 'centers', 'compute-power']) {
       await page.goto(`/guide/${name}.html`);

@@ -15,7 +15,7 @@ import { toFileUser } from '../apps/server/src/file-service/identity';
 import { buildOciImage, ociArchive } from '../apps/server/test/oci-image';
 import { freePort } from '../apps/server/test/process';
 import { startRegistry } from '../apps/server/test/registry';
-import { createOperator, createUser, signedInPage } from './support/auth';
+import { createOperator, createUser, signedInPage, userPage } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 import { painted, settled } from './support/page';
 
@@ -46,7 +46,7 @@ describe('镜像 journey', () => {
   });
 
   it('makes a registry password, pushes with it, sees the image with its tag, and deletes the tag', async () => {
-    const { context, page } = await signedInPage(env, username, password);
+    const page = await userPage(env, username, password);
     await page.goto('/console/image?tab=mine');
     await page.getByTestId('image-mine-empty').waitFor();
     await page.getByTestId('image-push-open').click();
@@ -88,7 +88,6 @@ describe('镜像 journey', () => {
     await page.getByText('标签已删除').waitFor();
     await page.goto('/console/image?tab=mine');
     await page.getByTestId('image-mine-empty').waitFor();
-    await context.close();
   });
 
   it('imports an archive from storage with progress, and picks the image in the task form', async () => {
@@ -100,7 +99,7 @@ describe('镜像 journey', () => {
     ociArchive(img, path.join(home, 'images', 'bert.tar'));
     const ns = username.toLowerCase();
 
-    const { context, page } = await signedInPage(env, username, password);
+    const page = await userPage(env, username, password);
     await page.goto('/console/image/form');
     await page.getByTestId('image-import-center').click();
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '深圳算力分中心' }).first().click();
@@ -130,12 +129,11 @@ describe('镜像 journey', () => {
     await env.shot(page, 'image-task-form-1440');
     await dropdown.locator('.ant-select-item-option').filter({ hasText: `${ns}/bert:release` }).click();
     expect(await page.getByTestId('training-form-image').textContent()).toContain(`${ns}/bert:release`);
-    await context.close();
   });
 
   it('asks for the imported tag to be public; an operator rejects with a reason, then approves; it is a public image', async () => {
     const ns = username.toLowerCase();
-    const { context, page } = await signedInPage(env, username, password);
+    const page = await userPage(env, username, password);
     await page.goto(`/console/image/detail/${encodeURIComponent(`${ns}/bert`)}`);
     const row = page.getByTestId('image-tags').locator('tr.ant-table-row').filter({ hasText: 'release' });
     const ask = async () => {
@@ -190,6 +188,5 @@ describe('镜像 journey', () => {
 
     await page.reload();
     await expect.poll(() => row.textContent()).toContain('已公开');
-    await context.close();
   });
 });

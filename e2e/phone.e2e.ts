@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, sessionState } from './support/auth';
-import { ARTIFACTS, startE2e, type E2eEnv } from './support/env';
+import { ARTIFACTS, CONTEXT_DEFAULTS, startE2e, type E2eEnv } from './support/env';
 import { settled } from './support/page';
 
 const PHONE = { width: 375, height: 800 };
@@ -21,7 +21,7 @@ beforeAll(async () => {
   env = await startE2e();
   const { user, password } = await createUser(env);
   const storageState = await sessionState(env, user.username, password);
-  const context = await env.browser.newContext({ viewport: PHONE, locale: 'zh-CN', baseURL: env.baseUrl, hasTouch: true, isMobile: true, storageState });
+  const context = await env.browser.newContext({ ...CONTEXT_DEFAULTS, viewport: PHONE, baseURL: env.baseUrl, hasTouch: true, isMobile: true, storageState });
   page = await context.newPage();
 });
 afterAll(() => env?.close());
@@ -79,7 +79,7 @@ describe('a 375 px phone', () => {
   });
 
   it('on a tablet (horizontal menu, touch) a tapped entry closes its popup', async () => {
-    const context = await env.browser.newContext({ viewport: { width: 1024, height: 768 }, locale: 'zh-CN', baseURL: env.baseUrl, hasTouch: true, isMobile: true });
+    const context = await env.browser.newContext({ ...CONTEXT_DEFAULTS, viewport: { width: 1024, height: 768 }, baseURL: env.baseUrl, hasTouch: true, isMobile: true });
     await context.addCookies(await page.context().cookies());
     const tablet = await context.newPage();
     await tablet.goto('/console/user-agreement');

@@ -9,7 +9,7 @@ import { SLURM_BASE, type Task } from '@suanli/contracts';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../apps/server/test/users';
-import { createUser, signedInPage } from './support/auth';
+import { createUser, userPage } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 import { noHorizontalScroll } from './support/page';
 
@@ -69,7 +69,7 @@ async function pick(page: Page, select: Locator, label: string) {
 
 describe('科学计算 pages', () => {
   it('a platform template runs live to 运行成功 with its output, and is saved as my template', async () => {
-    const { context, page } = await signedInPage(env, username, password);
+    const page = await userPage(env, username, password);
     await page.goto('/console/slurm-template');
     const numpyRow = page.locator('[data-testid="tpl-row"][data-id="platform-numpy-pi"]');
     await numpyRow.waitFor();
@@ -132,11 +132,10 @@ describe('科学计算 pages', () => {
     await row.first().waitFor();
     // The template's name comes with the template list, which may answer after the task list.
     await expect.poll(() => row.first().getByTestId('slurm-origin').textContent()).toContain('NumPy');
-    await context.close();
   });
 
   it('a custom sbatch script from the starter runs to 运行成功', async () => {
-    const { context, page } = await signedInPage(env, username, password);
+    const page = await userPage(env, username, password);
     await page.goto('/console/slurm-task');
     await page.getByTestId('slurm-create-custom').click();
     await page.waitForURL(/\/console\/slurm-task\/task\/custom/);
@@ -147,11 +146,10 @@ describe('科学计算 pages', () => {
     const state = page.getByTestId('slurm-detail-state');
     await expect.poll(() => state.getAttribute('data-state'), { timeout: 60_000 }).toBe('SUCCEEDED');
     await expect.poll(() => page.getByTestId('slurm-log').textContent(), { timeout: 15_000 }).toContain('pi = 3.14159');
-    await context.close();
   });
 
   it('a template of my own, made in the form, renders its typed parameters into the task script', async () => {
-    const { context, page } = await signedInPage(env, username, password);
+    const page = await userPage(env, username, password);
     await page.goto('/console/slurm-template');
     await page.getByTestId('tpl-create').click();
     await page.waitForURL(/\/console\/slurm-template\/form$/);
@@ -223,11 +221,10 @@ describe('科学计算 pages', () => {
     // The server rendered it: the number as is, the path quoted and absolute in the home, the select's value.
     expect(await page.getByTestId('slurm-detail-script').textContent()).toMatch(/^#!\/bin\/bash\necho "N=5 OUT='\/[^']+\/results' MODE=slow"\n$/);
     await env.shot(page, 'slurm-11-detail-from-my-template');
-    await context.close();
   });
 
   it('every 科学计算 page fits 375 px', async () => {
-    const { context, page } = await signedInPage(env, username, password);
+    const page = await userPage(env, username, password);
     await page.setViewportSize({ width: 375, height: 800 });
     const pages: [string, string][] = [
       ['/console/slurm-template', 'tpl-row'],
@@ -257,6 +254,5 @@ describe('科学计算 pages', () => {
     const [name, tag] = await Promise.all([first.getByTestId('slurm-name').boundingBox(), first.getByTestId('slurm-state').boundingBox()]);
     expect(tag!.x + tag!.width).toBeLessThanOrEqual(375);
     expect(tag!.x).toBeGreaterThan(name!.x);
-    await context.close();
   });
 });

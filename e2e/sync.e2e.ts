@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DATASET_BASE, type AssetDetail } from '@suanli/contracts';
 import { call } from '../apps/server/test/users';
-import { createUser, signedInPage } from './support/auth';
+import { createUser, userPage } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 import { settled } from './support/page';
 
@@ -66,7 +66,7 @@ describe('跨中心同步 journey', () => {
   }
 
   it('syncs a folder to the other center, followed live in the task panel until 已完成', async () => {
-    const { context, page } = await signedInPage(env, username, password);
+    const page = await userPage(env, username, password);
     await page.goto('/console/storage?center=sz-a100');
     await row(page, '语料库').waitFor();
 
@@ -88,11 +88,10 @@ describe('跨中心同步 journey', () => {
     // And the storage page of that center lists it.
     await page.goto('/console/storage?center=gz-ascend');
     await row(page, '语料库').waitFor();
-    await context.close();
   });
 
   it('cancels a large sync from the panel: the job ends 已取消 and nothing arrives on the target', async () => {
-    const { context, page } = await signedInPage(env, username, password);
+    const page = await userPage(env, username, password);
     await page.goto('/console/storage?center=sz-a100');
     await row(page, '大文件.bin').waitFor();
     await startSync(page, '大文件.bin');
@@ -108,7 +107,6 @@ describe('跨中心同步 journey', () => {
     await expect.poll(() => job.getAttribute('data-state'), { timeout: 30_000 }).toBe('CANCELLED');
     await expect.poll(() => job.getByTestId('sync-state').innerText()).toContain('已取消');
     expect(fs.readdirSync(gz)).toEqual(['语料库']);
-    await context.close();
   });
 
   it('a training task on the other center waits while its dataset version is synced there, then runs on the copy', async () => {
@@ -118,7 +116,7 @@ describe('跨中心同步 journey', () => {
     let v = made.data.versions[0];
     await expect.poll(async () => (v = (await call<AssetDetail>(env.app, 'GET', `${DATASET_BASE}/datasets/${made.data.id}`, { token })).data.versions[0]).state, { timeout: 60_000 }).toBe('ready');
 
-    const { context, page } = await signedInPage(env, username, password);
+    const page = await userPage(env, username, password);
     // The dataset's own 用于训练 opens the form with the version chosen; the task goes to Guangzhou, where the
     // version is not.
     await page.goto(`/console/dataset/detail/${made.data.id}`);
@@ -148,11 +146,10 @@ describe('跨中心同步 journey', () => {
     await expect.poll(() => versionJob.getAttribute('data-state'), { timeout: 20_000 }).toBe('SUCCEEDED');
     await settled(page);
     await env.shot(page, 'sync-task-done-1440');
-    await context.close();
   });
 
   it('phone width: the dialog and the panel fit 375 px', async () => {
-    const { context, page } = await signedInPage(env, username, password);
+    const page = await userPage(env, username, password);
     await page.setViewportSize({ width: 375, height: 812 });
     await page.goto('/console/storage?center=sz-a100');
     await row(page, '语料库').waitFor();
@@ -171,6 +168,5 @@ describe('跨中心同步 journey', () => {
     await settled(page);
     await env.shot(page, 'sync-panel-375');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-    await context.close();
   });
 });

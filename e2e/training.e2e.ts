@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, signedInPage } from './support/auth';
+import { createUser, userPage } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
 
 /** Opens an antd Select and picks the visible option whose text matches. */
@@ -49,7 +49,7 @@ describe('compute journeys', () => {
   afterAll(() => env?.close());
 
   it('a train task placed by 智能调度 goes live to 运行成功 with its log and training curve', async () => {
-    const { context, page } = await signedInPage(env, username, password);
+    const page = await userPage(env, username, password);
     await page.goto('/console/training');
     await page.getByTestId('training-create').click();
     await page.waitForURL(/\/console\/training\/task\/train/, { waitUntil: 'commit' });
@@ -86,11 +86,10 @@ describe('compute journeys', () => {
     // A phone never scrolls the page sideways (the table scrolls inside its card).
     await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await env.shot(page, 'training-04-list-375');
-    await context.close();
   });
 
   it('a running task is stopped → 已停止, the list follows without a reload', async () => {
-    const { context, page } = await signedInPage(env, username, password);
+    const page = await userPage(env, username, password);
     await page.goto('/console/training/task/train');
     await page.getByTestId('training-form-name').fill('长时间任务');
     await pick(page, 'training-form-center', '深圳算力分中心');
@@ -108,11 +107,10 @@ describe('compute journeys', () => {
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 20_000 }).toBe('STOPPED');
     expect(await row.getByTestId('training-state').textContent()).toContain('已停止');
     await env.shot(page, 'training-05-stopped');
-    await context.close();
   });
 
   it('a task without 工作目录 gets a folder of its own: its files land there, and 文件管理 opens it (issue 22)', async () => {
-    const { context, page } = await signedInPage(env, username, password);
+    const page = await userPage(env, username, password);
     await page.goto('/console/training/task/train');
     await page.getByTestId('training-form-name').fill('文件夹示例');
     await pick(page, 'training-form-center', '深圳算力分中心');
@@ -161,6 +159,5 @@ describe('compute journeys', () => {
     await page.getByTestId('training-detail-workdir-open').scrollIntoViewIfNeeded();
     await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await env.shot(page, 'training-07-detail-workdir-375');
-    await context.close();
   });
 });

@@ -47,3 +47,26 @@ export async function sessionState(env: E2eEnv, account: string, password: strin
 export async function signedInPage(env: E2eEnv, account: string, password: string) {
   return env.newPage({ storageState: await sessionState(env, account, password) });
 }
+
+/** The pages `userPage` keeps: per file (its env) and account. */
+const kept = new WeakMap<E2eEnv, Map<string, Promise<Page>>>();
+
+/**
+ * The file's signed-in page of `account`: one browser context per user and file (issue 26). The first call
+ * opens it as `signedInPage` does; a later journey of the file gets the same page back at 1440 × 900 and starts
+ * with its own `goto` — a full page load, so nothing of the earlier journey's page carries over, but in a
+ * renderer that has already run the console (its scripts cached and compiled): session 19 measured a new
+ * context's first console page at 4.3–5.3 CPU-s of Chromium and a later load in the same page at 1.1–1.4. The
+ * context's cookies and localStorage do carry over, as in a person's browser from one task to the next; a
+ * journey that needs a browser without them (a second session, another device) opens `signedInPage`. The
+ * pages close with the file's browser (`env.close`), so a journey does not close them.
+ */
+export async function userPage(env: E2eEnv, account: string, password: string): Promise<Page> {
+  let byAccount = kept.get(env);
+  if (!byAccount) kept.set(env, (byAccount = new Map()));
+  let opened = byAccount.get(account);
+  if (!opened || (await opened).isClosed()) byAccount.set(account, (opened = signedInPage(env, account, password).then(({ page }) => page)));
+  const page = await opened;
+  await page.setViewportSize({ width: 1440, height: 900 });
+  return page;
+}

@@ -12,6 +12,14 @@ import { openBrowser } from './chromium';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 export const ARTIFACTS = path.join(repoRoot, 'e2e/artifacts');
+/**
+ * What every journey's browser context starts with: Chinese, and less motion (the console honours
+ * `prefers-reduced-motion`, apps/console/src/app/motion.ts): no journey is about an animation, and every
+ * dialog's zoom, dropdown's slide, toast's fade and button's wave was frames Chromium drew and `settled`
+ * waited out (issue 26). Screenshots show the same end states.
+ */
+export const CONTEXT_DEFAULTS = { locale: 'zh-CN', reducedMotion: 'reduce' } as const satisfies BrowserContextOptions;
+
 /** The Chromium instances of the running file (support/failure-shots.ts photographs their pages). */
 export const browsers = new Set<Browser>();
 
@@ -21,7 +29,7 @@ export interface E2eEnv {
   dataDir: string;
   browser: Browser;
   /**
-   * A new context (1440 × 900, zh-CN) and its page. `storageState` starts it signed in (support/auth.ts
+   * A new context (1440 × 900, `CONTEXT_DEFAULTS`) and its page. `storageState` starts it signed in (support/auth.ts
    * `signedInPage`).
    */
   newPage(opts?: { storageState?: BrowserContextOptions['storageState'] }): Promise<{ context: BrowserContext; page: Page }>;
@@ -77,7 +85,7 @@ export async function startE2e(overrides: Partial<Config> = {}): Promise<E2eEnv>
     dataDir,
     browser,
     async newPage(opts = {}) {
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN', baseURL: baseUrl, storageState: opts.storageState });
+      const context = await browser.newContext({ ...CONTEXT_DEFAULTS, viewport: { width: 1440, height: 900 }, baseURL: baseUrl, storageState: opts.storageState });
       const page = await context.newPage();
       return { context, page };
     },

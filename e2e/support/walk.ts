@@ -22,7 +22,7 @@
  * Routes with `:params` get real records the walk creates (`PARAMS`); where none can exist here the value
  * and the reason are written beside it. Findings that need a bigger change than this walk are exempted in
  * `EXEMPT` with their reason (and recorded in docs/plan/22.md). One Chromium; one page per role and width,
- * reused from route to route. Screenshots of failures: e2e/artifacts/failed/.
+ * reused from route to route and test to test. Screenshots of failures: e2e/artifacts/failed/.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,7 +35,7 @@ import { seedPublicAssets } from '../../apps/server/src/modules/asset/public-see
 import { submitDemoTask } from '../../apps/server/src/modules/training/demo-task';
 import { createOperator, createUser, sessionState, signIn } from './auth';
 import { describeLeaks, englishLeaks } from './english';
-import { startE2e, type E2eEnv } from './env';
+import { CONTEXT_DEFAULTS, startE2e, type E2eEnv } from './env';
 import { noHorizontalScroll, quiet, settled, watchRequests } from './page';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -92,6 +92,7 @@ async function api<T = any>(token: string, method: 'GET' | 'POST', url: string, 
 
 /** The gateway, the accounts and the records the walk looks at (each walk file starts its own). */
 async function setUp() {
+  walkers.clear(); // files of a worker share this module (vitest.config.ts `isolate`)
   env = await startE2e();
   const u = await createUser(env);
   const op = await createOperator(env);
@@ -253,6 +254,7 @@ interface Walker {
 }
 
 const findings = { scroll: [] as string[], english: [] as string[], ids: [] as string[], errors: [] as string[] };
+const walkers = new Map<WalkName, Walker>(); // each walk's page, test to test (closed with the file's browser)
 const exempt = (check: keyof typeof EXEMPT, route: string) => EXEMPT[check][route] ?? EXEMPT[check]['*'];
 
 /**
@@ -263,7 +265,7 @@ const exempt = (check: keyof typeof EXEMPT, route: string) => EXEMPT[check][rout
  */
 async function walker(label: string, width: (typeof WIDTHS)[number], account?: { username: string; password: string }, form = false): Promise<Walker> {
   const storageState = account && !form ? await sessionState(env, account.username, account.password) : undefined;
-  const context = await env.browser.newContext({ viewport: width.viewport, isMobile: width.isMobile, hasTouch: width.hasTouch, locale: 'zh-CN', baseURL: env.baseUrl, storageState });
+  const context = await env.browser.newContext({ ...CONTEXT_DEFAULTS, viewport: width.viewport, isMobile: width.isMobile, hasTouch: width.hasTouch, baseURL: env.baseUrl, storageState });
   const page = await context.newPage();
   watchRequests(page);
   const w: Walker = { label, context, page, at: '(sign-in)' };
@@ -319,8 +321,8 @@ const clear = () => {
 
 /**
  * A walk file: its own gateway and records (`setUp`), the detector probe if `probe`, then the walks named —
- * each in tests of at most VISITS_PER_TEST routes, a fresh page of that role and width per test, reused from
- * route to route.
+ * each in tests of at most VISITS_PER_TEST routes, on one page of that role and width per walk, reused from
+ * route to route and test to test.
  */
 export function walkSuite(opts: { probe?: boolean; walks: WalkName[] }) {
   beforeAll(setUp);
@@ -370,7 +372,7 @@ export function walkSuite(opts: { probe?: boolean; walks: WalkName[] }) {
 
     for (const name of opts.walks) {
       const { role, width } = WALKS[name];
-      // A test per VISITS_PER_TEST routes, each on a fresh page of the role: each stays within the tier's time
+      // A test per VISITS_PER_TEST routes (on the walk's page): each stays within the tier's time
       // limit on a loaded machine (one test of ~60 visits took over 180 s at load ~20), and a route added to the
       // table adds a test when it needs one.
       const count = ROLES[role].count();
@@ -382,9 +384,10 @@ export function walkSuite(opts: { probe?: boolean; walks: WalkName[] }) {
           expect(all).toHaveLength(count);
           const routes = all.slice(from, to);
           const account = role === 'user' ? user : role === 'operator' ? operator : undefined;
-          const w = await walker(`${ROLES[role].label}@${width.viewport.width}`, width, account);
+          // One page per walk (issue 26): a new context's first console page costs Chromium ~4× a later `goto`.
+          const w = walkers.get(name) ?? (await walker(`${ROLES[role].label}@${width.viewport.width}`, width, account));
+          walkers.set(name, w);
           for (const route of routes) await look(w, route);
-          await w.context.close();
           const seconds = (Date.now() - started) / 1000;
           console.log(`walk ${name} ${from + 1}–${to}: ${routes.length} visits in ${seconds.toFixed(1)} s (${(seconds / routes.length).toFixed(2)} s each)`);
           const found = structuredClone(findings);

@@ -1,0 +1,33 @@
+import type { ThemeConfig } from 'antd';
+import { useSyncExternalStore } from 'react';
+
+/**
+ * Less motion when the user asked their system for it (`prefers-reduced-motion: reduce`, an accessibility
+ * setting of every desktop and phone OS): antd's motion is off (its ConfigProvider token `motion: false` —
+ * dialogs, dropdowns, toasts, tabs and menus appear and leave at once) and so is its click wave; our own CSS
+ * modules drop their transitions and decorative animations in the same media query (loading spinners keep
+ * turning: they say that something is still loading). The e2e journeys' browsers ask for it too
+ * (e2e/support/env.ts), which spares Chromium the frames of every animation (issue 26).
+ */
+export const REDUCED_MOTION_QUERY = '(prefers-reduced-motion: reduce)';
+
+export function prefersReducedMotion(): boolean {
+  return typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(REDUCED_MOTION_QUERY).matches;
+}
+
+function subscribe(onChange: () => void): () => void {
+  if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return () => {};
+  const list = window.matchMedia(REDUCED_MOTION_QUERY);
+  list.addEventListener?.('change', onChange);
+  return () => list.removeEventListener?.('change', onChange);
+}
+
+/** Whether the user asked for less motion, following the setting while the page is open. */
+export function useReducedMotion(): boolean {
+  return useSyncExternalStore(subscribe, prefersReducedMotion, () => false);
+}
+
+/** The theme as given, or with antd's motion off when the user asked for less motion. */
+export function withMotion(theme: ThemeConfig, reduced: boolean): ThemeConfig {
+  return reduced ? { ...theme, token: { ...theme.token, motion: false } } : theme;
+}
