@@ -36,7 +36,8 @@ let outDir: string | null = null;
  * The arguments after `node` that start a server entry point (issue 26). A test's gateway or file service
  * process ran `node --import tsx src/….ts`: ~3 CPU-s to start on this machine, most of it tsx resolving and
  * loading ~300 source files through its loader hooks, paid by every process a test starts. The same sources
- * bundled once per test process (esbuild, ~0.3 s) start in ~1.3 CPU-s. The code is the sources of this
+ * bundled once per test process (esbuild — tsx's own transformer and dependency — ~0.3 s) start in ~1.3 CPU-s
+ * (a file service; a gateway 6.5 → 4 CPU-s with its first migration). The code is the sources of this
  * checkout, built when a test first asks (so an edit is never run stale). TEST_SERVER_TSX=1: through tsx
  * again, exactly as `npm start` runs it.
  */
