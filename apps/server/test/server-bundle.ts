@@ -51,6 +51,8 @@ export async function serverEntryArgs(entry: ServerEntry): Promise<string[]> {
       const cache = path.join(repoRoot, 'node_modules/.cache');
       fs.mkdirSync(cache, { recursive: true });
       const dir = fs.mkdtempSync(path.join(cache, 'suanli-test-server-'));
+      // mkdtemp makes it 0700: a file service a test runs as an unprivileged account must read the bundle too.
+      fs.chmodSync(dir, 0o755);
       process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
       outDir = dir;
     }
