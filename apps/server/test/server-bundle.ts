@@ -30,6 +30,16 @@ const ownModules: Plugin = {
 };
 
 const built = new Map<ServerEntry, Promise<string>>();
+
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 let outDir: string | null = null;
 
 /**
@@ -48,13 +58,14 @@ export async function serverEntryArgs(entry: ServerEntry): Promise<string[]> {
   if (!file) {
     // Under the repository's node_modules, so the bundle's package imports resolve as the sources' do.
     if (!outDir) {
-      const cache = path.join(repoRoot, 'node_modules/.cache');
-      fs.mkdirSync(cache, { recursive: true });
-      const dir = fs.mkdtempSync(path.join(cache, 'suanli-test-server-'));
-      // mkdtemp makes it 0700: a file service a test runs as an unprivileged account must read the bundle too.
-      fs.chmodSync(dir, 0o755);
-      process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-      outDir = dir;
+      // One folder per test process, named by its pid. A vitest worker is ended by a signal, so no exit hook
+      // removes it: each process removes the folders of processes no longer running instead.
+      const root = path.join(repoRoot, 'node_modules/.cache/suanli-test-server');
+      fs.mkdirSync(root, { recursive: true, mode: 0o755 });
+      for (const name of fs.readdirSync(root)) if (!alive(Number(name))) fs.rmSync(path.join(root, name), { recursive: true, force: true });
+      outDir = path.join(root, String(process.pid));
+      // Readable by all: the POSIX tests run their file service as an unprivileged account.
+      fs.mkdirSync(outDir, { recursive: true, mode: 0o755 });
     }
     const outfile = path.join(outDir, `${entry.replaceAll('/', '-').replace(/\.ts$/, '')}.mjs`);
     file = build({
