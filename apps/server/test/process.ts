@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
+import { serverEntryArgs } from './server-bundle';
 
 /**
  * Child processes for tests and benchmarks: a second gateway, a standalone file service, a baseline
@@ -39,9 +40,9 @@ export function startProcess<T>(
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
-/** A second gateway in its own process (`apps/server/src/main.ts` through tsx), configured by `env`; resolves once it listens. */
+/** A second gateway in its own process (`apps/server/src/main.ts`, bundled: server-bundle.ts), configured by `env`; resolves once it listens. */
 export async function startGateway(env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<{ child: ChildProcess; port: number }> {
-  const { child, info } = await startProcess(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], { cwd: repoRoot, env, ready: listeningPort, timeoutMs });
+  const { child, info } = await startProcess(process.execPath, await serverEntryArgs('main.ts'), { cwd: repoRoot, env, ready: listeningPort, timeoutMs });
   return { child, port: info };
 }
 

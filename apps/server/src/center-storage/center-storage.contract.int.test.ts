@@ -8,6 +8,7 @@ import { listeningPort, startProcess, stopProcess } from '../../test/process';
 import { HttpCenterStorage } from './http-center-storage';
 import { LocalCenterStorage } from './local-center-storage';
 import { StorageGrants } from './storage-grants';
+import { serverEntryArgs } from '../../test/server-bundle';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const RACE_SECONDS = Number(process.env.RACE_SECONDS ?? 4);
@@ -31,7 +32,7 @@ describe('CenterStorage contract', () => {
     gatewayUrl = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
     // The same key file as the gateway's (its data dir): the grants it would send.
     grants = new StorageGrants(t.dataDir, Date.now);
-    const { child, info } = await startProcess(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/file-service/main.ts')], {
+    const { child, info } = await startProcess(process.execPath, await serverEntryArgs('file-service/main.ts'), {
       cwd: repoRoot,
       env: { CENTER_ID: 'sz-a100', CENTERS_FILE: t.config.centersFile, DATA_DIR: t.dataDir, GATEWAY_URL: gatewayUrl, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info' },
       ready: listeningPort,

@@ -12,6 +12,7 @@ import { buildOciImage, ociArchive } from '../../test/oci-image';
 import { freePort, startProcess, stopProcess } from '../../test/process';
 import { startRegistry } from '../../test/registry';
 import { registerAndLogin } from '../../test/users';
+import { serverEntryArgs } from '../../test/server-bundle';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
@@ -63,7 +64,7 @@ describe('a gateway whose centers have no local storage: file services only (sql
     // The file services first: they need nothing from the gateway until a call comes.
     for (const id of centerIds) {
       const p = fsProcs.get(id)!;
-      const { child } = await startProcess(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/file-service/main.ts')], {
+      const { child } = await startProcess(process.execPath, await serverEntryArgs('file-service/main.ts'), {
         cwd: repoRoot,
         env: { CENTER_ID: id, CENTERS_FILE: serviceCenters, DATA_DIR: path.join(tmp, `fs-${id}`), GATEWAY_URL: `http://127.0.0.1:${gwPort}`, HOST: '127.0.0.1', PORT: String(p.port), LOG_LEVEL: 'info' },
         ready: (line) => (line.includes('Server listening') ? true : undefined),

@@ -899,12 +899,18 @@ describe.each(engines)('file service (%s)', (engine) => {
       expect(fs.readdirSync(path.join(staged, fresh)).sort()).toEqual(['1', '2', 'data', 'meta.json']);
       expect((await c.status({ identifier: fresh, path: '/', filename: 'f.bin', totalSize: 4096 })).data.uploaded).toEqual([1, 2]);
 
-      // A day later (by the service's clock) the other one is abandoned too.
-      t.clock.advance(24 * 3600_000 + 60_000);
+      // A day after its last write (by the service's clock) the other one is abandoned too. Its files carry the
+      // real time of that write while the test clock stands where the app started: on a loaded machine more
+      // than a minute of this file had passed by then (CI-like runs failed here), so the day counts from the
+      // write, not from the clock's start.
+      const dir = path.join(staged, fresh);
+      const lastWrite = Math.max(fs.statSync(dir).mtimeMs, ...fs.readdirSync(dir).map((f) => fs.statSync(path.join(dir, f)).mtimeMs));
+      const by = Math.max(0, lastWrite - t.clock.now) + 24 * 3600_000 + 60_000;
+      t.clock.advance(by);
       try {
         expect(await service.cleanup()).toContain(`${path.basename(staged)}/${fresh}`);
       } finally {
-        t.clock.advance(-(24 * 3600_000 + 60_000));
+        t.clock.advance(-by);
       }
       expect(fs.existsSync(path.join(staged, fresh))).toBe(false);
     });

@@ -6,12 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engines, type TestApp } from '../../test/harness';
 import { listeningPort, startProcess, stopProcess } from '../../test/process';
 import { FileClient, sha256 } from '../../test/file-client';
+import { serverEntryArgs } from '../../test/server-bundle';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 
 /** The standalone file service (`file-service/main.ts`) in its own OS process; resolves with its port. */
 async function startFileService(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number }> {
-  const { child, info } = await startProcess(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/file-service/main.ts')], {
+  const { child, info } = await startProcess(process.execPath, await serverEntryArgs('file-service/main.ts'), {
     cwd: repoRoot,
     env,
     ready: listeningPort,

@@ -11,6 +11,7 @@ import { FileClient, sha256 } from '../../test/file-client';
 import { ensureUser, runAs } from '../../test/posix-users';
 import { freePort, listeningPort, startProcess, stopProcess } from '../../test/process';
 import { prepareRace, runRace, snapshot } from '../../test/race';
+import { serverEntryArgs } from '../../test/server-bundle';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const SECONDS = Number(process.env.RACE_SECONDS ?? 6);
@@ -55,7 +56,7 @@ describe('files under the user\'s own POSIX account', () => {
       env: { LAUNCHER_SOCKET: launcherSocket, CLIENT_USER: 'suanli-fsvc', STORAGE_ROOT: storage, ACCOUNT_UID_MIN: '20001', ACCOUNT_UID_MAX: '20010' },
       ready: (line) => (line.includes('listening') ? true : undefined),
     }));
-    const started = await startProcess(process.execPath, tsx('main.ts'), {
+    const started = await startProcess(process.execPath, await serverEntryArgs('file-service/main.ts'), {
       cwd: repoRoot,
       uid: svc.uid,
       gid: svc.gid,

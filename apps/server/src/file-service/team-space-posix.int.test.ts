@@ -10,6 +10,7 @@ import { body, createTestApp, type TestApp } from '../../test/harness';
 import { FileClient, sha256 } from '../../test/file-client';
 import { ensureUser, runAs } from '../../test/posix-users';
 import { freePort, listeningPort, startProcess, stopProcess } from '../../test/process';
+import { serverEntryArgs } from '../../test/server-bundle';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const tsx = (file: string) => ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/file-service', file)];
@@ -68,7 +69,7 @@ describe('team space under the members\' own POSIX accounts', () => {
       env: { LAUNCHER_SOCKET: launcherSocket, CLIENT_USER: 'suanli-fsvc', STORAGE_ROOT: storage, ACCOUNT_UID_MIN: '20001', ACCOUNT_UID_MAX: '20010' },
       ready: (line) => (line.includes('listening') ? true : undefined),
     }));
-    const started = await startProcess(process.execPath, tsx('main.ts'), {
+    const started = await startProcess(process.execPath, await serverEntryArgs('file-service/main.ts'), {
       cwd: repoRoot,
       uid: svc.uid,
       gid: svc.gid,

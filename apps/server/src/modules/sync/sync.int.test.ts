@@ -7,6 +7,7 @@ import { SYNC_BASE, type SyncJob } from '@suanli/contracts';
 import { body, createTestApp, type TestApp } from '../../../test/harness';
 import { freePort, listeningPort, startProcess, stopProcess } from '../../../test/process';
 import { registerAndLogin } from '../../../test/users';
+import { serverEntryArgs } from '../../../test/server-bundle';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../../..');
 const MiB = 1024 * 1024;
@@ -81,7 +82,7 @@ describe('cross-center sync between two file-service processes', () => {
 
   /** A standalone file service on its fixed port, ready once it answers. */
   async function launch(center: 'sz-a100' | 'gz-ascend'): Promise<ChildProcess> {
-    const { child } = await startProcess(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/file-service/main.ts')], {
+    const { child } = await startProcess(process.execPath, await serverEntryArgs('file-service/main.ts'), {
       cwd: repoRoot,
       env: { CENTER_ID: center, CENTERS_FILE: centersFile, DATA_DIR: t.dataDir, GATEWAY_URL: gatewayUrl, HOST: '127.0.0.1', PORT: String(ports[center]), LOG_LEVEL: 'info' },
       ready: listeningPort,

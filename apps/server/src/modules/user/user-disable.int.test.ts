@@ -11,6 +11,7 @@ import { createPgDatabase, createTestApp, REDIS_URL, type TestApp } from '../../
 import { listeningPort, startProcess, stopProcess } from '../../../test/process';
 import { encryptPassword, registerAndLogin } from '../../../test/users';
 import { closedWithin, connect, wsUrl } from '../../../test/ws-client';
+import { serverEntryArgs } from '../../../test/server-bundle';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../../..');
 
@@ -42,7 +43,7 @@ describe('disabling an account across gateway processes (PostgreSQL + Redis)', (
     a = await createTestApp('postgres', { databaseUrl: pgDb.url, redisUrl: REDIS_URL, redisChannel: channel, dataDir });
     await a.app.listen({ host: '127.0.0.1', port: 0 });
     portA = (a.app.server.address() as AddressInfo).port;
-    const { child, info } = await startProcess(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], {
+    const { child, info } = await startProcess(process.execPath, await serverEntryArgs('main.ts'), {
       cwd: repoRoot,
       env: { HOST: '127.0.0.1', PORT: '0', DATABASE_URL: pgDb.url, REDIS_URL, REDIS_CHANNEL: channel, DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'info' },
       ready: listeningPort,
