@@ -18,8 +18,11 @@ import { workerSlurmHarness } from '../../../../test/slurm-worker';
 
 const { clusters } = workerSlurmHarness();
 
-// Grows by 20 MiB every 0.1 s up to 400 MiB (bytearray zero-fills: resident), prints its progress, ends 0.
-const GROW = 'python3 -c "\nimport time\nb = []\nfor i in range(20):\n    b.append(bytearray(20 << 20))\n    print(\'chunk\', i, flush=True)\n    time.sleep(0.1)\nprint(\'grown\')\n"';
+// Grows by 20 MiB every 0.1 s up to 400 MiB (bytearray zero-fills: resident), prints its progress, holds the
+// 400 MiB for 2 s and ends 0. The hold: Slurm samples memory once a second (up.sh:
+// JobAcctGatherFrequency=task=1), and a job that ended right after its last step had its peak sampled as low as
+// 283 MiB (CI25) — the hold makes the sampled peak the real one.
+const GROW = 'python3 -c "\nimport time\nb = []\nfor i in range(20):\n    b.append(bytearray(20 << 20))\n    print(\'chunk\', i, flush=True)\n    time.sleep(0.1)\nprint(\'grown\', flush=True)\ntime.sleep(2)\n"';
 
 /** sacct's `[DD-][HH:]MM:SS[.mmm]` → seconds. */
 function sacctSeconds(s: string): number {
