@@ -1,5 +1,5 @@
 import type { ThemeConfig } from 'antd';
-import { useSyncExternalStore } from 'react';
+import { useMediaQuery } from '../shared/hooks/use-media-query';
 
 /**
  * Less motion when the user asked their system for it (`prefers-reduced-motion: reduce`, an accessibility
@@ -11,21 +11,8 @@ import { useSyncExternalStore } from 'react';
  */
 export const REDUCED_MOTION_QUERY = '(prefers-reduced-motion: reduce)';
 
-export function prefersReducedMotion(): boolean {
-  return typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(REDUCED_MOTION_QUERY).matches;
-}
-
-function subscribe(onChange: () => void): () => void {
-  if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return () => {};
-  const list = window.matchMedia(REDUCED_MOTION_QUERY);
-  list.addEventListener?.('change', onChange);
-  return () => list.removeEventListener?.('change', onChange);
-}
-
 /** Whether the user asked for less motion, following the setting while the page is open. */
-export function useReducedMotion(): boolean {
-  return useSyncExternalStore(subscribe, prefersReducedMotion, () => false);
-}
+export const useReducedMotion = (): boolean => useMediaQuery(REDUCED_MOTION_QUERY);
 
 /** The theme as given, or with antd's motion off when the user asked for less motion. */
 export function withMotion(theme: ThemeConfig, reduced: boolean): ThemeConfig {

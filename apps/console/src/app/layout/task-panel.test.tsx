@@ -1,7 +1,10 @@
 import { UPLOAD_PANEL_WIDTH, UPLOAD_REFRESH_WARNING } from '@suanli/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { FileEntry, SubCenter } from '@suanli/contracts';
+import { App } from 'antd';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SyncModal } from '../../features/sync/sync-modal';
 import { createFakeSync, syncJob } from '../../features/sync/test/fake-sync';
 import { configureUploads, resetUploads, useUploadStore, type UploadTask } from '../../shared/upload/store';
 import { applyLiveEvent } from '../live-updates';
@@ -126,5 +129,40 @@ describe('TaskPanelButton: 跨中心同步', () => {
     expect(screen.getByTestId('sync-panel')).toBeTruthy();
     expect(screen.getByRole('tab', { selected: true }).textContent).toBe('跨中心同步（2）');
     expect(badge()).toContain('2');
+  });
+
+  it('opens on the 跨中心同步 tab for a job made in the sync dialog before the active list first answered', async () => {
+    // The active list's first answer waits until the job exists: it lists the new job among "what was there".
+    let answer!: () => void;
+    const firstAnswer = new Promise<void>((resolve) => (answer = resolve));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+        const url = String(input);
+        if (url.endsWith('/syncs') && init.method === 'POST') {
+          const job = syncJob('made', { state: 'QUEUED', sourcePath: '/data/语料库' });
+          fake.jobs.push(job);
+          return new Response(JSON.stringify({ message: { code: 0, message: '操作成功' }, data: job }), { headers: { 'content-type': 'application/json' } });
+        }
+        if (url.endsWith('/syncs/action/page')) await firstAnswer;
+        return fake.fetch(input, init);
+      }),
+    );
+    const center = (id: string, name: string): SubCenter => ({ id, name, region: '', description: '', status: 'online', fileServiceUrl: '', cardTypes: [] });
+    const entry = { id: 'x', name: '语料库', path: '/data/语料库', type: 'dir', size: 0 } as FileEntry;
+    client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <App>
+          <TaskPanelButton />
+          <SyncModal source={center('sz', '深圳算力分中心')} centers={[center('sz', '深圳算力分中心'), center('gz', '广州算力分中心')]} entry={entry} onClose={() => {}} />
+        </App>
+      </QueryClientProvider>,
+    );
+    fireEvent.click(await screen.findByTestId('sync-ok'));
+    await waitFor(() => expect(fake.jobs.map((j) => j.id)).toEqual(['made']));
+    act(() => answer());
+    await waitFor(() => expect(document.querySelector('[data-testid="sync-row"][data-id="made"]')).toBeTruthy());
+    expect(screen.getByRole('tab', { selected: true }).textContent).toBe('跨中心同步（1）');
   });
 });

@@ -3,7 +3,7 @@ import { FoundationApi, UPLOAD_PANEL_WIDTH } from '@suanli/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Popover } from 'antd';
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { useActiveSyncs } from '../../features/sync/hooks';
+import { useActiveSyncs, useSyncsCreatedHere } from '../../features/sync/hooks';
 import { getClusterAccounts } from '../../features/user-center/api';
 import { useBreakpoint } from '../../shared/hooks/use-breakpoint';
 import { useInterruptedUploads, type UploadCenter } from '../../shared/upload/interrupted-query';
@@ -64,8 +64,16 @@ export function TaskPanelButton() {
     setOpen(true);
     setTab('upload');
   }
-  // The first answer is what was there already; a job id not seen before is a new job (made on the storage
-  // page, or in another tab).
+  // A job made on this page's storage view opens the sync tab at once, whatever the active list has answered.
+  const createdHere = useSyncsCreatedHere((s) => s.count);
+  const [seenCreated, setSeenCreated] = useState(createdHere);
+  if (createdHere !== seenCreated) {
+    setSeenCreated(createdHere);
+    setOpen(true);
+    setTab('sync');
+  }
+  // The active list's first answer is what was there already; a job id not seen before is a new job (made in
+  // another tab, or by the platform for a task's dataset).
   const [seenSyncs, setSeenSyncs] = useState<string | null>(null);
   if (active.data && syncIds !== seenSyncs) {
     setSeenSyncs(syncIds);

@@ -1,7 +1,16 @@
 import { SYNC_ACTIVE_MAX, type Page, type SyncJob, type SyncPageQuery } from '@suanli/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { create } from 'zustand';
 import { queryKeys } from '../../app/query-keys';
 import { cancelSync, pageSyncs } from './api';
+
+/**
+ * How many sync jobs this page has created. The header's task panel opens on its sync tab when the number
+ * changes: a job made here is new whether or not the active list had answered before it was made (the list's
+ * first answer would otherwise count it among the jobs that were there already).
+ */
+export const useSyncsCreatedHere = create<{ count: number }>()(() => ({ count: 0 }));
+export const noteSyncCreated = () => useSyncsCreatedHere.setState((s) => ({ count: s.count + 1 }));
 
 /** All of the caller's unfinished jobs (there are at most SYNC_ACTIVE_MAX). */
 const ACTIVE_QUERY: SyncPageQuery = { scope: 'active', pageNum: 1, pageSize: SYNC_ACTIVE_MAX };

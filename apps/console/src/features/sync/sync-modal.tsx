@@ -6,6 +6,7 @@ import { FolderInput } from '../storage/components/folder-input';
 import { useModalSubmit } from '../storage/components/use-modal-submit';
 import { joinPath, normalizePath, ROOT } from '../storage/paths';
 import { createSync } from './api';
+import { noteSyncCreated } from './hooks';
 
 const STATUS_TEXT: Record<SubCenter['status'], string | null> = { online: null, maintenance: '维护中', offline: '下线' };
 
@@ -43,7 +44,8 @@ export function SyncModal({ source, centers, entry, onClose }: SyncModalProps) {
     mutationFn: (body: SyncCreate) => createSync(body),
     onSuccess: () => {
       message.success('已创建同步任务');
-      // The task panel's lists (the header button opens on the new active job).
+      // The header's task panel opens on its sync tab; its lists are asked again for the new job.
+      noteSyncCreated();
       void queryClient.invalidateQueries({ queryKey: queryKeys.sync.root });
     },
   });

@@ -1,5 +1,6 @@
 import { BREAKPOINTS } from '@suanli/contracts';
 import { useSyncExternalStore } from 'react';
+import { subscribeMedia } from './use-media-query';
 
 /**
  * The spec's breakpoints, including xxxl (≥ 2000 px) which antd's Grid does not know. Like antd's
@@ -40,11 +41,10 @@ function getSnapshot(): Screens {
 }
 
 function subscribe(onChange: () => void): () => void {
-  const lists = NAMES.map((n) => window.matchMedia(QUERIES[n]));
-  lists.forEach((l) => l.addEventListener('change', onChange));
+  const unsubscribe = subscribeMedia(Object.values(QUERIES), onChange);
   window.addEventListener('resize', onChange);
   return () => {
-    lists.forEach((l) => l.removeEventListener('change', onChange));
+    unsubscribe();
     window.removeEventListener('resize', onChange);
   };
 }
