@@ -63,6 +63,7 @@ import type { ResourceService } from './modules/resource/resource.service';
 import type { AccessLogService } from './modules/access-log/access-log.service';
 import { mountFileServices } from './file-service/mount';
 import { HttpAuthorizedKeys, type AuthorizedKeysClient } from './modules/keypair/authorized-keys.client';
+import { named } from './lib/named-plugin';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -200,7 +201,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     afterMembership: (fn) => team.afterMembership(fn),
   });
   // Tasks waiting for a mounted version to reach their center are released (or failed) after each poll.
-  task.afterPoll((id) => assets.settleWaiting(id));
+  task.afterPoll((id, round) => assets.settleWaiting(id, round.waiting));
   const training = createTrainingModule(ctx, task, images, image.service, accessLog.service, assets.resolveMounts, ideOrigin, () => center.service.availability());
   task.afterPoll(() => training.ide.sweep());
   const slurm = createSlurmModule(ctx, task, () => center.service.availability());
@@ -290,7 +291,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       security: [{ token: [] }],
     },
   });
-  await app.register(async (docs) => {
+  await app.register(named(async (docs) => {
     // The explorer and its assets are public; every API route it lists still needs a token.
     docs.addHook('onRoute', (route) => {
       route.config = { ...(route.config as object), public: true };
@@ -307,17 +308,17 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       staticCSP: true,
       theme: { title: '算力调度服务平台 · API 文档', css: [{ filename: 'phone.css', content: DOCS_PHONE_CSS }] },
     });
-  });
+  }, 'api docs'));
 
   // The one route table of the gateway: each module's routes under the base paths it declares.
   await registerModuleRoutes(app, modules);
   // The sockets: @fastify/websocket adds an onRequest and an onResponse hook to every route of the scope it
   // is registered in; registered in this scope, only the socket routes pay them, not every API call.
   await app.register(
-    async (sockets) => {
+    named(async (sockets) => {
       await sockets.register(websocket, { options: { maxPayload: 64 * 1024 } });
       await registerModuleSockets(sockets, modules);
-    },
+    }, 'sockets'),
     { prefix: WS_BASE },
   );
   await mountFileServices(app, ctx, {

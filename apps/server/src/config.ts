@@ -96,6 +96,8 @@ export interface MeteringConfig {
 export interface ComputeConfig {
   /** Each center's poll interval (≤ 2 s budget). TASK_POLL_MS. */
   pollIntervalMs?: number;
+  /** A center with no task to watch is polled this often until a task event wakes it. Default 5 poll intervals. */
+  idlePollMs?: number;
   /** Poller lease: a dead leader's centers are taken over after this (+ one interval). TASK_LEASE_MS. */
   leaseMs?: number;
   /** A submit that failed for a transient reason is retried after this. TASK_SUBMIT_RETRY_MS. */

@@ -14,6 +14,7 @@ import type { FileIdentity } from './identity';
 import type { AccountFsFactory } from './storage/spaces';
 import { loggerOptions } from '../lib/log';
 import { sharedCompilers } from '../lib/schema-compilers';
+import { named } from '../lib/named-plugin';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -67,6 +68,7 @@ export async function fileServicePlugin(app: FastifyInstance, opts: FileServiceP
     await service.close();
   });
 }
+named(fileServicePlugin, 'file service');
 
 export interface BuildFileServiceOptions {
   center: CenterConfig;

@@ -31,6 +31,7 @@ import { syncRoutes, type SyncSourceFor } from './sync.routes';
 import { storageRoutes } from './storage.routes';
 import { streamRoute } from './stream-route';
 import type { IncomingFile } from './upload.service';
+import { named } from '../lib/named-plugin';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -111,7 +112,7 @@ export async function fileRoutes(app: FastifyInstance, opts: { service: FileServ
   };
 
   await app.register(
-    async (scope) => {
+    named(async (scope) => {
       serve(
         scope,
         FileServiceApi,
@@ -140,7 +141,7 @@ export async function fileRoutes(app: FastifyInstance, opts: { service: FileServ
         tags,
       );
       serve(scope, AuthorizedKeysApi, AuthorizedKeysApiSchemas, { edit: async (req) => ok(await service.authorizedKeys.edit(userOf(req), req.body)) }, tags);
-    },
+    }, 'file-service files'),
     { prefix: FILE_API_PREFIX },
   );
 

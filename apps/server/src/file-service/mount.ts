@@ -9,6 +9,7 @@ import type { SyncReceiver } from './sync.service';
 import type { AuthorizedKeysClient } from '../modules/keypair/authorized-keys.client';
 import { AppError } from '../errors';
 import { ErrorCode } from '@suanli/contracts';
+import { named } from '../lib/named-plugin';
 
 /**
  * Embedded default: one file service per center that has no external `fileServiceUrl`, at
@@ -60,7 +61,7 @@ export async function mountFileServices(
     // The key pairs edit authorized_keys here as the caller, with the same session check as the route.
     local.authorizedKeys.set(center.id, { edit: async (token, e) => app.fileServices.get(center.id)!.authorizedKeys.edit(await identity.resolve(token), e) });
     await app.register(
-      async (scope) => {
+      named(async (scope) => {
         scope.addHook('onRoute', (route) => {
           route.config = { ...(route.config as object), public: true, bulk: true };
         });
@@ -71,7 +72,7 @@ export async function mountFileServices(
           registry: app.fileServices,
           syncSourceFor,
         });
-      },
+      }, `file service ${center.id}`),
       { prefix: `/file-service/${center.id}` },
     );
   }

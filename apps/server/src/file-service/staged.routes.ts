@@ -4,6 +4,7 @@ import { ok } from '../lib/reply';
 import { serve } from '../lib/serve';
 import type { FileService } from './file.service';
 import { StagedUploadService } from './staged.service';
+import { named } from '../lib/named-plugin';
 
 /**
  * 中断的上传: the caller's staged chunked uploads on this center, listed and discarded (issue 22 item 3).
@@ -14,7 +15,7 @@ import { StagedUploadService } from './staged.service';
 export async function stagedRoutes(fastify: FastifyInstance, opts: { service: FileService }) {
   const staged = new StagedUploadService(opts.service.spaces, opts.service.uploads);
   await fastify.register(
-    async (app) => {
+    named(async (app) => {
       serve(
         app,
         StagedUploadApi,
@@ -25,7 +26,7 @@ export async function stagedRoutes(fastify: FastifyInstance, opts: { service: Fi
         },
         ['file-service'],
       );
-    },
+    }, 'file-service staged uploads'),
     { prefix: FILE_API_PREFIX },
   );
 }

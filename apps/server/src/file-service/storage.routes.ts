@@ -18,6 +18,7 @@ import { AppError } from '../errors';
 import { ok } from '../lib/reply';
 import { serve } from '../lib/serve';
 import { streamRoute } from './stream-route';
+import { named } from '../lib/named-plugin';
 
 /** What the gateway reads when the disk refused an asset folder's ACL (the detail is in this service's log). */
 const ACCESS_FAILED = '数据目录的访问权限设置失败，请联系管理员';
@@ -49,7 +50,7 @@ export async function storageRoutes(
   app.addContentTypeParser('application/octet-stream', (_req, payload, done) => done(null, payload));
 
   await app.register(
-    async (scope) => {
+    named(async (scope) => {
       serve(
         scope,
         StorageApi,
@@ -100,7 +101,7 @@ export async function storageRoutes(
         },
         tags,
       );
-    },
+    }, 'file-service storage'),
     { prefix: FILE_API_PREFIX },
   );
 

@@ -18,6 +18,7 @@ import type { DownloadPlan } from './download.service';
 import type { GrantedUser } from './identity';
 import { streamRoute } from './stream-route';
 import type { SyncService, SyncSource } from './sync.service';
+import { named } from '../lib/named-plugin';
 
 /** The source a receiver pulls from: another center's file service, by its id and the job's grant. */
 export type SyncSourceFor = (sourceCenterId: string, grant: string) => SyncSource;
@@ -45,7 +46,7 @@ export async function syncRoutes(
   const granted = (req: FastifyRequest): GrantedUser => req.granted!;
 
   await app.register(
-    async (scope) => {
+    named(async (scope) => {
       serve(
         scope,
         SyncFileApi,
@@ -57,7 +58,7 @@ export async function syncRoutes(
         },
         tags,
       );
-    },
+    }, 'file-service sync'),
     { prefix: FILE_API_PREFIX },
   );
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { named } from '../lib/named-plugin';
 
 /** A routes plugin as the modules write them (schemas typed by TypeBox). */
 type RoutePlugin = FastifyPluginAsyncTypebox;
@@ -41,18 +42,6 @@ export function registerModuleHooks(app: FastifyInstance, modules: readonly Modu
       }
     }
   });
-}
-
-/**
- * Gives a plugin the name fastify shows for it (its plugin tree, a registration's error). Without one fastify
- * looks the function up among the exports of every loaded CommonJS module (`getPluginName` walks all of
- * `require.cache`) twice per registration: ~10 % of the CPU of building an app in a test process, which has
- * every package of the server loaded and builds hundreds of apps (issue 26); a little of every gateway's start.
- */
-function named<T extends object>(plugin: T, name: string): T {
-  const key = Symbol.for('fastify.display-name');
-  if (!(key in plugin)) Object.defineProperty(plugin, key, { value: name });
-  return plugin;
 }
 
 /** Every module's routes under its prefix, in list order (the gateway's one route table). */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Config } from '../config';
+import { named } from '../lib/named-plugin';
 
 /** Where the guide is served; the console's default help address (apps/console/src/app/config.ts). */
 export const GUIDE_PREFIX = '/guide';
@@ -28,7 +29,7 @@ export async function registerGuide(app: FastifyInstance, config: Config): Promi
     return;
   }
   await app.register(
-    async (guide) => {
+    named(async (guide) => {
       // Static pages: no token, and not counted against the API's per-IP limit (a page pulls in its
       // stylesheet and screenshots; reading the guide must never lock anyone out of the API).
       guide.addHook('onRoute', (route) => {
@@ -49,7 +50,7 @@ export async function registerGuide(app: FastifyInstance, config: Config): Promi
       guide.setNotFoundHandler((_req, reply) =>
         reply.code(404).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(NOT_FOUND_HTML),
       );
-    },
+    }, 'guide'),
     { prefix: GUIDE_PREFIX },
   );
 }

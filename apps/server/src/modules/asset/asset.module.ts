@@ -4,7 +4,7 @@ import { DATASET_BASE, MODEL_BASE, type TaskMount, type TaskMountInput } from '@
 import { invalid } from '../../errors';
 import type { Principal } from '../access/principal';
 import type { TaskQueries } from '../task/task-queries';
-import type { TaskService } from '../task/task.service';
+import type { TaskService, WaitingTask } from '../task/task.service';
 import { AssetRepository } from './asset.repository';
 import { assetRoutes } from './asset.routes';
 import { AssetService, versionLabel, type PendingCopy, type VersionCopies } from './asset.service';
@@ -14,12 +14,12 @@ import { AssetStore } from './asset-store';
 import type { AssetTeams } from '../team/team.service';
 
 /**
- * What the asset module uses of the task module: the tasks waiting for a version to reach their center
- * (released or failed after each poll), a caller's training task (a snapshot of its output), and whether an
+ * What the asset module uses of the task module: releasing or failing the tasks waiting for a version to reach
+ * their center (each poll hands them to `settleWaiting`), a caller's training task (a snapshot of its output), and whether an
  * unfinished task mounts a version.
  */
 export interface AssetTasks {
-  service: Pick<TaskService, 'waitingForData' | 'releaseWaiting' | 'failWaiting'>;
+  service: Pick<TaskService, 'releaseWaiting' | 'failWaiting'>;
   queries: Pick<TaskQueries, 'detail' | 'mountsInUse'>;
 }
 
@@ -86,10 +86,10 @@ export async function createAssetModule(deps: Pick<AppContext, 'db' | 'centers' 
    * there (the copy adopted: manifest, read-only), failed when a copy failed, and a copy nobody started (the
    * gateway stopped between the task and its sync) is started.
    */
-  const settleWaiting = async (centerId: string) => {
+  const settleWaiting = async (centerId: string, waiting: readonly WaitingTask[]) => {
     const target = deps.centers.find((c) => c.id === centerId);
     if (!target) return;
-    for (const { row, mounts } of await tasks.service.waitingForData(centerId)) {
+    for (const { row, mounts } of waiting) {
       let ready = true;
       let failure = '';
       for (const m of mounts) {

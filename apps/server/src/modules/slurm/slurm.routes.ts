@@ -6,6 +6,7 @@ import { principal } from '../../plugins/auth';
 import { taskRoutes, type TaskCalls } from '../task/task.routes';
 import type { SlurmTemplateService } from './slurm-template.service';
 import type { SlurmService } from './slurm.service';
+import { named } from '../../lib/named-plugin';
 
 /** Registered under SLURM_BASE: templates, creating a task, and the task calls every family shares. */
 export function slurmRoutes(slurm: SlurmService, templates: SlurmTemplateService, tasks: TaskCalls): FastifyPluginAsyncTypebox {
@@ -25,6 +26,6 @@ export function slurmRoutes(slurm: SlurmService, templates: SlurmTemplateService
       },
       ['slurm'],
     );
-    await app.register(taskRoutes('slurm', tasks, (p, id, clientRequestId, change) => slurm.resubmit(p, id, clientRequestId, change)));
+    await app.register(named(taskRoutes('slurm', tasks, (p, id, clientRequestId, change) => slurm.resubmit(p, id, clientRequestId, change)), 'slurm tasks'));
   };
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TRAINING_BASE, type TaskDetail } from '@suanli/contracts';
+import { TRAINING_BASE, type Task, type TaskDetail, type TrainingTaskCreate } from '@suanli/contracts';
 import { body, createPgDatabase, createTestApp, engines, type TestApp } from '../../../test/harness';
 import { LeaseRepository } from '../../db/lease.repository';
 import { newId } from '../../lib/id';
@@ -37,8 +37,19 @@ describe.each(engines)('poller leases (%s)', (engine) => {
     let now = 10_000;
     const clock = () => now;
     const polls: string[] = [];
+    // Centers with tasks to watch (the body answers true): polled at every tick.
     const make = (holder: string) =>
-      new TaskPoller(['c1', 'c2'], new LeaseRepository(t.app.ctx.db), async (id) => void polls.push(`${holder}:${id}`), clock, quiet, { holder, leaseMs: 6000 });
+      new TaskPoller(
+        ['c1', 'c2'],
+        new LeaseRepository(t.app.ctx.db),
+        async (id) => {
+          polls.push(`${holder}:${id}`);
+          return true;
+        },
+        clock,
+        quiet,
+        { holder, leaseMs: 6000 },
+      );
     const p1 = make('g1');
     const p2 = make('g2');
     await p1.tick();
@@ -69,6 +80,80 @@ describe.each(engines)('poller leases (%s)', (engine) => {
     await p1.tick();
     expect(p1.isLeading('c1')).toBe(true);
     await p1.stop();
+  });
+
+  it('a center with nothing to watch is polled again only after its idle period, or at the tick after a wake', async () => {
+    const polls: string[] = [];
+    let watching = false;
+    let wakeDuringPoll = false;
+    const p = new TaskPoller(
+      ['c3'],
+      new LeaseRepository(t.app.ctx.db),
+      async (id) => {
+        polls.push(id);
+        // A task event while the poll runs (a task stored just after the poll's query).
+        if (wakeDuringPoll) p.wake();
+        wakeDuringPoll = false;
+        return watching;
+      },
+      () => 50_000,
+      quiet,
+      { holder: 'idler', leaseMs: 6000, idleMs: 600_000 },
+    );
+    await p.tick();
+    await p.tick();
+    await p.tick();
+    expect(polls).toHaveLength(1); // nothing to watch: idle for 10 minutes
+    p.wake();
+    watching = true;
+    await p.tick();
+    await p.tick();
+    expect(polls).toHaveLength(3); // woken, then tasks to watch: every tick
+    watching = false;
+    await p.tick();
+    await p.tick();
+    expect(polls).toHaveLength(4); // idle again
+    p.wake();
+    wakeDuringPoll = true;
+    await p.tick(); // finds nothing, but was woken meanwhile: the next tick polls
+    await p.tick();
+    expect(polls).toHaveLength(6);
+    expect(p.isLeading('c3')).toBe(true);
+    await p.stop();
+  });
+
+  it("an app's idle centers are woken by a task's state change: a task submitted runs to its end", async () => {
+    // An idle period far beyond the test: without the wake the task would stay 排队中.
+    const idle = await createTestApp(engine, { compute: { pollIntervalMs: 200, leaseMs: 3000, submitRetryMs: 1000, idlePollMs: 600_000 } });
+    try {
+      const userId = 'u-idle';
+      const { token } = await idle.app.ctx.sessions.create(userId);
+      const acc = await idle.app.ctx.clusterAccounts.ensure(userId, 'sz-a100');
+      fs.mkdirSync(path.join(acc.homeDir, 'work'), { recursive: true });
+      await idle.app.ready();
+      // Both centers polled once, found nothing and went idle.
+      await expect.poll(() => idle.app.tasks.poller.isLeading('sz-a100') && idle.app.tasks.poller.isLeading('gz-ascend'), { timeout: 5_000, interval: 50 }).toBe(true);
+      await new Promise((r) => setTimeout(r, 600));
+      const form: TrainingTaskCreate = {
+        name: 'idle-wake',
+        type: 'train',
+        subCenterId: 'sz-a100',
+        cardTypeId: 'a100-80g',
+        cardNum: 1,
+        nodeNum: 1,
+        imageId: 'pytorch-2.3-cuda12',
+        command: 'echo woken',
+        workDir: '/work',
+        env: [],
+        maxDurationMinutes: 10,
+      };
+      const res = body<Task>(await idle.app.inject({ method: 'POST', url: `${TRAINING_BASE}/tasks`, payload: form, headers: { token } }));
+      expect(res.message.code, res.message.message).toBe(0);
+      const state = async () => body<TaskDetail>(await idle.app.inject({ method: 'GET', url: `${TRAINING_BASE}/tasks/${res.data.id}`, headers: { token } })).data.state;
+      await expect.poll(state, { timeout: 20_000, interval: 100 }).toBe('SUCCEEDED');
+    } finally {
+      await idle.close();
+    }
   });
 });
 

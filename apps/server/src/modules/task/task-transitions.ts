@@ -57,25 +57,27 @@ export class TaskTransitions {
 
   /**
    * One poll of a center (the poller's body): submits tasks a dead gateway left CREATED, retries pending
-   * submits, then asks about every active job.
+   * submits, then asks about every active job. Answers whether the center has any task not ended (else its
+   * poller may idle) and its tasks waiting for data (the asset module's, after the poll), read in the same query.
    */
-  async poll(subCenterId: string): Promise<void> {
+  async poll(subCenterId: string): Promise<{ watching: boolean; waiting: TaskRow[] }> {
     const executor = this.executor(subCenterId);
     const now = this.clock();
-    // Stored, then the gateway died before it moved them on (create submits at once; a task waiting for data
-    // is the asset module's). Off the poll loop, one at a time per task; across replicas the conditional move
-    // CREATED → SUBMITTING lets one submit.
-    for (const row of await this.repo.stranded(subCenterId, now - this.submitRetryMs)) {
-      if (this.settling.has(row.id)) continue;
-      this.settling.add(row.id);
-      void this.submitStranded(row)
-        .catch((err: unknown) => this.log.warn({ err, taskId: row.id }, 'submitting a stranded task failed'))
-        .finally(() => this.settling.delete(row.id));
-    }
-    const rows = await this.repo.active(subCenterId);
     const withJob: TaskRow[] = [];
+    const waiting: TaskRow[] = [];
+    const rows = await this.repo.unended(subCenterId);
     for (const row of rows) {
-      if (row.job_id) withJob.push(row);
+      if (row.state === 'CREATED') {
+        if (Number(row.waiting_data)) waiting.push(row);
+        // Stored, then the gateway died before it moved them on (create submits at once). Off the poll loop,
+        // one at a time per task; across replicas the conditional move CREATED → SUBMITTING lets one submit.
+        else if (Number(row.update_time) <= now - this.submitRetryMs && !this.settling.has(row.id)) {
+          this.settling.add(row.id);
+          void this.submitStranded(row)
+            .catch((err: unknown) => this.log.warn({ err, taskId: row.id }, 'submitting a stranded task failed'))
+            .finally(() => this.settling.delete(row.id));
+        }
+      } else if (row.job_id) withJob.push(row);
       // Off the poll loop: a retry may take a while (the executor looks for an earlier attempt's job twice).
       else if (Number(row.update_time) + this.submitRetryMs <= now && !this.settling.has(row.id)) {
         this.settling.add(row.id);
@@ -84,7 +86,7 @@ export class TaskTransitions {
           .finally(() => this.settling.delete(row.id));
       }
     }
-    if (!withJob.length) return;
+    if (!withJob.length) return { watching: rows.length > 0, waiting };
     const statuses = await executor.states(withJob.map((r) => this.jobs.refOf(r)));
     for (const row of withJob) {
       const status = statuses.get(row.job_id!);
@@ -95,6 +97,7 @@ export class TaskTransitions {
       }
       if (status?.phase === 'RUNNING') await this.warnExpiry(row, now);
     }
+    return { watching: true, waiting };
   }
 
   /**

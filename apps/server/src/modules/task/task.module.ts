@@ -1,3 +1,4 @@
+import { WS_TASK_STATE_CHANGED } from '@suanli/contracts';
 import type { AppContext } from '../../context';
 import type { ModuleMount } from '../module-mount';
 import type { Executor } from '../../executors/executor';
@@ -8,7 +9,7 @@ import { TaskPoller } from './task-poller';
 import { TaskQueries } from './task-queries';
 import { TaskRepository } from './task.repository';
 import type { TaskCompute, TaskMeterSource } from './task-compute';
-import { TaskService } from './task.service';
+import { TaskService, type PollRound } from './task.service';
 import { TaskTransitions } from './task-transitions';
 import { TaskUsageRepository } from './task-usage.repository';
 
@@ -44,19 +45,23 @@ export function createTaskModule(
     expiryWarnMs: c.expiryWarnMs,
   });
   const service = new TaskService(repo, transitions, jobs, queries, files, deps.clusterAccounts, deps.clock, deps.log, compute, centerGate);
-  // Work other modules do per center right after its poll, on the replica leading it (resource samples).
-  const afterPoll: ((centerId: string) => Promise<void>)[] = [];
+  // Work other modules do per center right after its poll, on the replica leading it (resource samples); they
+  // get what the poll read that is theirs (the tasks waiting for data), not a query of their own per tick.
+  const afterPoll: ((centerId: string, round: PollRound) => Promise<void>)[] = [];
   const poller = new TaskPoller(
     deps.centers.map((x) => x.id),
     new LeaseRepository(deps.db),
     async (id) => {
-      await service.poll(id);
-      for (const f of afterPoll) await f(id);
+      const round = await service.poll(id);
+      for (const f of afterPoll) await f(id, round);
+      return round.watching;
     },
     deps.clock,
     deps.log,
-    { intervalMs: c.pollIntervalMs, leaseMs: c.leaseMs, holder: c.holder },
+    { intervalMs: c.pollIntervalMs, idleMs: c.idlePollMs, leaseMs: c.leaseMs, holder: c.holder },
   );
+  // A task's state change (a submit here, or on another replica through the bus) wakes an idle center's poll.
+  let unsubscribe = () => {};
   return {
     /** The state engine (families submit through it; the demo seed; tests drive `poll` and read `specOf`). */
     service,
@@ -78,12 +83,18 @@ export function createTaskModule(
     poller,
     executors,
     /** Runs `f` after every poll of a center by this replica while it leads the center. */
-    afterPoll: (f: (centerId: string) => Promise<void>) => afterPoll.push(f),
+    afterPoll: (f: (centerId: string, round: PollRound) => Promise<void>) => afterPoll.push(f),
     /** Polling starts once the app is ready and stops (handing the centers over) before the database closes. */
     mount: {
       name: 'task',
-      start: () => poller.start(),
+      start: () => {
+        unsubscribe = deps.bus.subscribe((_userId, event) => {
+          if (event.businessType === WS_TASK_STATE_CHANGED) poller.wake();
+        });
+        poller.start();
+      },
       close: async () => {
+        unsubscribe();
         await poller.stop();
         await Promise.all([...executors.values()].map((e) => e.close()));
       },

@@ -93,9 +93,12 @@ export class TaskRepository {
     return this.db.selectFrom('task_events').selectAll().where('task_id', '=', taskId).orderBy('id', 'asc').execute();
   }
 
-  /** The poller's set: a center's tasks between submission and an end. */
-  active(subCenterId: string) {
-    return this.db.selectFrom('tasks').selectAll().where('sub_center_id', '=', subCenterId).where('state', 'in', ACTIVE_STATES).execute();
+  /**
+   * The poller's set, in one query per poll: a center's tasks not ended yet — CREATED (stored by a gateway that
+   * died before it could submit them, or waiting for data) and between submission and an end.
+   */
+  unended(subCenterId: string) {
+    return this.db.selectFrom('tasks').selectAll().where('sub_center_id', '=', subCenterId).where('state', 'in', ['CREATED', ...ACTIVE_STATES]).execute();
   }
 
   /** True for the one caller that flips the task's expiry warning on (replicas race; one warns). */
@@ -119,25 +122,6 @@ export class TaskRepository {
       .limit(1)
       .executeTakeFirst();
     return row !== undefined;
-  }
-
-  /**
-   * A center's tasks left CREATED, not waiting for data, unchanged since `before`: stored by a gateway that
-   * died before it could submit them (TaskService.create moves a task on at once).
-   */
-  stranded(subCenterId: string, before: number) {
-    return this.db
-      .selectFrom('tasks')
-      .selectAll()
-      .where('sub_center_id', '=', subCenterId)
-      .where('state', '=', 'CREATED')
-      .where('waiting_data', '=', 0)
-      .where('update_time', '<=', before)
-      .execute();
-  }
-
-  waitingForData(subCenterId: string) {
-    return this.db.selectFrom('tasks').selectAll().where('sub_center_id', '=', subCenterId).where('state', '=', 'CREATED').where('waiting_data', '=', 1).execute();
   }
 
   async queuedByCardType(subCenterId: string) {

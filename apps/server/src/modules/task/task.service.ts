@@ -62,6 +62,20 @@ export interface NewTask {
  * The rules every task form shares, checked before anything else of the family's (1005 naming the field):
  * environment variables are unique and never the platform's own `SUANLI_*`.
  */
+/** A task on a center waiting (CREATED) for the versions it mounts to be synced there. */
+export interface WaitingTask {
+  row: TaskRow;
+  mounts: TaskMount[];
+}
+
+/** What one poll of a center found, for its poller and the modules that act after it. */
+export interface PollRound {
+  /** The center has a task not ended (CREATED or active): polled every tick, else it may idle. */
+  watching: boolean;
+  /** Its tasks waiting for the versions they mount (the asset module releases or fails them). */
+  waiting: WaitingTask[];
+}
+
 export function checkTaskInput(t: { env: EnvVar[] }): void {
   const names = new Set<string>();
   for (const v of t.env) {
@@ -244,11 +258,6 @@ export class TaskService {
     };
   }
 
-  /** Tasks on a center waiting (CREATED) for the versions they mount to be synced there. */
-  async waitingForData(centerId: string): Promise<{ row: TaskRow; mounts: TaskMount[] }[]> {
-    return (await this.repo.waitingForData(centerId)).map((row) => ({ row, mounts: mountsOf(row) }));
-  }
-
   /** The data a waiting task mounts is on its center: submit it (once, whoever calls first). */
   async releaseWaiting(row: TaskRow) {
     if (!(await this.transitions.move(row, { state: 'SUBMITTING', reason: '', waiting_data: 0 }))) return;
@@ -304,8 +313,9 @@ export class TaskService {
    * One poll of a center (the poller's body): submits tasks a dead gateway left CREATED, retries pending
    * submits, then applies what the scheduler says of every active job (task-transitions.ts).
    */
-  poll(subCenterId: string): Promise<void> {
-    return this.transitions.poll(subCenterId);
+  async poll(subCenterId: string): Promise<PollRound> {
+    const { watching, waiting } = await this.transitions.poll(subCenterId);
+    return { watching, waiting: waiting.map((row) => ({ row, mounts: mountsOf(row) })) };
   }
 
   private async submit(row: TaskRow) {

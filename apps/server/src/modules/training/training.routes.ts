@@ -7,6 +7,7 @@ import { taskRoutes, type TaskCalls } from '../task/task.routes';
 import type { TaskQueries } from '../task/task-queries';
 import type { IdeProxy } from './ide-proxy';
 import type { TrainingService } from './training.service';
+import { named } from '../../lib/named-plugin';
 
 /** What the training routes use of the task module: the shared task calls, and SSH into a develop environment. */
 export interface TrainingRouteTasks extends TaskCalls {
@@ -29,6 +30,6 @@ export function trainingRoutes(training: TrainingService, tasks: TrainingRouteTa
       },
       ['training'],
     );
-    await app.register(taskRoutes('training', tasks, (p, id, clientRequestId, change) => training.resubmit(p, id, clientRequestId, change)));
+    await app.register(named(taskRoutes('training', tasks, (p, id, clientRequestId, change) => training.resubmit(p, id, clientRequestId, change)), 'training tasks'));
   };
 }
