@@ -58,10 +58,6 @@ export interface NewTask {
   resubmittedFrom?: string;
 }
 
-/**
- * The rules every task form shares, checked before anything else of the family's (1005 naming the field):
- * environment variables are unique and never the platform's own `SUANLI_*`.
- */
 /** A task on a center waiting (CREATED) for the versions it mounts to be synced there. */
 export interface WaitingTask {
   row: TaskRow;
@@ -76,6 +72,10 @@ export interface PollRound {
   waiting: WaitingTask[];
 }
 
+/**
+ * The rules every task form shares, checked before anything else of the family's (1005 naming the field):
+ * environment variables are unique and never the platform's own `SUANLI_*`.
+ */
 export function checkTaskInput(t: { env: EnvVar[] }): void {
   const names = new Set<string>();
   for (const v of t.env) {
