@@ -1,3 +1,6 @@
+// antd's component styles as one static stylesheet (the theme's `zeroRuntime`, app/theme.ts), first so the app's
+// own CSS, loaded after it, wins where both style an element.
+import 'antd/dist/antd.css';
 // The transport's app wiring (token, headers, session expiry, toasts) comes before anything can call.
 import './app/request';
 import { StrictMode } from 'react';

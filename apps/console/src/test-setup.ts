@@ -11,14 +11,27 @@ import { resetUploads } from './shared/upload/store';
 configure({ asyncUtilTimeout: 15_000 });
 
 /**
- * antd's CSS-in-JS keeps each component's generated style (and its theme's CSS variables) in a cache counted by the
- * components that use it; when the count drops to 0 — every test's unmount — the entry is dropped and the next
- * render generates the same style again (token derivation, style objects, stylis, hashing: ~8 % of the sampled
- * CPU of training-form-page.test, issue 26). In a browser the app stays mounted; here each entry is pinned once it exists, so a
- * worker generates each style once. The `<style>` elements are the same: component styles stay in the document
- * anyway, and the theme's CSS-variable styles (removed at the count's 0, injected again by the next render) now
- * simply stay. Both builds are pinned: antd's CommonJS build (what `antd` resolves to here) requires cssinjs'
- * CommonJS one, `antd/es/*` imports its ES one. The shared worker runs this file for each test file: patch once.
+ * The console runs antd in its zero-runtime mode (app/theme.ts `zeroRuntime`): components generate no styles and
+ * read antd's static stylesheet, which main.tsx imports. Tests load no stylesheet at all (no test depends on a
+ * computed antd style; happy-dom matched every element of every getComputedStyle — Testing Library's role queries,
+ * TextArea's autosize — against all of antd's injected CSS), and many render a page without the app's
+ * ConfigProvider (a QueryClientProvider and a router only): antd's default design context is made zero-runtime
+ * too, so those generate no styles either. Both builds: antd's CommonJS one (what `antd` resolves to here) and its
+ * ES one (`antd/es/*`).
+ */
+type DesignContext = { defaultConfig: { zeroRuntime?: boolean } };
+const require = createRequire(import.meta.url);
+(require('antd/lib/theme/context') as DesignContext).defaultConfig.zeroRuntime = true;
+((await import('antd/es/theme/context')) as unknown as DesignContext).defaultConfig.zeroRuntime = true;
+
+/**
+ * What antd still computes at run time in that mode — the theme's tokens and each component's CSS variables —
+ * it keeps in a cache counted by the components that use it; when the count drops to 0 (every test's unmount)
+ * the entry is dropped and the next render computes it again. In a browser the app stays mounted; here each
+ * entry is pinned once it exists, so a worker computes each once. The CSS-variable `<style>` elements (removed at
+ * the count's 0, injected again by the next render) now simply stay. Both builds are pinned: antd's CommonJS build
+ * requires cssinjs' CommonJS one, `antd/es/*` imports its ES one. The shared worker runs this file for each test
+ * file: patch once.
  */
 const PINNED = Symbol.for('suanli.test.cssinjs-pinned');
 type CacheEntry = [number, unknown];
@@ -37,7 +50,7 @@ const pinCssinjsCache = (Cache: { prototype: CssinjsCache }) => {
   };
   proto[PINNED] = true;
 };
-pinCssinjsCache(createRequire(import.meta.url)('@ant-design/cssinjs/lib/Cache').default);
+pinCssinjsCache(require('@ant-design/cssinjs/lib/Cache').default);
 pinCssinjsCache((await import('@ant-design/cssinjs/es/Cache')).default as unknown as { prototype: CssinjsCache });
 
 // Testing Library unmounts after each test only when the runner exposes globals; ours does not.
@@ -117,12 +130,10 @@ afterAll(async () => {
   if (hasDom) {
     window.localStorage.clear();
     window.sessionStorage.clear();
-    // antd's generated styles stay in the shared document after their components unmount (as in a browser), so the
-    // head grew with every file of the worker, and every getComputedStyle (Testing Library's role queries, antd's
+    // antd's CSS-variable styles stay in the shared document after their components unmount (as in a browser), so
+    // the head grew with every file of the worker, and every getComputedStyle (Testing Library's role queries, antd's
     // TextArea autosize, rc-trigger's scroll containers…) matched each element against all of them. The next file
     // starts with none, as with isolation; its renders inject what they use again (from the pinned cache above).
-    // Only antd's static toast root outlives the file mounted, so later files' toasts have no message styles;
-    // tests find toasts by text or class (`.ant-message-error`), never by a computed style.
     document.head.querySelectorAll('style[data-css-hash]').forEach((style) => style.remove());
     const leftAt = window.location.href;
     window.history.replaceState(null, '', '/');
