@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { ORDER_BASE, TRAINING_BASE, type TaskDetail, type TrainingTaskCreate } from '@suanli/contracts';
 import { newId } from '../src/lib/id';
 import { body, type TestApp } from './harness';
+import { trainingForm } from './training-form';
 
 /**
  * Helpers of the metering tests (ADR 0015): a user with a work directory, grants and raw buckets, training
@@ -40,21 +41,7 @@ export function meteringKit(t: () => TestApp) {
     records: (taskId: string) => app().ctx.db.selectFrom('consume_records').selectAll().where('task_id', '=', taskId).orderBy('elapsed_from').execute(),
     /** Submits a training task (1 card, `sleep`-length command) and answers it. */
     async submit(token: string, over: Partial<TrainingTaskCreate> = {}) {
-      const form: TrainingTaskCreate = {
-        name: '计量任务',
-        type: 'train',
-        subCenterId: 'sz-a100',
-        cardTypeId: 'a100-80g',
-        cardNum: 1,
-        nodeNum: 1,
-        imageId: 'pytorch-2.3-cuda12',
-        command: 'sleep 2',
-        workDir: '/work',
-        env: [],
-        maxDurationMinutes: 10,
-        ...over,
-      };
-      return call(token, 'POST', `${TRAINING_BASE}/tasks`, form);
+      return call(token, 'POST', `${TRAINING_BASE}/tasks`, trainingForm({ name: '计量任务', command: 'sleep 2', ...over }));
     },
     detail: async (token: string, id: string) => (await call(token, 'GET', `${TRAINING_BASE}/tasks/${id}`)).data as TaskDetail,
     async until(token: string, id: string, states: string[], timeout = 20_000) {

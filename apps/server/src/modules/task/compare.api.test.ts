@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SLURM_BASE, TRAINING_BASE, type ComparedTask, type Task, type TaskDetail, type TrainingTaskCreate } from '@suanli/contracts';
 import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
+import { trainingForm } from '../../../test/training-form';
 
 /**
  * 任务对比 (issue 23 item 4) on the local executor: real runs that wrote training curves are compared with
@@ -29,21 +30,7 @@ describe.each(engines)('task comparison api (%s)', (engine) => {
   const compare = (ids: string[], token = tokenA, base = TRAINING_BASE) => call('POST', '/tasks/action/compare', { ids }, token, base);
 
   const create = async (over: Partial<TrainingTaskCreate>) => {
-    const form: TrainingTaskCreate = {
-      name: '对比',
-      type: 'train',
-      subCenterId: 'sz-a100',
-      cardTypeId: 'a100-80g',
-      cardNum: 1,
-      nodeNum: 1,
-      imageId: 'pytorch-2.3-cuda12',
-      command: 'true',
-      workDir: '/work',
-      env: [],
-      maxDurationMinutes: 10,
-      ...over,
-    };
-    const res = await call('POST', '/tasks', form);
+    const res = await call('POST', '/tasks', trainingForm({ name: '对比', command: 'true', ...over }));
     expect(res.message.code, res.message.message).toBe(0);
     return res.data as Task;
   };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_REQUEST_TTL_MS, SLURM_BASE, TRAINING_BASE, type SlurmTaskCreate, type Task, type TrainingTaskCreate } from '@suanli/contracts';
 import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
+import { trainingForm } from '../../../test/training-form';
 import { newId } from '../../lib/id';
 
 /**
@@ -29,20 +30,7 @@ describe.each(engines)('idempotent task submission (%s)', (engine) => {
   }
   const call = async (token: string, base: string, url: string, payload?: object, method: 'GET' | 'POST' = 'POST') =>
     body(await t.app.inject({ method, url: `${base}${url}`, payload, headers: { token } }));
-  const training = (over: Partial<TrainingTaskCreate> = {}): TrainingTaskCreate => ({
-    name: '幂等训练',
-    type: 'train',
-    subCenterId: 'sz-a100',
-    cardTypeId: 'a100-80g',
-    cardNum: 1,
-    nodeNum: 1,
-    imageId: 'pytorch-2.3-cuda12',
-    command: 'echo once',
-    workDir: '/work',
-    env: [],
-    maxDurationMinutes: 10,
-    ...over,
-  });
+  const training = (over: Partial<TrainingTaskCreate> = {}) => trainingForm({ name: '幂等训练', command: 'echo once', ...over });
   const slurm = (over: Partial<SlurmTaskCreate> = {}): SlurmTaskCreate => ({
     name: '幂等 Slurm',
     type: 'custom',

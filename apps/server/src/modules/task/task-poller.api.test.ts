@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TRAINING_BASE, type Task, type TaskDetail, type TrainingTaskCreate } from '@suanli/contracts';
+import { TRAINING_BASE, type Task, type TaskDetail } from '@suanli/contracts';
 import { body, createPgDatabase, createTestApp, engines, type TestApp } from '../../../test/harness';
+import { trainingForm } from '../../../test/training-form';
 import { LeaseRepository } from '../../db/lease.repository';
 import { newId } from '../../lib/id';
 import { TaskPoller } from './task-poller';
@@ -134,19 +135,7 @@ describe.each(engines)('poller leases (%s)', (engine) => {
       // Both centers polled once, found nothing and went idle.
       await expect.poll(() => idle.app.tasks.poller.isLeading('sz-a100') && idle.app.tasks.poller.isLeading('gz-ascend'), { timeout: 5_000, interval: 50 }).toBe(true);
       await new Promise((r) => setTimeout(r, 600));
-      const form: TrainingTaskCreate = {
-        name: 'idle-wake',
-        type: 'train',
-        subCenterId: 'sz-a100',
-        cardTypeId: 'a100-80g',
-        cardNum: 1,
-        nodeNum: 1,
-        imageId: 'pytorch-2.3-cuda12',
-        command: 'echo woken',
-        workDir: '/work',
-        env: [],
-        maxDurationMinutes: 10,
-      };
+      const form = trainingForm({ name: 'idle-wake', command: 'echo woken' });
       const res = body<Task>(await idle.app.inject({ method: 'POST', url: `${TRAINING_BASE}/tasks`, payload: form, headers: { token } }));
       expect(res.message.code, res.message.message).toBe(0);
       const state = async () => body<TaskDetail>(await idle.app.inject({ method: 'GET', url: `${TRAINING_BASE}/tasks/${res.data.id}`, headers: { token } })).data.state;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRAINING_BASE, type Task, type TaskDetail, type TrainingTaskCreate } from '@suanli/contracts';
 import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
+import { trainingForm } from '../../../test/training-form';
 
 /**
  * Training tasks end to end on the local executor (the embedded default): the form's rules, the state engine
@@ -29,20 +30,7 @@ describe.each(engines)('training tasks api (%s)', (engine) => {
   const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object, token: string | null = tokenA) =>
     t.app.inject({ method, url: `${TRAINING_BASE}${url}`, payload, headers: token ? { token } : {} }).then((r) => body(r));
 
-  const form = (over: Partial<TrainingTaskCreate> = {}): TrainingTaskCreate => ({
-    name: '测试任务',
-    type: 'train',
-    subCenterId: 'sz-a100',
-    cardTypeId: 'a100-80g',
-    cardNum: 1,
-    nodeNum: 1,
-    imageId: 'pytorch-2.3-cuda12',
-    command: 'echo hello',
-    workDir: '/work',
-    env: [],
-    maxDurationMinutes: 10,
-    ...over,
-  });
+  const form = trainingForm;
 
   const create = async (over: Partial<TrainingTaskCreate> = {}) => {
     const res = await call('POST', '/tasks', form(over));
