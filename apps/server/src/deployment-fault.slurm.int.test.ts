@@ -23,6 +23,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -254,6 +255,15 @@ describe('the deployment behind nginx survives a gateway and a file service kill
     await expect.poll(() => users.every((u) => u.sockets.every((s) => s.open)), { timeout: 20_000 }).toBe(true);
     const warmCalls = calls.length;
 
+    // The large upload's file and its hash, made before the load and off this process's event loop: written and
+    // hashed synchronously under load it stalled the loop ~30 s (stop 34's CI), and a call whose answer came in
+    // that stall read as a timeout of the servers.
+    const big = path.join(dir, '故障演练-weights.bin');
+    await pipeline(fs.createReadStream('/dev/urandom', { end: BIG - 1 }), fs.createWriteStream(big));
+    const bigSha = createHash('sha256');
+    for await (const chunk of fs.createReadStream(big)) bigSha.update(chunk as Buffer);
+    const bigHash = bigSha.digest('hex');
+
     // ---- the mixed load -------------------------------------------------------------------------------
     // This process's own stalls (the upload hashing, GC, a loaded machine's scheduler): a call's time is read by
     // this process's clock after its event loop comes back, so a stall adds to what the servers took (CI29: a
@@ -317,13 +327,6 @@ describe('the deployment behind nginx survives a gateway and a file service kill
     const gwDownMs = now() - gwKilledAt;
 
     // ---- fault 2: the file service receiving a large upload, SIGKILLed mid-upload, restarted -------
-    const big = path.join(dir, '故障演练-weights.bin');
-    {
-      const fd = fs.openSync(big, 'w');
-      for (let off = 0; off < BIG; off += 16 * MiB) fs.writeSync(fd, randomBytes(16 * MiB));
-      fs.closeSync(fd);
-    }
-    const bigSha = createHash('sha256').update(fs.readFileSync(big)).digest('hex');
     const fsName = `file-service-${A}`;
     const uploader = users[0];
     let fsKilledAt = 0;
@@ -344,7 +347,7 @@ describe('the deployment behind nginx survives a gateway and a file service kill
           targetDir: '/',
           fetch: nodeFetch,
           timeoutMs: BOUND_MS,
-          hash: async () => bigSha,
+          hash: async () => bigHash,
           onProgress: (p) => {
             at.heldAtStart ??= p.loaded;
             if (!fsKilledAt && p.percent >= 30 && p.percent < 90) {
@@ -438,7 +441,7 @@ describe('the deployment behind nginx survives a gateway and a file service kill
       return path.join(clusters.find((c) => `slurm-${c.id}` === center)!.storageRoot, 'home', acc);
     };
     const landed = path.join(home(uploader, A), path.basename(big));
-    expect(createHash('sha256').update(fs.readFileSync(landed)).digest('hex')).toBe(bigSha);
+    expect(createHash('sha256').update(fs.readFileSync(landed)).digest('hex')).toBe(bigHash);
 
     // ---- every small upload answered OK is there, byte for byte --------------------------------------
     for (const u of users)
