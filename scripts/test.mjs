@@ -135,9 +135,12 @@ if (want('e2e') && tiers.length !== 1) {
   buildDone = beside('npm', ['run', 'build'], 'build');
 }
 
-const projects = [];
-if (want('unit')) projects.push('contracts', 'server-unit', 'console', 'bench');
-if (want('api')) projects.push('server-api', ...(slurmBeside ? [] : ['server-slurm']));
+// The unit tier (the console's happy-dom files are most of its CPU, and their 30 s tests are the suite's most
+// sensitive to load) runs first; then the api tier, which mostly waits (sockets, child processes, databases,
+// timers: CI30 ran its 93 files, 744 s of file time, at ~2.5 at a time), with the e2e tier beside it.
+const unitProjects = want('unit') ? ['contracts', 'server-unit', 'console', 'bench'] : [];
+const apiProjects = want('api') ? ['server-api', ...(slurmBeside ? [] : ['server-slurm'])] : [];
+const vitestArgs = (projects, name) => ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), ...timings(name)];
 
 async function buildTier() {
   if (!buildDone) return run('console + user guide build', 'npm', ['run', 'build'], 'build');
@@ -150,19 +153,20 @@ async function buildTier() {
 }
 const e2eArgs = ['vitest', 'run', '--project', 'e2e', ...timings('e2e')];
 
-// TEST_E2E_BESIDE=1: the e2e tier starts as soon as the build is done, beside the unit/api tier, instead of after
-// it (output in test-results/e2e.log, printed when it ends). The run is CPU-bound, so this only fills the gaps
-// (the api tier's files that wait, the tiers' tails) — issue 26. Not the default: in a clean clone (CI27, session
-// 20) the added load pushed the console's antd form tests past their 30 s (training-form-page 4 of 16, workorder
-// 1) and a console file's setup hook past 10 s.
-const e2eBeside = want('e2e') && projects.length > 0 && process.env.TEST_E2E_BESIDE === '1';
+if (unitProjects.length) await run('unit', 'npx', vitestArgs(unitProjects, 'unit'), 'unit');
+
+// The e2e tier starts once the unit tier and the build are done, beside the api tier (output in
+// test-results/e2e.log, printed when it ends): the run is CPU-bound, and the api tier leaves about half of two
+// cores idle (issue 26). Not beside the unit tier: in CI27 (session 20) that load pushed the console's antd form
+// tests past their 30 s. TEST_E2E_BESIDE=0 runs it after the api tier instead.
+const e2eBeside = want('e2e') && apiProjects.length > 0 && process.env.TEST_E2E_BESIDE !== '0';
 let e2eDone = null;
 if (e2eBeside) {
-  console.log('\n━━ e2e (Chromium), beside the others once the build is done ━━ output: test-results/e2e.log');
+  console.log('\n━━ e2e (Chromium), beside the api tier ━━ output: test-results/e2e.log');
   e2eDone = buildTier().then(() => beside('npx', e2eArgs, 'e2e'));
 }
 
-if (projects.length) await run('unit + api + integration', 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), ...timings('vitest')], 'vitest');
+if (apiProjects.length) await run('api + integration', 'npx', vitestArgs(apiProjects, 'api'), 'api');
 
 async function slurmTier() {
   if (!slurmDone) return;
@@ -173,8 +177,8 @@ async function slurmTier() {
     process.exit(code);
   }
 }
-// The e2e tier does not wait for the Slurm files (mostly waiting on jobs) to end: it starts as soon as the api
-// tier and the build are done, and the Slurm tier's output is printed when both are over. develop-slurm.e2e
+// The e2e tier does not wait for the Slurm files (mostly waiting on jobs) to end: it starts as soon as the unit
+// tier and the build are done, and the Slurm tier's output is printed when the e2e tier is over. develop-slurm.e2e
 // starts a cluster of its own on accounts (sla0001…) no harness of the Slurm tier uses (sla1_…, slb1_…).
 if (!want('e2e')) await slurmTier();
 if (e2eDone) {
