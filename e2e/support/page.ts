@@ -47,6 +47,34 @@ export async function quiet(page: Page, ms = 200) {
   while (Date.now() < until && (t.inFlight > 0 || Date.now() - t.changed < ms)) await new Promise((r) => setTimeout(r, 25));
 }
 
+/**
+ * `quiet`, and the page's main thread idle too, with no request started or finished meanwhile (at most ~10 s).
+ * After an in-app navigation nothing marks the end the way a load event does: the router may render the new
+ * route from a chunk it already has (no request at all), and a render that outlasts `quiet`'s window would
+ * leave the old page (or half the new one) to be read. React renders in scheduled tasks and runs the effects
+ * that start the page's calls in tasks too, so an idle callback only runs once that work is done; the calls
+ * it started are then caught by the next round of `quiet`.
+ */
+export async function idle(page: Page, ms = 200) {
+  const t = traffic.get(page);
+  if (!t) throw new Error('idle(page): call watchRequests(page) before the page navigates');
+  const until = Date.now() + 10_000;
+  for (;;) {
+    await quiet(page, ms);
+    const mark = t.changed;
+    await page.evaluate(
+      (deadline) =>
+        new Promise<void>((done) => {
+          // An idle callback that ran because its timeout passed says nothing: ask again until one runs idle.
+          const ask = () => requestIdleCallback((d) => (!d.didTimeout || Date.now() > deadline ? done() : ask()), { timeout: 1_000 });
+          ask();
+        }),
+      Date.now() + 5_000,
+    );
+    if ((t.changed === mark && t.inFlight === 0) || Date.now() > until) return;
+  }
+}
+
 /** The page does not scroll sideways once its layout settles; the failure names the element reaching furthest right. */
 export async function noHorizontalScroll(p: Page) {
   // The settled layout counts: a loaded machine once measured a page mid-render (CI, session 5); the

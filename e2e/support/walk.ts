@@ -22,12 +22,13 @@
  * Routes with `:params` get real records the walk creates (`PARAMS`); where none can exist here the value
  * and the reason are written beside it. Findings that need a bigger change than this walk are exempted in
  * `EXEMPT` with their reason (and recorded in docs/plan/22.md). One Chromium; one page per role and width,
- * reused from route to route and test to test. Screenshots of failures: e2e/artifacts/failed/.
+ * reused from route to route and test to test: its first route is loaded, the others reached inside the app
+ * (support/visit.ts). Screenshots of failures: e2e/artifacts/failed/.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { DATASET_BASE, SLURM_BASE, TEAM_BASE, WORKORDER_BASE } from '@suanli/contracts';
+import { CONSOLE_BASE_PATH, DATASET_BASE, SLURM_BASE, TEAM_BASE, WORKORDER_BASE } from '@suanli/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { LAYOUT_ROUTES, PLAIN_ROUTES, REDIRECTS, type AppRoute, type PageGroup } from '../../apps/console/src/app/route-table';
@@ -36,7 +37,9 @@ import { submitDemoTask } from '../../apps/server/src/modules/training/demo-task
 import { createOperator, createUser, sessionState, signIn } from './auth';
 import { describeLeaks, englishLeaks } from './english';
 import { CONTEXT_DEFAULTS, startE2e, type E2eEnv } from './env';
-import { noHorizontalScroll, quiet, settled, watchRequests } from './page';
+import { noHorizontalScroll, settled, watchRequests } from './page';
+import { rawIds } from './raw-ids';
+import { openOverlays, visit } from './visit';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const WIDTHS = [
@@ -204,53 +207,14 @@ function operatorGroups(): Set<PageGroup> {
   return groups;
 }
 
-/** The UI's texts the way support/english.ts reads them (visible text, aria-label, title, placeholder, alt), code left out. */
-function uiTexts(p: Page): Promise<{ where: string; text: string }[]> {
-  return p.evaluate(() => {
-    const SKIP = '.xterm, code, pre, kbd, samp, script, style, noscript, textarea';
-    const ATTRS = ['aria-label', 'title', 'placeholder', 'alt'];
-    const describe = (el: Element) => {
-      const id = el.getAttribute('data-testid');
-      const cls = String(el.getAttribute('class') ?? '').split(/\s+/).filter(Boolean).slice(0, 2).join('.');
-      return `${el.tagName.toLowerCase()}${id ? `[${id}]` : ''}${cls ? `.${cls}` : ''}`;
-    };
-    const out: { where: string; text: string }[] = [];
-    for (const el of Array.from(document.body.querySelectorAll('*'))) {
-      if (el.closest(SKIP)) continue;
-      for (const a of ATTRS) {
-        const v = el.getAttribute(a);
-        if (v?.trim()) out.push({ where: `${describe(el)} @${a}`, text: v.trim() });
-      }
-      for (const n of Array.from(el.childNodes)) {
-        if (n.nodeType === Node.TEXT_NODE && n.textContent?.trim()) out.push({ where: describe(el), text: n.textContent.trim() });
-      }
-    }
-    return out;
-  });
-}
-
-/** A generated record id (apps/server/src/lib/id.ts): 20 base-36 characters, digits and letters both. */
-const GENERATED_ID = /^(?=.*\d)(?=.*[a-z])[0-9a-z]{20}$/;
-
-async function rawIds(p: Page): Promise<string[]> {
-  const found: string[] = [];
-  for (const { where, text } of await uiTexts(p)) {
-    for (const token of text.split(/[^A-Za-z0-9._-]+/)) {
-      if (!token) continue;
-      const name = named.get(token);
-      if (name !== undefined && name !== token) found.push(`"${token}" (name: ${name}) in ${where}: ${text.slice(0, 100)}`);
-      else if (GENERATED_ID.test(token)) found.push(`id "${token}" in ${where}: ${text.slice(0, 100)}`);
-    }
-  }
-  return [...new Set(found)];
-}
-
 interface Walker {
   label: string;
   context: BrowserContext;
   page: Page;
   /** The route being looked at (console events are filed under it). */
   at: string;
+  /** The next visit loads the page (`goto`): the walker's first, and any after a visit that left an overlay open. */
+  load: boolean;
 }
 
 const findings = { scroll: [] as string[], english: [] as string[], ids: [] as string[], errors: [] as string[] };
@@ -268,7 +232,7 @@ async function walker(label: string, width: (typeof WIDTHS)[number], account?: {
   const context = await env.browser.newContext({ ...CONTEXT_DEFAULTS, viewport: width.viewport, isMobile: width.isMobile, hasTouch: width.hasTouch, baseURL: env.baseUrl, storageState });
   const page = await context.newPage();
   watchRequests(page);
-  const w: Walker = { label, context, page, at: '(sign-in)' };
+  const w: Walker = { label, context, page, at: '(sign-in)', load: true };
   page.on('console', (m) => {
     if (m.type() === 'error' && !exempt('errors', w.at)) findings.errors.push(`${w.label} ${w.at}: console.error: ${m.text().slice(0, 300)}`);
   });
@@ -283,13 +247,25 @@ async function walker(label: string, width: (typeof WIDTHS)[number], account?: {
 async function look(w: Walker, route: string) {
   w.at = route;
   const { page } = w;
-  await page.goto(`/console${route}`);
-  await quiet(page);
+  // The walker's first route is loaded (a deep link, as every journey's `goto` and reload.e2e.ts load theirs),
+  // the others reached inside the app (support/visit.ts): each costs its chunk and calls, not a page load.
+  await visit(page, route, w.load);
+  w.load = false;
+  // A redirect is checked for where it lands, then the page it lands on as any other.
+  const redirect = REDIRECTS.find((r) => r.path === route);
+  if (redirect) expect(new URL(page.url()).pathname, `${w.label} ${route} forwards`).toBe(`${CONSOLE_BASE_PATH}${redirect.to}`);
   await settled(page).catch(() => undefined);
   const where = `${w.label} ${route}`;
   if (!exempt('scroll', route)) await noHorizontalScroll(page).catch((e: Error) => findings.scroll.push(`${where}: ${e.message}`));
   if (!exempt('english', route)) findings.english.push(...describeLeaks(where, await englishLeaks(page, [...DATA_WORDS, ...(ALLOW[route] ?? [])])));
-  if (!exempt('ids', route)) findings.ids.push(...(await rawIds(page)).map((f) => `${where}: ${f}`));
+  if (!exempt('ids', route)) findings.ids.push(...(await rawIds(page, named)).map((f) => `${where}: ${f}`));
+  // What this page left open was checked as its own; carried to the next route it would be read as that page's
+  // and cover it, so the next route is loaded instead — as every route was before the walk stayed in the app.
+  const left = await openOverlays(page);
+  if (left.length) {
+    console.log(`walk ${where}: left ${[...new Set(left)].join(', ')} open; the next route is loaded`);
+    w.load = true;
+  }
 }
 
 /** Who walks which routes: the signed-in user every route, the operator its groups, the signed-out the plain pages. */
@@ -360,7 +336,7 @@ export function walkSuite(opts: { probe?: boolean; walks: WalkName[] }) {
         const where = `${probe.label} /storage`;
         await noHorizontalScroll(probe.page).catch((e: Error) => findings.scroll.push(`${where}: ${e.message}`));
         findings.english.push(...describeLeaks(where, await englishLeaks(probe.page, DATA_WORDS)));
-        findings.ids.push(...(await rawIds(probe.page)));
+        findings.ids.push(...(await rawIds(probe.page, named)));
         expect(findings.scroll).toHaveLength(1);
         expect(findings.english.join('\n')).toMatch(/"Upload".*\n.*"failed"/);
         expect(findings.ids).toEqual([expect.stringContaining(`id "${anId}"`), expect.stringContaining(`"sz-a100" (name: 深圳算力分中心)`)]);
