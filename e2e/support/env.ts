@@ -8,6 +8,7 @@ import type { Config } from '../../apps/server/src/config';
 // The gateway's `fileServices` is declared by the file service's plugin; e2e reads the server's declarations
 // (tsc -b), which load that one only through an import of it.
 import type {} from '../../apps/server/src/file-service/app';
+import { removeAfterJobs } from '../../apps/server/test/local-jobs';
 import { openBrowser } from './chromium';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -105,7 +106,8 @@ export async function startE2e(overrides: Partial<Config> = {}): Promise<E2eEnv>
       browsers.delete(browser);
       await browser.close();
       await app.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      // A develop task's job outlives its gateway by design: killed with the file's data.
+      await removeAfterJobs(dataDir);
     },
   };
 }

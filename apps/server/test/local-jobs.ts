@@ -2,15 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * No job of a local executor may outlive its test file: kill every job group the executors under `root`
- * (their state dirs `root/state*`) recorded — a failed test, or a queued job a closing executor had just
- * started — then remove the files. A detached supervisor can still be writing its exit file for a moment after
- * its group is killed (seen in CI as ENOTEMPTY), so removal retries for up to 10 s.
+ * No job of a local executor may outlive its test file: kill every job group an executor under `root` recorded
+ * (`…/jobs/<id>/pid`: a local executor's state dir `root/state*`, or a gateway's data dir, whose executors keep
+ * theirs in `executor/<center>/`) — a failed test, a queued job a closing executor had just started, a develop
+ * task still running when its gateway closed (jobs outlive their gateway by design) — then remove the files. A
+ * detached supervisor can still be writing its exit file for a moment after its group is killed (seen in CI as
+ * ENOTEMPTY), so removal retries for up to 10 s.
  */
 export async function removeAfterJobs(root: string) {
-  for (const state of fs.readdirSync(root).filter((d) => d.startsWith('state'))) {
-    const jobs = path.join(root, state, 'jobs');
-    for (const id of fs.existsSync(jobs) ? fs.readdirSync(jobs) : []) {
+  for (const jobs of jobDirs(root, 3)) {
+    for (const id of fs.readdirSync(jobs)) {
       try {
         process.kill(-Number(fs.readFileSync(path.join(jobs, id, 'pid'), 'utf8')), 'SIGKILL');
       } catch {
@@ -27,6 +28,19 @@ export async function removeAfterJobs(root: string) {
       await sleep(200);
     }
   }
+}
+
+/** The `jobs` folders at most `depth` levels below `dir`. */
+function jobDirs(dir: string, depth: number): string[] {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((e) => e.isDirectory())
+    .flatMap((e) => (e.name === 'jobs' ? [path.join(dir, e.name)] : depth > 0 ? jobDirs(path.join(dir, e.name), depth - 1) : []));
 }
 
 /** Pids of the processes in group `pgid` that are not zombies (/proc/<pid>/stat: state, ppid, pgrp). */
