@@ -16,22 +16,20 @@ configure({ asyncUtilTimeout: 15_000 });
  * computed antd style; happy-dom matched every element of every getComputedStyle — Testing Library's role queries,
  * TextArea's autosize — against all of antd's injected CSS), and many render a page without the app's
  * ConfigProvider (a QueryClientProvider and a router only): antd's default design context is made zero-runtime
- * too, so those generate no styles either. Both builds: antd's CommonJS one (what `antd` resolves to here) and its
- * ES one (`antd/es/*`).
+ * too, so those generate no styles either. One build: `antd` is its CommonJS build here, and vitest.config.ts
+ * points `antd/es/*` there too.
  */
 type DesignContext = { defaultConfig: { zeroRuntime?: boolean } };
 const require = createRequire(import.meta.url);
 (require('antd/lib/theme/context') as DesignContext).defaultConfig.zeroRuntime = true;
-((await import('antd/es/theme/context')) as unknown as DesignContext).defaultConfig.zeroRuntime = true;
 
 /**
  * What antd still computes at run time in that mode — the theme's tokens and each component's CSS variables —
  * it keeps in a cache counted by the components that use it; when the count drops to 0 (every test's unmount)
  * the entry is dropped and the next render computes it again. In a browser the app stays mounted; here each
  * entry is pinned once it exists, so a worker computes each once. The CSS-variable `<style>` elements (removed at
- * the count's 0, injected again by the next render) now simply stay. Both builds are pinned: antd's CommonJS build
- * requires cssinjs' CommonJS one, `antd/es/*` imports its ES one. The shared worker runs this file for each test
- * file: patch once.
+ * the count's 0, injected again by the next render) now simply stay. antd's CommonJS build requires cssinjs'
+ * CommonJS one, the one pinned. The shared worker runs this file for each test file: patch once.
  */
 const PINNED = Symbol.for('suanli.test.cssinjs-pinned');
 type CacheEntry = [number, unknown];
@@ -51,7 +49,6 @@ const pinCssinjsCache = (Cache: { prototype: CssinjsCache }) => {
   proto[PINNED] = true;
 };
 pinCssinjsCache(require('@ant-design/cssinjs/lib/Cache').default);
-pinCssinjsCache((await import('@ant-design/cssinjs/es/Cache')).default as unknown as { prototype: CssinjsCache });
 
 // Testing Library unmounts after each test only when the runner exposes globals; ours does not.
 afterEach(cleanup);
@@ -70,6 +67,14 @@ beforeAll(async () => {
   // Files that run in the node environment (the uploader's) have no DOM and no toasts.
   if (!hasDom) return;
   message = (await import('antd/es/message')).default;
+  // The app gives the toast root its theme and locale (`ConfigProvider.config({ holderRender })`) when
+  // app/providers.tsx loads, at start; with one antd build (vitest.config.ts) that reaches the tests' toasts too.
+  // A worker loaded it with the first file that renders through the providers:
+  // a root made before that (storage-page renders its pages without them) re-rendered under the holder at its
+  // next toast, which mounted antd's message holder anew while antd kept calling the first one, now unmounted:
+  // every later toast of the worker was dropped ("You are calling notice in render"; workorder after
+  // storage-page). Loaded here, the root is made as the app makes it.
+  await import('./app/providers');
   // happy-dom runs no CSS transitions, so a closed or destroyed toast waited for a transitionend that never
   // came and stayed in the DOM in its leave state: the next test (or, with a shared DOM, the next file) found
   // it (`Found multiple elements with the text: 工单已提交`). Without motion a toast leaves when it closes.
