@@ -28,8 +28,9 @@ const require = createRequire(import.meta.url);
  * it keeps in a cache counted by the components that use it; when the count drops to 0 (every test's unmount)
  * the entry is dropped and the next render computes it again. In a browser the app stays mounted; here each
  * entry is pinned once it exists, so a worker computes each once. The CSS-variable `<style>` elements (removed at
- * the count's 0, injected again by the next render) now simply stay. antd's CommonJS build requires cssinjs'
- * CommonJS one, the one pinned. The shared worker runs this file for each test file: patch once.
+ * the count's 0, injected again by the next render) would simply stay (they are kept out of the document, below).
+ * antd's CommonJS build requires cssinjs' CommonJS one, the one pinned. The shared worker runs this file for each
+ * test file: patch once.
  */
 const PINNED = Symbol.for('suanli.test.cssinjs-pinned');
 type CacheEntry = [number, unknown];
@@ -49,6 +50,33 @@ const pinCssinjsCache = (Cache: { prototype: CssinjsCache }) => {
   proto[PINNED] = true;
 };
 pinCssinjsCache(require('@ant-design/cssinjs/lib/Cache').default);
+
+/**
+ * What zero-runtime antd still writes into the document are those CSS variables: `<style>` elements of custom
+ * properties (hundreds for the theme, more per component) on the `.css-var-…` class that every antd element carries.
+ * Tests load no antd stylesheet, so nothing reads them; but happy-dom's getComputedStyle parses each matching rule
+ * of the element and of every ancestor, and with those variables a call on an element inside a form cost ~50 ms
+ * instead of ~2 ms (a probe on the training form, at load ~10: 135 calls with a cold cache, 7.2 s against
+ * 0.25 s). TextArea's
+ * autosize, rc-trigger's scroll parents, antd's Form and Testing Library's role queries call it on every change.
+ * So cssinjs's style elements (its `data-css-hash` mark) are made but not put into the document. What a test sees
+ * does not change: no rule used the variables, and inline styles and classes are untouched. Other injected
+ * styles (the modal's scroll lock, the scrollbar measurement) are inserted as before.
+ */
+type UpdateCSS = (css: string, key: string, option?: { mark?: string }) => HTMLStyleElement;
+const KEPT_OUT = Symbol.for('suanli.test.cssinjs-styles-kept-out');
+const dynamicCSS = require('@rc-component/util/lib/Dom/dynamicCSS') as { updateCSS: UpdateCSS; [KEPT_OUT]?: true };
+if (!dynamicCSS[KEPT_OUT]) {
+  const updateCSS = dynamicCSS.updateCSS;
+  dynamicCSS.updateCSS = (css, key, option = {}) => {
+    if (option.mark !== 'data-css-hash') return updateCSS(css, key, option);
+    const style = document.createElement('style');
+    style.setAttribute(option.mark, key);
+    style.textContent = css;
+    return style;
+  };
+  dynamicCSS[KEPT_OUT] = true;
+}
 
 // Testing Library unmounts after each test only when the runner exposes globals; ours does not.
 afterEach(cleanup);
@@ -135,10 +163,9 @@ afterAll(async () => {
   if (hasDom) {
     window.localStorage.clear();
     window.sessionStorage.clear();
-    // antd's CSS-variable styles stay in the shared document after their components unmount (as in a browser), so
-    // the head grew with every file of the worker, and every getComputedStyle (Testing Library's role queries, antd's
-    // TextArea autosize, rc-trigger's scroll containers…) matched each element against all of them. The next file
-    // starts with none, as with isolation; its renders inject what they use again (from the pinned cache above).
+    // antd's CSS-variable styles are kept out of the document (above); were one to get in (a cssinjs build that
+    // is not patched), it would stay in the shared document and every later getComputedStyle of the worker would
+    // match against it. The next file starts with none, as with isolation.
     document.head.querySelectorAll('style[data-css-hash]').forEach((style) => style.remove());
     const leftAt = window.location.href;
     window.history.replaceState(null, '', '/');
