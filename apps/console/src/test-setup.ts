@@ -78,6 +78,22 @@ if (!dynamicCSS[KEPT_OUT]) {
   dynamicCSS[KEPT_OUT] = true;
 }
 
+/**
+ * React 19's development build gives every element it creates an "owner stack": it captures an Error (a stack
+ * walk) and a console task per createElement/jsx call, up to 10 000 per render, for the component stacks of its
+ * warnings and for DevTools. antd pages create hundreds of thousands of elements per test file, and that capture
+ * was the single largest function in the profiles of the slowest console files (~1.3 of training-form-page's ~12
+ * CPU-s, plus its garbage; issue 26). React counts the stacks it made since the last render in
+ * `recentlyCreatedOwnerStacks` and stops at 10 000: the count is held at that limit, so elements get React's
+ * "unknown owner" stack. Nothing a test asserts changes; React still prints every warning, with a shorter
+ * component stack. `TEST_OWNER_STACKS=1` puts the owner stacks back (to find where a warning comes from).
+ */
+if (process.env.TEST_OWNER_STACKS !== '1') {
+  const internals = (require('react') as { __CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE: object })
+    .__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE;
+  Object.defineProperty(internals, 'recentlyCreatedOwnerStacks', { configurable: true, get: () => 10_000, set: () => {} });
+}
+
 // Testing Library unmounts after each test only when the runner exposes globals; ours does not.
 afterEach(cleanup);
 
