@@ -1,4 +1,4 @@
-import { cleanup, configure } from '@testing-library/react';
+import { cleanup, configure, getConfig } from '@testing-library/react';
 import { createRequire } from 'node:module';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { resetNavigate } from './app/navigation';
@@ -9,6 +9,29 @@ import { resetUploads } from './shared/upload/store';
 // take seconds there. Waiting longer only costs time when a test is failing anyway.
 // (15 s: CI19, on a machine where the vitest tier took 1021 s, found a lazy form's first render past 5 s.)
 configure({ asyncUtilTimeout: 15_000 });
+
+/**
+ * A failed `getBy*` builds its error with a dump of the whole DOM. Inside `findBy*`/`waitFor` that query fails on
+ * every poll (each DOM mutation and every 50 ms) until the element appears, and on a page of antd forms each dump
+ * cost milliseconds: ~0.5 CPU-s of training-form-page's 12 went to dumps nobody read (issue 26). A poll's error is
+ * only kept if the wait times out, and then waitFor passes its message through getElementError again, outside the
+ * poll, which appends the DOM as it is at the timeout: so a poll's error skips the dump, and a failing test still
+ * shows the DOM (once, instead of twice). A query that fails outside a wait still dumps at once.
+ */
+type GetElementError = ReturnType<typeof getConfig>['getElementError'];
+// The shared worker runs this file for each test file: wrap Testing Library's own function, not the last file's wrapper.
+const WRAPPED = Symbol.for('suanli.test.wrapped-get-element-error');
+const current = getConfig().getElementError as GetElementError & { [WRAPPED]?: GetElementError };
+const getElementError = current[WRAPPED] ?? current;
+const skipDumpInPoll: GetElementError = (message, container) => {
+  const inPoll = (getConfig() as { _disableExpensiveErrorDiagnostics?: boolean })._disableExpensiveErrorDiagnostics;
+  // `message === null`: one of several matches, whose own (small) dump makes the "multiple elements" message.
+  if (!inPoll || message === null) return getElementError(message, container);
+  const error = new Error(message);
+  error.name = 'TestingLibraryElementError';
+  return error;
+};
+configure({ getElementError: Object.assign(skipDumpInPoll, { [WRAPPED]: getElementError }) });
 
 /**
  * The console runs antd in its zero-runtime mode (app/theme.ts `zeroRuntime`): components generate no styles and
