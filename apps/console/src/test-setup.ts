@@ -142,6 +142,11 @@ beforeAll(async () => {
   // every later toast of the worker was dropped ("You are calling notice in render"; workorder after
   // storage-page). Loaded here, the root is made as the app makes it.
   await import('./app/providers');
+  // And each file gets a toast root of its own, made at its first toast under the holder its modules set: after a
+  // file resets the module cache (`vi.resetModules`, user-store.test) the next file's providers.tsx runs again and
+  // sets a new holder component, under which a root made before it lost its message holder in the same way
+  // (request.test's toasts after user-store.test). antd exports this reset for tests (NODE_ENV=test, as vitest sets).
+  (require('antd/lib/message') as { actDestroy(): void }).actDestroy();
   // happy-dom runs no CSS transitions, so a closed or destroyed toast waited for a transitionend that never
   // came and stayed in the DOM in its leave state: the next test (or, with a shared DOM, the next file) found
   // it (`Found multiple elements with the text: 工单已提交`). Without motion a toast leaves when it closes.
