@@ -3,6 +3,16 @@ import { defineProject } from 'vitest/config';
 
 export default defineProject({
   plugins: [react()],
+  /**
+   * `antd` is antd's CommonJS build in Node (its package.json `main`), which the workers require as it is; the app's
+   * `antd/es/*` imports (message, locale, Input, Search, Drawer, Alert: chosen for the bundle) loaded the ES build
+   * beside it, and that one is not valid Node ESM, so vite transformed it and its `@rc-component/*` ES imports for
+   * every worker — two copies of much of antd, each with its own contexts and caches. Here they are the same
+   * modules of the CommonJS build (same paths under `lib/`), so a worker loads antd once (issue 26). The app's
+   * toast holder (`ConfigProvider.config` in app/providers.tsx) now reaches the toasts, as in the app: test-setup.ts
+   * loads providers before any toast.
+   */
+  resolve: { alias: [{ find: /^antd\/es\//, replacement: 'antd/lib/' }] },
   test: {
     name: 'console',
     root: import.meta.dirname,
