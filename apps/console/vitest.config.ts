@@ -30,8 +30,5 @@ export default defineProject({
     isolate: process.env.TEST_ISOLATE === '1',
     // First renders import antd and a lazy route chunk; on a loaded machine that alone can pass 5 s.
     testTimeout: 30_000,
-    // test-setup.ts's beforeAll imports antd's message and config-provider (the worker's first file transforms
-    // them): under CI27's load that passed vitest's 10 s default and failed a whole file (storage-page, 23 tests).
-    hookTimeout: 30_000,
   },
 });

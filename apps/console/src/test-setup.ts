@@ -6,9 +6,10 @@ import { endSession } from './app/session';
 import { resetUploads } from './shared/upload/store';
 
 // The machines that run the suite are shared and often loaded: a page that renders in 100 ms alone can
-// take seconds there. Waiting longer only costs time when a test is failing anyway.
-// (15 s: CI19, on a machine where the vitest tier took 1021 s, found a lazy form's first render past 5 s.)
-configure({ asyncUtilTimeout: 15_000 });
+// take seconds there. Waiting longer only costs time when a test is failing anyway. (CI19, on a machine where
+// the vitest tier took 1021 s, found a lazy form's first render past 5 s and this went to 15 s; back to 5 s in
+// session 21, once the console's files ran ~25 % cheaper and without Chromium beside them.)
+configure({ asyncUtilTimeout: 5_000 });
 
 /**
  * A failed `getBy*` builds its error with a dump of the whole DOM. Inside `findBy*`/`waitFor` that query fails on

@@ -72,7 +72,7 @@ describe('运营管理 › 算力发放', () => {
     expect(await screen.findByText('还没有发放过算力')).toBeTruthy();
     fireEvent.change(input('grant-username'), { target: { value: 'bo' } });
     // Suggestions from the user search, after typing stops.
-    await waitFor(() => expect(backend.calls.some((c) => c.path.endsWith('/users/action/page') && c.body.keyword === 'bo')).toBe(true));
+    await waitFor(() => expect(backend.calls.some((c) => c.path.endsWith('/users/action/page') && c.body.keyword === 'bo')).toBe(true), { timeout: 2000 });
     const option = await waitFor(() => {
       const o = [...document.querySelectorAll<HTMLElement>('.ant-select-item-option')].find((x) => x.textContent === 'bob（bob昵称）');
       expect(o).toBeTruthy();

@@ -184,7 +184,7 @@ describe('team detail', () => {
     fireEvent.click(await screen.findByTestId('team-invite'));
     const select = (await screen.findByTestId('team-invite-user')).querySelector('input')!;
     fireEvent.change(select, { target: { value: 'car' } });
-    fireEvent.click(await screen.findByText('卡罗（carol）'));
+    fireEvent.click(await screen.findByText('卡罗（carol）', {}, { timeout: 3000 }));
     fireEvent.click(screen.getByTestId('team-invite-ok'));
     await waitFor(() => expect(backend.calls.find((c) => c.path === '/teams/t1/invitations')?.body).toEqual({ username: 'carol' }));
   });
