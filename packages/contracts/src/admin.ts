@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, IdParams, Millis, Null, Page, PageQuery } from './common';
 import { route, type SchemasOf } from './route';
-import { JobState, TaskKind } from './task';
+import { JobState, Task, TaskKind } from './task';
 import { ClusterAccount, Role } from './user';
 
 /**
@@ -89,7 +89,7 @@ export type AuditActorKind = Static<typeof AuditActorKind>;
  * Actions recorded so far, with their Chinese names in AUDIT_ACTION_LABELS. Other modules' operator actions
  * (算力发放, 订单确认, 分中心维护, 审核…) add theirs here, named `<target>.<verb>`.
  */
-export const AUDIT_ACTIONS = ['user.disable', 'user.enable', 'role.grant', 'role.revoke', 'workorder.resolve', 'workorder.close', 'center.status', 'center.packages', 'order.confirm', 'asset.review', 'image.review', 'compPower.grant', 'team.dissolve'] as const;
+export const AUDIT_ACTIONS = ['user.disable', 'user.enable', 'role.grant', 'role.revoke', 'workorder.resolve', 'workorder.close', 'center.status', 'center.packages', 'order.confirm', 'asset.review', 'image.review', 'compPower.grant', 'team.dissolve', 'task.stop'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'user.disable': '禁用账号',
@@ -105,8 +105,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'image.review': '审核公共镜像',
   'compPower.grant': '发放算力',
   'team.dissolve': '解散团队',
+  'task.stop': '停止任务',
 };
-export const AUDIT_TARGET_LABELS: Record<string, string> = { user: '用户', workorder: '工单', center: '分中心', order: '订单', dataset: '数据集', model: '模型', image: '镜像', team: '团队' };
+export const AUDIT_TARGET_LABELS: Record<string, string> = { user: '用户', workorder: '工单', center: '分中心', order: '订单', dataset: '数据集', model: '模型', image: '镜像', team: '团队', task: '任务' };
 
 export const AuditEntry = Type.Object({
   id: Id,
@@ -204,6 +205,28 @@ export const AdminTeamApi = {
 export const AdminTeamApiSchemas: SchemasOf<typeof AdminTeamApi> = {
   page: { summary: '全部团队（名称或所有者用户名；运营人员）', body: AdminTeamPageQuery, response: AdminTeamPage },
   dissolve: { summary: '解散团队（运营人员；须填写原因，记入审计日志并告知成员）', params: IdParams, body: AdminTeamDissolve, response: Null },
+};
+
+// ---- 任务 -----------------------------------------------------------------------------------------------
+
+/** A task of either family by its kind and id (the owner's routes live under each family's base). */
+export const AdminTaskParams = Type.Object({ kind: TaskKind, id: Id });
+export type AdminTaskParams = Static<typeof AdminTaskParams>;
+
+/**
+ * `POST /tasks/{kind}/{id}/stop` (served by the task module): the reason is required — it becomes the task's
+ * reason (`运营人员停止：<reason>`, kept when it ends STOPPED), goes to the audit entry and to the owner's message.
+ */
+export const AdminTaskStop = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 200 }) });
+export type AdminTaskStop = Static<typeof AdminTaskStop>;
+
+/** 运营管理 › 用户 › 运行中的任务: an operator stops any user's task (design/domain.md: STOPPED "by the user or an operator"). */
+export const AdminTaskApi = {
+  stop: route<{ params: typeof AdminTaskParams; body: typeof AdminTaskStop; response: typeof Task }>('POST', ADMIN_BASE, '/tasks/:kind/:id/stop', { role: 'operator' }),
+};
+
+export const AdminTaskApiSchemas: SchemasOf<typeof AdminTaskApi> = {
+  stop: { summary: '停止任意用户的任务（运营人员；须填写原因，记入审计日志并告知任务所有者）', params: AdminTaskParams, body: AdminTaskStop, response: Task },
 };
 
 /** 审计日志: served by the audit module. One read; there is deliberately no call that changes an entry. */

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { AdminTeam, AdminUser, AdminUserDetail, AuditEntry } from '@suanli/contracts';
+import type { AdminTeam, AdminUser, AdminUserDetail, AdminUserTask, AuditEntry } from '@suanli/contracts';
 import { describe, expect, it } from 'vitest';
 import { renderRoutes } from '../../test/render-routes';
 import { setupPageTests } from '../../test/page-test';
@@ -37,6 +37,11 @@ function fakeBackend() {
   });
   const teams = [team('t1', '蛋白质组', 'bob', { description: '结构预测' }), team('t2', '气象模拟', 'carol', { memberCount: 1 })];
   const calls: { method: string; path: string; body: any }[] = [];
+  // bob's tasks holding cards: one running, one its owner is stopping already.
+  const tasks: AdminUserTask[] = [
+    { id: 't1', kind: 'training', type: 'train', name: 'resnet-训练', state: 'RUNNING', subCenterId: 'sz', cardTypeId: 'a100', cardNum: 2, nodeNum: 1, startTime: 1_700_000_000_000 },
+    { id: 't2', kind: 'slurm', type: 'custom', name: 'wrf-模拟', state: 'STOPPING', subCenterId: 'sz', cardTypeId: 'a100', cardNum: 1, nodeNum: 1, startTime: 1_700_000_000_000 },
+  ];
   let roles = ['user', 'operator'];
   const ok = (data: unknown, code = 0, message = '操作成功') =>
     new Response(JSON.stringify({ message: { code, message }, data }), { status: 200, headers: { 'content-type': 'application/json' } });
@@ -71,6 +76,13 @@ function fakeBackend() {
       const rows = audit.filter((e) => (!body.target || e.targetId === body.target || e.targetName.includes(body.target)) && (!body.action || e.action === body.action));
       return ok({ list: [...rows].reverse(), total: rows.length, pageNum: 1, pageSize: 10 });
     }
+    const stopped = /\/tasks\/(training|slurm)\/([^/]+)\/stop$/.exec(p);
+    if (stopped) {
+      const i = tasks.findIndex((t) => t.id === stopped[2] && t.kind === stopped[1]);
+      if (i < 0) return ok(null, 1205, '任务不存在');
+      const [t] = tasks.splice(i, 1);
+      return ok({ ...t, state: 'STOPPING', reason: `运营人员停止：${body.reason}` });
+    }
     const m = /\/users\/([^/]+)(?:\/(disable|enable))?$/.exec(p);
     const u = m && users.find((x) => x.id === m[1]);
     if (!u) return ok(null, 1205, '用户不存在');
@@ -97,7 +109,7 @@ function fakeBackend() {
     const detail: AdminUserDetail = {
       ...u,
       clusterAccounts: [{ subCenterId: 'sz', subCenterName: '深圳算力分中心', account: 'acct01', uid: 2001, homeDir: '/home/acct01', status: 'active' }],
-      runningTasks: [{ id: 't1', kind: 'training', type: 'train', name: 'resnet-训练', state: 'RUNNING', subCenterId: 'sz', cardTypeId: 'a100', cardNum: 2, nodeNum: 1, startTime: 1_700_000_000_000 }],
+      runningTasks: u.id === 'bob' ? [...tasks] : [],
     };
     return ok(detail);
   };
@@ -160,6 +172,32 @@ describe('运营管理 › 用户', () => {
     // The history re-reads: the enable shows there with its change in words.
     await waitFor(() => expect(screen.getAllByTestId('admin-user-history-row').map((r) => r.dataset.action)).toEqual(['user.enable']));
     expect(screen.getByTestId('admin-user-history-row').textContent).toContain('状态：已禁用 → 正常');
+  });
+
+  it('停止 a running task asks for a reason in a confirmation, then the task leaves the list', async () => {
+    renderRoutes({ '/admin/users/:id': <AdminUserDetailPage /> }, '/admin/users/bob');
+    const taskRows = () => screen.queryAllByTestId('admin-running-task');
+    await waitFor(() => expect(taskRows().map((r) => r.dataset.id)).toEqual(['t1', 't2']));
+    // One already 停止中 has nothing left to stop.
+    expect((within(taskRows()[1]).getByTestId('admin-task-stop') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(within(taskRows()[0]).getByTestId('admin-task-stop'));
+    const modal = await screen.findByTestId('admin-task-stop-modal');
+    expect(modal.textContent).toContain('确定要停止 bob 的训练任务「resnet-训练」吗？');
+    expect(modal.textContent).toContain('任务所有者会收到消息');
+    const confirm = screen.getByTestId('admin-task-stop-confirm') as HTMLButtonElement;
+    // No reason, no stop: the button stays disabled, and whitespace is called out.
+    expect(confirm.disabled).toBe(true);
+    fireEvent.change(input('admin-task-stop-reason'), { target: { value: '   ' } });
+    expect(confirm.disabled).toBe(true);
+    expect(screen.getByTestId('admin-task-stop-error').textContent).toBe('请填写停止原因');
+    fireEvent.change(input('admin-task-stop-reason'), { target: { value: ' 占用资源影响他人 ' } });
+    expect(confirm.disabled).toBe(false);
+    expect(screen.queryByTestId('admin-task-stop-error')).toBeNull();
+    fireEvent.click(confirm);
+    await waitFor(() => expect(taskRows().map((r) => r.dataset.id)).toEqual(['t2']));
+    const call = backend.calls.find((c) => c.path.endsWith('/stop'))!;
+    expect(call).toMatchObject({ method: 'POST', path: '/gateway/admin/api/v1/tasks/training/t1/stop', body: { reason: '占用资源影响他人' } });
+    expect(await screen.findByText('正在停止任务「resnet-训练」，调度系统确认后结束')).toBeTruthy();
   });
 
   it('says 没有权限 to a non-operator who opens the page, and asks nothing of the operator routes', async () => {
@@ -261,5 +299,7 @@ describe('运营管理 › 审计日志', () => {
     expect(changeLines({ before: '{"status":"active"}', after: '{"status":"disabled"}' })).toEqual(['状态：正常 → 已禁用']);
     expect(changeLines({ before: null, after: '{"remaining":"10.00"}' })).toEqual(['remaining：— → 10.00']);
     expect(changeLines({ before: '{"a":1}', after: '{"a":1}' })).toEqual([]);
+    // An operator's stop: the task's state by its Chinese name; the unchanged owner and kind are left out.
+    expect(changeLines({ before: '{"taskState":"RUNNING","kind":"training","ownerId":"bob"}', after: '{"taskState":"STOPPING","kind":"training","ownerId":"bob"}' })).toEqual(['任务状态：运行中 → 停止中']);
   });
 });

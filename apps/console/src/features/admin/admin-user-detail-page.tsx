@@ -15,9 +15,9 @@ import { getUser, pageAudit } from './api';
 import { actionLabel, ActorText, ChangeText, RoleTags, StatusTag } from './admin-view';
 import { OperatorOnly } from './operator-only';
 import { StatusChangeModal } from './status-change-modal';
+import { TASK_KIND_LABELS as KIND_LABELS, TaskStopModal } from './task-stop-modal';
 
 const TITLE = '用户详情';
-const KIND_LABELS: Record<string, string> = { training: '训练任务', slurm: 'Slurm 作业' };
 
 function ClusterAccounts({ accounts }: { accounts: ClusterAccount[] }) {
   const screens = useBreakpoint();
@@ -47,7 +47,7 @@ function ClusterAccounts({ accounts }: { accounts: ClusterAccount[] }) {
   );
 }
 
-function RunningTasks({ tasks }: { tasks: AdminUserTask[] }) {
+function RunningTasks({ tasks, onStop }: { tasks: AdminUserTask[]; onStop: (t: AdminUserTask) => void }) {
   const screens = useBreakpoint();
   const centers = useSubCenters();
   const center = (id: string) => centers.data?.find((c) => c.id === id);
@@ -75,6 +75,17 @@ function RunningTasks({ tasks }: { tasks: AdminUserTask[] }) {
           { title: '开始时间', dataIndex: 'startTime', key: 'start', width: 170, render: (v: number | null) => formatTime(v) },
         ]
       : []),
+    {
+      title: '操作',
+      key: 'actions',
+      width: 76,
+      // A task already 停止中 (its owner, metering or another operator asked) has nothing left to stop.
+      render: (_v, t) => (
+        <Button size="small" danger disabled={t.state === 'STOPPING'} onClick={() => onStop(t)} data-testid="admin-task-stop">
+          停止
+        </Button>
+      ),
+    },
   ];
   return (
     <Table<AdminUserTask>
@@ -86,6 +97,7 @@ function RunningTasks({ tasks }: { tasks: AdminUserTask[] }) {
       tableLayout="fixed"
       scroll={{ x: columns.reduce((s, c) => s + Number(c.width ?? 0), 0) }}
       locale={{ emptyText: '当前没有占用算力卡的任务' }}
+      onRow={(t) => ({ 'data-testid': 'admin-running-task', 'data-id': t.id, 'data-state': t.state }) as object}
     />
   );
 }
@@ -140,6 +152,7 @@ function History({ userId }: { userId: string }) {
 function Detail({ user }: { user: AdminUserDetail }) {
   const screens = useBreakpoint();
   const [changing, setChanging] = useState(false);
+  const [stopping, setStopping] = useState<AdminUserTask | null>(null);
   return (
     <>
       <Card
@@ -179,12 +192,13 @@ function Detail({ user }: { user: AdminUserDetail }) {
         <ClusterAccounts accounts={user.clusterAccounts} />
       </Card>
       <Card title="运行中的任务" size="small">
-        <RunningTasks tasks={user.runningTasks} />
+        <RunningTasks tasks={user.runningTasks} onStop={setStopping} />
       </Card>
       <Card title="操作记录" size="small" extra={<Link to={`/admin/audit-logs?target=${encodeURIComponent(user.id)}`}>在审计日志中查看</Link>}>
         <History userId={user.id} />
       </Card>
       <StatusChangeModal user={changing ? user : null} onClose={() => setChanging(false)} />
+      <TaskStopModal task={stopping} owner={user.username} onClose={() => setStopping(null)} />
     </>
   );
 }

@@ -55,6 +55,7 @@ const FIELD_LABELS: Record<string, string> = {
   visibility: '可见范围',
   image: '公共镜像',
   grant: '发放',
+  taskState: '任务状态',
 };
 const ORDER_STATUS = new Set<string>(ORDER_STATUSES);
 /** Values of the reviews' fields (审核: publication of an asset, a public image request). */
@@ -67,6 +68,8 @@ const VALUE_LABELS: Record<string, Record<string, string>> = {
 /** A package as one phrase: `A100 体验卡 ¥128.00（10 卡时，30 天）`. */
 const packageText = (p: CenterPackage) => `${p.name} ¥${p.price}（${p.cardHours} 卡时，${p.validDays} 天）`;
 const WORKORDER_STATE_LABELS = new Map((DICTS.workorder_states ?? []).map((d) => [d.dictValue, d.dictLabel]));
+/** A task's state in an operator's stop (task.stop), as the console names it elsewhere (运行中 → 停止中). */
+const JOB_STATE_LABELS = new Map(DICTS.job_states.map((d) => [d.dictValue, d.dictLabel]));
 
 /** A stored state's value in words: account states and roles by their Chinese names, anything else as JSON. */
 function valueText(field: string, v: unknown): string {
@@ -76,6 +79,7 @@ function valueText(field: string, v: unknown): string {
   if (field === 'payChannel' && typeof v === 'string') return CHANNEL_LABELS[v as keyof typeof CHANNEL_LABELS] ?? v;
   if (field === 'packages' && Array.isArray(v)) return (v as CenterPackage[]).map(packageText).join('；') || '（无）';
   if (field === 'roles' && Array.isArray(v)) return v.map((r) => ROLE_LABELS[r as Role] ?? String(r)).join('、') || '—';
+  if (field === 'taskState' && typeof v === 'string') return JOB_STATE_LABELS.get(v) ?? v;
   if (field === 'state' && typeof v === 'string') return WORKORDER_STATE_LABELS.get(v) ?? VALUE_LABELS.state[v] ?? v;
   if (typeof v === 'string' && VALUE_LABELS[field]?.[v]) return VALUE_LABELS[field][v];
   return v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v);

@@ -1,6 +1,7 @@
 import {
   AdminCenterApi,
   AdminOverviewApi,
+  AdminTaskApi,
   AdminTeamApi,
   AdminUserApi,
   AuditApi,
@@ -15,6 +16,7 @@ import {
   type CenterStatusBody,
   type GrantBody,
   type ReconcileQuery,
+  type TaskKind,
 } from '@suanli/contracts';
 import { call } from '../../app/request';
 
@@ -31,6 +33,11 @@ export function pageTeams(query: AdminTeamPageQuery) {
 /** 解散 a team as an operator: the reason goes to the audit log and to the members' message. */
 export function dissolveTeam(id: string, reason: string) {
   return call(AdminTeamApi.dissolve, { params: { id }, body: { reason } });
+}
+
+/** 停止 a user's task as an operator (served by the task module): the reason goes to the task, the owner and the audit log. */
+export function stopUserTask(kind: TaskKind, id: string, reason: string) {
+  return call(AdminTaskApi.stop, { params: { kind, id }, body: { reason } });
 }
 
 export function getUser(id: string) {

@@ -35,11 +35,13 @@ describe('access policy', () => {
     expect(allowed({ userId: 'carol', roles: ['user'] }, 'workorder.attachment.read', shot)).toBe(false);
   });
 
-  it('a task: only its owner reads it (detail, log, IDE) and changes it (stop, delete); operators neither', () => {
+  it('a task: only its owner reads it (detail, log, IDE) and changes it (stop, delete); operators only stop it (运营管理, with a reason)', () => {
     const task = { ownerId: 'alice' };
     expect([allowed(alice, 'task.read', task), allowed(alice, 'task.write', task)]).toEqual([true, true]);
     expect([allowed(bob, 'task.read', task), allowed(bob, 'task.write', task)]).toEqual([false, false]);
     expect([allowed(op, 'task.read', task), allowed(op, 'task.write', task)]).toEqual([false, false]);
+    // The operators' stop is theirs alone: not the owner's (their stop is task.write), whoever owns the task.
+    expect([allowed(alice, 'task.stopAny', task), allowed(bob, 'task.stopAny', task), allowed(op, 'task.stopAny', task), allowed(op, 'task.stopAny', { ownerId: 'op' })]).toEqual([false, false, true, true]);
   });
 
   it('compute power: a balance and a record (charge, grant, consume) are their owner\'s only; operators grant', () => {

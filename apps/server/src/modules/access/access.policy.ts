@@ -68,6 +68,8 @@ export const RULES = {
   'task.read': ['owner'],
   /** Stop it, delete it. */
   'task.write': ['owner'],
+  /** 运营管理 › 用户 › 运行中的任务: stop any user's task, with a reason (audited; the owner is told why). */
+  'task.stopAny': ['operator'],
   /** A key pair: install, uninstall, remove (only its owner ever sees it). */
   'keypair.write': ['owner'],
   /** A cross-center sync job: read it, cancel it. */

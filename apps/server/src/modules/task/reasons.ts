@@ -66,3 +66,11 @@ export function reasonText(code: string | undefined, exitCode?: number | null, e
   if (code === 'NonZeroExitCode') return exitCode != null ? `退出码 ${exitCode}` : '命令以非零退出码结束';
   return (ended ? ENDED[code] ?? PENDING[code] : PENDING[code] ?? ENDED[code]) ?? `调度系统原因：${code}`;
 }
+
+/**
+ * The start of the reason of a task an operator stopped (运营管理, `TaskAdminService.stop`): it stays the
+ * task's reason when the scheduler confirms the end (STOPPED, not 用户停止), so its owner reads why.
+ */
+export const OPERATOR_STOP_PREFIX = '运营人员停止：';
+
+export const isOperatorStop = (reason: string) => reason.startsWith(OPERATOR_STOP_PREFIX);

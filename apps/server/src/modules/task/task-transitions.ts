@@ -1,12 +1,14 @@
 import { DICTS, isTerminal, NOTIFIED_STATES, WS_TASK_STATE_CHANGED, type JobState, type TaskKind } from '@suanli/contracts';
 import type { CenterConfig } from '../../centers/centers';
 import type { Notify } from '../../context';
+import type { InTx } from '../../db/db';
 import { notFound } from '../../errors';
 import { JobRefused, type Executor, type JobStatus } from '../../executors/executor';
 import type { EventBus } from '../../realtime/bus';
 import type { JobSpecs } from './job-spec';
 import { isMeteringStop, TEAM_STOP_PREFIX } from './task-compute';
 import type { TaskFiles } from './task-files';
+import { isOperatorStop } from './reasons';
 import { nextState } from './task-state';
 import type { TaskRepository, TaskRow } from './task.repository';
 
@@ -126,7 +128,7 @@ export class TaskTransitions {
       if (jobId) {
         await this.repo.touch(row.id, 'STOPPING', { job_id: jobId });
         await this.cancel({ ...row, job_id: jobId });
-      } else await this.move(row, { state: 'STOPPED', reason: '用户停止', end_time: this.clock() });
+      } else await this.move(row, { state: 'STOPPED', reason: isOperatorStop(row.reason) ? row.reason : '用户停止', end_time: this.clock() });
       return;
     }
     if (row.state === 'SUBMITTING') await this.submitAttempt(row);
@@ -181,8 +183,10 @@ export class TaskTransitions {
     // Settled without an exit code (from accounting, whose dbv0.0.38 exit codes are wrong for failures): the
     // job's own record of it, if its wrapper got to write one.
     let exitCode = status.exitCode ?? row.exit_code;
-    // A team-paid task stopped at the member's limit (or after they left) keeps the reason naming it.
-    let reason = t.state === 'UNDERPOWERED' && row.reason.startsWith(TEAM_STOP_PREFIX) ? row.reason : t.reason;
+    // A team-paid task stopped at the member's limit (or after they left) keeps the reason naming it; so does
+    // one an operator stopped (their reason, not 用户停止: the owner did not ask for it).
+    const kept = (t.state === 'UNDERPOWERED' && row.reason.startsWith(TEAM_STOP_PREFIX)) || (t.state === 'STOPPED' && row.state === 'STOPPING' && isOperatorStop(row.reason));
+    let reason = kept ? row.reason : t.reason;
     if (ended && exitCode == null) {
       exitCode = await this.files.exitCode(row);
       if (exitCode != null && t.state === 'FAILED' && status.reason === 'NonZeroExitCode') reason = `退出码 ${exitCode}`;
@@ -200,10 +204,13 @@ export class TaskTransitions {
     });
   }
 
-  /** Stores a state change (if the task is still where `row` says), then tells the owner. */
-  async move(row: TaskRow, patch: Partial<TaskRow> & { state: JobState; reason: string }): Promise<boolean> {
+  /**
+   * Stores a state change (if the task is still where `row` says), then tells the owner. `alsoIn` runs in the
+   * change's transaction, only when it changed the task (an operator's stop: its audit entry).
+   */
+  async move(row: TaskRow, patch: Partial<TaskRow> & { state: JobState; reason: string }, alsoIn?: InTx): Promise<boolean> {
     const now = this.clock();
-    const moved = await this.repo.transition(row.id, row.state as JobState, { ...patch, update_time: now }, patch.reason);
+    const moved = await this.repo.transition(row.id, row.state as JobState, { ...patch, update_time: now }, patch.reason, alsoIn);
     if (!moved) return false;
     if (patch.state !== row.state) await this.announce({ ...row, ...patch }, patch.state, patch.reason);
     return true;

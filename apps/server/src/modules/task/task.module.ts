@@ -1,10 +1,12 @@
-import { WS_TASK_STATE_CHANGED } from '@suanli/contracts';
+import { ADMIN_BASE, WS_TASK_STATE_CHANGED } from '@suanli/contracts';
 import type { AppContext } from '../../context';
 import type { ModuleMount } from '../module-mount';
 import type { Executor } from '../../executors/executor';
 import { LeaseRepository } from '../../db/lease.repository';
 import { JobSpecs, type ImageLookup } from './job-spec';
 import { TaskFiles } from './task-files';
+import { TaskAdminService } from './task-admin.service';
+import { taskAdminRoutes } from './task-admin.routes';
 import { TaskPoller } from './task-poller';
 import { TaskQueries } from './task-queries';
 import { TaskRepository } from './task.repository';
@@ -15,10 +17,11 @@ import { TaskUsageRepository } from './task-usage.repository';
 
 /**
  * The task engine both families (training, slurm) build on: one executor per center, the state engine and
- * its poller. No routes of its own: each family registers the shared task calls (task.routes.ts) under
- * its base. `executors` comes from app.ts (executors/create-executor.ts) so tests can hand in their own
- * configuration of the real executors. `compute` is the order module's side of compute power (the submit gate,
- * 已消耗, the final draw before a delete); `meterSource` is what this module offers metering in return.
+ * its poller. The owners' calls are not its own: each family registers the shared task calls (task.routes.ts)
+ * under its base; its one route plugin is the operators' stop under ADMIN_BASE (task-admin.routes.ts).
+ * `executors` comes from app.ts (executors/create-executor.ts) so tests can hand in their own configuration
+ * of the real executors. `compute` is the order module's side of compute power (the submit gate, 已消耗, the
+ * final draw before a delete); `meterSource` is what this module offers metering in return.
  *
  * Its parts, each given to other modules only as the narrow port they declare (a `Pick` of one part):
  * `service` — the state engine (submit, stop, delete, release a task waiting for data; the poll), over
@@ -27,7 +30,7 @@ import { TaskUsageRepository } from './task-usage.repository';
  * log/metrics reader, the only part that touches a center's storage (through ctx.storage, ADR 0016).
  */
 export function createTaskModule(
-  deps: Pick<AppContext, 'db' | 'clock' | 'centers' | 'clusterAccounts' | 'notify' | 'bus' | 'log' | 'config' | 'access' | 'storage'>,
+  deps: Pick<AppContext, 'db' | 'clock' | 'centers' | 'clusterAccounts' | 'notify' | 'bus' | 'log' | 'config' | 'access' | 'storage' | 'audit' | 'userDirectory'>,
   executors: ReadonlyMap<string, Executor>,
   images: ImageLookup,
   compute: TaskCompute,
@@ -45,6 +48,7 @@ export function createTaskModule(
     expiryWarnMs: c.expiryWarnMs,
   });
   const service = new TaskService(repo, transitions, jobs, queries, files, deps.clusterAccounts, deps.clock, deps.log, compute, centerGate);
+  const admin = new TaskAdminService({ repo, queries, transitions, centers, audit: deps.audit, users: deps.userDirectory, notify: deps.notify, log: deps.log });
   // Work other modules do per center right after its poll, on the replica leading it (resource samples); they
   // get what the poll read that is theirs (the tasks waiting for data), not a query of their own per tick.
   const afterPoll: ((centerId: string, round: PollRound) => Promise<void>)[] = [];
@@ -84,9 +88,15 @@ export function createTaskModule(
     executors,
     /** Runs `f` after every poll of a center by this replica while it leads the center. */
     afterPoll: (f: (centerId: string, round: PollRound) => Promise<void>) => afterPoll.push(f),
-    /** Polling starts once the app is ready and stops (handing the centers over) before the database closes. */
+    /** 运营管理: an operator stops any user's task (audited, the owner told). */
+    admin,
+    /**
+     * The operators' stop under ADMIN_BASE (the owners' calls are each family's). Polling starts once the app
+     * is ready and stops (handing the centers over) before the database closes.
+     */
     mount: {
       name: 'task',
+      routes: [{ prefix: ADMIN_BASE, plugin: taskAdminRoutes(admin) }],
       start: () => {
         unsubscribe = deps.bus.subscribe((_userId, event) => {
           if (event.businessType === WS_TASK_STATE_CHANGED) poller.wake();

@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { JobState, TaskKind } from '@suanli/contracts';
-import type { Db } from '../../db/db';
+import type { Db, InTx } from '../../db/db';
 import type { TasksTable } from '../../db/schema';
 import { isUniqueViolation } from '../../db/unique';
 import { newId } from '../../lib/id';
@@ -138,14 +138,16 @@ export class TaskRepository {
   /**
    * Moves the task from `from` to the patch's state, recording the event, only if it is still in `from`
    * (another replica or request may have moved it first: then nothing changes and false is returned).
+   * `alsoIn` runs in the same transaction once the task moved (an operator's audit entry).
    */
-  async transition(id: string, from: JobState, patch: Updateable<TasksTable> & { state: JobState; update_time: number }, reason: string) {
+  async transition(id: string, from: JobState, patch: Updateable<TasksTable> & { state: JobState; update_time: number }, reason: string, alsoIn?: InTx) {
     return this.db.transaction().execute(async (trx) => {
       const r = await trx.updateTable('tasks').set(patch).where('id', '=', id).where('state', '=', from).executeTakeFirst();
       if (Number(r.numUpdatedRows) !== 1) return false;
       if (patch.state !== from) {
         await trx.insertInto('task_events').values({ id: newId(patch.update_time), task_id: id, state: patch.state, reason, time: patch.update_time }).execute();
       }
+      await alsoIn?.(trx);
       return true;
     });
   }

@@ -1,6 +1,7 @@
 import { formatCardHours, type Diagnosis, type DiagnosisChange, type Efficiency } from '@suanli/contracts';
 import type { JobUsage } from '../../../executors/executor';
 import { memoryMB } from '../../../executors/slurm/sbatch-options';
+import { isOperatorStop } from '../reasons';
 import type { TaskRow } from '../task.repository';
 import { diagnose, type JobEvidence, type LogLine } from './rules';
 
@@ -46,8 +47,9 @@ export function evidenceOf(row: EndedRow, logTail: readonly LogLine[]): JobEvide
 
 /** The diagnosis of a FAILED or STOPPED task, or null (another state, or a stop from the console). */
 export function diagnosisOf(row: EndedRow, logTail: readonly LogLine[]): Diagnosis | null {
-  // A stop asked in the console is no failure (the state engine's 用户停止, task-state.ts): nothing to diagnose.
-  if (row.state === 'STOPPED' && row.reason === CONSOLE_STOP) return null;
+  // A stop asked in the console is no failure (the state engine's 用户停止, task-state.ts; an operator's stop
+  // with its reason): nothing to diagnose.
+  if (row.state === 'STOPPED' && (row.reason === CONSOLE_STOP || isOperatorStop(row.reason))) return null;
   const e = evidenceOf(row, logTail);
   return e ? (diagnose(e) ?? null) : null;
 }
