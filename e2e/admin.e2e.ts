@@ -4,11 +4,14 @@
  * 运营管理, a normal user does not and gets 没有权限 at its URL; the operator finds the user, disables them
  * (the user's open console is sent to the login page at once, and their login is refused), re-enables them
  * from the detail page, and reads the audit log. Every page reads Chinese and fits a 375 px phone.
- * Screenshots: e2e/artifacts/admin-{users,status-modal,user-detail,audit}-{1440,375}.png, admin-no-permission-1440.png.
+ * Last, the operator stops a running task of the user with a reason, which the user reads on the task.
+ * Screenshots: e2e/artifacts/admin-{users,status-modal,user-detail,audit}-{1440,375}.png, admin-no-permission-1440.png,
+ * admin-task-stop-1440.png, admin-task-stopped-owner-1440.png.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { TRAINING_BASE } from '@suanli/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, signIn } from './support/auth';
 import { startE2e, type E2eEnv } from './support/env';
@@ -16,6 +19,7 @@ import { noHorizontalScroll, settled, settledShot, speaksChinese } from './suppo
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const REASON = '多次提交挖矿任务，违反用户协议';
+const STOP_REASON = '占满全部卡超过 48 小时，影响其他用户排队';
 
 /** `npm run admin -- …` as someone at the server runs it, on the e2e gateway's data dir (SQLite). */
 function npmAdmin(args: string[], dataDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -177,5 +181,41 @@ describe('运营管理 journey', () => {
     await operator.getByTestId('top-menu-drawer').getByText('运营管理').waitFor();
     await shot(operator, 'admin-menu-375');
     await operator.setViewportSize({ width: 1440, height: 900 });
+  });
+
+  // Last: it adds an audit entry the counts above do not expect.
+  it('stops a running task of the user with a reason; the user reads it on the task, and the audit log has it', async () => {
+    // A session of its own: the disable above revoked the ones the user had.
+    const { token } = await env.app.ctx.sessions.create(v.user.id);
+    const created = await env.app.inject({
+      method: 'POST',
+      url: `${TRAINING_BASE}/tasks`,
+      headers: { token },
+      payload: { name: '长时间占卡的训练', type: 'train', subCenterId: 'sz-a100', cardTypeId: 'a100-80g', cardNum: 1, nodeNum: 1, imageId: 'pytorch-2.3-cuda12', command: 'echo started; sleep 600', workDir: '/', env: [], maxDurationMinutes: 10 },
+    });
+    const taskId = JSON.parse(created.body).data.id as string;
+
+    await operator.goto(`/console/admin/users/${v.user.id}`);
+    const row = operator.locator(`[data-testid="admin-running-task"][data-id="${taskId}"]`);
+    await expect.poll(() => row.getAttribute('data-state'), { timeout: 30_000 }).toBe('RUNNING');
+    await row.getByTestId('admin-task-stop').click();
+    await operator.getByTestId('admin-task-stop-modal').waitFor();
+    await settled(operator).catch(() => undefined);
+    // No reason, no stop: the confirm stays disabled.
+    expect(await operator.getByTestId('admin-task-stop-confirm').isDisabled()).toBe(true);
+    await operator.getByTestId('admin-task-stop-reason').fill(STOP_REASON);
+    await shot(operator, 'admin-task-stop-1440');
+    await speaksChinese(operator, '停止任务');
+    await operator.getByTestId('admin-task-stop-confirm').click();
+    await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(0);
+
+    await victim.goto(`/console/training/detail/train/${taskId}`);
+    await victim.getByText(`运营人员停止：${STOP_REASON}`).first().waitFor({ timeout: 30_000 });
+    await shot(victim, 'admin-task-stopped-owner-1440');
+
+    await operator.goto('/console/admin/audit-logs');
+    const entry = operator.locator('[data-testid="audit-row"][data-action="task.stop"]');
+    await entry.waitFor();
+    for (const part of [op.user.username, '长时间占卡的训练', STOP_REASON]) expect(await entry.innerText()).toContain(part);
   });
 });
