@@ -203,6 +203,9 @@ function Detail({ user }: { user: AdminUserDetail }) {
   );
 }
 
+/** How often the page asks again while a task is 停止中. */
+const STOPPING_REFRESH_MS = 2_000;
+
 /** 运营管理 › 用户 › 用户详情 (/admin/users/:id). */
 export function AdminUserDetailPage() {
   const { id = '' } = useParams();
@@ -214,7 +217,14 @@ export function AdminUserDetailPage() {
 }
 
 function DetailPage({ id }: { id: string }) {
-  const user = useQuery({ queryKey: queryKeys.admin.user(id), queryFn: () => getUser(id), retry: false });
+  const user = useQuery({
+    queryKey: queryKeys.admin.user(id),
+    queryFn: () => getUser(id),
+    retry: false,
+    // A task being stopped (停止中) leaves the list once its scheduler confirms; the operator's socket carries no
+    // event of another user's task, so the page asks again until none is stopping.
+    refetchInterval: (q) => (q.state.data?.runningTasks.some((t) => t.state === 'STOPPING') ? STOPPING_REFRESH_MS : false),
+  });
   const back = (
     <Link to="/admin/users">
       <Button icon={<ArrowLeftOutlined />}>返回用户列表</Button>
