@@ -1,9 +1,10 @@
 import type { AdminUser } from '@suanli/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, Input, Modal, Typography, type ButtonProps } from 'antd';
+import { Alert, Modal, Typography, type ButtonProps } from 'antd';
 import { useState } from 'react';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
+import { ReasonField } from './reason-field';
 import { setUserStatus } from './api';
 
 interface StatusChangeModalProps {
@@ -54,17 +55,7 @@ export function StatusChangeModal({ user, onClose }: StatusChangeModalProps) {
           ) : (
             <Typography.Text type="secondary">启用后该账号可以重新登录；禁用前的登录会话不会恢复。</Typography.Text>
           )}
-          <Input.TextArea
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            maxLength={200}
-            showCount
-            autoSize={{ minRows: 2, maxRows: 4 }}
-            placeholder="原因（选填，记入审计日志）"
-            // The count is drawn below the box: room for it above the buttons.
-            style={{ marginBottom: 12 }}
-            data-testid="admin-status-reason"
-          />
+          <ReasonField value={reason} onChange={setReason} placeholder="原因（选填，记入审计日志）" testId="admin-status-reason" />
         </div>
       ) : null}
     </Modal>

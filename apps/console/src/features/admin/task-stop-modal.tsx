@@ -1,9 +1,10 @@
 import type { AdminUserTask } from '@suanli/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, Input, Modal, Typography, type ButtonProps } from 'antd';
+import { Alert, Modal, Typography, type ButtonProps } from 'antd';
 import { useState } from 'react';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
+import { ReasonField } from './reason-field';
 import { stopUserTask } from './api';
 
 export const TASK_KIND_LABELS: Record<string, string> = { training: '训练任务', slurm: 'Slurm 作业' };
@@ -54,17 +55,7 @@ export function TaskStopModal({ task, owner, onClose }: TaskStopModalProps) {
             <Typography.Text strong>「{task.name}」</Typography.Text>吗？此操作不可撤销。
           </Typography.Paragraph>
           <Alert type="warning" showIcon title="作业将被立即取消，未保存的结果可能丢失。任务所有者会收到消息，任务详情和消息中都会显示您填写的原因，并记入审计日志。" />
-          <Input.TextArea
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            maxLength={200}
-            showCount
-            autoSize={{ minRows: 2, maxRows: 4 }}
-            placeholder="原因（必填，告知任务所有者并记入审计日志）"
-            status={reason && !trimmed ? 'error' : undefined}
-            style={{ marginBottom: 12 }}
-            data-testid="admin-task-stop-reason"
-          />
+          <ReasonField value={reason} onChange={setReason} placeholder="原因（必填，告知任务所有者并记入审计日志）" testId="admin-task-stop-reason" invalid={!!reason && !trimmed} />
           {reason && !trimmed ? (
             <Typography.Text type="danger" data-testid="admin-task-stop-error">
               请填写停止原因

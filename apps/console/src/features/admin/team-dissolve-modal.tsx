@@ -1,9 +1,10 @@
 import type { AdminTeam } from '@suanli/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, Input, Modal, Typography, type ButtonProps } from 'antd';
+import { Alert, Modal, Typography, type ButtonProps } from 'antd';
 import { useState } from 'react';
 import { toast } from '../../app/feedback';
 import { queryKeys } from '../../app/query-keys';
+import { ReasonField } from './reason-field';
 import { dissolveTeam } from './api';
 
 interface TeamDissolveModalProps {
@@ -53,16 +54,7 @@ export function TeamDissolveModal({ team, onClose }: TeamDissolveModalProps) {
             showIcon
             title="解散后全部成员立即失去团队空间和共享给团队的数据集、模型；团队剩余算力不再可用，以团队付费运行的任务会在下一次计量时停止。团队空间中的文件保留在分中心。每位成员都会收到消息，消息中包含您填写的原因。"
           />
-          <Input.TextArea
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            maxLength={200}
-            showCount
-            autoSize={{ minRows: 2, maxRows: 4 }}
-            placeholder="原因（必填，记入审计日志并告知成员）"
-            style={{ marginBottom: 12 }}
-            data-testid="admin-team-dissolve-reason"
-          />
+          <ReasonField value={reason} onChange={setReason} placeholder="原因（必填，记入审计日志并告知成员）" testId="admin-team-dissolve-reason" />
         </div>
       ) : null}
     </Modal>
