@@ -6,7 +6,7 @@
  * from the detail page, and reads the audit log. Every page reads Chinese and fits a 375 px phone.
  * Last, the operator stops a running task of the user with a reason, which the user reads on the task.
  * Screenshots: e2e/artifacts/admin-{users,status-modal,user-detail,audit}-{1440,375}.png, admin-no-permission-1440.png,
- * admin-task-stop-1440.png, admin-task-stopped-owner-1440.png.
+ * admin-task-stop-{1440,375}.png, admin-task-stopped-owner-1440.png.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -194,10 +194,13 @@ describe('运营管理 journey', () => {
       payload: { name: '长时间占卡的训练', type: 'train', subCenterId: 'sz-a100', cardTypeId: 'a100-80g', cardNum: 1, nodeNum: 1, imageId: 'pytorch-2.3-cuda12', command: 'echo started; sleep 600', workDir: '/', env: [], maxDurationMinutes: 10 },
     });
     const taskId = JSON.parse(created.body).data.id as string;
+    // The page lists what runs when it loads (it asks again only while a task is 停止中): open it once the job runs.
+    const state = async () => JSON.parse((await env.app.inject({ method: 'GET', url: `${TRAINING_BASE}/tasks/${taskId}`, headers: { token } })).body).data.state as string;
+    await expect.poll(state, { timeout: 30_000, interval: 200 }).toBe('RUNNING');
 
     await operator.goto(`/console/admin/users/${v.user.id}`);
     const row = operator.locator(`[data-testid="admin-running-task"][data-id="${taskId}"]`);
-    await expect.poll(() => row.getAttribute('data-state'), { timeout: 30_000 }).toBe('RUNNING');
+    expect(await row.getAttribute('data-state')).toBe('RUNNING');
     await row.getByTestId('admin-task-stop').click();
     await operator.getByTestId('admin-task-stop-modal').waitFor();
     await settled(operator).catch(() => undefined);
@@ -206,6 +209,10 @@ describe('运营管理 journey', () => {
     await operator.getByTestId('admin-task-stop-reason').fill(STOP_REASON);
     await shot(operator, 'admin-task-stop-1440');
     await speaksChinese(operator, '停止任务');
+    await operator.setViewportSize({ width: 375, height: 812 });
+    await noHorizontalScroll(operator);
+    await shot(operator, 'admin-task-stop-375');
+    await operator.setViewportSize({ width: 1440, height: 900 });
     await operator.getByTestId('admin-task-stop-confirm').click();
     await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(0);
 
