@@ -89,7 +89,7 @@ export type AuditActorKind = Static<typeof AuditActorKind>;
  * Actions recorded so far, with their Chinese names in AUDIT_ACTION_LABELS. Other modules' operator actions
  * (算力发放, 订单确认, 分中心维护, 审核…) add theirs here, named `<target>.<verb>`.
  */
-export const AUDIT_ACTIONS = ['user.disable', 'user.enable', 'role.grant', 'role.revoke', 'workorder.resolve', 'workorder.close', 'center.status', 'center.packages', 'order.confirm', 'asset.review', 'image.review', 'compPower.grant', 'team.dissolve', 'task.stop'] as const;
+export const AUDIT_ACTIONS = ['user.disable', 'user.enable', 'role.grant', 'role.revoke', 'workorder.resolve', 'workorder.close', 'center.status', 'center.packages', 'order.confirm', 'asset.review', 'image.review', 'compPower.grant', 'team.dissolve', 'task.stop', 'rsaKey.rotate', 'rsaKey.retire'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'user.disable': '禁用账号',
@@ -106,8 +106,10 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'compPower.grant': '发放算力',
   'team.dissolve': '解散团队',
   'task.stop': '停止任务',
+  'rsaKey.rotate': '轮换 RSA 密钥',
+  'rsaKey.retire': '停用 RSA 密钥',
 };
-export const AUDIT_TARGET_LABELS: Record<string, string> = { user: '用户', workorder: '工单', center: '分中心', order: '订单', dataset: '数据集', model: '模型', image: '镜像', team: '团队', task: '任务' };
+export const AUDIT_TARGET_LABELS: Record<string, string> = { user: '用户', workorder: '工单', center: '分中心', order: '订单', dataset: '数据集', model: '模型', image: '镜像', team: '团队', task: '任务', rsaKey: 'RSA 密钥' };
 
 export const AuditEntry = Type.Object({
   id: Id,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_BASE, type AuditEntry } from '@suanli/contracts';
 import { createTestApp, engines, type TestApp } from '../../test/harness';
-import { call, registerAndLogin } from '../../test/users';
+import { call, encryptWith, registerAndLogin, rsaPublicKey } from '../../test/users';
 import { SESSION_CACHE_MS } from '../modules/auth/session.service';
 import { openAdminTools, runAdminCommand, type AdminTools } from './admin-command';
 
@@ -96,6 +96,58 @@ describe.each(engines)('npm run admin -- operator … (%s)', (engine) => {
     expect(await run('operator', 'add', 'no_such_user_here')).toBe(1);
     expect(lines.err).toEqual(['没有用户名为 no_such_user_here 的账号（请先在控制台注册）']);
     for (const bad of [[], ['operator'], ['operator', 'add'], ['operator', 'grant', 'x'], ['user', 'add', 'x'], ['operator', 'list', 'x']]) {
+      expect(await run(...bad), bad.join(' ')).toBe(2);
+      expect(lines.err[0]).toBe('用法：');
+    }
+  });
+
+  it('rotates the login RSA key: served at once, the old key decrypts until retired, the served one cannot be retired (audited)', async () => {
+    const u = await registerAndLogin(t.app);
+    const loginWith = async (password: string) => (await call(t.app, 'POST', 'user/login', { payload: { account: u.user.username, password } })).message;
+    // A client that fetched the key before the rotation (the gateway has it parsed already).
+    const oldCipher = encryptWith(await rsaPublicKey(t.app), u.password);
+    expect(await run('rsa', 'list')).toBe(0);
+    const [oldLine, ...others] = lines.out.slice(1);
+    expect(oldLine).toMatch(/^ {2}\S+\tSHA256:[A-Za-z0-9+/]{43}\t创建于 \S+Z\t下发中$/);
+    const oldId = oldLine.trim().split('\t')[0];
+
+    expect(await run('rsa', 'rotate')).toBe(0);
+    const [, newId, fingerprint] = /^已生成新的 RSA 密钥 (\S+)（指纹 (SHA256:\S+)），网关从现在起下发它（已写入审计日志）$/.exec(lines.out[0]) ?? [];
+    expect(newId).toBeTruthy();
+    const created = (await tools.rsa.list()).find((k) => k.id === newId)!;
+    expect(created).toMatchObject({ fingerprint, served: true, retired: false });
+    // The gateway is another process to the command: a password encrypted with the new key (as a client that
+    // fetched it from another replica) decrypts there before this gateway has served it even once…
+    expect((await loginWith(encryptWith(created.publicPem, u.password))).code).toBe(0);
+    // …the gateway serves it from now on, and the old key still decrypts.
+    expect(await rsaPublicKey(t.app)).toBe(created.publicPem);
+    expect((await loginWith(oldCipher)).code).toBe(0);
+
+    expect(await run('rsa', 'list')).toBe(0);
+    expect(lines.out[0]).toBe(`RSA 密钥（${others.length + 2} 把，最新的在前）：`);
+    expect(lines.out[1]).toMatch(new RegExp(`^  ${newId}\\t${fingerprint.replace(/[+/]/g, '\\$&')}\\t创建于 \\S+Z\\t下发中$`));
+    expect(lines.out[2]).toMatch(new RegExp(`^  ${oldId}\\t.+\\t未下发，仍可解密$`));
+    expect(lines.out.join('\n')).not.toMatch(/PRIVATE|BEGIN/);
+
+    expect(await run('rsa', 'retire', newId)).toBe(1);
+    expect(lines.err).toEqual([`RSA 密钥 ${newId} 正在下发，不能停用：请先用 npm run admin -- rsa rotate 生成新密钥`]);
+    expect(await run('rsa', 'retire', 'no_such_key')).toBe(1);
+    expect(lines.err).toEqual(['没有编号为 no_such_key 的 RSA 密钥（npm run admin -- rsa list 列出全部）']);
+    expect(await run('rsa', 'retire', oldId)).toBe(0);
+    expect(lines.out).toEqual([`已停用 RSA 密钥 ${oldId}：用它加密的密码不再能解密（已写入审计日志）`]);
+    // At once on the running gateway: the old ciphertext is refused like any undecryptable password.
+    expect(await loginWith(oldCipher)).toEqual({ code: 1024, message: '用户名或密码错误' });
+    expect((await loginWith(encryptWith(created.publicPem, u.password))).code).toBe(0);
+    expect(await run('rsa', 'retire', oldId)).toBe(0);
+    expect(lines.out).toEqual([`RSA 密钥 ${oldId} 已停用，未做更改`]);
+    expect(await run('rsa', 'list')).toBe(0);
+    expect(lines.out[2]).toMatch(new RegExp(`^  ${oldId}\\t.+\\t已停用$`));
+
+    expect((await audit(newId)).map((e) => [e.actorKind, e.actorName, e.action, e.targetType, e.targetName, e.before, e.after])).toEqual([
+      ['command', 'root@test-host', 'rsaKey.rotate', 'rsaKey', fingerprint, JSON.stringify({ servedKey: oldId }), JSON.stringify({ servedKey: newId })],
+    ]);
+    expect((await audit(oldId)).map((e) => [e.actorKind, e.action, e.before, e.after])).toEqual([['command', 'rsaKey.retire', '{"keyState":"active"}', '{"keyState":"retired"}']]);
+    for (const bad of [['rsa'], ['rsa', 'retire'], ['rsa', 'rotate', 'x'], ['rsa', 'list', 'x'], ['rsa', 'retire', 'a', 'b'], ['rsa', 'delete', 'a']]) {
       expect(await run(...bad), bad.join(' ')).toBe(2);
       expect(lines.err[0]).toBe('用法：');
     }

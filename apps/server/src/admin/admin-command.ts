@@ -5,12 +5,14 @@ import { createAccessModule } from '../modules/access/access.module';
 import type { AccessService } from '../modules/access/access.service';
 import { createAuditModule } from '../modules/audit/audit.module';
 import type { AuditActor, AuditTrail } from '../modules/audit/audit.service';
+import type { RsaKeyService } from '../modules/user/rsa-key.service';
 import type { UserDirectory } from '../modules/user/user-directory';
-import { createUserDirectory } from '../modules/user/user.module';
+import { createRsaKeyService, createUserDirectory } from '../modules/user/user.module';
 
 /**
  * `npm run admin -- operator add|remove|list` (README "Operators"): what someone at the server does before
- * there is an operator to do it in the console — make the first one. It goes through the same modules as the
+ * there is an operator to do it in the console — make the first one. `npm run admin -- rsa rotate|list|retire`
+ * (docs/operations/deploy.md): rotating the login RSA key without editing the database. It goes through the same modules as the
  * gateway (roles through the access module, the audit entry through the audit trail, in the transaction of
  * the change), against the database the gateway's environment names.
  */
@@ -18,6 +20,7 @@ export interface AdminTools {
   users: Pick<UserDirectory, 'named' | 'names'>;
   access: Pick<AccessService, 'grant' | 'revoke' | 'holders'>;
   audit: AuditTrail;
+  rsa: Pick<RsaKeyService, 'list' | 'rotate' | 'retire'>;
 }
 
 export interface AdminOutput {
@@ -30,6 +33,9 @@ export const ADMIN_USAGE = [
   '  npm run admin -- operator add <用户名>      将该用户设为运营人员',
   '  npm run admin -- operator remove <用户名>   撤销该用户的运营人员角色',
   '  npm run admin -- operator list             列出全部运营人员',
+  '  npm run admin -- rsa rotate                 生成新的登录 RSA 密钥并立即下发（旧密钥仍可解密）',
+  '  npm run admin -- rsa list                   列出全部 RSA 密钥（编号、指纹、状态）',
+  '  npm run admin -- rsa retire <编号>          停用一把不再下发的 RSA 密钥',
   '读取与网关相同的环境变量（DATABASE_URL、DATA_DIR…），每次变更写入审计日志。',
 ];
 
@@ -47,6 +53,7 @@ export function commandActor(): AuditActor {
 /** Runs one command; answers the exit code (0 done or nothing to do, 1 refused, 2 usage). */
 export async function runAdminCommand(args: readonly string[], tools: AdminTools, io: AdminOutput, actor: AuditActor = commandActor()): Promise<number> {
   const [group, verb, name, ...rest] = args;
+  if (group === 'rsa' && !rest.length) return rsa(verb, name, tools, io, actor);
   if (group !== 'operator' || rest.length) return usage(io);
   if (verb === 'list' && name === undefined) return list(tools, io);
   if ((verb !== 'add' && verb !== 'remove') || !name) return usage(io);
@@ -90,6 +97,62 @@ async function list(tools: AdminTools, io: AdminOutput): Promise<number> {
   return 0;
 }
 
+/** `rsa rotate|list|retire <id>`: exit codes as for `operator` (0 done or nothing to do, 1 refused, 2 usage). */
+async function rsa(verb: string | undefined, id: string | undefined, tools: AdminTools, io: AdminOutput, actor: AuditActor): Promise<number> {
+  if (verb === 'list' && id === undefined) {
+    const keys = await tools.rsa.list();
+    if (!keys.length) {
+      io.out('还没有 RSA 密钥（网关首次启动时生成），或用 npm run admin -- rsa rotate 生成');
+      return 0;
+    }
+    io.out(`RSA 密钥（${keys.length} 把，最新的在前）：`);
+    for (const k of keys) {
+      const state = k.served ? '下发中' : k.retired ? '已停用' : '未下发，仍可解密';
+      io.out(`  ${k.id}\t${k.fingerprint}\t创建于 ${new Date(k.createTime).toISOString()}\t${state}`);
+    }
+    return 0;
+  }
+  if (verb === 'rotate' && id === undefined) {
+    const key = await tools.rsa.rotate((tx, c) =>
+      tools.audit.record(tx, {
+        actor,
+        action: 'rsaKey.rotate',
+        target: { type: 'rsaKey', id: c.created.id, name: c.created.fingerprint },
+        // Field names 审计日志 shows in words (admin-view.tsx: 下发的密钥, 密钥状态).
+        before: { servedKey: c.previous?.id ?? null },
+        after: { servedKey: c.created.id },
+      }),
+    );
+    io.out(`已生成新的 RSA 密钥 ${key.id}（指纹 ${key.fingerprint}），网关从现在起下发它（已写入审计日志）`);
+    io.out('旧密钥仍可解密已打开登录页的客户端提交的密码；不再需要时用 npm run admin -- rsa retire <编号> 停用');
+    return 0;
+  }
+  if (verb !== 'retire' || !id) return usage(io);
+  const r = await tools.rsa.retire(id, (tx, key) =>
+    tools.audit.record(tx, {
+      actor,
+      action: 'rsaKey.retire',
+      target: { type: 'rsaKey', id: key.id, name: key.fingerprint },
+      before: { keyState: 'active' },
+      after: { keyState: 'retired' },
+    }),
+  );
+  if (r.outcome === 'missing') {
+    io.err(`没有编号为 ${id} 的 RSA 密钥（npm run admin -- rsa list 列出全部）`);
+    return 1;
+  }
+  if (r.outcome === 'served') {
+    io.err(`RSA 密钥 ${id} 正在下发，不能停用：请先用 npm run admin -- rsa rotate 生成新密钥`);
+    return 1;
+  }
+  if (r.outcome === 'already') {
+    io.out(`RSA 密钥 ${id} 已停用，未做更改`);
+    return 0;
+  }
+  io.out(`已停用 RSA 密钥 ${id}：用它加密的密码不再能解密（已写入审计日志）`);
+  return 0;
+}
+
 function usage(io: AdminOutput): number {
   for (const line of ADMIN_USAGE) io.err(line);
   return 2;
@@ -111,5 +174,5 @@ export async function openAdminTools(config: Pick<Config, 'databaseUrl' | 'dataD
   const users = createUserDirectory(infra);
   const access = createAccessModule(infra, (id) => users.status(id));
   const audit = createAuditModule(infra, access.service, users);
-  return { tools: { users, access: access.service, audit: audit.service }, close: handle.close };
+  return { tools: { users, access: access.service, audit: audit.service, rsa: createRsaKeyService(infra) }, close: handle.close };
 }

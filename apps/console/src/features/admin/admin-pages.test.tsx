@@ -301,5 +301,9 @@ describe('运营管理 › 审计日志', () => {
     expect(changeLines({ before: '{"a":1}', after: '{"a":1}' })).toEqual([]);
     // An operator's stop: the task's state by its Chinese name; the unchanged owner and kind are left out.
     expect(changeLines({ before: '{"taskState":"RUNNING","kind":"training","ownerId":"bob"}', after: '{"taskState":"STOPPING","kind":"training","ownerId":"bob"}' })).toEqual(['任务状态：运行中 → 停止中']);
+    // The server command's RSA key rotation and retirement (rsaKey.rotate / rsaKey.retire).
+    expect(changeLines({ before: '{"servedKey":"k1"}', after: '{"servedKey":"k2"}' })).toEqual(['下发的密钥：k1 → k2']);
+    expect(changeLines({ before: '{"servedKey":null}', after: '{"servedKey":"k2"}' })).toEqual(['下发的密钥：（无） → k2']);
+    expect(changeLines({ before: '{"keyState":"active"}', after: '{"keyState":"retired"}' })).toEqual(['密钥状态：未下发，仍可解密 → 已停用']);
   });
 });

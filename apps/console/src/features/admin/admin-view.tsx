@@ -56,6 +56,8 @@ const FIELD_LABELS: Record<string, string> = {
   image: '公共镜像',
   grant: '发放',
   taskState: '任务状态',
+  servedKey: '下发的密钥',
+  keyState: '密钥状态',
 };
 const ORDER_STATUS = new Set<string>(ORDER_STATUSES);
 /** Values of the reviews' fields (审核: publication of an asset, a public image request). */
@@ -63,6 +65,8 @@ const VALUE_LABELS: Record<string, Record<string, string>> = {
   publishState: { none: '未申请', pending: '审核中', published: '已公开' },
   visibility: { private: '私有', shared: '共享', public: '公开' },
   state: { pending: '审核中', approved: '已通过', rejected: '已驳回' },
+  /** An RSA key (`npm run admin -- rsa retire`). */
+  keyState: { active: '未下发，仍可解密', retired: '已停用' },
 };
 
 /** A package as one phrase: `A100 体验卡 ¥128.00（10 卡时，30 天）`. */
@@ -80,6 +84,7 @@ function valueText(field: string, v: unknown): string {
   if (field === 'packages' && Array.isArray(v)) return (v as CenterPackage[]).map(packageText).join('；') || '（无）';
   if (field === 'roles' && Array.isArray(v)) return v.map((r) => ROLE_LABELS[r as Role] ?? String(r)).join('、') || '—';
   if (field === 'taskState' && typeof v === 'string') return JOB_STATE_LABELS.get(v) ?? v;
+  if (field === 'servedKey') return typeof v === 'string' ? v : '（无）';
   if (field === 'state' && typeof v === 'string') return WORKORDER_STATE_LABELS.get(v) ?? VALUE_LABELS.state[v] ?? v;
   if (typeof v === 'string' && VALUE_LABELS[field]?.[v]) return VALUE_LABELS[field][v];
   return v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v);

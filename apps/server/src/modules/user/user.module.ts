@@ -25,11 +25,19 @@ export function createUserDirectory(deps: Pick<AppContext, 'db'>) {
 }
 
 /**
+ * The RSA key pairs for passwords, built from infra alone: the gateway's user module and the server
+ * command (`npm run admin -- rsa …`) use the same service.
+ */
+export function createRsaKeyService(deps: Pick<AppContext, 'db' | 'clock'>) {
+  return new RsaKeyService(new RsaKeyRepository(deps.db), deps.clock);
+}
+
+/**
  * Accounts (routes under USER_BASE): register, login and lockout, codes, profile, avatar, the RSA key pair
  * for passwords (created or loaded before serving). The demo seed uses its service.
  */
 export async function createUserModule(deps: Pick<AppContext, 'db' | 'clock' | 'sender' | 'sessions' | 'access' | 'clusterAccounts' | 'centers' | 'config' | 'log'>) {
-  const rsa = new RsaKeyService(new RsaKeyRepository(deps.db), deps.clock);
+  const rsa = createRsaKeyService(deps);
   await rsa.init();
   const codes = new VerificationCodeService(new VerificationCodeRepository(deps.db), deps.sender, deps.clock, (err) =>
     deps.log.error({ err }, 'sending a verification code failed'),
