@@ -8,23 +8,15 @@ export interface RsaKeyRow {
   create_time: number;
 }
 
+/** The active keys, newest first: the first is the served one (served = newest), all of them decrypt. */
+const activeNewestFirst = (db: Db | Tx) => db.selectFrom('rsa_keys').where('active', '=', 1).orderBy('create_time', 'desc').orderBy('id', 'desc');
+
 export class RsaKeyRepository {
   constructor(private readonly db: Db) {}
 
-  /** Active keys, newest first: the first is served, all of them decrypt (old ones during a rotation). */
-  listActive() {
-    return this.db
-      .selectFrom('rsa_keys')
-      .select(['id', 'public_pem', 'private_pem', 'create_time'])
-      .where('active', '=', 1)
-      .orderBy('create_time', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
-  }
-
   /** Only the ids of the active keys, newest first: the cheap read each use of the keys starts with. */
   async activeIds(): Promise<string[]> {
-    const rows = await this.db.selectFrom('rsa_keys').select('id').where('active', '=', 1).orderBy('create_time', 'desc').orderBy('id', 'desc').execute();
+    const rows = await activeNewestFirst(this.db).select('id').execute();
     return rows.map((r) => r.id);
   }
 
@@ -57,15 +49,7 @@ export class RsaKeyRepository {
     alsoIn?: (tx: Tx, previous: RsaKeyRow | null, created: RsaKeyRow) => Promise<void>,
   ): Promise<RsaKeyRow> {
     return this.db.transaction().execute(async (tx) => {
-      const previous =
-        (await tx
-          .selectFrom('rsa_keys')
-          .select(['id', 'public_pem', 'active', 'create_time'])
-          .where('active', '=', 1)
-          .orderBy('create_time', 'desc')
-          .orderBy('id', 'desc')
-          .limit(1)
-          .executeTakeFirst()) ?? null;
+      const previous = (await activeNewestFirst(tx).select(['id', 'public_pem', 'active', 'create_time']).limit(1).executeTakeFirst()) ?? null;
       const newest = await tx.selectFrom('rsa_keys').select((eb) => eb.fn.max('create_time').as('t')).executeTakeFirst();
       const created: RsaKeyRow = { id: row.id, public_pem: row.publicPem, active: 1, create_time: Math.max(row.now, Number(newest?.t ?? 0) + 1) };
       await tx.insertInto('rsa_keys').values({ ...created, private_pem: row.privatePem }).execute();
@@ -83,7 +67,7 @@ export class RsaKeyRepository {
       const key = await tx.selectFrom('rsa_keys').select(['id', 'public_pem', 'active', 'create_time']).where('id', '=', id).executeTakeFirst();
       if (!key) return { outcome: 'missing' as const };
       if (!key.active) return { outcome: 'already' as const, key };
-      const served = await tx.selectFrom('rsa_keys').select('id').where('active', '=', 1).orderBy('create_time', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+      const served = await activeNewestFirst(tx).select('id').limit(1).executeTakeFirst();
       if (served?.id === id) return { outcome: 'served' as const, key };
       const done = await tx.updateTable('rsa_keys').set({ active: 0 }).where('id', '=', id).where('active', '=', 1).executeTakeFirst();
       if (!done.numUpdatedRows) return { outcome: 'already' as const, key };

@@ -71,7 +71,7 @@ export class RsaKeyService {
 
   /** Creates the first key pair if there is none. The fixed id makes concurrent first starts converge. */
   async init(): Promise<void> {
-    if ((await this.repo.listActive()).length === 0) {
+    if ((await this.repo.activeIds()).length === 0) {
       await this.repo.insertIfAbsent({ id: 'initial', ...generatePair(), now: this.clock() });
     }
   }
