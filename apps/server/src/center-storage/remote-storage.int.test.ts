@@ -13,6 +13,7 @@ import { freePort, startProcess, stopProcess } from '../../test/process';
 import { startRegistry } from '../../test/registry';
 import { registerAndLogin } from '../../test/users';
 import { serverEntryArgs } from '../../test/server-bundle';
+import { trainingForm } from '../../test/training-form';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
@@ -163,20 +164,16 @@ describe('a gateway whose centers have no local storage: file services only (sql
     fs.symlinkSync(share, nodes);
     let id = '';
     try {
-      const created = await api<TaskDetail>('POST', `${TRAINING_BASE}/tasks`, {
-        name: '远程存储上的任务',
-        type: 'train',
-        subCenterId: 'sz-a100',
-        cardTypeId: 'a100-80g',
-        cardNum: 1,
-        nodeNum: 1,
-        imageId: 'pytorch-2.3-cuda12',
-        command: 'bash run.sh; cat "$SUANLI_DATASET_1/train/a.txt"; for s in 1 2; do echo "{\\"step\\":$s,\\"loss\\":0.$s}" >> "$SUANLI_METRICS_FILE"; done',
-        workDir: '/work',
-        env: [],
-        maxDurationMinutes: 5,
-        mounts: [{ kind: 'dataset', assetId: version!.assetId, versionId: version!.versionId }],
-      });
+      const created = await api<TaskDetail>(
+        'POST',
+        `${TRAINING_BASE}/tasks`,
+        trainingForm({
+          name: '远程存储上的任务',
+          command: 'bash run.sh; cat "$SUANLI_DATASET_1/train/a.txt"; for s in 1 2; do echo "{\\"step\\":$s,\\"loss\\":0.$s}" >> "$SUANLI_METRICS_FILE"; done',
+          maxDurationMinutes: 5,
+          mounts: [{ kind: 'dataset', assetId: version!.assetId, versionId: version!.versionId }],
+        }),
+      );
       expect(created.message.code, created.message.message).toBe(0);
       id = created.data.id;
       await expect.poll(async () => (await api<TaskDetail>('GET', `${TRAINING_BASE}/tasks/${id}`)).data.state, { timeout: 30_000, interval: 200 }).toBe('SUCCEEDED');

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SLURM_BASE, TRAINING_BASE, taskFolder, type Task, type TaskDetail } from '@suanli/contracts';
+import { SLURM_BASE, TRAINING_BASE, taskFolder, type Task, type TaskDetail, type TrainingTaskCreate } from '@suanli/contracts';
 import { body, createTestApp, engines, type TestApp } from '../../../test/harness';
+import { trainingForm } from '../../../test/training-form';
 
 /**
  * A task's own working folder (issue 22 problem 2): a form without 工作目录 gets `/tasks/<name>-<id>`, made in
@@ -32,20 +33,9 @@ describe.each(engines)('task working folders (%s)', (engine) => {
   const detail = async (base: string, id: string) => (await call('GET', `${base}/tasks/${id}`)).data as TaskDetail;
   const until = (base: string, id: string, state: string) =>
     expect.poll(async () => (await detail(base, id)).state, { timeout: 20_000, interval: 100 }).toBe(state);
-  const training = (over: object = {}) =>
-    call('POST', `${TRAINING_BASE}/tasks`, {
-      name: '图像 分类/v1',
-      type: 'train',
-      subCenterId: 'sz-a100',
-      cardTypeId: 'a100-80g',
-      cardNum: 1,
-      nodeNum: 1,
-      imageId: 'pytorch-2.3-cuda12',
-      command: 'pwd > where.txt; echo out > result.txt',
-      env: [],
-      maxDurationMinutes: 10,
-      ...over,
-    });
+  // No 工作目录 unless a case gives one: the task gets a folder of its own.
+  const training = (over: Partial<TrainingTaskCreate> = {}) =>
+    call('POST', `${TRAINING_BASE}/tasks`, trainingForm({ name: '图像 分类/v1', command: 'pwd > where.txt; echo out > result.txt', workDir: undefined, ...over }));
   const rootEntries = () => fs.readdirSync(home).filter((n) => !n.startsWith('.')).sort();
 
   it('a training task without 工作目录 runs in its own folder /tasks/<name>-<id>, with its log and outputs', async () => {

@@ -11,6 +11,7 @@ import { writeSlurmCentersFile } from '../../../test/slurm-centers';
 import type { SlurmClusterInfo } from '../../../test/slurm-harness';
 import { connect, wsUrl } from '../../../test/ws-client';
 import { workerSlurmHarness } from '../../../test/slurm-worker';
+import { trainingForm } from '../../../test/training-form';
 
 /**
  * Training tasks on the two real Slurm clusters of the harness (sub-centers slurm-a: A100, slurm-b: 910B), through
@@ -56,20 +57,7 @@ describe('training tasks on real Slurm clusters', () => {
 
   const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
     a.app.inject({ method, url: `${TRAINING_BASE}${url}`, payload, headers: { token } }).then((r) => body(r));
-  const form = (over: Partial<TrainingTaskCreate> = {}): TrainingTaskCreate => ({
-    name: 'slurm 任务',
-    type: 'train',
-    subCenterId: A,
-    cardTypeId: 'a100-80g',
-    cardNum: 1,
-    nodeNum: 1,
-    imageId: 'pytorch-2.3-cuda12',
-    command: 'echo hello',
-    workDir: '/work',
-    env: [],
-    maxDurationMinutes: 5,
-    ...over,
-  });
+  const form = (over: Partial<TrainingTaskCreate> = {}) => trainingForm({ name: 'slurm 任务', subCenterId: A, maxDurationMinutes: 5, ...over });
   const create = async (over: Partial<TrainingTaskCreate> = {}) => {
     const res = await call('POST', '/tasks', form(over));
     expect(res.message.code, res.message.message).toBe(0);
